@@ -1,0 +1,49 @@
+import { defineCommand } from '../define.js';
+import { UsageError } from '../../shared/errors.js';
+import { LOG_LEVELS, type LogLevel } from '../../shared/log.js';
+
+export default defineCommand({
+  path: ['server'],
+  synopsis: 'Start the svc server (both APIs and a local node)',
+  usage: 'svc server [options]',
+  description:
+    'Starts the embedded server: the secrets API and the scheduler API on one port. With -dev it needs no ' +
+    'setup: data lives in a temporary directory unless -data-dir is given, and a root token is printed and ' +
+    'written to the token file (~/.svc-token) so the next command just works. Without -dev the data dir is ' +
+    'initialised on first start and the root token is printed once. SIGINT or SIGTERM stop it cleanly.',
+  examples: [
+    { command: 'svc server -dev', description: 'Start a development server' },
+    { command: 'svc server -config=/etc/svc/server.hcl', description: 'Start with a configuration file' },
+  ],
+  family: 'local',
+  flags: [
+    { name: 'dev', type: 'bool', description: 'Development mode: temporary storage, root token written to the token file.' },
+    { name: 'config', type: 'string', description: 'Path to a configuration file (HCL, YAML or JSON).', complete: 'file' },
+    { name: 'data-dir', type: 'string', env: 'SVC_DATA_DIR', description: 'Directory for the server state. Required without -dev (here or in -config).', complete: 'dir' },
+    { name: 'bind', type: 'string', description: 'Address to listen on. The default is 127.0.0.1.' },
+    { name: 'port', type: 'int', description: 'Port to listen on; 0 picks a free port. The default is 4646.' },
+    { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
+    { name: 'dev-root-token-id', type: 'string', description: 'With -dev: use this value as the root token instead of a random one.' },
+  ],
+  async run({ io, env, flags }) {
+    const { loadConfigFile } = await import('../../server/config-file.js');
+    const file = flags.config ? await loadConfigFile(flags.config as string) : {};
+    const dev = flags.dev === true;
+    const dataDir = (flags['data-dir'] as string | undefined) ?? file.dataDir;
+    if (!dev && !dataDir) throw new UsageError('a data dir is required without -dev: pass -data-dir or set data_dir in -config');
+    if (flags['dev-root-token-id'] && !dev) throw new UsageError('-dev-root-token-id is only allowed with -dev');
+    const { startServer } = await import('../../server/start.js');
+    return startServer(
+      {
+        dev,
+        dataDir,
+        bind: (flags.bind as string | undefined) ?? file.bind,
+        port: (flags.port as number | undefined) ?? file.port,
+        logLevel: ((flags['log-level'] as LogLevel | undefined) ?? file.logLevel ?? 'info') as LogLevel,
+        devRootTokenId: flags['dev-root-token-id'] as string | undefined,
+      },
+      io,
+      env,
+    );
+  },
+});

@@ -1,0 +1,27 @@
+import { defineCommand } from '../define.js';
+import { clientFor } from '../client-from-flags.js';
+
+export default defineCommand({
+  path: ['status'],
+  synopsis: 'Print the status of the server',
+  usage: 'svc status [options]',
+  description: 'Asks the server for its health (GET /v1/sys/health; no token needed) and prints it.',
+  exitCodes: { 0: 'the server is up', 1: 'an error, such as an unreachable server', 2: 'the server is sealed' },
+  family: 'local',
+  flagSets: ['http', 'output'],
+  async run(ctx) {
+    const answer = await clientFor(ctx).request('GET', '/v1/sys/health');
+    const health = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
+    const { renderSecret } = await import('../output/format.js');
+    const data = {
+      Initialized: health.initialized,
+      Sealed: health.sealed,
+      Version: health.version,
+      'Cluster Name': health.cluster_name,
+      'Server Time (UTC)': new Date(Number(health.server_time_utc) * 1000).toISOString(),
+    };
+    const format = ctx.flags.format as 'table' | 'json' | 'yaml';
+    await renderSecret(ctx.io, { data: format === 'table' ? data : health }, { format, field: ctx.flags.field as string | undefined });
+    return health.sealed === true ? 2 : 0;
+  },
+});

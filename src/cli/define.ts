@@ -1,0 +1,87 @@
+/**
+ * Command and flag declarations. A command is declared once; the same declaration drives argv parsing,
+ * `-help`, the man pages and the shell completions (src/cli/docs/).
+ */
+import type { Io } from './io.js';
+
+export type FlagType =
+  | 'bool'
+  | 'string'
+  | 'int'
+  /** seconds or a duration string; kept as the string the user typed */
+  | 'duration'
+  /** repeatable: every occurrence is collected, in order */
+  | 'strings';
+
+export interface FlagSpec {
+  name: string;
+  type: FlagType;
+  description: string;
+  default?: string | number | boolean | string[];
+  /** environment variable read when the flag is not given */
+  env?: string;
+  /** other names, without dashes; a one-letter alias may be combined with others (`-it`) */
+  aliases?: string[];
+  /** allowed values, used for validation and completion */
+  choices?: readonly string[];
+  /** help section heading; defaults to "Command Options" */
+  group?: string;
+  /** what completion should offer for the value: a file, or a dynamic kind resolved by `svc __complete` */
+  complete?: 'file' | 'dir' | 'alloc' | 'job' | 'policy' | 'node' | 'namespace';
+  hidden?: boolean;
+}
+
+export interface ArgSpec {
+  name: string;
+  description: string;
+  required?: boolean;
+  /** collects this and every later positional argument */
+  variadic?: boolean;
+  complete?: FlagSpec['complete'];
+}
+
+export type FlagValues = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface CommandContext {
+  io: Io;
+  env: NodeJS.ProcessEnv;
+  flags: FlagValues;
+  args: string[];
+}
+
+export interface CommandSpec {
+  /** the command words: ['token', 'create'] */
+  path: string[];
+  synopsis: string;
+  /** e.g. 'svc token create [options] [k=v ...]' */
+  usage: string;
+  description: string;
+  examples?: Array<{ command: string; description?: string }>;
+  exitCodes?: Record<number, string>;
+  /** the flag sets shared by many commands, by name: see src/cli/flags/common.ts */
+  flagSets?: Array<'http' | 'output' | 'scheduler-output'>;
+  flags?: FlagSpec[];
+  args?: ArgSpec[];
+  /** stop flag parsing at the first positional argument (exec-like commands) */
+  stopAtFirstArg?: boolean;
+  /**
+   * Which upstream's exit-code convention the command follows: 'secrets' (Vault: 1 local/usage error,
+   * 2 server error) or 'scheduler' (Nomad: 1 for any error).
+   */
+  family: 'secrets' | 'scheduler' | 'local';
+  run(ctx: CommandContext): Promise<number | void>;
+}
+
+export interface GroupSpec {
+  path: string[];
+  synopsis: string;
+  description: string;
+}
+
+export function defineCommand(spec: CommandSpec): CommandSpec {
+  return spec;
+}
+
+export function defineGroup(spec: GroupSpec): GroupSpec {
+  return spec;
+}

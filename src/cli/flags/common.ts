@@ -1,0 +1,59 @@
+/** Flags shared by many commands, declared once; help prints them under their own headings. */
+import type { FlagSpec } from '../define.js';
+
+export const HTTP_FLAGS: FlagSpec[] = [
+  {
+    name: 'address',
+    type: 'string',
+    env: 'SVC_ADDR',
+    default: 'http://127.0.0.1:4646',
+    description: 'Address of the svc server.',
+    group: 'HTTP Options',
+  },
+  {
+    name: 'token',
+    type: 'string',
+    env: 'SVC_TOKEN',
+    description: 'Token to authenticate with. When not given, the token file (~/.svc-token) written by `svc login` is used.',
+    group: 'HTTP Options',
+  },
+  {
+    name: 'namespace',
+    type: 'string',
+    env: 'SVC_NAMESPACE',
+    description: 'The scheduler namespace to use.',
+    group: 'HTTP Options',
+    complete: 'namespace',
+  },
+  { name: 'region', type: 'string', env: 'SVC_REGION', description: 'The scheduler region to use.', group: 'HTTP Options' },
+  { name: 'no-color', type: 'bool', description: 'Disable colour in the output. NO_COLOR and SVC_CLI_NO_COLOR do the same.', group: 'HTTP Options' },
+  { name: 'force-color', type: 'bool', description: 'Colour the output even when it is not a terminal.', group: 'HTTP Options' },
+];
+
+export const OUTPUT_FLAGS: FlagSpec[] = [
+  {
+    name: 'format',
+    type: 'string',
+    env: 'SVC_FORMAT',
+    default: 'table',
+    choices: ['table', 'json', 'yaml'],
+    description: 'Print the output in the given format.',
+    group: 'Output Options',
+  },
+  {
+    name: 'field',
+    type: 'string',
+    description: 'Print only the value of the given field, raw: strings without quotes, anything else as JSON.',
+    group: 'Output Options',
+  },
+];
+
+export const SCHEDULER_OUTPUT_FLAGS: FlagSpec[] = [
+  { name: 'json', type: 'bool', description: 'Print the output as JSON.', group: 'Output Options' },
+];
+
+export const FLAG_SETS = {
+  http: { title: 'HTTP Options', flags: HTTP_FLAGS },
+  output: { title: 'Output Options', flags: OUTPUT_FLAGS },
+  'scheduler-output': { title: 'Output Options', flags: SCHEDULER_OUTPUT_FLAGS },
+} as const;

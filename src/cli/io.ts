@@ -1,0 +1,38 @@
+/**
+ * The terminal policy in one place: which streams are TTYs, whether colour is on, whether we may prompt.
+ * Commands write data to `out` and everything else (progress, warnings) to `err`.
+ */
+import type { Readable, Writable } from 'node:stream';
+
+export interface Io {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean };
+  out(text: string): void;
+  err(text: string): void;
+  /** colour decided from NO_COLOR, SVC_CLI_NO_COLOR, -no-color, -force-color and the TTY */
+  color: boolean;
+  canPrompt: boolean;
+}
+
+export interface ColorOptions {
+  noColor?: boolean;
+  forceColor?: boolean;
+  nonInteractive?: boolean;
+}
+
+export function createIo(
+  streams: Pick<Io, 'stdin' | 'stdout' | 'stderr'>,
+  env: NodeJS.ProcessEnv,
+  opts: ColorOptions = {},
+): Io {
+  const envNoColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? true : env.SVC_CLI_NO_COLOR === 'true' || env.SVC_CLI_NO_COLOR === '1';
+  const color = opts.forceColor === true || (!opts.noColor && !envNoColor && streams.stdout.isTTY === true);
+  return {
+    ...streams,
+    out: (text) => void streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => void streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    color,
+    canPrompt: !opts.nonInteractive && streams.stdin.isTTY === true && streams.stdout.isTTY === true,
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * run(argv, streams, env) → exit code. The one place where errors become exit codes: each command family
+ * keeps its upstream's convention (secrets commands: 1 local/usage error, 2 server error, as Vault;
+ * scheduler commands: 1 for any error, as Nomad; 127 for an unknown command).
+ */
+import { ApiError, ConnectionError, UsageError } from './shared/errors.js';
+import { createIo, type Io } from './cli/io.js';
+import type { CommandSpec, FlagSpec } from './cli/define.js';
+import { commands, groups } from './cli/registry.js';
+import { FLAG_SETS } from './cli/flags/common.js';
+import { helpRequested, parseArgs } from './cli/argv.js';
+import { renderCommandHelp, renderGroupHelp, renderRootHelp } from './cli/output/help.js';
+
+export const EXIT_UNKNOWN_COMMAND = 127;
+
+export function flagsOf(spec: CommandSpec): FlagSpec[] {
+  return [...(spec.flagSets ?? []).flatMap((s) => FLAG_SETS[s].flags), ...(spec.flags ?? [])];
+}
+
+/** The command whose words are the longest prefix of argv's leading words. */
+export function findCommand(argv: string[]): { spec?: CommandSpec; consumed: number } {
+  let best: { spec?: CommandSpec; consumed: number } = { consumed: 0 };
+  for (const spec of commands) {
+    const n = spec.path.length;
+    if (n > best.consumed && spec.path.every((w, i) => argv[i] === w)) best = { spec, consumed: n };
+  }
+  return best;
+}
+
+function subcommandsOf(path: string[]): Array<{ name: string; synopsis: string }> {
+  const seen = new Map<string, string>();
+  for (const c of [...groups, ...commands]) {
+    if (c.path.length === path.length + 1 && path.every((w, i) => c.path[i] === w)) seen.set(c.path[path.length], c.synopsis);
+  }
+  return [...seen].map(([name, synopsis]) => ({ name, synopsis })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export async function run(
+  argv: string[],
+  streams: Pick<Io, 'stdin' | 'stdout' | 'stderr'> = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const bare = createIo(streams, env, { noColor: argv.includes('-no-color') || argv.includes('--no-color'), forceColor: argv.includes('-force-color') || argv.includes('--force-color') });
+  if (argv.length === 0 || ['-h', '-help', '--help'].includes(argv[0])) {
+    bare.out(renderRootHelp(subcommandsOf([])));
+    return argv.length === 0 ? 1 : 0;
+  }
+  if (['-v', '-version', '--version'].includes(argv[0])) argv = ['version'];
+
+  const { spec, consumed } = findCommand(argv);
+  if (!spec) {
+    const words = argv.filter((a) => !a.startsWith('-'));
+    for (let n = words.length; n > 0; n--) {
+      const group = groups.find((g) => g.path.length === n && g.path.every((w, i) => words[i] === w));
+      if (group && argv.slice(0, n).every((w, i) => w === group.path[i])) {
+        bare.out(renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path)));
+        return helpRequested(argv) ? 0 : 1;
+      }
+    }
+    bare.err(`Unknown command: svc ${words.join(' ')}\nRun "svc -help" for the list of commands.`);
+    return EXIT_UNKNOWN_COMMAND;
+  }
+
+  const rest = argv.slice(consumed);
+  if (helpRequested(rest)) {
+    bare.out(renderCommandHelp(spec, FLAG_SETS));
+    return 0;
+  }
+  try {
+    const parsed = parseArgs(rest, flagsOf(spec), { stopAtFirstArg: spec.stopAtFirstArg, env });
+    const io = createIo(streams, env, { noColor: parsed.flags['no-color'] === true, forceColor: parsed.flags['force-color'] === true });
+    const required = (spec.args ?? []).filter((a) => a.required).length;
+    if (parsed.args.length < required) throw new UsageError(`Not enough arguments (expected ${required}, got ${parsed.args.length})`);
+    if (!(spec.args ?? []).some((a) => a.variadic) && parsed.args.length > (spec.args ?? []).length) {
+      throw new UsageError(`Too many arguments (expected ${(spec.args ?? []).length}, got ${parsed.args.length})`);
+    }
+    const code = await spec.run({ io, env, flags: parsed.flags, args: parsed.args });
+    return code ?? 0;
+  } catch (err) {
+    return reportError(bare, spec, err);
+  }
+}
+
+function reportError(io: Io, spec: CommandSpec, err: unknown): number {
+  if (err instanceof UsageError) {
+    io.err(`${err.message}\n\nUsage: ${spec.usage}\nRun "svc ${spec.path.join(' ')} -help" for more.`);
+    return 1;
+  }
+  if (err instanceof ApiError) {
+    if (spec.family === 'scheduler') {
+      io.err(`Error: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`);
+      return 1;
+    }
+    io.err(`Error: ${err.message}`);
+    return 2;
+  }
+  io.err(`Error: ${(err as Error)?.message ?? String(err)}`);
+  return err instanceof ConnectionError && spec.family === 'secrets' ? 2 : 1;
+}

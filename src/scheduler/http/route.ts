@@ -1,0 +1,80 @@
+/**
+ * The scheduler side's route table entries: method, path, the ACL capability the spec's ACL column names,
+ * the query parameters, and the handler. Errors become plain-text bodies as Nomad answers them.
+ */
+import type { Fields } from '../../server/framework/field-schema.js';
+import type { FieldData } from '../../server/framework/field-data.js';
+import type { Caller, RawRequest } from '../../server/http/types.js';
+import type { Services } from '../../server/services.js';
+
+export type AclRequirement =
+  /** any one of these capabilities on the request's namespace */
+  | { namespace: readonly string[] }
+  /** a management (root) token */
+  | { management: true }
+  /** any valid token (the handler filters by namespace access) */
+  | { authenticated: true };
+
+export interface SchedulerRequest {
+  requestId: string;
+  raw: RawRequest;
+  params: Record<string, string>;
+  query: FieldData;
+  /** the `namespace` query parameter, default `default`; may be `*` on routes that allow it */
+  namespace: string;
+  caller: Caller;
+  services: Services;
+  /** the JSON body, parsed; 400 when malformed */
+  body(): unknown;
+}
+
+export interface RouteResult {
+  body: unknown;
+  status?: number;
+  /** the X-Svc-Index of this answer (the index of the data it was built from) */
+  index?: number;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef {
+  methods: readonly string[];
+  /** '/v1/namespace/:name'; `*name` takes one or more segments and may be followed by literal segments */
+  path: string;
+  acl: AclRequirement;
+  query?: Fields;
+  /** supports blocking queries (`index`, `wait`) */
+  blocking?: boolean;
+  /** accepts namespace `*` */
+  allNamespaces?: boolean;
+  synopsis: string;
+  handler(req: SchedulerRequest): Promise<RouteResult>;
+}
+
+export function defineRoute(def: RouteDef): RouteDef {
+  return def;
+}
+
+/** Matches a URL path (already split into decoded segments) against a route pattern. */
+export function matchRoute(pattern: string, parts: string[]): Record<string, string> | undefined {
+  const segs = pattern.split('/').filter((s) => s !== '');
+  const star = segs.findIndex((s) => s.startsWith('*'));
+  if (star === -1) {
+    if (segs.length !== parts.length) return undefined;
+    const params: Record<string, string> = {};
+    for (let i = 0; i < segs.length; i++) {
+      if (segs[i].startsWith(':')) {
+        if (parts[i] === '') return undefined;
+        params[segs[i].slice(1)] = parts[i];
+      } else if (segs[i] !== parts[i]) return undefined;
+    }
+    return params;
+  }
+  const after = segs.length - star - 1;
+  if (parts.length < segs.length) return undefined;
+  const head = matchRoute(segs.slice(0, star).join('/'), parts.slice(0, star));
+  const tail = matchRoute(segs.slice(star + 1).join('/'), parts.slice(parts.length - after));
+  if (!head || !tail) return undefined;
+  const middle = parts.slice(star, parts.length - after).join('/');
+  if (middle === '') return undefined;
+  return { ...head, ...tail, [segs[star].slice(1)]: middle };
+}

@@ -1,0 +1,117 @@
+/**
+ * Auth mounts. The `token` mount always exists; other auth methods are enabled at any path under
+ * `auth/`. Each mount has a unique accessor (`auth_<type>_<8 hex>`) that aliases and tokens refer to.
+ */
+import { UserError } from '../../shared/errors.js';
+import { shortHex, uuid } from '../../shared/ids.js';
+import type { Store } from '../../storage/store.js';
+
+export const MOUNTS_TABLE = 'mounts';
+
+export interface MountEntry {
+  /** full path with trailing slash: auth/token/, auth/cloud/ */
+  path: string;
+  type: string;
+  description: string;
+  accessor: string;
+  uuid: string;
+  local: boolean;
+  sealWrap: boolean;
+  config: { defaultLeaseTtl: number; maxLeaseTtl: number; tokenType: string };
+  options: Record<string, string> | null;
+}
+
+export type DisableHook = (entry: MountEntry) => Promise<unknown>;
+
+const PATH_SEGMENT = /^[A-Za-z0-9_.-]+$/;
+
+/** `cloud` → `auth/cloud/`; also accepts `auth/cloud` and `cloud/`. */
+export function normaliseAuthPath(input: string): string {
+  let p = input.trim().replace(/^\/+|\/+$/g, '');
+  if (p.startsWith('auth/')) p = p.slice(5);
+  if (p === '' || !p.split('/').every((s) => PATH_SEGMENT.test(s))) {
+    throw new UserError(`invalid mount path "${input}": use letters, digits, '-', '_' and '.', separated by '/'`);
+  }
+  return `auth/${p}/`;
+}
+
+export class MountTable {
+  private readonly disableHooks: DisableHook[] = [];
+
+  constructor(
+    private readonly store: Store,
+    /** auth method types this server can mount */
+    readonly knownTypes: readonly string[],
+  ) {}
+
+  /** Creates the token mount on a new store (and any mount the caller asks for, such as auth/cloud in -dev). */
+  async ensure(path: string, type: string, description: string): Promise<MountEntry> {
+    const existing = this.get(path);
+    if (existing) return existing;
+    return this.enable(path, type, description);
+  }
+
+  list(): MountEntry[] {
+    return this.store.list<MountEntry>(MOUNTS_TABLE).map((e) => e.value);
+  }
+
+  get(path: string): MountEntry | undefined {
+    return this.store.get<MountEntry>(MOUNTS_TABLE, path);
+  }
+
+  byAccessor(accessor: string): MountEntry | undefined {
+    return this.list().find((m) => m.accessor === accessor);
+  }
+
+  /** The auth mount that serves a request path (longest prefix), or undefined. */
+  route(fullPath: string): MountEntry | undefined {
+    const withSlash = fullPath.endsWith('/') ? fullPath : `${fullPath}/`;
+    let best: MountEntry | undefined;
+    for (const m of this.list()) {
+      if (withSlash.startsWith(m.path) && (!best || m.path.length > best.path.length)) best = m;
+    }
+    return best;
+  }
+
+  async enable(rawPath: string, type: string, description = '', config: Partial<MountEntry['config']> = {}): Promise<MountEntry> {
+    const path = normaliseAuthPath(rawPath);
+    if (!this.knownTypes.includes(type)) {
+      throw new UserError(`unknown auth method type "${type}": known types are ${this.knownTypes.join(', ')}`);
+    }
+    const entry: MountEntry = {
+      path,
+      type,
+      description,
+      accessor: `auth_${type}_${shortHex()}`,
+      uuid: uuid(),
+      local: false,
+      sealWrap: false,
+      config: { defaultLeaseTtl: config.defaultLeaseTtl ?? 0, maxLeaseTtl: config.maxLeaseTtl ?? 0, tokenType: config.tokenType ?? 'default-service' },
+      options: null,
+    };
+    await this.store.write((tx) => {
+      for (const { value } of tx.list<MountEntry>(MOUNTS_TABLE)) {
+        if (value.path === path) throw new UserError(`path is already in use at ${path}`);
+        if (path.startsWith(value.path) || value.path.startsWith(path)) {
+          throw new UserError(`path "${path}" conflicts with the existing mount at ${value.path}`);
+        }
+      }
+      tx.put(MOUNTS_TABLE, path, entry);
+    });
+    return entry;
+  }
+
+  onDisable(hook: DisableHook): void {
+    this.disableHooks.push(hook);
+  }
+
+  /** Disables a mount: its tokens are revoked and its aliases removed. Disabling a missing mount is not an error (Vault). */
+  async disable(rawPath: string): Promise<void> {
+    const path = normaliseAuthPath(rawPath);
+    if (path === 'auth/token/') throw new UserError('the token auth method cannot be disabled');
+    const entry = this.get(path);
+    if (!entry) return;
+    for (const hook of this.disableHooks) await hook(entry);
+    await this.store.write((tx) => tx.delete(MOUNTS_TABLE, path));
+  }
+}

@@ -1,0 +1,34 @@
+/** A token as stored. The secret itself is never stored: `id` is its salted hash. */
+export interface TokenEntry {
+  /** salted hash of the secret token; the storage key */
+  id: string;
+  accessor: string;
+  policies: string[];
+  /** the path that created it: auth/token/create, auth/cloud/login ... */
+  path: string;
+  meta: Record<string, string>;
+  displayName: string;
+  /** remaining uses; 0 = unlimited */
+  numUses: number;
+  /** unix seconds */
+  creationTime: number;
+  /** seconds of the current lease; 0 = never expires (root tokens) */
+  ttl: number;
+  /** unix ms when it expires; 0 = never */
+  expireTime: number;
+  explicitMaxTtl: number;
+  /** max lifetime from creation, 0 = none; enforced at renewal */
+  maxTtl: number;
+  period: number;
+  boundCidrs: string[];
+  type: 'service' | 'batch';
+  entityId: string;
+  /** accessor of the parent token; '' for orphans */
+  parentAccessor: string;
+  orphan: boolean;
+  renewable: boolean;
+  /** for auth-method tokens: the mount accessor of the method that issued it */
+  mountAccessor: string;
+  /** lets the issuing auth method re-check on renewal (cloud role name, etc.) */
+  authInternal?: Record<string, unknown>;
+}

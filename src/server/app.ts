@@ -1,0 +1,178 @@
+/**
+ * Builds the server: storage, secrets and scheduler services, the route tables and the HTTP listener.
+ * Nothing listens on import; `listen()` does, and `close()` drains in-flight requests before closing storage.
+ */
+import type http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { uuid } from '../shared/ids.js';
+import { createLogger, type LogLevel } from '../shared/log.js';
+import { openLmdbStore } from '../storage/lmdb-store.js';
+import { SCHEMA_MIGRATIONS } from '../storage/migrations.js';
+import { Seal } from '../storage/seal.js';
+import type { Store } from '../storage/store.js';
+import { MountTable } from '../secrets/mounts/mount-table.js';
+import { TokenStore } from '../secrets/token/token-store.js';
+import { PolicyStore } from '../secrets/policy/policy-store.js';
+import { IdentityStore } from '../secrets/identity/identity-store.js';
+import { sysBackend } from '../secrets/sys/backend.js';
+import { identityBackend } from '../secrets/identity/backend.js';
+import { tokenBackend } from '../secrets/token/backend.js';
+import { authMethodBackends } from '../secrets/auth/backends.js';
+import { schedulerRoutes } from '../scheduler/http/routes.js';
+import { handleSecrets, type SecretsRouting } from './http/secrets-handler.js';
+import { handleScheduler } from './http/scheduler-handler.js';
+import { createHttpServer } from './http/listener.js';
+import { schedulerError, secretsError } from './http/respond.js';
+import type { RawRequest, RawResponse } from './http/types.js';
+import type { ServerConfig, Services } from './services.js';
+import { VERSION } from '../version.js';
+
+export interface ServerOptions {
+  dev: boolean;
+  /** without it, -dev keeps its data in a temporary directory removed at shutdown */
+  dataDir?: string;
+  bind?: string;
+  port?: number;
+  logLevel?: LogLevel;
+  /** -dev only: use this root token instead of a random one */
+  devRootTokenId?: string;
+  maxRequestBytes?: number;
+  sweepIntervalMs?: number;
+  logWrite?: (line: string) => void;
+}
+
+export interface SvcServer {
+  services: Services;
+  routing: SecretsRouting;
+  /** the root token made at this start, if one was (first start, or every -dev start) */
+  rootToken?: string;
+  handle(raw: RawRequest): Promise<RawResponse>;
+  listen(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+
+const SECRETS_PREFIXES = new Set(['sys', 'auth', 'identity']);
+const META_TABLE = 'meta';
+
+function isSecretsPath(parts: string[]): boolean {
+  return parts[0] === 'v1' && SECRETS_PREFIXES.has(parts[1] ?? '');
+}
+
+export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
+  const config: ServerConfig = {
+    dev: opts.dev,
+    bind: opts.bind ?? '127.0.0.1',
+    port: opts.port ?? 4646,
+    dataDir: opts.dataDir,
+    logLevel: opts.logLevel ?? 'info',
+    maxRequestBytes: opts.maxRequestBytes ?? 32 * 1024 * 1024,
+    sweepIntervalMs: opts.sweepIntervalMs ?? 60_000,
+  };
+  const log = createLogger(opts.logLevel ?? 'info', opts.logWrite);
+  const tempDir = opts.dev && !opts.dataDir ? await mkdtemp(path.join(tmpdir(), 'svc-dev-')) : undefined;
+  const dataDir = opts.dataDir ?? tempDir!;
+
+  let store: Store | undefined;
+  try {
+    const seal = await Seal.open(dataDir);
+    store = await openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS });
+    const mounts = new MountTable(store, ['token', ...Object.keys(authMethodBackends)]);
+    const tokens = new TokenStore(store, seal, log.named('token'));
+    const policies = new PolicyStore(store);
+    const identity = new IdentityStore(store, mounts);
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, ready: false };
+    mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
+    mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
+
+    const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
+    const initialized = store.get<boolean>(META_TABLE, 'initialized') === true;
+    let rootToken: string | undefined;
+    if (!initialized || opts.dev) {
+      const created = await tokens.create({
+        policies: ['root'],
+        path: 'auth/token/root',
+        mountAccessor: tokenMount.accessor,
+        displayName: 'root',
+        orphan: true,
+        secret: opts.dev ? opts.devRootTokenId : undefined,
+      });
+      rootToken = created.secret;
+      await store.write((tx) => tx.put(META_TABLE, 'initialized', true));
+    }
+
+    const routing: SecretsRouting = {
+      fixed: { 'sys/': sysBackend, 'identity/': identityBackend },
+      authTypes: { token: tokenBackend, ...authMethodBackends },
+    };
+    const routes = schedulerRoutes;
+
+    async function handle(raw: RawRequest): Promise<RawResponse> {
+      const requestId = uuid();
+      const answer = await route(raw, requestId);
+      answer.headers['x-svc-request-id'] = requestId;
+      return answer;
+    }
+
+    async function route(raw: RawRequest, requestId: string): Promise<RawResponse> {
+      let parts: string[];
+      try {
+        parts = raw.path.split('/').slice(1).map(decodeURIComponent);
+      } catch {
+        return schedulerError(400, `invalid URL path encoding: ${raw.path}`);
+      }
+      if (isSecretsPath(parts)) return handleSecrets(raw, parts.slice(1).join('/'), requestId, services, routing);
+      const answer = await handleScheduler(raw, parts, requestId, services, routes);
+      return answer ?? schedulerError(404, 'resource not found');
+    }
+
+    const httpServer: http.Server = createHttpServer(handle, {
+      maxRequestBytes: config.maxRequestBytes,
+      tooLarge: (p) => {
+        const msg = `request body too large: the limit is ${config.maxRequestBytes} bytes`;
+        return isSecretsPath(p.split('/').slice(1)) ? secretsError(413, [msg]) : schedulerError(413, msg);
+      },
+    });
+
+    const sweeper = setInterval(() => {
+      tokens.sweepExpired().catch((err: Error) => log.error(`token sweep failed: ${err.message}`));
+    }, config.sweepIntervalMs);
+    sweeper.unref();
+    services.ready = true;
+
+    let closed = false;
+    return {
+      services,
+      routing,
+      rootToken,
+      handle,
+      listen: () =>
+        new Promise((resolve, reject) => {
+          httpServer.once('error', reject);
+          httpServer.listen(config.port, config.bind, () => {
+            httpServer.off('error', reject);
+            const addr = httpServer.address();
+            if (addr && typeof addr === 'object') resolve({ address: addr.address, port: addr.port });
+          });
+        }),
+      async close() {
+        if (closed) return;
+        closed = true;
+        clearInterval(sweeper);
+        // Stop accepting, let in-flight requests finish, then drop idle keep-alive connections.
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeIdleConnections();
+          if (!httpServer.listening) resolve();
+        });
+        await store!.close();
+        if (tempDir) await rm(tempDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await store?.close().catch(() => undefined);
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The server's configuration file, HCL or YAML (or JSON), with the same settings as the flags:
+ *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"
+ * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
+ */
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../shared/errors.js';
+import { LOG_LEVELS, type LogLevel } from '../shared/log.js';
+
+export interface FileConfig {
+  dataDir?: string;
+  bind?: string;
+  port?: number;
+  logLevel?: LogLevel;
+}
+
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level']);
+
+function single(v: unknown): unknown {
+  return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
+}
+
+export async function loadConfigFile(file: string): Promise<FileConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  let doc: Record<string, unknown>;
+  try {
+    if (/\.ya?ml$/i.test(file)) {
+      const { parse } = await import('yaml');
+      doc = (parse(text) ?? {}) as Record<string, unknown>;
+    } else if (text.trimStart().startsWith('{')) {
+      doc = JSON.parse(text) as Record<string, unknown>;
+    } else {
+      const { parse } = await import('@cdktn/hcl2json');
+      doc = (await parse(file, text)) as Record<string, unknown>;
+    }
+  } catch (err) {
+    throw new UsageError(`cannot parse config file ${file}: ${(err as Error).message}`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new UsageError(`config file ${file} must hold settings at the top level`);
+  for (const key of Object.keys(doc)) {
+    if (!KNOWN.has(key)) throw new UsageError(`config file ${file}: unknown setting "${key}" (known: ${[...KNOWN].join(', ')})`);
+  }
+  const out: FileConfig = {};
+  const str = (key: string): string | undefined => {
+    const v = doc[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string') throw new UsageError(`config file ${file}: "${key}" must be a string`);
+    return v;
+  };
+  out.dataDir = str('data_dir');
+  out.bind = str('bind_addr');
+  const level = str('log_level');
+  if (level !== undefined) {
+    if (!LOG_LEVELS.includes(level.toLowerCase() as LogLevel)) throw new UsageError(`config file ${file}: "log_level" must be one of ${LOG_LEVELS.join(', ')}`);
+    out.logLevel = level.toLowerCase() as LogLevel;
+  }
+  const ports = single(doc.ports) as Record<string, unknown> | undefined;
+  const port = doc.port ?? ports?.http;
+  if (port !== undefined) {
+    if (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535) throw new UsageError(`config file ${file}: "port" must be a port number`);
+    out.port = port as number;
+  }
+  return out;
+}

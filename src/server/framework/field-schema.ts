@@ -1,0 +1,38 @@
+/**
+ * One field schema drives request validation, `svc path-help`, CLI flags, man pages and completions.
+ * If a schema says something (required, allowed values), the server enforces it.
+ */
+export type FieldType =
+  | 'string'
+  | 'lowercase-string'
+  | 'int'
+  | 'bool'
+  /** seconds as a number, or a duration string such as "72h", "30m", "1h30m", "10s" */
+  | 'duration'
+  /** a comma-separated string or a JSON array of strings */
+  | 'list'
+  /** a JSON object of string to string (or a JSON string holding one) */
+  | 'map'
+  /** any JSON object */
+  | 'object';
+
+export type Operation = 'read' | 'create' | 'update' | 'delete' | 'list';
+
+export interface FieldSchema {
+  type: FieldType;
+  description: string;
+  default?: unknown;
+  /** true: required for create and update; or the operations that require it */
+  required?: boolean | Operation[];
+  allowedValues?: readonly string[];
+  /** a replacement name to point at, or true */
+  deprecated?: boolean | string;
+  /** taken from the query string even on writes */
+  query?: boolean;
+  /** the value must never be echoed, logged or put in an error message */
+  sensitive?: boolean;
+  /** how the CLI shows the field as a flag, where the upstream CLI uses another name (Vault's -policy) */
+  cli?: { flag?: string; aliases?: string[]; hidden?: boolean };
+}
+
+export type Fields = Record<string, FieldSchema>;

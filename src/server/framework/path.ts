@@ -1,0 +1,89 @@
+/**
+ * The secrets side's declarative endpoints, in Vault's shape: a backend is an ordered list of paths; a
+ * path has a pattern, field schemas and one handler per operation. The same declaration answers
+ * requests, `svc path-help`, and the CLI's generated flags.
+ */
+import type { Fields, Operation } from './field-schema.js';
+import type { FieldData } from './field-data.js';
+import type { SecretsRequest, SecretsResponse } from '../http/types.js';
+
+export type Handler = (req: SecretsRequest, data: FieldData) => Promise<SecretsResponse | void>;
+
+export interface OperationDef {
+  handler: Handler;
+  summary: string;
+}
+
+export interface PathDef {
+  /**
+   * Segments separated by '/': literal text, `:name` for one segment, `*name` for the rest of the path
+   * (one or more segments). A path parameter is also a field and must be declared in `fields`.
+   */
+  pattern: string;
+  fields: Fields;
+  operations: Partial<Record<Operation, OperationDef>>;
+  /** Decides create vs update for POST/PUT, which need different capabilities; without it, writes are updates. */
+  existenceCheck?: (req: SecretsRequest, data: FieldData) => Promise<boolean> | boolean;
+  /** No token needed (login, health). */
+  unauthenticated?: boolean;
+  /** The caller also needs the `sudo` capability on the path. */
+  sudo?: boolean;
+  synopsis: string;
+  description: string;
+  /** Set on generated deprecated aliases: the current path to use instead. */
+  deprecatedFor?: string;
+}
+
+export interface Backend {
+  type: string;
+  description: string;
+  paths: PathDef[];
+}
+
+export function definePath(def: PathDef): PathDef {
+  for (const segment of def.pattern.split('/')) {
+    const param = segment.startsWith(':') || segment.startsWith('*') ? segment.slice(1) : undefined;
+    if (param && !def.fields[param]) throw new Error(`path "${def.pattern}": parameter "${param}" has no field schema`);
+  }
+  return def;
+}
+
+/** Deprecated paths are served by the same declaration under the old name, with a warning on use. */
+export function deprecatedAlias(def: PathDef, from: string, to: string): PathDef {
+  return { ...def, pattern: def.pattern.replace(to, from), deprecatedFor: def.pattern };
+}
+
+export interface PathMatch {
+  def: PathDef;
+  params: Record<string, string>;
+}
+
+/** Matches a path (relative to the mount, no leading or trailing slash) against a backend's paths, in order. */
+export function matchPath(paths: PathDef[], path: string): PathMatch | undefined {
+  const parts = path === '' ? [] : path.split('/');
+  for (const def of paths) {
+    const params = matchSegments(def.pattern === '' ? [] : def.pattern.split('/'), parts);
+    if (params) return { def, params };
+  }
+  return undefined;
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const seg = pattern[i];
+    if (seg.startsWith('*')) {
+      if (i >= parts.length) return undefined;
+      params[seg.slice(1)] = parts.slice(i).join('/');
+      return params;
+    }
+    if (i >= parts.length) return undefined;
+    if (seg.startsWith(':')) {
+      if (parts[i] === '') return undefined;
+      params[seg.slice(1)] = parts[i];
+    } else if (seg !== parts[i]) {
+      return undefined;
+    }
+  }
+  return pattern.length === parts.length ? params : undefined;
+}

@@ -1,0 +1,142 @@
+/**
+ * The scheduler API pipeline: route table lookup, token and namespace ACL, query coercion, blocking
+ * queries, and Nomad's plain-text errors.
+ */
+import { PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
+import { parseDurationSeconds } from '../../shared/duration.js';
+import { FieldData } from '../framework/field-data.js';
+import type { Fields } from '../framework/field-schema.js';
+import { matchRoute, type RouteDef, type RouteResult, type SchedulerRequest } from '../../scheduler/http/route.js';
+import type { Services } from '../services.js';
+import { classify, schedulerError, schedulerJson } from './respond.js';
+import { tokenFromHeaders } from './token-header.js';
+import type { Caller, RawRequest, RawResponse } from './types.js';
+
+/** Query parameters every scheduler endpoint accepts. */
+export const COMMON_QUERY: Fields = {
+  namespace: { type: 'string', description: 'The target namespace.', default: 'default' },
+  region: { type: 'string', description: 'The target region; svc serves one region and accepts any value.' },
+  stale: { type: 'string', description: 'Allow a stale answer; one server always answers consistently.' },
+  index: { type: 'int', description: 'Blocking query: wait until the data changes past this index.' },
+  wait: { type: 'string', description: 'Blocking query: how long to wait (default 5m, at most 300s).' },
+};
+
+const MAX_WAIT_MS = 300_000;
+
+export function findRoute(routes: RouteDef[], parts: string[]): { route: RouteDef; params: Record<string, string> }[] {
+  const found: { route: RouteDef; params: Record<string, string> }[] = [];
+  for (const route of routes) {
+    const params = matchRoute(route.path, parts);
+    if (params) found.push({ route, params });
+  }
+  return found;
+}
+
+async function authenticate(raw: RawRequest, services: Services): Promise<Caller> {
+  const secret = tokenFromHeaders(raw.headers);
+  if (!secret) throw new PermissionDenied('Permission denied');
+  let token;
+  try {
+    token = await services.tokens.resolve(secret, raw.remoteAddress);
+  } catch (err) {
+    if (err instanceof PermissionDenied) throw new PermissionDenied('ACL token not found');
+    throw err;
+  }
+  if (token.entityId && services.identity.entityDisabled(token.entityId)) throw new PermissionDenied('Permission denied');
+  const identityPolicies = token.entityId ? services.identity.entityPolicies(token.entityId) : [];
+  return { token, acl: await services.policies.aclFor([...token.policies, ...identityPolicies]) };
+}
+
+function checkAcl(route: RouteDef, caller: Caller, namespace: string): void {
+  const { acl } = caller;
+  if (acl.root) return;
+  const req = route.acl;
+  if ('management' in req) throw new PermissionDenied('Permission denied');
+  if ('authenticated' in req) return;
+  if (namespace === '*') return; // the handler filters what a `*` listing returns by namespace access
+  if (!req.namespace.some((cap) => acl.allowsNamespace(namespace, cap))) throw new PermissionDenied('Permission denied');
+}
+
+function waitMs(text: string | null): number {
+  if (text === null || text === '') return MAX_WAIT_MS;
+  const secs = parseDurationSeconds(text);
+  if (secs === undefined || secs < 0 || /^\d+$/.test(text)) throw new UserError('Invalid wait time');
+  return Math.min(secs * 1000, MAX_WAIT_MS);
+}
+
+export async function handleScheduler(
+  raw: RawRequest,
+  parts: string[],
+  requestId: string,
+  services: Services,
+  routes: RouteDef[],
+): Promise<RawResponse | undefined> {
+  const candidates = findRoute(routes, parts);
+  if (candidates.length === 0) return undefined;
+  try {
+    const hit = candidates.find((c) => c.route.methods.includes(raw.method));
+    if (!hit) throw new UnsupportedOperation('Invalid method');
+    const { route, params } = hit;
+    const caller = await authenticate(raw, services);
+
+    const queryRaw: Record<string, unknown> = {};
+    for (const [k, v] of raw.query) queryRaw[k] = v;
+    const schema = { ...COMMON_QUERY, ...route.query };
+    // Nomad ignores query parameters it does not know; keep only the declared ones.
+    for (const k of Object.keys(queryRaw)) if (!schema[k]) delete queryRaw[k];
+    if (queryRaw.index !== undefined && !/^\d+$/.test(String(queryRaw.index))) throw new UserError('Invalid index');
+    const query = new FieldData(queryRaw, schema, 'read');
+    const namespace = query.get<string>('namespace') || 'default';
+    if (namespace === '*' && !route.allNamespaces) throw new UserError('namespace "*" is only accepted by list endpoints');
+    checkAcl(route, caller, namespace);
+
+    let parsedBody: unknown;
+    let bodyParsed = false;
+    const req: SchedulerRequest = {
+      requestId,
+      raw,
+      params,
+      query,
+      namespace,
+      caller,
+      services,
+      body() {
+        if (!bodyParsed) {
+          bodyParsed = true;
+          if (raw.body.length === 0) parsedBody = undefined;
+          else {
+            try {
+              parsedBody = JSON.parse(raw.body.toString('utf8'));
+            } catch (err) {
+              throw new UserError(`Failed to decode request body: ${(err as Error).message}`);
+            }
+          }
+        }
+        return parsedBody;
+      },
+    };
+    if (caller.token.numUses > 0) await services.tokens.use(caller.token);
+
+    let result: RouteResult = await route.handler(req);
+    const minIndex = query.get<number>('index');
+    if (route.blocking && minIndex > 0) {
+      const deadline = Date.now() + waitMs(raw.query.get('wait'));
+      // Re-run until the answer's index passes the caller's, or the wait runs out (Nomad's semantics).
+      while ((result.index ?? services.store.index()) <= minIndex && Date.now() < deadline) {
+        await services.store.waitForIndex(Math.max(minIndex, result.index ?? 0), deadline - Date.now());
+        result = await route.handler(req);
+      }
+    }
+    const headers: Record<string, string> = {
+      'x-svc-index': String(result.index ?? services.store.index()),
+      'x-svc-knownleader': 'true',
+      'x-svc-lastcontact': '0',
+      ...result.headers,
+    };
+    return schedulerJson(result.body, result.status ?? 200, headers);
+  } catch (err) {
+    const { status, message, internal } = classify(err);
+    if (internal) services.log.error(`request ${requestId} ${raw.method} ${raw.path}: ${(err as Error)?.stack ?? message}`);
+    return schedulerError(status, message);
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The secrets API pipeline: route to a backend path, resolve the token, check the ACL, coerce the
+ * fields, count the token use, run the handler. Every step that can fail does so before the handler
+ * runs, so a handler never sees an unauthorised caller or an ill-typed field.
+ */
+import { NotFound, PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
+import { FieldData, coerceField } from '../framework/field-data.js';
+import type { Operation } from '../framework/field-schema.js';
+import { matchPath, type Backend, type PathDef } from '../framework/path.js';
+import type { Services } from '../services.js';
+import { classify, secretsError, secretsOk } from './respond.js';
+import { tokenFromHeaders } from './token-header.js';
+import type { Caller, RawRequest, RawResponse, SecretsRequest, SecretsResponse } from './types.js';
+
+export interface SecretsRouting {
+  /** fixed backends by mount path: sys/, identity/ */
+  fixed: Record<string, Backend>;
+  /** auth method backends by type: token, cloud ... */
+  authTypes: Record<string, Backend>;
+}
+
+export interface ResolvedRoute {
+  backend: Backend;
+  mountPath: string;
+  mountAccessor: string;
+  /** path relative to the mount, without leading or trailing slash */
+  rest: string;
+}
+
+export function resolveBackend(rel: string, services: Services, routing: SecretsRouting): ResolvedRoute | undefined {
+  for (const [mountPath, backend] of Object.entries(routing.fixed)) {
+    if (`${rel}/`.startsWith(mountPath)) return { backend, mountPath, mountAccessor: '', rest: trimSlashes(rel.slice(mountPath.length)) };
+  }
+  const mount = services.mounts.route(rel);
+  const backend = mount && routing.authTypes[mount.type];
+  if (!mount || !backend) return undefined;
+  return { backend, mountPath: mount.path, mountAccessor: mount.accessor, rest: trimSlashes(rel.slice(mount.path.length)) };
+}
+
+const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
+
+function requestedOperation(raw: RawRequest): Operation | 'write' {
+  switch (raw.method) {
+    case 'LIST':
+      return 'list';
+    case 'GET': {
+      const list = raw.query.get('list');
+      if (list === null) return 'read';
+      return coerceField('list', { type: 'bool', description: '' }, list) ? 'list' : 'read';
+    }
+    case 'POST':
+    case 'PUT':
+      return 'write';
+    case 'DELETE':
+      return 'delete';
+    default:
+      throw new UnsupportedOperation(`unsupported method ${raw.method}`);
+  }
+}
+
+function parseBody(raw: RawRequest): Record<string, unknown> {
+  if (raw.body.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.body.toString('utf8'));
+  } catch (err) {
+    throw new UserError(`failed to parse JSON input: ${(err as Error).message}`);
+  }
+  if (parsed === null) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserError('failed to parse JSON input: the body must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+function rawData(raw: RawRequest, op: Operation | 'write', def: PathDef): Record<string, unknown> {
+  const fromQuery: Record<string, unknown> = {};
+  for (const [k, v] of raw.query) {
+    if (k === 'list') continue;
+    if (op !== 'write' || def.fields[k]?.query) fromQuery[k] = v;
+  }
+  return op === 'write' ? { ...parseBody(raw), ...fromQuery } : fromQuery;
+}
+
+async function authenticate(raw: RawRequest, services: Services): Promise<{ caller: Caller; secret: string } | undefined> {
+  const secret = tokenFromHeaders(raw.headers);
+  if (!secret) return undefined;
+  const token = await services.tokens.resolve(secret, raw.remoteAddress);
+  if (token.entityId && services.identity.entityDisabled(token.entityId)) throw new PermissionDenied();
+  const identityPolicies = token.entityId ? services.identity.entityPolicies(token.entityId) : [];
+  const acl = await services.policies.aclFor([...token.policies, ...identityPolicies]);
+  return { caller: { token, acl }, secret };
+}
+
+export async function handleSecrets(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<RawResponse> {
+  try {
+    const res = await dispatch(raw, rel, requestId, services, routing);
+    return secretsOk(requestId, res);
+  } catch (err) {
+    const { status, message, internal } = classify(err);
+    if (internal) services.log.error(`request ${requestId} ${raw.method} /v1/${rel}: ${(err as Error)?.stack ?? message}`);
+    return secretsError(status, message === '' ? [] : [message]);
+  }
+}
+
+async function dispatch(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<SecretsResponse | void> {
+  const requested = requestedOperation(raw);
+  const route = resolveBackend(rel, services, routing);
+  const match = route && matchPath(route.backend.paths, route.rest);
+  const def = match?.def;
+
+  const auth = def?.unauthenticated && !tokenFromHeaders(raw.headers) ? undefined : await authenticate(raw, services);
+  if (!def?.unauthenticated && !auth) throw new PermissionDenied();
+  if (!route) throw new NotFound(`no handler for route "${rel}". route entry not found.`);
+  if (!match || !def) throw new NotFound('unsupported path');
+
+  const base = trimSlashes(rel);
+  const partial = {
+    requestId,
+    fullPath: base,
+    path: route.rest,
+    mountPath: route.mountPath,
+    mountAccessor: route.mountAccessor,
+    params: match.params,
+    caller: auth?.caller,
+    clientToken: auth?.secret,
+    remoteAddress: raw.remoteAddress,
+    headers: raw.headers,
+    services,
+  };
+
+  let operation: Operation;
+  if (requested === 'write') {
+    // Only the path parameters decide existence, so an unauthorised caller learns nothing from its body.
+    const probe = new FieldData(match.params, def.fields, 'read');
+    const exists = def.existenceCheck ? await def.existenceCheck({ ...partial, operation: 'update' }, probe) : undefined;
+    operation = exists === false || (exists === undefined && !def.operations.update) ? 'create' : 'update';
+  } else {
+    operation = requested;
+  }
+  if (!def.operations[operation]) throw new UnsupportedOperation();
+
+  if (auth && !def.unauthenticated) {
+    const aclPath = operation === 'list' ? `${base}/` : base;
+    const { acl } = auth.caller;
+    if (!acl.allows(aclPath, operation) || (def.sudo && !acl.allows(aclPath, 'sudo'))) throw new PermissionDenied();
+  }
+
+  const data = new FieldData({ ...rawData(raw, requested, def), ...match.params }, def.fields, operation);
+  if (auth && !def.unauthenticated) await services.tokens.use(auth.caller.token);
+
+  const req: SecretsRequest = { ...partial, operation };
+  const res = (await def.operations[operation]!.handler(req, data)) ?? undefined;
+
+  if (operation === 'list') {
+    const keys = res?.data?.keys;
+    if (!Array.isArray(keys) || keys.length === 0) throw new NotFound();
+  }
+  const warnings = [...(res?.warnings ?? []), ...data.warnings()];
+  if (def.deprecatedFor) warnings.push(`This path is deprecated; use ${route.mountPath}${def.deprecatedFor} instead`);
+  if (!res && warnings.length === 0) return undefined;
+  return { ...res, warnings };
+}

@@ -1,0 +1,69 @@
+/** `svc server`: builds the server, prints the banner, writes the dev token file, and waits for a signal. */
+import type { Io } from '../cli/io.js';
+import { writeTokenFile } from '../cli/token-file.js';
+import { buildServer, type ServerOptions } from './app.js';
+
+export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv): Promise<number> {
+  let server;
+  try {
+    server = await buildServer(opts);
+  } catch (err) {
+    io.err(`Error starting server: ${(err as Error).message}`);
+    return 1;
+  }
+  let addr;
+  try {
+    addr = await server.listen();
+  } catch (err) {
+    await server.close();
+    io.err(`Error starting server: cannot listen on ${opts.bind ?? '127.0.0.1'}:${opts.port ?? 4646}: ${(err as Error).message}`);
+    return 1;
+  }
+  const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  const lines = [
+    '==> svc server started! Log data will stream in below:',
+    '',
+    `             Version: ${server.services.version}`,
+    `             Address: ${url}`,
+    `            Data dir: ${opts.dataDir ?? '(temporary, removed at shutdown)'}`,
+    `             Storage: lmdb`,
+    '',
+  ];
+  if (server.rootToken) {
+    if (opts.dev) {
+      const file = await writeTokenFile(env, server.rootToken);
+      lines.push(
+        'WARNING! dev mode is enabled! In this mode the data is not kept unless -data-dir is given,',
+        `and the root token below is written to ${file} so that other commands work at once.`,
+        '',
+        `    export SVC_ADDR='${url}'`,
+        '',
+      );
+    } else {
+      lines.push('The server was initialised. This root token is shown ONCE; keep it safe:', '');
+    }
+    lines.push(`Root Token: ${server.rootToken}`, '');
+  }
+  io.out(lines.join('\n'));
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      io.out(`==> Caught ${signal}, shutting down`);
+      server.close().then(
+        () => {
+          io.out('==> svc server stopped');
+          resolve(0);
+        },
+        (err: Error) => {
+          io.err(`Error during shutdown: ${err.message}`);
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * The state store interface. LMDB implements it today; a PostgreSQL backend must be able to implement it
+ * later, with several server processes sharing one database, so nothing here may assume one process:
+ * every read-modify-write goes through `write`, and the index comes from the store, not from memory.
+ *
+ * Keys are strings grouped in tables. A table is a key prefix, ordered lexicographically.
+ */
+export interface Store {
+  /** Current value of the global write index (0 on an empty store). */
+  index(): number;
+
+  get<T>(table: string, key: string): T | undefined;
+
+  /** Entries whose key starts with `prefix`, in key order. */
+  list<T>(table: string, prefix?: string, opts?: { reverse?: boolean; limit?: number; start?: string }): Array<{ key: string; value: T }>;
+
+  /**
+   * Run `fn` in one atomic write transaction. Reads inside see the transaction's own writes. The promise
+   * resolves only after the transaction is committed and flushed to disk, with fn's result and the index
+   * the transaction was given. If fn throws, nothing is written and the promise rejects with that error.
+   */
+  write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }>;
+
+  /** Resolves when a write with index > `after` has happened, or after `timeoutMs`. */
+  waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+export interface WriteTx {
+  /** The index this transaction will commit at; the same for every write in it. */
+  readonly index: number;
+  get<T>(table: string, key: string): T | undefined;
+  list<T>(table: string, prefix?: string): Array<{ key: string; value: T }>;
+  put(table: string, key: string, value: unknown): void;
+  delete(table: string, key: string): boolean;
+}
