@@ -62,7 +62,7 @@ export async function run(
   }
 
   const rest = argv.slice(consumed);
-  if (helpRequested(rest)) {
+  if (helpRequested(rest, { flags: flagsOf(spec), stopAtFirstArg: spec.stopAtFirstArg })) {
     bare.out(renderCommandHelp(spec, FLAG_SETS));
     return 0;
   }

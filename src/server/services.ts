@@ -8,6 +8,8 @@ import type { Logger } from '../shared/log.js';
 import type { TokenEntry } from '../secrets/token/token-entry.js';
 import type { Acl } from '../secrets/policy/acl.js';
 import type { MountTable } from '../secrets/mounts/mount-table.js';
+import type { PolicyStore } from '../secrets/policy/policy-store.js';
+import type { IdentityStore } from '../secrets/identity/identity-store.js';
 import type { AuthBlock } from './http/types.js';
 
 export interface CreateTokenParams {
@@ -64,6 +66,11 @@ export interface IdentityService {
   entityPolicies(entityId: string): string[];
   /** True when the entity exists and is disabled: its tokens must be refused. */
   entityDisabled(entityId: string): boolean;
+  /**
+   * At login: the alias (mount accessor + name) is found or created with its entity, and its metadata
+   * updated when it changed. Concurrent first logins make one entity.
+   */
+  upsertLoginAlias(input: { mountAccessor: string; name: string; metadata?: Record<string, string> }): Promise<{ entityId: string; aliasId: string }>;
   /** Called when an auth mount is disabled: its aliases go away. */
   removeAliasesOfMount(mountAccessor: string): Promise<number>;
 }
@@ -87,9 +94,9 @@ export interface Services {
   store: Store;
   seal: Seal;
   tokens: TokenService;
-  policies: PolicyService;
+  policies: PolicyStore;
   mounts: MountTable;
-  identity: IdentityService;
+  identity: IdentityStore;
   /** resolves once the server has finished starting */
   ready: boolean;
 }

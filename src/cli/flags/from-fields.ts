@@ -21,6 +21,8 @@ export const flagName = (field: string, schema: FieldSchema): string => schema.c
 
 function describeField(schema: FieldSchema): string {
   let text = schema.description;
+  const required = schema.required === true || (Array.isArray(schema.required) && schema.required.includes('create'));
+  if (required) text += ' Required.';
   if (schema.type === 'list') text += ' May be repeated, or given as a comma-separated list.';
   if (schema.type === 'map') text += ' Given as key=value; may be repeated.';
   if (typeof schema.deprecated === 'string') text += ` Deprecated: use -${schema.deprecated.replace(/_/g, '-')}.`;

@@ -111,7 +111,8 @@ export class MountTable {
     if (path === 'auth/token/') throw new UserError('the token auth method cannot be disabled');
     const entry = this.get(path);
     if (!entry) return;
-    for (const hook of this.disableHooks) await hook(entry);
+    // The mount goes first, so no alias or token can be made on it while the hooks clean up after it.
     await this.store.write((tx) => tx.delete(MOUNTS_TABLE, path));
+    for (const hook of this.disableHooks) await hook(entry);
   }
 }

@@ -2,6 +2,7 @@
 export interface TokenEntry {
   /** salted hash of the secret token; the storage key */
   id: string;
+  /** '' for batch tokens, which have no accessor (as in Vault) */
   accessor: string;
   policies: string[];
   /** the path that created it: auth/token/create, auth/cloud/login ... */
@@ -12,10 +13,14 @@ export interface TokenEntry {
   numUses: number;
   /** unix seconds */
   creationTime: number;
+  /** the TTL given at creation, seconds; lookups report it as creation_ttl */
+  creationTtl: number;
   /** seconds of the current lease; 0 = never expires (root tokens) */
   ttl: number;
   /** unix ms when it expires; 0 = never */
   expireTime: number;
+  /** unix seconds of the last renewal; 0 = never renewed */
+  lastRenewalTime: number;
   explicitMaxTtl: number;
   /** max lifetime from creation, 0 = none; enforced at renewal */
   maxTtl: number;
@@ -23,8 +28,8 @@ export interface TokenEntry {
   boundCidrs: string[];
   type: 'service' | 'batch';
   entityId: string;
-  /** accessor of the parent token; '' for orphans */
-  parentAccessor: string;
+  /** `id` of the parent token; '' for orphans. Revoking the parent revokes this token. */
+  parentId: string;
   orphan: boolean;
   renewable: boolean;
   /** for auth-method tokens: the mount accessor of the method that issued it */

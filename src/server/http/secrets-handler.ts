@@ -107,7 +107,8 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   const match = route && matchPath(route.backend.paths, route.rest);
   const def = match?.def;
 
-  const auth = def?.unauthenticated && !tokenFromHeaders(raw.headers) ? undefined : await authenticate(raw, services);
+  // An unauthenticated path (login, health) ignores a bad token rather than refusing the request.
+  const auth = def?.unauthenticated ? await authenticate(raw, services).catch(() => undefined) : await authenticate(raw, services);
   if (!def?.unauthenticated && !auth) throw new PermissionDenied();
   if (!route) throw new NotFound(`no handler for route "${rel}". route entry not found.`);
   if (!match || !def) throw new NotFound('unsupported path');

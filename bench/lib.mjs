@@ -1,0 +1,95 @@
+// Helpers for bench/run.mjs: timing child processes, a dev server to measure against, an HTTP load loop.
+import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Wall time of `node args...` in ms, `runs` times after one unmeasured warm-up run. */
+export function timeProcess(args, { runs, env }) {
+  const once = () => {
+    const start = performance.now();
+    const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ms = performance.now() - start;
+    if (result.status !== 0) {
+      throw new Error(`node ${args.join(' ')} exited with ${result.status}: ${result.stderr.toString().trim()}`);
+    }
+    return ms;
+  };
+  once();
+  return Array.from({ length: runs }, once);
+}
+
+/** Starts `bin/svc server -dev -port=0`; resolves with its address, root token and a stop function. */
+export function startDevServer(bin, env) {
+  const child = spawn(process.execPath, [bin, 'server', '-dev', '-port=0', '-log-level=warn'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const address = /Address: (http:\/\/\S+)/.exec(out);
+      const token = /Root Token: (\S+)/.exec(out);
+      if (address && token) {
+        resolve({
+          url: address[1],
+          token: token[1],
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    exited.then((code) => reject(new Error(`svc server exited with ${code} before it listened:\n${out}${err}`)));
+  });
+}
+
+/** One request over the given keep-alive agent; rejects on any status other than `expect`. */
+function request(agent, url, { method, path, token, body, expect }) {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const headers = { 'x-svc-token': token };
+  if (payload) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(payload.length);
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(path, url), { method, headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === expect ? resolve() : reject(new Error(`${method} ${path}: HTTP ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/**
+ * Runs `n` requests made by `make(i)`, `concurrency` at a time (1 = sequential), over keep-alive
+ * connections; answers the elapsed ms.
+ */
+export async function load(url, n, concurrency, make) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let next = 0;
+  const worker = async () => {
+    while (next < n) await request(agent, url, make(next++));
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const ms = performance.now() - start;
+  agent.destroy();
+  return ms;
+}
+
+/** Aligned columns, numbers right-aligned. */
+export function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const right = headers.map((_, i) => rows.every((r) => r[i] === '' || /^\d/.test(String(r[i]))));
+  const line = (cells) => cells.map((c, i) => (right[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,74 @@
+// `npm run bench`: CLI start-up times and request throughput of a local dev server. Figures only: the
+// targets are printed next to the measurements, never asserted, because they depend on the machine.
+//
+//   BENCH_RUNS=15  runs per start-up measurement     BENCH_N=500  requests per throughput row
+//   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
+import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load, median, startDevServer, table, timeProcess } from './lib.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(REPO, 'bin/svc');
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const N = Number(process.env.BENCH_N ?? 500);
+const WRITES = Number(process.env.BENCH_WRITES ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+
+if (!existsSync(path.join(REPO, 'dist/main.js'))) {
+  console.error('dist/ is missing: run `npm run bench` (it builds first) or `npm run build`.');
+  process.exit(1);
+}
+
+// A private HOME: `svc server -dev` writes the root token to ~/.svc-token, which must not touch the user's.
+const home = await mkdtemp(path.join(tmpdir(), 'svc-bench-'));
+const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' };
+const server = await startDevServer(BIN, env);
+
+try {
+  console.log(`svc benchmark — node ${process.version}, ${cpus().length} CPUs, ${cpus()[0]?.model ?? 'unknown CPU'}`);
+  console.log(`server: ${server.url} (-dev, lmdb in a temporary directory)\n`);
+
+  const startup = [
+    { label: 'node -e 0', args: ['-e', '0'] },
+    { label: 'svc version', args: [BIN, 'version'], target: 1.3 },
+    { label: 'svc --help', args: [BIN, '--help'] },
+    { label: 'svc status', args: [BIN, 'status'], target: 1.8, env: { SVC_ADDR: server.url } },
+  ];
+  const medians = startup.map((c) => median(timeProcess(c.args, { runs: RUNS, env: { ...env, ...c.env } })));
+  const base = medians[0];
+  console.log(`CLI start-up: median wall time of ${RUNS} runs (after one warm-up run)\n`);
+  console.log(
+    table(
+      ['command', 'median', 'ratio to node -e 0', 'target ratio'],
+      startup.map((c, i) => [c.label, `${medians[i].toFixed(1)} ms`, `${(medians[i] / base).toFixed(2)}x`, c.target ? `${c.target}x` : '']),
+    ),
+  );
+
+  const lookup = () => ({ method: 'GET', path: '/v1/auth/token/lookup-self', token: server.token, expect: 200 });
+  let written = 0;
+  const write = () => ({
+    method: 'PUT',
+    path: `/v1/sys/policies/acl/bench-${written++}`,
+    token: server.token,
+    body: { policy: `path "secret/bench/${written}/*" { capabilities = ["read"] }` },
+    expect: 204,
+  });
+  const rows = [];
+  for (const [label, n, make] of [
+    ['GET auth/token/lookup-self', N, lookup],
+    ['PUT sys/policies/acl/:name (durable)', WRITES, write],
+  ]) {
+    for (const concurrency of [1, CONCURRENCY]) {
+      const ms = await load(server.url, n, concurrency, make);
+      rows.push([label, concurrency === 1 ? 'sequential' : `${concurrency} concurrent`, n, `${ms.toFixed(0)} ms`, `${((n / ms) * 1000).toFixed(0)} req/s`]);
+    }
+  }
+  console.log('\nRequest throughput over keep-alive connections\n');
+  console.log(table(['request', 'mode', 'requests', 'total', 'rate'], rows));
+} finally {
+  await server.stop();
+  await rm(home, { recursive: true, force: true });
+}

@@ -1,0 +1,193 @@
+# bash completion for svc.
+# Generated from the command registry by `npm run gen`; do not edit.
+# Install: source this file from ~/.bashrc, or: source <(svc completion bash)
+
+# The subcommands of the words in $1.
+_svc_words() {
+  case "$1" in
+    '') REPLY='auth completion delete identity list login namespace path-help policy read server status token version write' ;;
+    'auth') REPLY='disable enable list' ;;
+    'identity') REPLY='entity entity-alias' ;;
+    'identity entity') REPLY='create delete list read update' ;;
+    'identity entity-alias') REPLY='create delete list read update' ;;
+    'namespace') REPLY='apply delete list' ;;
+    'policy') REPLY='delete list read write' ;;
+    'token') REPLY='create lookup renew revoke' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# The flags of the command in $1 as offered; a trailing = marks a flag that takes a value.
+_svc_flags() {
+  case "$1" in
+    'auth disable') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
+    'auth enable') REPLY='-address= -token= -namespace= -region= -no-color -force-color -path= -description= -default-lease-ttl= -max-lease-ttl= -token-type=' ;;
+    'auth list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -detailed' ;;
+    'delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'identity entity create') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -metadata= -policies= -disabled' ;;
+    'identity entity delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name=' ;;
+    'identity entity list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -by-name' ;;
+    'identity entity read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name=' ;;
+    'identity entity update') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -metadata= -policies= -disabled' ;;
+    'identity entity-alias create') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -canonical-id= -mount-accessor= -id= -custom-metadata=' ;;
+    'identity entity-alias delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'identity entity-alias list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'identity entity-alias read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'identity entity-alias update') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -canonical-id= -mount-accessor= -custom-metadata=' ;;
+    'list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'login') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -method= -no-store -token-only -no-print' ;;
+    'namespace apply') REPLY='-address= -token= -namespace= -region= -no-color -force-color -description=' ;;
+    'namespace delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
+    'namespace list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
+    'path-help') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format=' ;;
+    'policy delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
+    'policy list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'policy read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'policy write') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
+    'read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'server') REPLY='-dev -config= -data-dir= -bind= -port= -log-level= -dev-root-token-id=' ;;
+    'status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'token create') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -policy= -ttl= -explicit-max-ttl= -period= -use-limit= -bound-cidrs= -no-default-policy -orphan -renewable -type= -metadata= -display-name= -id= -entity-id=' ;;
+    'token lookup') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -accessor' ;;
+    'token renew') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -increment= -accessor' ;;
+    'token revoke') REPLY='-address= -token= -namespace= -region= -no-color -force-color -accessor -self -mode=' ;;
+    'write') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -force' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Every name (aliases too) of the flags of $1 that take a value, to skip their values.
+_svc_valued() {
+  case "$1" in
+    'auth disable') REPLY=' address token namespace region ' ;;
+    'auth enable') REPLY=' address token namespace region path description default-lease-ttl max-lease-ttl token-type ' ;;
+    'auth list') REPLY=' address token namespace region format field ' ;;
+    'delete') REPLY=' address token namespace region format field ' ;;
+    'identity entity create') REPLY=' address token namespace region format field name metadata policies ' ;;
+    'identity entity delete') REPLY=' address token namespace region format field name ' ;;
+    'identity entity list') REPLY=' address token namespace region format field ' ;;
+    'identity entity read') REPLY=' address token namespace region format field name ' ;;
+    'identity entity update') REPLY=' address token namespace region format field name metadata policies ' ;;
+    'identity entity-alias create') REPLY=' address token namespace region format field name canonical-id mount-accessor id custom-metadata ' ;;
+    'identity entity-alias delete') REPLY=' address token namespace region format field ' ;;
+    'identity entity-alias list') REPLY=' address token namespace region format field ' ;;
+    'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
+    'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
+    'list') REPLY=' address token namespace region format field ' ;;
+    'login') REPLY=' address token namespace region format field method ' ;;
+    'namespace apply') REPLY=' address token namespace region description ' ;;
+    'namespace delete') REPLY=' address token namespace region ' ;;
+    'namespace list') REPLY=' address token namespace region ' ;;
+    'path-help') REPLY=' address token namespace region format ' ;;
+    'policy delete') REPLY=' address token namespace region ' ;;
+    'policy list') REPLY=' address token namespace region format field ' ;;
+    'policy read') REPLY=' address token namespace region format field ' ;;
+    'policy write') REPLY=' address token namespace region ' ;;
+    'read') REPLY=' address token namespace region format field ' ;;
+    'server') REPLY=' config data-dir bind port log-level dev-root-token-id ' ;;
+    'status') REPLY=' address token namespace region format field ' ;;
+    'token create') REPLY=' address token namespace region format field policy ttl explicit-max-ttl period use-limit bound-cidrs type metadata display-name id entity-id ' ;;
+    'token lookup') REPLY=' address token namespace region format field ' ;;
+    'token renew') REPLY=' address token namespace region format field increment i ' ;;
+    'token revoke') REPLY=' address token namespace region mode ' ;;
+    'write') REPLY=' address token namespace region format field ' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
+_svc_value_spec() {
+  case "$1" in
+    'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
+    'auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
+    'server|-config') REPLY='file' ;;
+    'server|-data-dir') REPLY='dir' ;;
+    'server|-log-level') REPLY='choices:trace debug info warn error' ;;
+    'token create|-type') REPLY='choices:service batch' ;;
+    'token revoke|-mode') REPLY='choices:orphan' ;;
+    'policy delete#0') REPLY='dynamic:policy' ;;
+    'policy read#0') REPLY='dynamic:policy' ;;
+    'policy write#0') REPLY='dynamic:policy' ;;
+    'policy write#1') REPLY='file' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Fills COMPREPLY with values of spec $1 that start with $2, each prefixed with $3.
+_svc_values() {
+  local spec=$1 cur=$2 prefix=$3 IFS=$'\n'
+  local -a vals=()
+  case "$spec" in
+    choices:*) IFS=' ' read -ra vals <<<"${spec#choices:}"; vals=($(compgen -W "${vals[*]}" -- "$cur")) ;;
+    file) vals=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;
+    dir) vals=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;
+    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;
+  esac
+  local v
+  for v in "${vals[@]}"; do COMPREPLY+=("$prefix$v"); done
+}
+
+_svc() {
+  # Words are taken from the line itself, so "=" splits nothing whatever COMP_WORDBREAKS holds.
+  local line=${COMP_LINE:0:COMP_POINT} cur=''
+  local -a words
+  read -ra words <<<"$line"
+  if [[ -n $line && $line != *[[:space:]] ]]; then
+    cur=${words[${#words[@]}-1]}
+    unset "words[${#words[@]}-1]"
+  fi
+  COMPREPLY=()
+  _svc_prog=${words[0]:-svc}
+  local key='' i=1 n=${#words[@]} REPLY
+  while ((i < n)); do
+    _svc_words "$key"
+    [[ " $REPLY " == *" ${words[i]} "* ]] || break
+    key=${key:+$key }${words[i]}
+    ((i++))
+  done
+  _svc_valued "$key"
+  local valued=$REPLY pos=0 pending='' dashdash=''
+  for ((; i < n; i++)); do
+    local w=${words[i]}
+    if [[ -n $pending ]]; then pending=''; continue; fi
+    if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi
+    if [[ -z $dashdash && $w == -?* ]]; then
+      local name=${w#-}; name=${name#-}
+      [[ $name != *=* && $valued == *" $name "* ]] && pending=$name
+      continue
+    fi
+    ((pos++))
+  done
+  if [[ -n $pending ]]; then
+    _svc_value_spec "$key|-$pending"
+    _svc_values "$REPLY" "$cur" ''
+    return 0
+  fi
+  if [[ -z $dashdash && $cur == -*=* ]]; then
+    local flag=${cur%%=*} name=${cur%%=*}
+    name=${name#-}; name=${name#-}
+    _svc_value_spec "$key|-$name"
+    # Readline replaces only the text after "=" when "=" breaks words.
+    local prefix="$flag="
+    [[ $COMP_WORDBREAKS == *=* ]] && prefix=''
+    _svc_values "$REPLY" "${cur#*=}" "$prefix"
+    return 0
+  fi
+  if [[ -z $dashdash && $cur == -* ]]; then
+    _svc_flags "$key"
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+    return 0
+  fi
+  _svc_words "$key"
+  if [[ -n $REPLY && $pos -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    return 0
+  fi
+  _svc_value_spec "$key#$pos"
+  _svc_values "$REPLY" "$cur" ''
+  return 0
+}
+
+complete -F _svc svc

@@ -1,0 +1,220 @@
+#compdef svc
+# zsh completion for svc.
+# Generated from the command registry by `npm run gen`; do not edit.
+# Install: copy this file to a directory on $fpath as _svc, or: source <(svc completion zsh)
+
+# The subcommands of the words in $1, as name:description.
+_svc_words() {
+  case "$1" in
+    '') reply=('auth:Interact with auth methods' 'completion:Print a shell completion script' 'delete:Delete data at any path of the secrets API' 'identity:Interact with the identity store' 'list:List the keys under any path of the secrets API' 'login:Authenticate locally' 'namespace:Interact with scheduler namespaces' 'path-help:Print help for a path of the secrets API' 'policy:Interact with policies' 'read:Read data from any path of the secrets API' 'server:Start the svc server (both APIs and a local node)' 'status:Print the status of the server' 'token:Interact with tokens' 'version:Print the svc version' 'write:Write data to any path of the secrets API') ;;
+    'auth') reply=('disable:Disable an auth method' 'enable:Enable an auth method' 'list:List the enabled auth methods') ;;
+    'identity') reply=('entity:Manage entities' 'entity-alias:Manage entity aliases') ;;
+    'identity entity') reply=('create:Create an entity' 'delete:Delete an entity and its aliases' 'list:List the entities' 'read:Print an entity' 'update:Update an entity') ;;
+    'identity entity-alias') reply=('create:Create an entity alias' 'delete:Delete an entity alias' 'list:List the entity aliases' 'read:Print an entity alias' 'update:Update an entity alias') ;;
+    'namespace') reply=('apply:Create or update a namespace' 'delete:Delete a namespace' 'list:List namespaces') ;;
+    'policy') reply=('delete:Delete a policy' 'list:List the installed policies' 'read:Print the text of a policy' 'write:Upload a policy from a file or stdin') ;;
+    'token') reply=('create:Create a new token' 'lookup:Display information about a token' 'renew:Renew a token lease' 'revoke:Revoke a token and its children') ;;
+    *) reply=() ;;
+  esac
+}
+
+# The flags of the command in $1 that take no value, as name:description.
+_svc_bool_flags() {
+  case "$1" in
+    'auth disable') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'auth enable') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'auth list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-detailed:Print more columns: TTLs, token type, replication, seal wrap, options...') ;;
+    'delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'identity entity create') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-disabled:Whether the entity is disabled') ;;
+    'identity entity delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'identity entity list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-by-name:List the entity names instead of their IDs') ;;
+    'identity entity read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'identity entity update') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-disabled:Whether the entity is disabled') ;;
+    'identity entity-alias create') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'identity entity-alias delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'identity entity-alias list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'identity entity-alias read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'identity entity-alias update') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'login') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-no-store:Do not store the token in the token file' '-token-only:Print only the token and do not store it; the same as -field=token -n...' '-no-print:Print nothing on success; only the exit code tells') ;;
+    'namespace apply') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'namespace delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'namespace list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON') ;;
+    'path-help') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'policy delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'policy list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'policy read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'policy write') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'server') reply=('-dev:Development mode: temporary storage, root token written to the token ...') ;;
+    'status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'token create') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-no-default-policy:Do not add the "default" policy to the token' '-orphan:Create the token with no parent, so it is not revoked with its creator' '-renewable:Allow the token to be renewed up to its max TTL') ;;
+    'token lookup') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-accessor:Treat the argument as an accessor instead of a token') ;;
+    'token renew') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-accessor:Treat the argument as an accessor instead of a token') ;;
+    'token revoke') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-accessor:Treat the argument as an accessor instead of a token' '-self:Revoke the token in use; takes no argument') ;;
+    'write') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-force:Allow the write with no K=V pairs, for endpoints that need or expect ...') ;;
+    *) reply=() ;;
+  esac
+}
+
+# The flags of the command in $1 that take a value, as name=:description.
+_svc_value_flags() {
+  case "$1" in
+    'auth disable') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'auth enable') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-path=:The mount path, relative to auth/' '-description=:A human-friendly description of the auth method' '-default-lease-ttl=:The default lease duration of tokens issued by this mount' '-max-lease-ttl=:The maximum lease duration of tokens issued by this mount' '-token-type=:The type of tokens the mount issues') ;;
+    'auth list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'identity entity create') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Name of the entity' '-metadata=:Metadata of the entity, as string keys and values' '-policies=:Policies granted to every token of the entity, on top of the tokens'\'' ...') ;;
+    'identity entity delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Delete the entity with this name instead of by ID') ;;
+    'identity entity list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'identity entity read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Read the entity with this name instead of by ID') ;;
+    'identity entity update') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:New name of the entity' '-metadata=:Metadata of the entity, as string keys and values' '-policies=:Policies granted to every token of the entity, on top of the tokens'\'' ...') ;;
+    'identity entity-alias create') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Identifier of the client in the authentication source, for example a ...' '-canonical-id=:ID of the entity that owns the alias' '-mount-accessor=:Accessor of the auth mount the alias belongs to (see `svc auth list`)' '-id=:ID of an existing alias to update with the given values, instead of c...' '-custom-metadata=:User-provided metadata describing the alias, as string keys and values') ;;
+    'identity entity-alias delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'identity entity-alias list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'identity entity-alias read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'identity entity-alias update') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Identifier of the client in the authentication source, for example a ...' '-canonical-id=:ID of the entity to move the alias to' '-mount-accessor=:Accessor of the auth mount to move the alias to' '-custom-metadata=:User-provided metadata describing the alias') ;;
+    'list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'login') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-method=:The auth method to log in with') ;;
+    'namespace apply') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-description=:A human-readable description of the namespace') ;;
+    'namespace delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'namespace list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'path-help') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the help text (table) or the OpenAPI document for the path (jso...') ;;
+    'policy delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'policy list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'policy read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'policy write') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'server') reply=('-config=:Path to a configuration file (HCL, YAML or JSON)' '-data-dir=:Directory for the server state' '-bind=:Address to listen on' '-port=:Port to listen on; 0 picks a free port' '-log-level=:Log level' '-dev-root-token-id=:With -dev: use this value as the root token instead of a random one') ;;
+    'status') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'token create') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-policy=:Policies for the token' '-ttl=:Initial TTL of the token; 0 means the system default (768h), capped b...' '-explicit-max-ttl=:Hard limit on the lifetime of the token, which renewals cannot pass' '-period=:Make the token periodic: every renewal resets its TTL to this period' '-use-limit=:Number of requests the token may make before it is revoked; 0 means u...' '-bound-cidrs=:CIDR blocks or IP addresses the token may be used from' '-type=:The token type: service, or batch (lightweight: not renewable, no acc...' '-metadata=:Metadata to attach to the token, shown in lookups and in audit' '-display-name=:A name for the token; it is shown as "token-<name>"' '-id=:Use this value as the token instead of a random one' '-entity-id=:Attach the token to this identity entity, which must exist') ;;
+    'token lookup') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'token renew') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-increment=:The requested TTL from now; without it the token gets its current TTL...') ;;
+    'token revoke') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-mode=:With "orphan", revoke only the token and leave its children as orphans') ;;
+    'write') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    *) reply=() ;;
+  esac
+}
+
+# Every name (aliases too) of the flags of $1 that take a value, to skip their values.
+_svc_valued() {
+  case "$1" in
+    'auth disable') REPLY=' address token namespace region ' ;;
+    'auth enable') REPLY=' address token namespace region path description default-lease-ttl max-lease-ttl token-type ' ;;
+    'auth list') REPLY=' address token namespace region format field ' ;;
+    'delete') REPLY=' address token namespace region format field ' ;;
+    'identity entity create') REPLY=' address token namespace region format field name metadata policies ' ;;
+    'identity entity delete') REPLY=' address token namespace region format field name ' ;;
+    'identity entity list') REPLY=' address token namespace region format field ' ;;
+    'identity entity read') REPLY=' address token namespace region format field name ' ;;
+    'identity entity update') REPLY=' address token namespace region format field name metadata policies ' ;;
+    'identity entity-alias create') REPLY=' address token namespace region format field name canonical-id mount-accessor id custom-metadata ' ;;
+    'identity entity-alias delete') REPLY=' address token namespace region format field ' ;;
+    'identity entity-alias list') REPLY=' address token namespace region format field ' ;;
+    'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
+    'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
+    'list') REPLY=' address token namespace region format field ' ;;
+    'login') REPLY=' address token namespace region format field method ' ;;
+    'namespace apply') REPLY=' address token namespace region description ' ;;
+    'namespace delete') REPLY=' address token namespace region ' ;;
+    'namespace list') REPLY=' address token namespace region ' ;;
+    'path-help') REPLY=' address token namespace region format ' ;;
+    'policy delete') REPLY=' address token namespace region ' ;;
+    'policy list') REPLY=' address token namespace region format field ' ;;
+    'policy read') REPLY=' address token namespace region format field ' ;;
+    'policy write') REPLY=' address token namespace region ' ;;
+    'read') REPLY=' address token namespace region format field ' ;;
+    'server') REPLY=' config data-dir bind port log-level dev-root-token-id ' ;;
+    'status') REPLY=' address token namespace region format field ' ;;
+    'token create') REPLY=' address token namespace region format field policy ttl explicit-max-ttl period use-limit bound-cidrs type metadata display-name id entity-id ' ;;
+    'token lookup') REPLY=' address token namespace region format field ' ;;
+    'token renew') REPLY=' address token namespace region format field increment i ' ;;
+    'token revoke') REPLY=' address token namespace region mode ' ;;
+    'write') REPLY=' address token namespace region format field ' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
+_svc_value_spec() {
+  case "$1" in
+    ('auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    ('auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
+    ('auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
+    ('server|-config') REPLY='file' ;;
+    ('server|-data-dir') REPLY='dir' ;;
+    ('server|-log-level') REPLY='choices:trace debug info warn error' ;;
+    ('token create|-type') REPLY='choices:service batch' ;;
+    ('token revoke|-mode') REPLY='choices:orphan' ;;
+    ('policy delete#0') REPLY='dynamic:policy' ;;
+    ('policy read#0') REPLY='dynamic:policy' ;;
+    ('policy write#0') REPLY='dynamic:policy' ;;
+    ('policy write#1') REPLY='file' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Offers the values of spec $1 for the word being completed (any "-flag=" already set aside).
+_svc_values() {
+  local spec=$1
+  local -a vals
+  case $spec in
+    choices:*) vals=(${(s: :)${spec#choices:}}); compadd -a vals ;;
+    file) _files ;;
+    dir) _files -/ ;;
+    dynamic:*) vals=(${(f)"$($_svc_prog __complete ${spec#dynamic:} -- $PREFIX 2>/dev/null)"}); compadd -a vals ;;
+  esac
+}
+
+_svc() {
+  local cur=${words[CURRENT]} key='' i=2 REPLY
+  local -a reply
+  _svc_prog=${words[1]}
+  while (( i < CURRENT )); do
+    _svc_words "$key"
+    (( ${reply[(I)${words[i]}:*]} )) || break
+    key=${key:+$key }${words[i]}
+    (( i++ ))
+  done
+  _svc_valued "$key"
+  local valued=$REPLY pos=0 pending='' dashdash='' w name
+  for (( ; i < CURRENT; i++ )); do
+    w=${words[i]}
+    if [[ -n $pending ]]; then pending=''; continue; fi
+    if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi
+    if [[ -z $dashdash && $w == -?* ]]; then
+      name=${w#-}; name=${name#-}
+      [[ $name != *=* && $valued == *" $name "* ]] && pending=$name
+      continue
+    fi
+    (( pos++ ))
+  done
+  if [[ -n $pending ]]; then
+    _svc_value_spec "$key|-$pending"; _svc_values "$REPLY"; return
+  fi
+  if [[ -z $dashdash && $cur == -*=* ]]; then
+    name=${cur%%=*}; name=${name#-}; name=${name#-}
+    compset -P '*='
+    _svc_value_spec "$key|-$name"; _svc_values "$REPLY"; return
+  fi
+  if [[ -z $dashdash && $cur == -* ]]; then
+    _svc_bool_flags "$key"; local -a bools=("${reply[@]}")
+    _svc_value_flags "$key"; local -a valued_flags=("${reply[@]}")
+    (( ${#bools} )) && _describe -t flags 'flag' bools
+    (( ${#valued_flags} )) && _describe -t flags 'flag' valued_flags -S ''
+    return
+  fi
+  _svc_words "$key"
+  if (( ${#reply} && pos == 0 )); then
+    _describe -t commands 'command' reply
+    return
+  fi
+  _svc_value_spec "$key#$pos"; _svc_values "$REPLY"
+}
+
+# Autoloaded from $fpath the file is the body of _svc; sourced, it registers the function.
+if [[ $funcstack[1] == _svc ]]; then
+  _svc "$@"
+else
+  compdef _svc svc
+fi

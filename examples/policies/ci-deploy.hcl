@@ -1,0 +1,28 @@
+# For CI machines that log in with their cloud identity and deploy jobs.
+# Upload with:  svc policy write ci-deploy examples/policies/ci-deploy.hcl
+
+# Submit, dispatch and inspect jobs in the "default" namespace, read their
+# logs, and exec into allocations to debug a failed deploy.
+namespace "default" {
+  policy = "write"
+}
+
+# Let the token look after itself, so a pipeline can check its remaining
+# TTL, renew it during a long deploy and revoke it when it is done. These
+# are also in the "default" policy; they are repeated here so the policy
+# still works for roles issued with token_no_default_policy.
+path "auth/token/lookup-self" {
+  capabilities = ["read"]
+}
+
+path "auth/token/renew-self" {
+  capabilities = ["update"]
+}
+
+path "auth/token/revoke-self" {
+  capabilities = ["update"]
+}
+
+path "sys/capabilities-self" {
+  capabilities = ["update"]
+}

@@ -1,0 +1,104 @@
+/**
+ * Commands about the CLI itself: shell completions, the callback the completion scripts use for values
+ * only the server knows, and path-help.
+ */
+import { defineCommand, type CommandSpec, type CommandContext } from '../../define.js';
+import { UsageError } from '../../../shared/errors.js';
+import pathHelpCommand from '../path-help.js';
+
+const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
+
+export const completionCommand = defineCommand({
+  path: ['completion'],
+  synopsis: 'Print a shell completion script',
+  usage: 'svc completion bash|zsh|fish',
+  description:
+    'Prints the completion script for the given shell. It completes command words, flags (as -flag= for ' +
+    'flags that take a value), the values of flags with a fixed set of choices, file names, and values ' +
+    'only the server knows, such as policy and namespace names, by running `svc __complete` with the ' +
+    'address and token of the environment. The same scripts are in the completions/ directory of the ' +
+    'package.',
+  examples: [
+    { command: 'svc completion bash > /etc/bash_completion.d/svc', description: 'Install the bash completion system-wide' },
+    { command: 'source <(svc completion bash)', description: 'Enable bash completion in the current shell (add it to ~/.bashrc to keep it)' },
+    { command: 'svc completion zsh > "${fpath[1]}/_svc"', description: 'Install the zsh completion' },
+    { command: 'svc completion fish > ~/.config/fish/completions/svc.fish', description: 'Install the fish completion' },
+  ],
+  exitCodes: { 0: 'the script was printed', 1: 'an unknown shell' },
+  family: 'local',
+  args: [{ name: 'shell', description: 'The shell: bash, zsh or fish.', required: true }],
+  async run({ io, args }) {
+    const shell = args[0];
+    if (!(SHELL_NAMES as readonly string[]).includes(shell)) throw new UsageError(`unknown shell "${shell}": use one of ${SHELL_NAMES.join(', ')}`);
+    const [{ renderCompletion }, { commands, groups }, { FLAG_SETS }] = await Promise.all([
+      import('../../docs/completions.js'),
+      import('../../registry.js'),
+      import('../../flags/common.js'),
+    ]);
+    io.out(renderCompletion(shell as (typeof SHELL_NAMES)[number], commands, groups, FLAG_SETS));
+    return 0;
+  },
+});
+
+/** Values for one completion kind that start with `prefix`, from the server. */
+async function completeValues(ctx: CommandContext, kind: string, prefix: string): Promise<string[]> {
+  const { clientFor } = await import('../../client-from-flags.js');
+  const client = clientFor(ctx);
+  const ids = async (path: string, key: 'ID' | 'Name') => {
+    const { body } = await client.scheduler<Array<Record<string, unknown>>>('GET', path, { query: { prefix } });
+    return (body ?? []).map((item) => String(item[key]));
+  };
+  switch (kind) {
+    case 'policy': {
+      // sys/policies/acl is the current listing; sys/policy the older one some servers keep.
+      for (const path of ['sys/policies/acl', 'sys/policy']) {
+        try {
+          const answer = await client.secrets('GET', path, { query: { list: 'true' } });
+          const keys = answer?.data?.keys;
+          if (Array.isArray(keys)) return keys.map(String);
+        } catch {
+          // try the next listing
+        }
+      }
+      return [];
+    }
+    case 'namespace':
+      return ids('/v1/namespaces', 'Name');
+    case 'job':
+      return ids('/v1/jobs', 'ID');
+    case 'alloc':
+      return ids('/v1/allocations', 'ID');
+    case 'node':
+      return ids('/v1/nodes', 'ID');
+    default:
+      return [];
+  }
+}
+
+export const completeCommand = defineCommand({
+  path: ['__complete'],
+  synopsis: 'Print completion values (used by the completion scripts)',
+  usage: 'svc __complete KIND [PREFIX]',
+  description:
+    'Prints, one per line, the values of KIND (policy, namespace, job, alloc, node) that start with PREFIX, ' +
+    'as the server knows them. The completion scripts call it; on any error it prints nothing, so a ' +
+    'missing server or token never disturbs the shell.',
+  family: 'local',
+  flagSets: ['http'],
+  args: [
+    { name: 'kind', description: 'What to complete: policy, namespace, job, alloc or node.', required: true },
+    { name: 'prefix', description: 'Only values starting with this are printed.' },
+  ],
+  async run(ctx) {
+    const [kind, prefix = ''] = ctx.args;
+    try {
+      const values = (await completeValues(ctx, kind, prefix)).filter((v) => v.startsWith(prefix)).sort();
+      if (values.length > 0) ctx.io.out(values.join('\n'));
+    } catch {
+      // Completion must never print an error into the user's command line.
+    }
+    return 0;
+  },
+});
+
+export const docsCommands: CommandSpec[] = [completionCommand, pathHelpCommand, completeCommand];

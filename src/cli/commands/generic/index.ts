@@ -1,0 +1,8 @@
+/** Vault's generic commands: read, write, list and delete at any path of the secrets API. */
+import type { CommandSpec } from '../../define.js';
+import readCommand from './read.js';
+import writeCommand from './write.js';
+import listCommand from './list.js';
+import deleteCommand from './delete.js';
+
+export const genericCommands: CommandSpec[] = [readCommand, writeCommand, listCommand, deleteCommand];

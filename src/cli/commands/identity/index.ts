@@ -1,0 +1,52 @@
+/** The identity commands: entities and entity aliases, over the identity/ endpoints. */
+import { defineGroup, type CommandSpec, type GroupSpec } from '../../define.js';
+import entityCreate from './entity/create.js';
+import entityRead from './entity/read.js';
+import entityUpdate from './entity/update.js';
+import entityDelete from './entity/delete.js';
+import entityList from './entity/list.js';
+import aliasCreate from './entity-alias/create.js';
+import aliasRead from './entity-alias/read.js';
+import aliasUpdate from './entity-alias/update.js';
+import aliasDelete from './entity-alias/delete.js';
+import aliasList from './entity-alias/list.js';
+
+export const identityGroups: GroupSpec[] = [
+  defineGroup({
+    path: ['identity'],
+    synopsis: 'Interact with the identity store',
+    description:
+      'The identity store knows who is behind a token. An entity is one person or machine; an entity ' +
+      'alias links an identity in one auth mount (a name plus the mount\'s accessor) to an entity. Logins ' +
+      'create both as needed, and the entity\'s policies are added to every token it gets. Changing an ' +
+      'entity or alias can grant privileges, so give write access to identity/ with care.',
+  }),
+  defineGroup({
+    path: ['identity', 'entity'],
+    synopsis: 'Manage entities',
+    description:
+      'Create, read, update, delete and list entities. An entity carries policies and metadata that apply ' +
+      'to every token issued to any of its aliases; a disabled entity\'s tokens are refused.',
+  }),
+  defineGroup({
+    path: ['identity', 'entity-alias'],
+    synopsis: 'Manage entity aliases',
+    description:
+      'Create, read, update, delete and list entity aliases. An alias is a name in one auth mount (given ' +
+      'by its accessor, see `svc auth list`) owned by one entity. A mount accessor and name pair has at ' +
+      'most one alias, and an entity at most one alias per mount.',
+  }),
+];
+
+export const identityCommands: CommandSpec[] = [
+  entityCreate,
+  entityRead,
+  entityUpdate,
+  entityDelete,
+  entityList,
+  aliasCreate,
+  aliasRead,
+  aliasUpdate,
+  aliasDelete,
+  aliasList,
+];

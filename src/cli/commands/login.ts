@@ -1,0 +1,161 @@
+import { defineCommand, type CommandContext } from '../define.js';
+import { clientFor } from '../client-from-flags.js';
+import { kvSources } from '../kv-args.js';
+import { writeTokenFile } from '../token-file.js';
+import type { Io } from '../io.js';
+import { ApiClient } from '../../api/client.js';
+import { UsageError } from '../../shared/errors.js';
+import type { OutputFormat, SecretResponse } from '../output/format.js';
+
+/**
+ * One way of logging in. It turns the command's arguments into a secrets response with an `auth` block;
+ * the command then stores and prints the token the same way for every method.
+ */
+export interface LoginMethod {
+  login(ctx: CommandContext, args: string[]): Promise<SecretResponse & { auth: Record<string, unknown> }>;
+}
+
+/** Loaded on use, so an auth method with heavy dependencies costs nothing to the others. */
+export const LOGIN_METHODS: Record<string, () => Promise<LoginMethod>> = {
+  token: async () => tokenMethod,
+};
+
+const tokenMethod: LoginMethod = {
+  async login(ctx, args) {
+    if (args.length > 1) throw new UsageError(`Too many arguments (expected 1, got ${args.length})`);
+    let token = args[0] ?? '';
+    if (token.startsWith('token=')) token = token.slice('token='.length);
+    if (token === '-') token = (await kvSources(ctx.io.stdin).readStdin()).trim();
+    else if (token === '') {
+      if (!ctx.io.canPrompt) throw new UsageError('No token given: pass TOKEN, or - to read it from stdin');
+      token = (await promptHidden(ctx.io, 'Token (will be hidden): ')).trim();
+    }
+    if (token === '') throw new UsageError('The token must not be empty');
+
+    const client = new ApiClient({ ...clientFor(ctx).config, token });
+    const answer = await client.secrets('GET', 'auth/token/lookup-self');
+    const data = answer?.data ?? {};
+    const policies = stringList(data.policies);
+    const identityPolicies = stringList(data.identity_policies);
+    // lookup-self answers in `data`; shape it like a login's `auth` so every method prints alike (as Vault).
+    return {
+      auth: {
+        client_token: token,
+        accessor: data.accessor ?? '',
+        policies: [...new Set([...policies, ...identityPolicies])].sort(),
+        token_policies: policies,
+        identity_policies: identityPolicies,
+        metadata: data.meta ?? null,
+        lease_duration: Number(data.ttl ?? 0),
+        renewable: data.renewable === true,
+        entity_id: data.entity_id ?? '',
+        token_type: data.type ?? 'service',
+        orphan: data.orphan === true,
+      },
+    };
+  },
+};
+
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+async function promptHidden(io: Io, question: string): Promise<string> {
+  const stdin = io.stdin as NodeJS.ReadStream;
+  io.stderr.write(question);
+  const wasRaw = stdin.isRaw === true;
+  stdin.setRawMode?.(true);
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = () => {
+      stdin.off('data', onData);
+      stdin.setRawMode?.(wasRaw);
+      stdin.pause();
+      io.stderr.write('\n');
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of chunk.toString()) {
+        if (ch === '\r' || ch === '\n') {
+          finish();
+          resolve(value);
+          return;
+        }
+        if (ch === '\u0003' || ch === '\u0004') {
+          finish();
+          reject(new UsageError('Interrupted'));
+          return;
+        }
+        value = ch === '\u007f' || ch === '\b' ? value.slice(0, -1) : value + ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+const SUCCESS = [
+  'Success! You are now authenticated. The token information displayed below',
+  'is already stored in the token helper. You do NOT need to run "svc login"',
+  'again. Future requests will automatically use this token.',
+  '',
+].join('\n');
+
+export default defineCommand({
+  path: ['login'],
+  synopsis: 'Authenticate locally',
+  usage: 'svc login [options] [TOKEN | K=V ...]',
+  description:
+    'Authenticates with the server and stores the resulting token in the token file (~/.svc-token, or ' +
+    'SVC_TOKEN_FILE), mode 0600, where every later command finds it. With the default method, "token", ' +
+    'the argument is an existing token (- reads it from stdin; with no argument on a terminal it is ' +
+    'asked for without echo); it is checked with auth/token/lookup-self before it is stored. SVC_TOKEN, ' +
+    'when set, takes precedence over the stored token.',
+  examples: [
+    { command: 'svc login svc.2ORv...', description: 'Log in with a token' },
+    { command: 'echo "$TOKEN" | svc login -', description: 'Log in with a token from stdin' },
+    { command: 'svc login -no-store -field=token_accessor svc.2ORv...', description: "Check a token and print its accessor, keeping the stored one" },
+  ],
+  exitCodes: { 0: 'logged in', 1: 'a usage error, or the token file cannot be written', 2: 'a server error, such as an invalid token' },
+  family: 'secrets',
+  flagSets: ['http', 'output'],
+  flags: [
+    { name: 'method', type: 'string', default: 'token', description: 'The auth method to log in with.' },
+    { name: 'no-store', type: 'bool', description: 'Do not store the token in the token file.' },
+    { name: 'token-only', type: 'bool', description: 'Print only the token and do not store it; the same as -field=token -no-store.' },
+    { name: 'no-print', type: 'bool', description: 'Print nothing on success; only the exit code tells.' },
+  ],
+  args: [{ name: 'args', description: 'For the token method, the token (or - for stdin); for others, K=V pairs.', variadic: true }],
+  async run(ctx) {
+    const methodName = String(ctx.flags.method ?? 'token');
+    const load = Object.hasOwn(LOGIN_METHODS, methodName) ? LOGIN_METHODS[methodName] : undefined;
+    if (!load) {
+      throw new UsageError(`Unknown auth method: ${methodName}. Known methods: ${Object.keys(LOGIN_METHODS).sort().join(', ')}`);
+    }
+    const secret = await (await load()).login(ctx, ctx.args);
+    const token = String(secret.auth.client_token ?? '');
+
+    const tokenOnly = ctx.flags['token-only'] === true;
+    const noStore = tokenOnly || ctx.flags['no-store'] === true;
+    const field = tokenOnly ? 'token' : (ctx.flags.field as string | undefined);
+    if (!noStore) {
+      try {
+        await writeTokenFile(ctx.env, token);
+      } catch (err) {
+        throw new UsageError(`Error storing token: ${(err as Error).message}`);
+      }
+      if (ctx.env.SVC_TOKEN) {
+        ctx.io.err(
+          'WARNING! The SVC_TOKEN environment variable is set! The value of this variable will take\n' +
+            'precedence; if this is unwanted please unset SVC_TOKEN or update its value accordingly.\n',
+        );
+      }
+    } else if (!tokenOnly) {
+      ctx.io.err('The token was not stored in the token file. Set the SVC_TOKEN environment variable or pass\nthe token below with each request.\n');
+    }
+    if (ctx.flags['no-print'] === true) return 0;
+
+    const { renderSecret } = await import('../output/format.js');
+    const format = ctx.flags.format as OutputFormat;
+    if (!field && format === 'table') ctx.io.out(noStore ? 'Success! You are now authenticated.\n' : SUCCESS);
+    await renderSecret(ctx.io, secret, { format, field });
+    return 0;
+  },
+});

@@ -1,0 +1,10 @@
+/** The identity backend, mounted at identity/: entities and entity aliases. */
+import type { Backend } from '../../server/framework/path.js';
+import { entityPaths } from './path-entity.js';
+import { entityAliasPaths } from './path-entity-alias.js';
+
+export const identityBackend: Backend = {
+  type: 'identity',
+  description: 'The identity store: entities, and the entity aliases that link auth-mount identities to them.',
+  paths: [...entityPaths, ...entityAliasPaths],
+};

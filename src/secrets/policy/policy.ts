@@ -1,0 +1,268 @@
+/**
+ * Policy documents: HCL or JSON text → a validated `Policy`.
+ *
+ * One document can hold Vault-style `path` rules (secrets API) and Nomad-style `namespace` rules (scheduler
+ * API). Parsing is strict: anything we do not enforce (Vault's allowed_parameters, wrapping TTLs, Nomad's
+ * agent/node blocks...) is rejected rather than accepted and silently ignored, because a policy author
+ * who writes a restriction must be able to trust that it applies.
+ */
+import { UserError } from '../../shared/errors.js';
+import {
+  NAMESPACE_CAPABILITIES,
+  NAMESPACE_POLICY_SHORTCUTS,
+  PATH_CAPABILITIES,
+  expandNamespacePolicy,
+  isNamespaceCapability,
+  isPathCapability,
+} from './capabilities.js';
+
+export interface PathRule {
+  /** Leading `/` removed; may end in `*` and contain `+` segments. */
+  pattern: string;
+  capabilities: string[];
+}
+
+export interface NamespaceRule {
+  /** A namespace name, possibly with `*` globs. */
+  pattern: string;
+  /** Explicit capabilities unioned with the expanded `policy` shortcut. */
+  capabilities: string[];
+}
+
+export interface Policy {
+  name: string;
+  /** The text as submitted, so reads return what was written. */
+  text: string;
+  paths: PathRule[];
+  namespaces: NamespaceRule[];
+}
+
+// Nomad's namespace-name rule, with `*` for globs.
+const NAMESPACE_PATTERN = /^[a-zA-Z0-9*-]{1,128}$/;
+const POLICY_NAME = /^[a-z0-9_.-]+$/;
+// The filename handed to the HCL parser; its diagnostics are rewritten to "line L, column C".
+const HCL_FILENAME = 'policy.hcl';
+
+/** Vault lower-cases policy names; we also refuse characters that would be awkward in paths and storage keys. */
+export function validatePolicyName(name: string): string {
+  const normalized = name.trim().toLowerCase();
+  if (normalized === '') throw new UserError('policy name must not be empty');
+  if (!POLICY_NAME.test(normalized) || /^\.+$/.test(normalized)) {
+    throw new UserError(`policy name "${name}" is invalid: use only letters, digits, "-", "_" and "."`);
+  }
+  return normalized;
+}
+
+type Format = 'json' | 'hcl';
+
+interface Ctx {
+  name: string;
+  text: string;
+  format: Format;
+}
+
+export async function parsePolicy(name: string, text: string): Promise<Policy> {
+  const policy: Policy = { name, text, paths: [], namespaces: [] };
+  if (text.trim() === '') return policy;
+  const format: Format = text.trimStart().startsWith('{') ? 'json' : 'hcl';
+  const ctx: Ctx = { name, text, format };
+  const doc = format === 'json' ? decodeJson(ctx) : await decodeHcl(ctx);
+
+  const paths = new Map<string, Set<string>>();
+  const namespaces = new Map<string, Set<string>>();
+  for (const [key, value] of Object.entries(doc)) {
+    if (key === 'path') {
+      for (const block of labeledBlocks(ctx, key, value)) addTo(paths, ...parsePathBlock(ctx, block));
+    } else if (key === 'namespace') {
+      for (const block of labeledBlocks(ctx, key, value)) addTo(namespaces, ...parseNamespaceBlock(ctx, block));
+    } else {
+      throw fail(ctx, undefined, `unknown top-level key "${key}": only "path" and "namespace" blocks are allowed`);
+    }
+  }
+  // Repeated blocks for one pattern in one document are merged here; the Acl merges across policies.
+  policy.paths = [...paths].map(([pattern, caps]) => ({ pattern, capabilities: [...caps] }));
+  policy.namespaces = [...namespaces].map(([pattern, caps]) => ({ pattern, capabilities: [...caps] }));
+  return policy;
+}
+
+function addTo(rules: Map<string, Set<string>>, pattern: string, capabilities: readonly string[]): void {
+  const caps = rules.get(pattern) ?? new Set<string>();
+  for (const c of capabilities) caps.add(c);
+  rules.set(pattern, caps);
+}
+
+interface Block {
+  kind: 'path' | 'namespace';
+  label: string;
+  body: Record<string, unknown>;
+  /** Which occurrence of this kind+label in the text, to point at the right line. */
+  occurrence: number;
+}
+
+function parsePathBlock(ctx: Ctx, block: Block): [string, string[]] {
+  const where = `path "${block.label}"`;
+  for (const key of Object.keys(block.body)) {
+    if (key !== 'capabilities') {
+      throw fail(ctx, block, `${where}: unknown attribute "${key}": only "capabilities" is supported`);
+    }
+  }
+  const pattern = block.label.replace(/^\/+/, '');
+  if (pattern === '') throw fail(ctx, block, `${where}: the path pattern is empty`);
+  const star = pattern.indexOf('*');
+  if (star !== -1 && star !== pattern.length - 1) {
+    throw fail(ctx, block, `${where}: "*" is only allowed as the last character of a path`);
+  }
+  // Vault forbids this too: "+*" would read as "one segment, then anything", which is just "+/*" misspelled.
+  if (pattern.includes('+*')) throw fail(ctx, block, `${where}: invalid use of wildcards ("+*" is forbidden)`);
+
+  const caps = stringList(ctx, block, where, block.body.capabilities);
+  for (const c of caps) {
+    if (!isPathCapability(c)) {
+      throw fail(ctx, block, `${where}: unknown capability "${c}" (valid: ${PATH_CAPABILITIES.join(', ')})`);
+    }
+  }
+  return [pattern, dedupe(caps)];
+}
+
+function parseNamespaceBlock(ctx: Ctx, block: Block): [string, string[]] {
+  const where = `namespace "${block.label}"`;
+  for (const key of Object.keys(block.body)) {
+    if (key !== 'policy' && key !== 'capabilities') {
+      throw fail(ctx, block, `${where}: unknown attribute "${key}": only "policy" and "capabilities" are supported`);
+    }
+  }
+  if (!NAMESPACE_PATTERN.test(block.label)) {
+    throw fail(ctx, block, `${where}: invalid namespace name: use 1-128 letters, digits, "-" or "*"`);
+  }
+  const caps = stringList(ctx, block, where, block.body.capabilities);
+  for (const c of caps) {
+    if (!isNamespaceCapability(c)) {
+      throw fail(ctx, block, `${where}: unknown capability "${c}" (valid: ${NAMESPACE_CAPABILITIES.join(', ')})`);
+    }
+  }
+  const shortcut = block.body.policy;
+  if (shortcut !== undefined && shortcut !== '') {
+    const expanded = typeof shortcut === 'string' ? expandNamespacePolicy(shortcut) : undefined;
+    if (expanded === undefined) {
+      const valid = Object.keys(NAMESPACE_POLICY_SHORTCUTS).join(', ');
+      throw fail(ctx, block, `${where}: invalid policy ${JSON.stringify(shortcut)} (valid: ${valid})`);
+    }
+    caps.push(...expanded);
+  }
+  return [block.label, dedupe(caps)];
+}
+
+function stringList(ctx: Ctx, block: Block, where: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) {
+    throw fail(ctx, block, `${where}: "capabilities" must be a list of strings`);
+  }
+  return [...value];
+}
+
+function dedupe(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Normalises the shapes a labeled block takes: hcl2json gives `{label: [body, ...]}`, Vault's JSON form gives
+ * `{label: body}`, and JSON may also wrap the label map in an array (`[{label: body}, ...]`).
+ */
+function labeledBlocks(ctx: Ctx, kind: Block['kind'], value: unknown): Block[] {
+  const seen = new Map<string, number>();
+  const out: Block[] = [];
+  const addLabelMap = (map: Record<string, unknown>): void => {
+    for (const [label, raw] of Object.entries(map)) {
+      for (const body of Array.isArray(raw) ? raw : [raw]) {
+        const occurrence = seen.get(label) ?? 0;
+        seen.set(label, occurrence + 1);
+        const block: Block = { kind, label, body: {}, occurrence };
+        if (!isObject(body)) throw fail(ctx, block, `${kind} "${label}": expected a block body`);
+        out.push({ ...block, body });
+      }
+    }
+  };
+  if (isObject(value)) {
+    addLabelMap(value);
+  } else if (Array.isArray(value) && ctx.format === 'json' && value.every(isObject)) {
+    value.forEach(addLabelMap);
+  } else {
+    // In HCL an array here means `path { ... }` without a label; anything else is `path = ...`.
+    throw fail(ctx, undefined, `"${kind}" must be a labeled block, as in ${kind} "<${kind === 'path' ? 'pattern' : 'name'}>" { ... }`);
+  }
+  return out;
+}
+
+function decodeJson(ctx: Ctx): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(ctx.text);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const pos = /at position (\d+)/.exec(message);
+    const at = pos ? `${position(ctx.text, Number(pos[1]))}: ` : '';
+    throw new UserError(`failed to parse policy "${ctx.name}": ${at}invalid JSON: ${message}`);
+  }
+  if (!isObject(doc)) throw new UserError(`failed to parse policy "${ctx.name}": a JSON policy must be an object`);
+  return doc;
+}
+
+async function decodeHcl(ctx: Ctx): Promise<Record<string, unknown>> {
+  // Loaded on demand: the parser is a Go WebAssembly module that costs noticeable start-up time.
+  const { parse } = await import('@cdktn/hcl2json');
+  let doc: unknown;
+  try {
+    doc = await parse(HCL_FILENAME, ctx.text);
+  } catch (err) {
+    throw new UserError(`failed to parse policy "${ctx.name}": ${hclDiagnostic(err)}`);
+  }
+  if (!isObject(doc)) throw new UserError(`failed to parse policy "${ctx.name}": unexpected document shape`);
+  return doc;
+}
+
+/** `parse config: [policy.hcl:3,1-2: Invalid expression; ...]` → `line 3, column 1: Invalid expression; ...`. */
+function hclDiagnostic(err: unknown): string {
+  let message = err instanceof Error ? err.message : String(err);
+  const wrapped = /^parse config: \[(.*)\]$/s.exec(message);
+  if (wrapped) message = wrapped[1];
+  return message.replace(/policy\.hcl:(\d+),(\d+)(?:-\d+(?:,\d+)?)?/g, 'line $1, column $2');
+}
+
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}
+
+function fail(ctx: Ctx, block: Block | undefined, message: string): UserError {
+  const line = block ? blockLine(ctx, block) : undefined;
+  const at = line === undefined ? '' : `line ${line}: `;
+  return new UserError(`failed to parse policy "${ctx.name}": ${at}${message}`);
+}
+
+/**
+ * hcl2json drops positions, so semantic errors locate their block by searching the text for its header.
+ * Best effort: when the label is written with escapes we cannot reproduce, the line is simply omitted.
+ */
+function blockLine(ctx: Ctx, block: Block): number | undefined {
+  const quoted = escapeRegExp(JSON.stringify(block.label));
+  const header =
+    ctx.format === 'hcl'
+      ? new RegExp(`^[ \\t]*${block.kind}[ \\t]+${quoted}`, 'gm')
+      : new RegExp(`${quoted}\\s*:`, 'g');
+  let match: RegExpExecArray | null = null;
+  for (let i = 0; i <= block.occurrence; i++) {
+    match = header.exec(ctx.text);
+    if (match === null) return undefined;
+  }
+  return match === null ? undefined : ctx.text.slice(0, match.index).split('\n').length;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

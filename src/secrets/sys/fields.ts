@@ -1,0 +1,69 @@
+/**
+ * Field schemas of the sys endpoints that the CLI also uses. Kept apart from the path handlers so the CLI
+ * bundle imports these declarations without pulling in server code.
+ */
+import type { Fields } from '../../server/framework/field-schema.js';
+
+export const POLICY_NAME_FIELD: Fields = {
+  name: { type: 'lowercase-string', description: 'The name of the policy. Names are case-insensitive and stored lower-cased.' },
+};
+
+/** sys/policies/acl/:name */
+export const POLICY_FIELDS: Fields = {
+  ...POLICY_NAME_FIELD,
+  policy: {
+    type: 'string',
+    description: 'The policy document, in HCL or JSON, or base64-encoded HCL or JSON.',
+    required: true,
+  },
+};
+
+/** sys/policy/:name, the older path Vault still serves; it also takes the document as `rules`. */
+export const LEGACY_POLICY_FIELDS: Fields = {
+  ...POLICY_NAME_FIELD,
+  policy: { type: 'string', description: 'The policy document, in HCL or JSON, or base64-encoded HCL or JSON.' },
+  rules: { type: 'string', description: 'The policy document.', deprecated: 'policy' },
+};
+
+/** sys/auth/*path */
+export const AUTH_ENABLE_FIELDS: Fields = {
+  path: { type: 'string', description: 'The mount path, relative to auth/. The CLI defaults it to the method type.' },
+  type: { type: 'string', description: 'The auth method type, such as "cloud".', required: true },
+  description: { type: 'string', description: 'A human-friendly description of the auth method.' },
+  config: {
+    type: 'object',
+    description: 'Mount configuration: default_lease_ttl, max_lease_ttl and token_type.',
+    cli: { hidden: true },
+  },
+};
+
+/** The keys of the `config` object of sys/auth/*path; the CLI shows each as a flag. */
+export const AUTH_MOUNT_CONFIG_FIELDS: Fields = {
+  default_lease_ttl: {
+    type: 'duration',
+    description: 'The default lease duration of tokens issued by this mount. 0 means the system default.',
+  },
+  max_lease_ttl: {
+    type: 'duration',
+    description: 'The maximum lease duration of tokens issued by this mount. 0 means the system default.',
+  },
+  token_type: {
+    type: 'string',
+    description: 'The type of tokens the mount issues.',
+    allowedValues: ['default-service', 'default-batch', 'service', 'batch'],
+  },
+};
+
+const PATHS_TO_CHECK: Fields = {
+  path: { type: 'string', description: 'A path to check, e.g. auth/token/create. Use "paths" for several.' },
+  paths: { type: 'list', description: 'The paths to check.' },
+};
+
+/** sys/capabilities-self */
+export const CAPABILITIES_SELF_FIELDS: Fields = PATHS_TO_CHECK;
+
+/** sys/capabilities */
+export const CAPABILITIES_FIELDS: Fields = {
+  token: { type: 'string', description: 'The token whose capabilities are checked.', required: ['update'], sensitive: true },
+  ...PATHS_TO_CHECK,
+};

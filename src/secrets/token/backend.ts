@@ -1,0 +1,13 @@
+/** The token auth method, mounted at auth/token/: Vault's token endpoints, in match order. */
+import type { Backend } from '../../server/framework/path.js';
+import { accessorsPaths } from './path-accessors.js';
+import { createPaths } from './path-create.js';
+import { lookupPaths } from './path-lookup.js';
+import { renewPaths } from './path-renew.js';
+import { revokePaths } from './path-revoke.js';
+
+export const tokenBackend: Backend = {
+  type: 'token',
+  description: 'Token based credentials: create, look up, renew and revoke tokens.',
+  paths: [...accessorsPaths, ...createPaths, ...lookupPaths, ...renewPaths, ...revokePaths],
+};

@@ -1,0 +1,402 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+import type { Store, WriteTx } from './store.js';
+import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
+
+/**
+ * The embedded store: one LMDB environment, one unnamed database. Keys are `<table> 0x00 <key>` in UTF-8
+ * bytes, so a table is a contiguous key range and `list` is one cursor walk in byte order (which is also
+ * Unicode code point order). Binary keys are used because lmdb's default ordered-binary string keys
+ * cannot hold NUL, and its array keys would make prefix ranges depend on its internal encoding.
+ *
+ * Values are JSON (`encoding: 'json'`), not lmdb's default msgpack: what a caller gets back is exactly
+ * `JSON.parse(JSON.stringify(value))`, as it will be with the PostgreSQL backend's jsonb, so code that
+ * works on one backend cannot depend on msgpack-only types (Date, Map, undefined fields) and break on the
+ * other.
+ */
+
+const META = 'meta';
+const INDEX_KEY = 'index';
+const TABLE_INDEX_PREFIX = 'table_index/';
+/** LMDB's limit for the default page size (lmdb-js's DEFAULT_MAX_KEY_SIZE); the PostgreSQL backend must not exceed it either. */
+const MAX_KEY_BYTES = 1978;
+
+/** Per-process registry: a second handle on the same env would miss the first one's wake-ups. */
+const openDirs = new Set<string>();
+
+interface Waiter {
+  after: number;
+  table: string | undefined;
+  resolve: (index: number) => void;
+  timer: NodeJS.Timeout;
+}
+
+export async function openLmdbStore(opts: { dir: string; migrations?: Migration[] }): Promise<Store> {
+  const dir = path.resolve(opts.dir);
+  prepareDir(dir);
+  const real = fs.realpathSync(dir);
+  if (openDirs.has(real)) throw cannotOpen(dir, 'it is already open in this process');
+
+  let db: RootDatabase<unknown, Buffer>;
+  try {
+    db = open<unknown, Buffer>({
+      path: dir,
+      // lmdb guesses "file, not directory" from a dot in the name (e.g. /tmp/tmp.Xy12); we always use a dir.
+      noSubdir: false,
+      keyEncoding: 'binary',
+      encoding: 'json',
+      // Keep lmdb's default overlapped flush explicitly: commits don't wait for fsync under the write
+      // lock, and `write` awaits `db.flushed` before acknowledging. On restart after a process crash
+      // lmdb restores the last committed transaction; after an OS crash, the last flushed one, which
+      // is never older than what we acknowledged.
+      overlappingSync: true,
+    });
+  } catch (err) {
+    throw cannotOpen(dir, describe(err));
+  }
+  openDirs.add(real);
+  // lmdb creates its files 0644; the store holds token hashes and job specs, so keep it to the owner even
+  // when the dir itself was created by someone else with a looser mode.
+  for (const name of ['data.mdb', 'lock.mdb']) {
+    try {
+      fs.chmodSync(path.join(dir, name), 0o600);
+    } catch {
+      // Not the owner (e.g. a shared dir): the dir's own mode is then the protection.
+    }
+  }
+
+  const store = new LmdbStore(db, dir, () => openDirs.delete(real));
+  try {
+    // Touch the env once so a problem with it surfaces here, named, rather than on the first request.
+    store.index();
+    await runMigrations(store, opts.migrations ?? SCHEMA_MIGRATIONS);
+  } catch (err) {
+    await store.close().catch(() => {});
+    if (err instanceof NewerSchemaError) throw err;
+    throw cannotOpen(dir, describe(err));
+  }
+  return store;
+}
+
+class LmdbStore implements Store {
+  private closed = false;
+  private inWrite = false;
+  private closing: Promise<void> | undefined;
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(
+    private readonly db: RootDatabase<unknown, Buffer>,
+    private readonly dir: string,
+    private readonly onClosed: () => void,
+  ) {}
+
+  index(): number {
+    return this.readIndex(INDEX_KEY);
+  }
+
+  get<T>(table: string, key: string): T | undefined {
+    return this.db.get(encodeKey(table, key)) as T | undefined;
+  }
+
+  list<T>(table: string, prefix = '', opts: { reverse?: boolean; limit?: number; start?: string } = {}): Array<{ key: string; value: T }> {
+    return listRange<T>(this.db, table, prefix, opts);
+  }
+
+  write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }> {
+    if (this.closed) return Promise.reject(new Error(`store ${this.dir} is closed`));
+    // lmdb would run a nested call inside the outer transaction, giving both the same index.
+    if (this.inWrite) return Promise.reject(new Error('store.write called from inside a write function'));
+    const p = this.doWrite(fn);
+    this.pending.add(p);
+    const done = (): void => {
+      this.pending.delete(p);
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  private async doWrite<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }> {
+    const db = this.db;
+    let index = 0;
+    const touched = new Set<string>();
+    // An async child transaction: lmdb runs queued callbacks one after another on this thread inside a
+    // single LMDB write transaction (group commit), each in a nested txn that is rolled back alone if its
+    // callback throws. Serial execution is what makes read-modify-write in `fn` safe, and because the
+    // LMDB write lock is held, also safe against another process on the same env.
+    const result = await db.childTransaction(() => {
+      index = readNumber(db, encodeKey(META, INDEX_KEY)) + 1;
+      touched.clear();
+      const tx = new LmdbWriteTx(db, index, touched);
+      let out: T;
+      this.inWrite = true;
+      try {
+        out = fn(tx);
+      } finally {
+        this.inWrite = false;
+        tx.live = false;
+      }
+      if (out !== null && typeof out === 'object' && typeof (out as { then?: unknown }).then === 'function') {
+        // A promise would make lmdb hold the write lock across awaits and let other code run mid-transaction.
+        throw new Error('store.write: fn must be synchronous (it returned a promise)');
+      }
+      db.putSync(encodeKey(META, INDEX_KEY), index);
+      for (const table of touched) db.putSync(encodeKey(META, TABLE_INDEX_PREFIX + table), index);
+      return out;
+    });
+    // Committed is visible, not durable; acknowledge only once the commit is on disk.
+    await db.flushed;
+    this.notify(index, touched);
+    return { result, index };
+  }
+
+  waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number> {
+    const current = this.currentFor(table);
+    if (current > after || this.closed) return Promise.resolve(current);
+    return new Promise<number>((resolve) => {
+      const waiter: Waiter = {
+        after,
+        table,
+        resolve: (index) => {
+          clearTimeout(waiter.timer);
+          this.waiters.delete(waiter);
+          resolve(index);
+        },
+        timer: setTimeout(() => waiter.resolve(this.currentForSafe(table)), clampTimeout(timeoutMs)),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.doClose();
+    return this.closing;
+  }
+
+  private async doClose(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.pending]);
+    for (const w of [...this.waiters]) w.resolve(this.currentForSafe(w.table));
+    try {
+      await this.db.close();
+    } finally {
+      this.onClosed();
+    }
+  }
+
+  private notify(index: number, touched: Set<string>): void {
+    for (const w of [...this.waiters]) {
+      if (w.table !== undefined && !touched.has(w.table)) continue;
+      if (index <= w.after) continue;
+      // Report what is stored now: a later commit may already be visible.
+      w.resolve(Math.max(index, this.currentForSafe(w.table)));
+    }
+  }
+
+  private currentFor(table: string | undefined): number {
+    return table === undefined ? this.index() : this.readIndex(TABLE_INDEX_PREFIX + table);
+  }
+
+  private currentForSafe(table: string | undefined): number {
+    try {
+      return this.currentFor(table);
+    } catch {
+      return 0;
+    }
+  }
+
+  private readIndex(metaKey: string): number {
+    return readNumber(this.db, encodeKey(META, metaKey));
+  }
+}
+
+class LmdbWriteTx implements WriteTx {
+  /** Cleared when fn returns: a tx captured and used later would otherwise write outside any transaction. */
+  live = true;
+
+  constructor(
+    private readonly db: RootDatabase<unknown, Buffer>,
+    readonly index: number,
+    private readonly touched: Set<string>,
+  ) {}
+
+  get<T>(table: string, key: string): T | undefined {
+    this.check();
+    return this.db.get(encodeKey(table, key)) as T | undefined;
+  }
+
+  list<T>(table: string, prefix = ''): Array<{ key: string; value: T }> {
+    this.check();
+    return listRange<T>(this.db, table, prefix, {});
+  }
+
+  put(table: string, key: string, value: unknown): void {
+    this.check();
+    if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
+    const k = encodeKey(table, key);
+    if (k.length > MAX_KEY_BYTES) {
+      throw new Error(`store: key too long in table ${table} (${k.length} bytes with the table name; at most ${MAX_KEY_BYTES})`);
+    }
+    this.db.putSync(k, value);
+    this.touched.add(table);
+  }
+
+  delete(table: string, key: string): boolean {
+    this.check();
+    const existed = this.db.removeSync(encodeKey(table, key));
+    if (existed) this.touched.add(table);
+    return existed;
+  }
+
+  private check(): void {
+    if (!this.live) throw new Error('store: transaction used after its write function returned');
+  }
+}
+
+function listRange<T>(
+  db: RootDatabase<unknown, Buffer>,
+  table: string,
+  prefix: string,
+  opts: { reverse?: boolean; limit?: number; start?: string },
+): Array<{ key: string; value: T }> {
+  const lo = encodeKey(table, prefix);
+  const hi = successor(lo);
+  const skip = Buffer.byteLength(table) + 1;
+  const limit = opts.limit !== undefined && opts.limit >= 0 ? opts.limit : undefined;
+  if (limit === 0) return [];
+  const startKey = opts.start !== undefined ? encodeKey(table, opts.start) : undefined;
+
+  let range: Parameters<typeof db.getRange>[0];
+  if (!opts.reverse) {
+    const from = startKey && Buffer.compare(startKey, lo) > 0 ? startKey : lo;
+    if (Buffer.compare(from, hi) >= 0) return [];
+    range = { start: from, end: hi, limit };
+  } else if (startKey && Buffer.compare(startKey, hi) < 0) {
+    if (Buffer.compare(startKey, lo) < 0) return [];
+    range = { start: startKey, end: lo, inclusiveEnd: true, reverse: true, limit };
+  } else {
+    range = { start: hi, exclusiveStart: true, end: lo, inclusiveEnd: true, reverse: true, limit };
+  }
+  const out: Array<{ key: string; value: T }> = [];
+  for (const { key, value } of db.getRange(range)) {
+    out.push({ key: key.toString('utf8', skip), value: value as T });
+  }
+  return out;
+}
+
+function encodeKey(table: string, key: string): Buffer {
+  if (typeof table !== 'string' || table === '' || table.includes('\u0000')) {
+    throw new TypeError(`store: invalid table name ${JSON.stringify(table)}`);
+  }
+  if (typeof key !== 'string') throw new TypeError(`store: key in table ${table} must be a string`);
+  return Buffer.from(`${table}\u0000${key}`, 'utf8');
+}
+
+/** The smallest byte string greater than every string that starts with `b`. */
+function successor(b: Buffer): Buffer {
+  const out = Buffer.from(b);
+  let i = out.length - 1;
+  // UTF-8 never contains 0xff, and the table separator is 0x00, so this loop never runs off the start.
+  while (i >= 0 && out[i] === 0xff) i--;
+  out[i]++;
+  return out.subarray(0, i + 1);
+}
+
+function readNumber(db: RootDatabase<unknown, Buffer>, key: Buffer): number {
+  const v = db.get(key);
+  return typeof v === 'number' ? v : 0;
+}
+
+function prepareDir(dir: string): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch (err) {
+    if (code(err) !== 'ENOENT') throw cannotOpen(dir, describe(err));
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (mkErr) {
+      throw cannotOpen(dir, describe(mkErr));
+    }
+    st = fs.statSync(dir);
+  }
+  if (!st.isDirectory()) throw cannotOpen(dir, 'not a directory');
+  try {
+    fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+  } catch (err) {
+    throw cannotOpen(dir, describe(err));
+  }
+  checkDataFile(dir);
+}
+
+/**
+ * lmdb's native open does not validate its data file and crashes the whole process (SIGSEGV) on one that
+ * is not an LMDB file, so check the two meta pages ourselves first. This catches foreign and truncated
+ * files, not every possible corruption inside the B-tree.
+ */
+function checkDataFile(dir: string): void {
+  const file = path.join(dir, 'data.mdb');
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDWR);
+  } catch (err) {
+    if (code(err) === 'ENOENT') return;
+    throw cannotOpen(dir, `${file}: ${describe(err)}`);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw cannotOpen(dir, `${file} is not a regular file`);
+    // lmdb creates the file empty and initialises it itself.
+    if (st.size === 0) return;
+    const corrupt = (why: string): Error =>
+      cannotOpen(dir, `${file} is not a valid LMDB data file (${why}); move it away or restore it from a backup`);
+    const head = Buffer.alloc(64);
+    if (fs.readSync(fd, head, 0, head.length, 0) < head.length) throw corrupt('truncated');
+    // Layout of lmdb-js's LMDB: 24-byte page header, then MDB_meta { magic u32, version u32, address,
+    // mapsize, dbs[FREE].md_pad = page size }.
+    if (head.readUInt32LE(24) !== LMDB_MAGIC) throw corrupt('bad magic number');
+    const pageSize = head.readUInt32LE(48);
+    if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) throw corrupt(`bad page size ${pageSize}`);
+    if (st.size < 2 * pageSize) throw corrupt('truncated');
+    const second = Buffer.alloc(4);
+    fs.readSync(fd, second, 0, 4, pageSize + 24);
+    if (second.readUInt32LE(0) !== LMDB_MAGIC) throw corrupt('bad second meta page');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const LMDB_MAGIC = 0xbeefc0de;
+
+/** setTimeout treats anything above 2^31-1 ms as 1 ms. */
+function clampTimeout(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), 2_147_483_647) : 2_147_483_647;
+}
+
+function cannotOpen(dir: string, reason: string): Error {
+  return new Error(`cannot open data dir ${dir}: ${reason}`);
+}
+
+function code(err: unknown): string | undefined {
+  return err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+function describe(err: unknown): string {
+  switch (code(err)) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'not a directory';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on device';
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  // lmdb's own messages for an unusable dir.
+  if (/Not a directory/i.test(msg)) return 'not a directory';
+  if (/Permission denied/i.test(msg)) return 'permission denied';
+  return msg;
+}

@@ -1,0 +1,285 @@
+/**
+ * `svc server` as users run it: the built bin/svc in a child process, its banner, its token file, its
+ * data dir across restarts, its signals and its configuration files.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import { SVC_BIN, makeTempDir, runCli } from '../support/server.js';
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  /** the root token the banner printed, if it printed one */
+  rootToken?: string;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+/** Spawns `bin/svc server ...`; resolves once the banner (printed in one write) names the address. */
+function startSvc(args: string[], env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, [SVC_BIN, 'server', ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+  running.add(child);
+  let out = '';
+  let err = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const address = /Address: (http:\/\/\S+)/.exec(out);
+      if (address) {
+        resolve({
+          child,
+          url: address[1],
+          rootToken: /Root Token: (\S+)/.exec(out)?.[1],
+          stdout: () => out,
+          stderr: () => err,
+          exited,
+        });
+      }
+    });
+    void exited.then(({ code }) => reject(new Error(`svc server exited with ${code} before listening:\n${out}\n${err}`)));
+  });
+}
+
+/** Runs `bin/svc server ...` expecting it to fail at start-up. */
+async function failingStart(args: string[], env: Record<string, string>) {
+  return runCli(['server', ...args], env);
+}
+
+async function stop(proc: Running, signal: NodeJS.Signals = 'SIGTERM') {
+  proc.child.kill(signal);
+  return proc.exited;
+}
+
+async function lookupSelf(url: string, token: string) {
+  return new ApiClient({ address: url, token }).secrets('GET', 'auth/token/lookup-self');
+}
+
+/** A port that was free a moment ago: the only way to test a configured port without racing on 4646. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+let home: string;
+let work: string;
+
+beforeAll(async () => {
+  home = await makeTempDir('svc-e2e-home-');
+  work = await makeTempDir('svc-e2e-work-');
+});
+
+afterEach(() => {
+  // A failed assertion must not leave a server behind to hold the data dir or a port.
+  for (const child of running) child.kill('SIGKILL');
+});
+
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('svc server -dev', () => {
+  it('prints a root token, writes it to ~/.svc-token (0600), and the CLI then works with no SVC_TOKEN', async () => {
+    const proc = await startSvc(['-dev', '-port=0'], { HOME: home });
+    try {
+      expect(proc.rootToken).toBeTruthy();
+      expect(proc.stdout()).toContain(`export SVC_ADDR='${proc.url}'`);
+      const file = path.join(home, '.svc-token');
+      expect((await readFile(file, 'utf8')).trim()).toBe(proc.rootToken);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+      const lookup = await runCli(['token', 'lookup', '-format=json'], { HOME: home, SVC_ADDR: proc.url, NO_COLOR: '1' });
+      expect(lookup.stderr).toBe('');
+      expect(lookup.code).toBe(0);
+      expect(JSON.parse(lookup.stdout).data.policies).toEqual(['root']);
+
+      const elsewhere = await runCli(['token', 'lookup'], { HOME: work, SVC_ADDR: proc.url, NO_COLOR: '1' });
+      expect(elsewhere.code).toBe(2);
+    } finally {
+      expect(await stop(proc)).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('-dev-root-token-id sets the root token', async () => {
+    const proc = await startSvc(['-dev', '-port=0', '-dev-root-token-id=my-dev-root'], { HOME: home });
+    try {
+      expect(proc.rootToken).toBe('my-dev-root');
+      expect((await lookupSelf(proc.url, 'my-dev-root'))?.data?.policies).toEqual(['root']);
+    } finally {
+      await stop(proc);
+    }
+  });
+});
+
+describe('svc server with a data dir', () => {
+  it('initialises once, prints the root token only then, and keeps it across restarts (SIGINT and SIGTERM)', async () => {
+    const dataDir = path.join(work, 'persistent');
+    const first = await startSvc([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
+    const root = first.rootToken!;
+    expect(root).toBeTruthy();
+    expect(first.stdout()).toContain('shown ONCE');
+    expect(existsSync(path.join(home, '.svc-token'))).toBe(false);
+    expect((await lookupSelf(first.url, root))?.data?.policies).toEqual(['root']);
+    const policy = await new ApiClient({ address: first.url, token: root }).secrets('PUT', 'sys/policies/acl/kept', {
+      body: { policy: 'path "sys/health" { capabilities = ["read"] }' },
+    });
+    expect(policy).toBeUndefined();
+    expect(await stop(first, 'SIGINT')).toEqual({ code: 0, signal: null });
+    expect(first.stdout()).toContain('Caught SIGINT');
+
+    const second = await startSvc([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
+    expect((await lookupSelf(second.url, root))?.data?.policies).toEqual(['root']);
+    const kept = await new ApiClient({ address: second.url, token: root }).secrets('GET', 'sys/policies/acl/kept');
+    expect(kept?.data?.policy).toContain('sys/health');
+    expect(await stop(second, 'SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(second.stdout()).toContain('Caught SIGTERM');
+    expect(second.stdout()).not.toContain('Root Token');
+
+    // A third start proves the SIGTERM shutdown closed the store cleanly.
+    const third = await startSvc([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
+    expect((await lookupSelf(third.url, root))?.data?.policies).toEqual(['root']);
+    await stop(third);
+    expect(third.stdout()).not.toContain('Root Token');
+  });
+
+  it('refuses a data dir that is a regular file, saying so', async () => {
+    const file = path.join(work, 'not-a-dir');
+    await writeFile(file, 'hello');
+    const result = await failingStart([`-data-dir=${file}`, '-port=0'], { HOME: home });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('Error starting server');
+    expect(result.stderr).toContain(file);
+    expect(await readFile(file, 'utf8')).toBe('hello');
+  });
+
+  it('refuses to start without -dev or a data dir', async () => {
+    const result = await failingStart(['-port=0'], { HOME: home });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('a data dir is required without -dev');
+  });
+
+  it('reports a port already in use', async () => {
+    const proc = await startSvc(['-dev', '-port=0'], { HOME: home });
+    try {
+      const port = new URL(proc.url).port;
+      const result = await failingStart(['-dev', `-port=${port}`], { HOME: work });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}`);
+    } finally {
+      await stop(proc);
+    }
+  });
+});
+
+describe('svc status', () => {
+  it('answers 0 and shows the health of a running server', async () => {
+    const proc = await startSvc(['-dev', '-port=0'], { HOME: home });
+    try {
+      const result = await runCli(['status'], { HOME: work, SVC_ADDR: proc.url, NO_COLOR: '1' });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Initialized\s+true$/m);
+      expect(result.stdout).toMatch(/^Sealed\s+false$/m);
+      const asJson = await runCli(['status', '-format=json'], { HOME: work, SVC_ADDR: proc.url });
+      expect(JSON.parse(asJson.stdout)).toMatchObject({ initialized: true, sealed: false });
+    } finally {
+      await stop(proc);
+    }
+  });
+
+  it('exits 1 naming the address when nothing listens there', async () => {
+    const port = await freePort();
+    const address = `http://127.0.0.1:${port}`;
+    const result = await runCli(['status', `-address=${address}`], { HOME: work, NO_COLOR: '1' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(address);
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('svc server -config', () => {
+  async function configuredStart(name: string, text: (dir: string, port: number) => string) {
+    const dataDir = path.join(work, `config-${name}`);
+    const port = await freePort();
+    const file = path.join(work, name);
+    await writeFile(file, text(dataDir, port));
+    const proc = await startSvc([`-config=${file}`], { HOME: home });
+    try {
+      expect(proc.url).toBe(`http://127.0.0.1:${port}`);
+      expect(proc.stdout()).toContain(`Data dir: ${dataDir}`);
+      expect(proc.rootToken).toBeTruthy();
+      expect((await lookupSelf(proc.url, proc.rootToken!))?.data?.policies).toEqual(['root']);
+      expect((await readdir(dataDir)).length).toBeGreaterThan(0);
+    } finally {
+      expect(await stop(proc)).toEqual({ code: 0, signal: null });
+    }
+    return proc;
+  }
+
+  it('honours port, data_dir and log_level from an HCL file', async () => {
+    const proc = await configuredStart('server.hcl', (dir, port) => `data_dir  = "${dir}"\nport      = ${port}\nlog_level = "error"\n`);
+    expect(proc.stderr()).not.toMatch(/\[(INFO|DEBUG|TRACE|WARN)\]/);
+  });
+
+  it('honours port, data_dir and log_level from a YAML file', async () => {
+    const proc = await configuredStart('server.yaml', (dir, port) => `data_dir: ${dir}\nport: ${port}\nlog_level: warn\n`);
+    expect(proc.stderr()).not.toMatch(/\[(INFO|DEBUG|TRACE)\]/);
+  });
+
+  it('flags win over the file', async () => {
+    const dataDir = path.join(work, 'config-flags');
+    const file = path.join(work, 'flags.hcl');
+    await writeFile(file, `data_dir = "${dataDir}"\nport = 1\n`);
+    const proc = await startSvc([`-config=${file}`, '-port=0'], { HOME: home });
+    expect(new URL(proc.url).port).not.toBe('1');
+    await stop(proc);
+  });
+
+  it('an unknown key fails clearly, naming the key and the file', async () => {
+    const file = path.join(work, 'unknown.hcl');
+    await writeFile(file, `data_dir = "${path.join(work, 'never')}"\nlisten_port = 4646\n`);
+    const result = await failingStart([`-config=${file}`], { HOME: home });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('unknown setting "listen_port"');
+    expect(result.stderr).toContain(file);
+    expect(existsSync(path.join(work, 'never'))).toBe(false);
+  });
+
+  it('a bad value or an unparsable file fails clearly', async () => {
+    const badLevel = path.join(work, 'level.yaml');
+    await writeFile(badLevel, `data_dir: ${path.join(work, 'never')}\nlog_level: loud\n`);
+    const level = await failingStart([`-config=${badLevel}`], { HOME: home });
+    expect(level.code).toBe(1);
+    expect(level.stderr).toContain('"log_level" must be one of');
+
+    const broken = path.join(work, 'broken.hcl');
+    await writeFile(broken, 'data_dir = \n');
+    const parse = await failingStart([`-config=${broken}`], { HOME: home });
+    expect(parse.code).toBe(1);
+    expect(parse.stderr).toContain(`cannot parse config file ${broken}`);
+
+    const missing = await failingStart([`-config=${path.join(work, 'missing.hcl')}`], { HOME: home });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read config file');
+  });
+});

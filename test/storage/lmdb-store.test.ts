@@ -1,0 +1,397 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLmdbStore } from '../../src/storage/lmdb-store.js';
+import type { Store } from '../../src/storage/store.js';
+
+let tmp: string;
+const open: Store[] = [];
+
+async function openStore(dir = path.join(tmp, 'data')): Promise<Store> {
+  const s = await openLmdbStore({ dir });
+  open.push(s);
+  return s;
+}
+
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-store-'));
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('lmdb store: basics', () => {
+  it('creates the data dir with mode 0700 and starts at index 1 (the initial migration)', async () => {
+    const s = await openStore();
+    expect(fs.statSync(path.join(tmp, 'data')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(tmp, 'data', 'data.mdb')).mode & 0o777).toBe(0o600);
+    expect(s.index()).toBe(1);
+    expect(s.get('meta', 'schema_version')).toBe(1);
+  });
+
+  it('puts, gets and deletes JSON values', async () => {
+    const s = await openStore();
+    const value = { name: 'web', count: 3, tags: ['a', 'b'], nested: { ok: true, none: null } };
+    await s.write((tx) => tx.put('jobs', 'web', value));
+    expect(s.get('jobs', 'web')).toEqual(value);
+    expect(s.get('jobs', 'nope')).toBeUndefined();
+    expect(s.get('other', 'web')).toBeUndefined();
+
+    const { result } = await s.write((tx) => [tx.delete('jobs', 'web'), tx.delete('jobs', 'web')]);
+    expect(result).toEqual([true, false]);
+    expect(s.get('jobs', 'web')).toBeUndefined();
+  });
+
+  it('stores values as JSON would (same as the PostgreSQL backend)', async () => {
+    const s = await openStore();
+    const when = new Date('2024-01-02T03:04:05.000Z');
+    await s.write((tx) => tx.put('t', 'k', { when, gone: undefined, s: 'x' }));
+    expect(s.get('t', 'k')).toEqual({ when: '2024-01-02T03:04:05.000Z', s: 'x' });
+    await s.write((tx) => tx.put('t', 'str', 'plain'));
+    expect(s.get('t', 'str')).toBe('plain');
+    await expect(s.write((tx) => tx.put('t', 'u', undefined))).rejects.toThrow(/undefined/);
+  });
+
+  it('returns the result of fn and the index the write was given', async () => {
+    const s = await openStore();
+    const before = s.index();
+    const { result, index } = await s.write((tx) => {
+      tx.put('t', 'a', 1);
+      return `at ${tx.index}`;
+    });
+    expect(index).toBe(before + 1);
+    expect(result).toBe(`at ${index}`);
+    expect(s.index()).toBe(index);
+  });
+
+  it('reads inside a write see the write', async () => {
+    const s = await openStore();
+    await s.write((tx) => tx.put('t', 'a', 1));
+    const { result } = await s.write((tx) => {
+      tx.put('t', 'b', 2);
+      tx.delete('t', 'a');
+      return { b: tx.get('t', 'b'), a: tx.get('t', 'a'), list: tx.list('t').map((e) => e.key) };
+    });
+    expect(result).toEqual({ b: 2, a: undefined, list: ['b'] });
+  });
+
+  it('keys may contain any characters, including NUL and non-ASCII', async () => {
+    const s = await openStore();
+    const keys = ['a\u0000b', 'ünï/cödé', '日本', 'emoji-😀', ''];
+    await s.write((tx) => keys.forEach((k, i) => tx.put('t', k, i)));
+    keys.forEach((k, i) => expect(s.get('t', k)).toBe(i));
+    // Byte order of UTF-8 is code point order.
+    expect(s.list('t').map((e) => e.key)).toEqual([...keys].sort((a, b) => cmpCodePoints(a, b)));
+  });
+
+  it('rejects bad table names and over-long keys', async () => {
+    const s = await openStore();
+    await expect(s.write((tx) => tx.put('', 'k', 1))).rejects.toThrow(/table name/);
+    await expect(s.write((tx) => tx.put('a\u0000b', 'k', 1))).rejects.toThrow(/table name/);
+    await expect(s.write((tx) => tx.put('t', 'x'.repeat(3000), 1))).rejects.toThrow(/key too long/);
+    expect(() => s.get('', 'k')).toThrow(/table name/);
+  });
+});
+
+describe('lmdb store: list', () => {
+  let s: Store;
+  beforeEach(async () => {
+    s = await openStore();
+    // Written out of order to prove the ordering comes from the store.
+    await s.write((tx) => {
+      for (const k of ['job/b', 'job/a', 'job/c', 'alloc/1', 'job/', 'jobx', 'alloc/2']) tx.put('t', k, k.toUpperCase());
+      tx.put('t2', 'job/zzz', 'other table');
+      tx.put('s', 'z', 'before');
+      tx.put('u', 'a', 'after');
+    });
+  });
+
+  const keys = (entries: Array<{ key: string }>): string[] => entries.map((e) => e.key);
+
+  it('lists a whole table in key order, without neighbouring tables', () => {
+    expect(s.list('t')).toEqual([
+      { key: 'alloc/1', value: 'ALLOC/1' },
+      { key: 'alloc/2', value: 'ALLOC/2' },
+      { key: 'job/', value: 'JOB/' },
+      { key: 'job/a', value: 'JOB/A' },
+      { key: 'job/b', value: 'JOB/B' },
+      { key: 'job/c', value: 'JOB/C' },
+      { key: 'jobx', value: 'JOBX' },
+    ]);
+    expect(keys(s.list('t2'))).toEqual(['job/zzz']);
+    expect(s.list('empty')).toEqual([]);
+  });
+
+  it('filters by prefix', () => {
+    expect(keys(s.list('t', 'job/'))).toEqual(['job/', 'job/a', 'job/b', 'job/c']);
+    expect(keys(s.list('t', 'job'))).toEqual(['job/', 'job/a', 'job/b', 'job/c', 'jobx']);
+    expect(keys(s.list('t', 'alloc/2'))).toEqual(['alloc/2']);
+    expect(keys(s.list('t', 'nothing'))).toEqual([]);
+  });
+
+  it('reverses and limits', () => {
+    expect(keys(s.list('t', 'job/', { reverse: true }))).toEqual(['job/c', 'job/b', 'job/a', 'job/']);
+    expect(keys(s.list('t', 'job/', { limit: 2 }))).toEqual(['job/', 'job/a']);
+    expect(keys(s.list('t', 'job/', { reverse: true, limit: 2 }))).toEqual(['job/c', 'job/b']);
+    expect(keys(s.list('t', '', { reverse: true, limit: 1 }))).toEqual(['jobx']);
+    expect(s.list('t', '', { limit: 0 })).toEqual([]);
+  });
+
+  it('starts at an inclusive start key, in either direction', () => {
+    expect(keys(s.list('t', 'job/', { start: 'job/b' }))).toEqual(['job/b', 'job/c']);
+    expect(keys(s.list('t', 'job/', { start: 'job/aa' }))).toEqual(['job/b', 'job/c']);
+    expect(keys(s.list('t', 'job/', { start: 'job/b', limit: 1 }))).toEqual(['job/b']);
+    expect(keys(s.list('t', 'job/', { start: 'job/b', reverse: true }))).toEqual(['job/b', 'job/a', 'job/']);
+    expect(keys(s.list('t', 'job/', { start: 'job/bb', reverse: true }))).toEqual(['job/b', 'job/a', 'job/']);
+    // A start outside the prefix range clamps to it, or empties it.
+    expect(keys(s.list('t', 'job/', { start: 'a' }))).toEqual(['job/', 'job/a', 'job/b', 'job/c']);
+    expect(keys(s.list('t', 'job/', { start: 'z' }))).toEqual([]);
+    expect(keys(s.list('t', 'job/', { start: 'z', reverse: true }))).toEqual(['job/c', 'job/b', 'job/a', 'job/']);
+    expect(keys(s.list('t', 'job/', { start: 'a', reverse: true }))).toEqual([]);
+  });
+
+  it('pages through a table with start + limit', async () => {
+    const big = await openStore(path.join(tmp, 'paging'));
+    await big.write((tx) => {
+      for (let i = 0; i < 250; i++) tx.put('items', `i${String(i).padStart(4, '0')}`, i);
+    });
+    const seen: number[] = [];
+    let start: string | undefined;
+    for (;;) {
+      const page = big.list<number>('items', 'i', { start, limit: 100 + 1 });
+      seen.push(...page.slice(0, 100).map((e) => e.value));
+      if (page.length <= 100) break;
+      start = page[100].key;
+    }
+    expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => i));
+  });
+});
+
+describe('lmdb store: writes and the index', () => {
+  it('increments the index on every write, even one that writes nothing', async () => {
+    const s = await openStore();
+    const start = s.index();
+    const a = await s.write((tx) => tx.put('t', 'a', 1));
+    const b = await s.write(() => 'nothing');
+    const c = await s.write((tx) => tx.delete('t', 'missing'));
+    expect([a.index, b.index, c.index]).toEqual([start + 1, start + 2, start + 3]);
+    expect(s.index()).toBe(start + 3);
+  });
+
+  it('persists data and the index across close and reopen', async () => {
+    const dir = path.join(tmp, 'persist');
+    const s1 = await openLmdbStore({ dir });
+    await s1.write((tx) => tx.put('t', 'k', { v: 1 }));
+    const { index } = await s1.write((tx) => tx.put('t', 'k2', { v: 2 }));
+    await s1.close();
+
+    const s2 = await openStore(dir);
+    expect(s2.index()).toBe(index);
+    expect(s2.get('t', 'k')).toEqual({ v: 1 });
+    expect(s2.list('t').length).toBe(2);
+    const next = await s2.write((tx) => tx.put('t', 'k3', 3));
+    expect(next.index).toBe(index + 1);
+  });
+
+  it('a throwing fn writes nothing, does not use up an index, and rejects with the same error', async () => {
+    const s = await openStore();
+    await s.write((tx) => tx.put('t', 'keep', 'old'));
+    const before = s.index();
+    const boom = new Error('boom');
+    const failed = s.write((tx) => {
+      tx.put('t', 'keep', 'new');
+      tx.put('t', 'other', 'x');
+      tx.delete('t', 'keep');
+      throw boom;
+    });
+    // Queued in the same batch: must be unaffected by its neighbour's rollback.
+    const ok = s.write((tx) => tx.put('t', 'neighbour', 1));
+    await expect(failed).rejects.toBe(boom);
+    const { index } = await ok;
+    expect(s.get('t', 'keep')).toBe('old');
+    expect(s.get('t', 'other')).toBeUndefined();
+    expect(s.get('t', 'neighbour')).toBe(1);
+    expect(index).toBe(before + 1);
+    expect(s.index()).toBe(before + 1);
+  });
+
+  it('rejects an async fn without writing', async () => {
+    const s = await openStore();
+    const before = s.index();
+    await expect(
+      s.write(async (tx) => {
+        tx.put('t', 'a', 1);
+      }),
+    ).rejects.toThrow(/synchronous/);
+    expect(s.get('t', 'a')).toBeUndefined();
+    expect(s.index()).toBe(before);
+  });
+
+  it('refuses a tx used after its fn returned, and a write nested in a write', async () => {
+    const s = await openStore();
+    let leaked: import('../../src/storage/store.js').WriteTx | undefined;
+    await s.write((tx) => {
+      leaked = tx;
+    });
+    expect(() => leaked!.put('t', 'late', 1)).toThrow(/after its write function returned/);
+
+    let inner: Promise<unknown> | undefined;
+    await s.write(() => {
+      inner = s.write((tx) => tx.put('t', 'inner', 1)).catch((e: unknown) => e);
+    });
+    expect(await inner).toEqual(new Error('store.write called from inside a write function'));
+    expect(s.get('t', 'inner')).toBeUndefined();
+  });
+
+  it('100 concurrent read-modify-write increments lose nothing and get distinct indexes', async () => {
+    const s = await openStore();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        s.write((tx) => {
+          const n = tx.get<number>('counters', 'c') ?? 0;
+          tx.put('counters', 'c', n + 1);
+          return n + 1;
+        }),
+      ),
+    );
+    expect(s.get('counters', 'c')).toBe(100);
+    expect(results.map((r) => r.result).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    const indexes = results.map((r) => r.index);
+    expect(new Set(indexes).size).toBe(100);
+    // Calls are applied in the order they were made.
+    expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
+  });
+
+  it('close waits for outstanding writes, and later writes are refused', async () => {
+    const dir = path.join(tmp, 'closing');
+    const s = await openLmdbStore({ dir });
+    const writes = Array.from({ length: 20 }, (_, i) => s.write((tx) => tx.put('t', `k${i}`, i)));
+    await s.close();
+    await Promise.all(writes);
+    await expect(s.write((tx) => tx.put('t', 'late', 1))).rejects.toThrow(/closed/);
+    const again = await openStore(dir);
+    expect(again.list('t').length).toBe(20);
+  });
+});
+
+describe('lmdb store: waitForIndex', () => {
+  it('resolves immediately when the index is already past `after`', async () => {
+    const s = await openStore();
+    const { index } = await s.write((tx) => tx.put('t', 'a', 1));
+    expect(await s.waitForIndex(index - 1, 5000)).toBe(index);
+  });
+
+  it('resolves on the next write', async () => {
+    const s = await openStore();
+    const now = s.index();
+    const t0 = Date.now();
+    const waiting = s.waitForIndex(now, 10_000);
+    setTimeout(() => void s.write((tx) => tx.put('t', 'a', 1)), 30);
+    expect(await waiting).toBe(now + 1);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('times out with the current index', async () => {
+    const s = await openStore();
+    const now = s.index();
+    const t0 = Date.now();
+    expect(await s.waitForIndex(now, 120)).toBe(now);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+  });
+
+  it('waits on one table and ignores writes to others', async () => {
+    const s = await openStore();
+    const { index: jobsIndex } = await s.write((tx) => tx.put('jobs', 'a', 1));
+    expect(await s.waitForIndex(0, 10, 'jobs')).toBe(jobsIndex);
+    expect(await s.waitForIndex(0, 10, 'never-written')).toBe(0);
+
+    let woke = false;
+    const waiting = s.waitForIndex(jobsIndex, 10_000, 'jobs').then((i) => {
+      woke = true;
+      return i;
+    });
+    await s.write((tx) => tx.put('allocs', 'x', 1));
+    await s.write((tx) => tx.delete('jobs', 'does-not-exist'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(woke).toBe(false);
+    const { index } = await s.write((tx) => tx.put('jobs', 'b', 2));
+    expect(await waiting).toBe(index);
+    expect(index).toBe(jobsIndex + 3);
+  });
+
+  it('a table-specific timeout returns that table’s index, not the global one', async () => {
+    const s = await openStore();
+    const { index: jobsIndex } = await s.write((tx) => tx.put('jobs', 'a', 1));
+    await s.write((tx) => tx.put('allocs', 'x', 1));
+    expect(await s.waitForIndex(jobsIndex, 50, 'jobs')).toBe(jobsIndex);
+  });
+
+  it('close releases waiters', async () => {
+    const dir = path.join(tmp, 'release');
+    const s = await openLmdbStore({ dir });
+    const now = s.index();
+    const waiting = s.waitForIndex(now, 60_000);
+    await s.close();
+    expect(await waiting).toBe(now);
+  });
+});
+
+describe('lmdb store: refusing bad data dirs', () => {
+  it('refuses a path that is a regular file', async () => {
+    const file = path.join(tmp, 'file');
+    fs.writeFileSync(file, 'x');
+    await expect(openLmdbStore({ dir: file })).rejects.toThrow(`cannot open data dir ${file}: not a directory`);
+  });
+
+  it('refuses a path under a regular file', async () => {
+    const file = path.join(tmp, 'file');
+    fs.writeFileSync(file, 'x');
+    await expect(openLmdbStore({ dir: path.join(file, 'sub') })).rejects.toThrow(`cannot open data dir ${file}/sub: not a directory`);
+  });
+
+  it.each([
+    ['garbage', Buffer.alloc(20_000, 0x5a)],
+    ['a short text file', Buffer.from('hello\n')],
+    ['zeros', Buffer.alloc(8192)],
+  ])('refuses a dir whose data.mdb is %s (lmdb itself would crash the process)', async (_name, bytes) => {
+    const dir = path.join(tmp, 'corrupt');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'data.mdb'), bytes);
+    await expect(openLmdbStore({ dir })).rejects.toThrow(
+      new RegExp(`^cannot open data dir ${dir}: ${dir}/data.mdb is not a valid LMDB data file`),
+    );
+  });
+
+  it('refuses a data.mdb truncated after the first meta page', async () => {
+    const dir = path.join(tmp, 'trunc');
+    const s = await openLmdbStore({ dir });
+    await s.write((tx) => tx.put('t', 'a', 1));
+    await s.close();
+    const file = path.join(dir, 'data.mdb');
+    fs.truncateSync(file, 4096);
+    await expect(openLmdbStore({ dir })).rejects.toThrow(/is not a valid LMDB data file \(truncated\)/);
+  });
+
+  it('refuses to open the same dir twice in one process', async () => {
+    const dir = path.join(tmp, 'twice');
+    await openStore(dir);
+    await expect(openLmdbStore({ dir })).rejects.toThrow(/already open in this process/);
+  });
+
+  it('handles a dir name containing a dot as a directory', async () => {
+    const dir = path.join(tmp, 'svc.data');
+    const s = await openStore(dir);
+    await s.write((tx) => tx.put('t', 'a', 1));
+    expect(fs.existsSync(path.join(dir, 'data.mdb'))).toBe(true);
+  });
+});
+
+function cmpCodePoints(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
