@@ -29,7 +29,7 @@ export function findCommand(argv: string[]): { spec?: CommandSpec; consumed: num
 
 function subcommandsOf(path: string[]): Array<{ name: string; synopsis: string }> {
   const seen = new Map<string, string>();
-  for (const c of [...groups, ...commands]) {
+  for (const c of [...groups, ...commands.filter((cmd) => !cmd.hidden)]) {
     if (c.path.length === path.length + 1 && path.every((w, i) => c.path[i] === w)) seen.set(c.path[path.length], c.synopsis);
   }
   return [...seen].map(([name, synopsis]) => ({ name, synopsis })).sort((a, b) => a.name.localeCompare(b.name));

@@ -103,7 +103,7 @@ function convert(spec: FlagSpec, text: string, where: string): string | number {
   return value;
 }
 
-function convertBool(spec: FlagSpec, text: string, where: string): boolean {
+function convertBool(text: string, where: string): boolean {
   const value = parseBool(text);
   if (value === undefined) throw new UsageError(`invalid boolean value "${text}" for ${where}`);
   return value;
@@ -146,7 +146,7 @@ export function parseArgs(argv: string[], flags: FlagSpec[], opts: ParseArgsOpti
     const { spec, typed } = token;
     const where = `-${typed}`;
     if (spec.type === 'bool') {
-      values[spec.name] = token.value === undefined ? true : convertBool(spec, token.value, where);
+      values[spec.name] = token.value === undefined ? true : convertBool(token.value, where);
       continue;
     }
     let text = token.value;
@@ -171,7 +171,7 @@ export function parseArgs(argv: string[], flags: FlagSpec[], opts: ParseArgsOpti
     const fromEnv = spec.env !== undefined && env ? env[spec.env] : undefined;
     if (fromEnv !== undefined && fromEnv !== '') {
       const where = `-${spec.name} (from ${spec.env})`;
-      if (spec.type === 'bool') values[spec.name] = convertBool(spec, fromEnv, where);
+      if (spec.type === 'bool') values[spec.name] = convertBool(fromEnv, where);
       else if (spec.type === 'strings') {
         values[spec.name] = fromEnv
           .split(',')

@@ -62,6 +62,8 @@ export interface CommandSpec {
   flagSets?: Array<'http' | 'output' | 'scheduler-output'>;
   flags?: FlagSpec[];
   args?: ArgSpec[];
+  /** left out of help listings, man pages and completions (internal commands such as __complete) */
+  hidden?: boolean;
   /** stop flag parsing at the first positional argument (exec-like commands) */
   stopAtFirstArg?: boolean;
   /**

@@ -111,8 +111,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     async function handle(raw: RawRequest): Promise<RawResponse> {
       const requestId = uuid();
       const answer = await route(raw, requestId);
-      answer.headers['x-svc-request-id'] = requestId;
-      return answer;
+      return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
     }
 
     async function route(raw: RawRequest, requestId: string): Promise<RawResponse> {
@@ -131,7 +130,9 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       maxRequestBytes: config.maxRequestBytes,
       tooLarge: (p) => {
         const msg = `request body too large: the limit is ${config.maxRequestBytes} bytes`;
-        return isSecretsPath(p.split('/').slice(1)) ? secretsError(413, [msg]) : schedulerError(413, msg);
+        const answer = isSecretsPath(p.split('/').slice(1)) ? secretsError(413, [msg]) : schedulerError(413, msg);
+        answer.headers['x-svc-request-id'] = uuid();
+        return answer;
       },
     });
 

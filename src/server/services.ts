@@ -10,6 +10,7 @@ import type { Acl } from '../secrets/policy/acl.js';
 import type { MountTable } from '../secrets/mounts/mount-table.js';
 import type { PolicyStore } from '../secrets/policy/policy-store.js';
 import type { IdentityStore } from '../secrets/identity/identity-store.js';
+import type { TokenStore } from '../secrets/token/token-store.js';
 import type { AuthBlock } from './http/types.js';
 
 export interface CreateTokenParams {
@@ -93,7 +94,7 @@ export interface Services {
   log: Logger;
   store: Store;
   seal: Seal;
-  tokens: TokenService;
+  tokens: TokenStore;
   policies: PolicyStore;
   mounts: MountTable;
   identity: IdentityStore;

@@ -20,6 +20,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     return 1;
   }
   const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  server.services.log.info(`listening on ${url}, data dir ${opts.dataDir ?? '(temporary)'}`);
   const lines = [
     '==> svc server started! Log data will stream in below:',
     '',

@@ -75,7 +75,7 @@ describe('bash completion', () => {
     expect(cases.length).toBeGreaterThan(0);
     const lines = cases.flatMap(({ c, f }) => [`svc ${c.path.join(' ')} -${f.name}=`, `svc ${c.path.join(' ')} -${f.name} `]);
     const answers = await complete(lines);
-    cases.forEach(({ c, f }, i) => {
+    cases.forEach(({ f }, i) => {
       expect(answers[2 * i].sort(), lines[2 * i]).toEqual([...f.choices!].sort());
       expect(answers[2 * i + 1].sort(), lines[2 * i + 1]).toEqual([...f.choices!].sort());
     });

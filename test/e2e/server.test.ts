@@ -135,11 +135,13 @@ describe('svc server -dev', () => {
 describe('svc server with a data dir', () => {
   it('initialises once, prints the root token only then, and keeps it across restarts (SIGINT and SIGTERM)', async () => {
     const dataDir = path.join(work, 'persistent');
-    const first = await startSvc([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
+    const ownHome = await makeTempDir('svc-e2e-home-');
+    const first = await startSvc([`-data-dir=${dataDir}`, '-port=0'], { HOME: ownHome });
     const root = first.rootToken!;
     expect(root).toBeTruthy();
     expect(first.stdout()).toContain('shown ONCE');
-    expect(existsSync(path.join(home, '.svc-token'))).toBe(false);
+    // Only -dev writes the token file: a real server's root token must not land on disk unasked.
+    expect(existsSync(path.join(ownHome, '.svc-token'))).toBe(false);
     expect((await lookupSelf(first.url, root))?.data?.policies).toEqual(['root']);
     const policy = await new ApiClient({ address: first.url, token: root }).secrets('PUT', 'sys/policies/acl/kept', {
       body: { policy: 'path "sys/health" { capabilities = ["read"] }' },
@@ -161,6 +163,7 @@ describe('svc server with a data dir', () => {
     expect((await lookupSelf(third.url, root))?.data?.policies).toEqual(['root']);
     await stop(third);
     expect(third.stdout()).not.toContain('Root Token');
+    await rm(ownHome, { recursive: true, force: true });
   });
 
   it('refuses a data dir that is a regular file, saying so', async () => {
@@ -200,8 +203,6 @@ describe('svc status', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^Initialized\s+true$/m);
       expect(result.stdout).toMatch(/^Sealed\s+false$/m);
-      const asJson = await runCli(['status', '-format=json'], { HOME: work, SVC_ADDR: proc.url });
-      expect(JSON.parse(asJson.stdout)).toMatchObject({ initialized: true, sealed: false });
     } finally {
       await stop(proc);
     }
@@ -244,6 +245,15 @@ describe('svc server -config', () => {
   it('honours port, data_dir and log_level from a YAML file', async () => {
     const proc = await configuredStart('server.yaml', (dir, port) => `data_dir: ${dir}\nport: ${port}\nlog_level: warn\n`);
     expect(proc.stderr()).not.toMatch(/\[(INFO|DEBUG|TRACE)\]/);
+  });
+
+  it('without a log_level the server logs its start at INFO, which the two tests above must not see', async () => {
+    const dataDir = path.join(work, 'config-default-level');
+    const file = path.join(work, 'default-level.hcl');
+    await writeFile(file, `data_dir = "${dataDir}"\nport = 0\n`);
+    const proc = await startSvc([`-config=${file}`], { HOME: home });
+    await stop(proc);
+    expect(proc.stderr()).toMatch(/\[INFO\]/);
   });
 
   it('flags win over the file', async () => {

@@ -224,7 +224,10 @@ describe('HTTP behaviour of the real server', () => {
         const before = await call('GET', '/v1/namespaces');
         const index = indexOf(before);
         expect(index).toBeGreaterThan(0);
-        const pending = call('GET', '/v1/namespaces', { query: { index, wait: '60s' } });
+        // Other tables have been written since the namespaces changed, so the store's index is already past
+        // `index`: the wait must be for a newer write, not for the store to pass `index`.
+        expect(ts.server.services.store.index()).toBeGreaterThan(index);
+        const pending = call('GET', '/v1/namespaces', { query: { index, wait: '20s' } });
         // The request must be waiting on the store before the write, or this test proves nothing.
         expect(await Promise.race([blocked, pending.then(() => 'answered')])).toBe('blocked');
         const write = await call('POST', '/v1/namespace/blocking-test', { body: { Description: 'woken' } });
@@ -248,10 +251,15 @@ describe('HTTP behaviour of the real server', () => {
       };
       try {
         const index = indexOf(await call('GET', '/v1/namespaces'));
+        // A write elsewhere moves the store past the namespaces' index without changing them.
+        await call('PUT', '/v1/sys/policies/acl/unrelated', { body: { policy: 'path "x" { capabilities = ["read"] }' } });
+        expect(ts.server.services.store.index()).toBeGreaterThan(index);
         const answer = await call('GET', '/v1/namespaces', { query: { index, wait: '50ms' } });
         expect(answer.status).toBe(200);
         expect(indexOf(answer)).toBe(index);
         expect(waits).toBeGreaterThan(0);
+        // Nothing is written meanwhile, so one wait is enough; many mean the loop spins and starves the server.
+        expect(waits).toBeLessThan(5);
       } finally {
         store.waitForIndex = original;
       }
@@ -351,11 +359,15 @@ describe('request size limit', () => {
 
   const big = () => ({ policy: `# ${'x'.repeat(LIMIT * 4)}\npath "x" { capabilities = ["read"] }` });
 
-  it('a declared body over the limit is a 413, JSON on the secrets side', async () => {
+  it('a declared body over the limit is a 413, JSON on the secrets side, with its own request ID', async () => {
+    const earlier = answerOf(await ts.client().request('GET', '/v1/sys/no-such-thing'));
+    expect(earlier.status).toBe(404);
     const a = answerOf(await ts.client().request('PUT', '/v1/sys/policies/acl/too-big', { body: big() }));
     expect(a.status).toBe(413);
     expect((json(a).errors as string[])[0]).toContain(`${LIMIT} bytes`);
     expect(a.headers['x-svc-request-id']).toMatch(UUID);
+    // An ID left over from an earlier answer would point whoever reads the logs at the wrong request.
+    expect(a.headers['x-svc-request-id']).not.toBe(earlier.headers['x-svc-request-id']);
     const after = await ts.client().request('GET', '/v1/sys/policies/acl/too-big');
     expect(after.status).toBe(404);
   });
@@ -365,6 +377,7 @@ describe('request size limit', () => {
     expect(a.status).toBe(413);
     expect(a.headers['content-type']).toMatch(/^text\/plain/);
     expect(a.text).toContain(`${LIMIT} bytes`);
+    expect(a.headers['x-svc-request-id']).toMatch(UUID);
   });
 
   it('a streamed body is cut off once it passes the limit', async () => {

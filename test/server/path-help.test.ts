@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { definePath } from '../../src/server/framework/path.js';
 import { openApiPaths, patternRegex, renderBackendHelp, renderPathHelp } from '../../src/server/framework/help.js';
 
@@ -145,5 +146,64 @@ describe('openApiPaths', () => {
     expect(out['x-svc-unauthenticated']).toBe(true);
     expect(out['x-svc-sudo']).toBe(true);
     expect(out.post?.requestBody).toBeUndefined();
+  });
+});
+
+describe('GET /v1/<path>?help=1', () => {
+  let srv: TestServer;
+  let limited: string;
+  beforeAll(async () => {
+    srv = await startTestServer();
+    // A token with no capability on auth/token/create: help must not need one.
+    const created = await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['default'], no_default_policy: false } });
+    limited = String(created?.auth?.client_token);
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('answers the help text and an OpenAPI document, without the envelope', async () => {
+    const answer = (await srv.client(limited).secrets('GET', 'auth/token/create', { query: { help: '1' } })) as unknown as {
+      help: string;
+      openapi: { openapi: string; paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> };
+    };
+    expect(answer.help.startsWith('Request:        create\nMatching Route: ^create$\n\nCreate a token that is a child of the calling token.\n')).toBe(true);
+    expect(answer.help).toContain('\n    policies (slice)\n');
+    expect(answer.help).toContain('\n## DESCRIPTION\n');
+    expect(answer.openapi.openapi).toBe('3.0.2');
+    const body = answer.openapi.paths['/auth/token/create'].post?.requestBody?.content['application/json'].schema;
+    expect(Object.keys(body?.properties ?? {})).toContain('policies');
+    expect(answer).not.toHaveProperty('request_id');
+  });
+
+  it('shows the actual request path for a path with parameters', async () => {
+    const answer = (await srv.client().secrets('GET', 'sys/policies/acl/some-name', { query: { help: '1' } })) as unknown as { help: string };
+    expect(answer.help).toMatch(/^Request: {8}policies\/acl\/some-name\nMatching Route: \^policies\/acl\/\(\?<name>\[\^\/\]\+\)\$\n/);
+  });
+
+  it('describes a backend at its mount root', async () => {
+    const answer = (await srv.client().secrets('GET', 'auth/token', { query: { help: '1' } })) as unknown as { help: string };
+    expect(answer.help).toContain('## PATHS');
+    expect(answer.help).toContain('    ^create$\n');
+  });
+
+  it('needs a valid token, even for an unauthenticated path', async () => {
+    await expect(srv.client('').secrets('GET', 'sys/health', { query: { help: '1' } })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(srv.client('bogus').secrets('GET', 'auth/token/create', { query: { help: '1' } })).rejects.toMatchObject({ statusCode: 403 });
+  });
+
+  it('answers 404 for a path no backend serves', async () => {
+    await expect(srv.client().secrets('GET', 'auth/token/no-such-path', { query: { help: '1' } })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('svc path-help prints the text, or the OpenAPI document with -format=json', async () => {
+    const text = await srv.cli(['path-help', 'auth/token/lookup']);
+    expect(text.code).toBe(0);
+    expect(text.stdout.startsWith('Request:        lookup\n')).toBe(true);
+    const json = await srv.cli(['path-help', '-format=json', 'auth/token/lookup']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).paths['/auth/token/lookup']).toBeDefined();
+    const missing = await srv.cli(['path-help', 'auth/token/no-such-path']);
+    expect(missing.code).toBe(2);
   });
 });

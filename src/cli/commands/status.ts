@@ -12,16 +12,21 @@ export default defineCommand({
   async run(ctx) {
     const answer = await clientFor(ctx).request('GET', '/v1/sys/health');
     const health = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
-    const { renderSecret } = await import('../output/format.js');
-    const data = {
-      Initialized: health.initialized,
-      Sealed: health.sealed,
-      Version: health.version,
-      'Cluster Name': health.cluster_name,
-      'Server Time (UTC)': new Date(Number(health.server_time_utc) * 1000).toISOString(),
-    };
+    const { renderData, renderSecret } = await import('../output/format.js');
     const format = ctx.flags.format as 'table' | 'json' | 'yaml';
-    await renderSecret(ctx.io, { data: format === 'table' ? data : health }, { format, field: ctx.flags.field as string | undefined });
+    const field = ctx.flags.field as string | undefined;
+    // As `vault status`: machine formats print the health fields themselves, not an envelope.
+    if (format !== 'table' && !field) await renderData(ctx.io, health, format);
+    else {
+      const data = {
+        Initialized: health.initialized,
+        Sealed: health.sealed,
+        Version: health.version,
+        'Cluster Name': health.cluster_name,
+        'Server Time (UTC)': new Date(Number(health.server_time_utc) * 1000).toISOString(),
+      };
+      await renderSecret(ctx.io, { data: field ? health : data }, { format, field });
+    }
     return health.sealed === true ? 2 : 0;
   },
 });

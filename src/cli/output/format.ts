@@ -138,6 +138,11 @@ function toJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/** A plain value as JSON or YAML, for commands whose machine output is not a response envelope. */
+export async function renderData(io: Io, value: unknown, format: 'json' | 'yaml'): Promise<void> {
+  io.out(format === 'yaml' ? await toYaml(value) : toJson(value));
+}
+
 /** The value `-field` names, looked up as Vault does (auth fields first, then data); undefined if absent. */
 function extractField(secret: SecretResponse, field: string): unknown {
   const auth = secret.auth;

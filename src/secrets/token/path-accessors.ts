@@ -1,6 +1,5 @@
 /** auth/token/accessors: the accessors of every live token, for operators (sudo). */
 import { definePath, type PathDef } from '../../server/framework/path.js';
-import { tokenStoreOf } from './token-store.js';
 
 export const accessorsPaths: PathDef[] = [
   definePath({
@@ -14,7 +13,7 @@ export const accessorsPaths: PathDef[] = [
     operations: {
       list: {
         summary: 'List token accessors.',
-        handler: async (req) => ({ data: { keys: tokenStoreOf(req.services).listAccessors() } }),
+        handler: async (req) => ({ data: { keys: req.services.tokens.listAccessors() } }),
       },
     },
   }),

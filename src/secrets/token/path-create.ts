@@ -2,9 +2,8 @@
 import { definePath, type Handler, type PathDef } from '../../server/framework/path.js';
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { PathCap } from '../policy/capabilities.js';
-import { PolicyStore } from '../policy/policy-store.js';
 import { TOKEN_CREATE_FIELDS } from './fields.js';
-import { sanitizePolicies, tokenStoreOf } from './token-store.js';
+import { sanitizePolicies } from './token-store.js';
 
 const DISPLAY_NAME_UNSAFE = /[^a-zA-Z0-9-]/g;
 
@@ -21,7 +20,7 @@ function isSubset(parent: string[], child: string[]): boolean {
 
 function createHandler(orphanPath: boolean): Handler {
   return async (req, data) => {
-    const tokens = tokenStoreOf(req.services);
+    const tokens = req.services.tokens;
     const caller = req.caller;
     if (!caller) throw new PermissionDenied();
     // Re-read: the pipeline has already counted this request's use, so the caller may be gone or down a use.
@@ -94,10 +93,7 @@ function createHandler(orphanPath: boolean): Handler {
       mountAccessor: req.mountAccessor,
     });
 
-    const policyStore = req.services.policies;
-    if (policyStore instanceof PolicyStore) {
-      for (const p of entry.policies) if (!policyStore.get(p)) warnings.push(`Policy "${p}" does not exist`);
-    }
+    for (const p of entry.policies) if (!req.services.policies.get(p)) warnings.push(`Policy "${p}" does not exist`);
     const identityPolicies = entry.entityId ? req.services.identity.entityPolicies(entry.entityId) : [];
     return { data: null, auth: tokens.authBlock(clientToken, entry, identityPolicies), warnings };
   };

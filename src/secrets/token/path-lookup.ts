@@ -4,7 +4,6 @@ import type { SecretsRequest } from '../../server/http/types.js';
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { TOKEN_ACCESSOR_FIELDS, TOKEN_LOOKUP_FIELDS, TOKEN_LOOKUP_SELF_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';
-import { tokenStoreOf } from './token-store.js';
 
 const rfc3339 = (ms: number): string => new Date(ms).toISOString();
 
@@ -49,7 +48,7 @@ export function lookupData(req: SecretsRequest, entry: TokenEntry, id: string): 
 export function callerEntry(req: SecretsRequest): TokenEntry {
   const caller = req.caller;
   if (!caller) throw new PermissionDenied();
-  return tokenStoreOf(req.services).getById(caller.token.id) ?? { ...caller.token, numUses: 0 };
+  return req.services.tokens.getById(caller.token.id) ?? { ...caller.token, numUses: 0 };
 }
 
 const lookupSelf = async (req: SecretsRequest) => ({ data: lookupData(req, callerEntry(req), req.clientToken ?? '') });
@@ -74,7 +73,7 @@ export const lookupPaths: PathDef[] = [
       update: {
         summary: 'Look up a token by accessor.',
         handler: async (req, data) => {
-          const entry = tokenStoreOf(req.services).lookupByAccessor(data.get<string>('accessor'));
+          const entry = req.services.tokens.lookupByAccessor(data.get<string>('accessor'));
           if (!entry) throw new UserError('invalid accessor');
           return { data: lookupData(req, entry, '') };
         },
@@ -95,7 +94,7 @@ export const lookupPaths: PathDef[] = [
 
 async function lookupOther(req: SecretsRequest, token: string) {
   if (token === '') return { data: lookupData(req, callerEntry(req), req.clientToken ?? '') };
-  const entry = tokenStoreOf(req.services).find(token);
+  const entry = req.services.tokens.find(token);
   // Vault answers an unknown token here with "bad token" and a 403.
   if (!entry) throw new PermissionDenied('bad token');
   return { data: lookupData(req, entry, token) };

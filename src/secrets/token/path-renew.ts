@@ -4,12 +4,11 @@ import type { SecretsRequest, SecretsResponse } from '../../server/http/types.js
 import { UserError } from '../../shared/errors.js';
 import { TOKEN_RENEW_ACCESSOR_FIELDS, TOKEN_RENEW_FIELDS, TOKEN_RENEW_SELF_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';
-import { tokenStoreOf } from './token-store.js';
 import { callerEntry } from './path-lookup.js';
 
 /** `clientToken` is echoed in the auth block: '' when renewed by accessor, as Vault does. */
 async function renew(req: SecretsRequest, entry: TokenEntry, clientToken: string, increment: number): Promise<SecretsResponse> {
-  const tokens = tokenStoreOf(req.services);
+  const tokens = req.services.tokens;
   const { entry: renewed, warnings } = await tokens.renew(entry, increment);
   const identityPolicies = renewed.entityId ? req.services.identity.entityPolicies(renewed.entityId) : [];
   return { data: null, auth: tokens.authBlock(clientToken, renewed, identityPolicies), warnings };
@@ -37,7 +36,7 @@ export const renewPaths: PathDef[] = [
       update: {
         summary: 'Renew a token by accessor.',
         handler: async (req, data) => {
-          const entry = tokenStoreOf(req.services).lookupByAccessor(data.get<string>('accessor'));
+          const entry = req.services.tokens.lookupByAccessor(data.get<string>('accessor'));
           if (!entry) throw new UserError('invalid accessor');
           return renew(req, entry, '', data.get<number>('increment'));
         },
@@ -56,7 +55,7 @@ export const renewPaths: PathDef[] = [
         summary: 'Renew a token.',
         handler: async (req, data) => {
           const token = data.get<string>('token');
-          const entry = tokenStoreOf(req.services).find(token);
+          const entry = req.services.tokens.find(token);
           if (!entry) throw new UserError('token not found');
           return renew(req, entry, token, data.get<number>('increment'));
         },

@@ -7,7 +7,7 @@ import type { SecretsResponse } from '../../server/http/types.js';
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { TOKEN_ACCESSOR_FIELDS, TOKEN_REVOKE_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';
-import { tokenStoreOf, type TokenStore } from './token-store.js';
+import type { TokenStore } from './token-store.js';
 
 async function revokeTree(tokens: TokenStore, entry: TokenEntry | undefined): Promise<SecretsResponse | void> {
   // Revoking a token that is not there is not an error, as in Vault.
@@ -29,7 +29,7 @@ export const revokePaths: PathDef[] = [
           if (!req.caller) throw new PermissionDenied();
           if (req.caller.token.type === 'batch') throw new UserError('batch tokens cannot be revoked');
           // On its last use the token is already gone, which leaves nothing to do.
-          await tokenStoreOf(req.services).revoke(req.caller.token.id);
+          await req.services.tokens.revoke(req.caller.token.id);
         },
       },
     },
@@ -43,7 +43,7 @@ export const revokePaths: PathDef[] = [
       update: {
         summary: 'Revoke a token by accessor.',
         handler: async (req, data) => {
-          const tokens = tokenStoreOf(req.services);
+          const tokens = req.services.tokens;
           const entry = tokens.lookupByAccessor(data.get<string>('accessor'));
           if (!entry) return { warnings: ['No token found with this accessor'] };
           await tokens.revoke(entry.id);
@@ -61,7 +61,7 @@ export const revokePaths: PathDef[] = [
       update: {
         summary: 'Revoke a token and orphan its children.',
         handler: async (req, data) => {
-          const tokens = tokenStoreOf(req.services);
+          const tokens = req.services.tokens;
           const entry = tokens.find(data.get<string>('token'));
           if (!entry) throw new UserError('token to revoke not found');
           if (entry.type === 'batch') throw new UserError('batch tokens cannot be revoked');
@@ -79,7 +79,7 @@ export const revokePaths: PathDef[] = [
       update: {
         summary: 'Revoke a token.',
         handler: async (req, data) => {
-          const tokens = tokenStoreOf(req.services);
+          const tokens = req.services.tokens;
           return revokeTree(tokens, tokens.find(data.get<string>('token')));
         },
       },

@@ -14,7 +14,7 @@ import { base62 } from '../../shared/ids.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Seal } from '../../storage/seal.js';
-import type { CreateTokenParams, Services, TokenService } from '../../server/services.js';
+import type { CreateTokenParams, TokenService } from '../../server/services.js';
 import type { AuthBlock } from '../../server/http/types.js';
 import type { TokenEntry } from './token-entry.js';
 import { addressInCidrs, parseCidrList } from './cidr.js';
@@ -399,13 +399,4 @@ export class TokenStore implements TokenService {
     if (result > 0) this.log.debug(`swept ${result} expired token(s)`);
     return result;
   }
-}
-
-/**
- * The token backend needs more than the TokenService the pipeline uses (renew, revoke, accessors); the
- * server always wires a TokenStore, and anything else is a wiring mistake worth a loud 500.
- */
-export function tokenStoreOf(services: Services): TokenStore {
-  if (!(services.tokens instanceof TokenStore)) throw new Error('the token backend needs the TokenStore service');
-  return services.tokens;
 }

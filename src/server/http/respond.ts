@@ -9,7 +9,7 @@ import type { RawResponse, SecretsResponse } from './types.js';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 export function secretsOk(requestId: string, res: SecretsResponse | void): RawResponse {
-  if (res?.raw !== undefined) return { status: res.status ?? 200, headers: JSON_TYPE, body: JSON.stringify(res.raw) };
+  if (res?.raw !== undefined) return { status: res.status ?? 200, headers: { ...JSON_TYPE }, body: JSON.stringify(res.raw) };
   const warnings = res?.warnings && res.warnings.length > 0 ? res.warnings : null;
   if (!res || (res.data == null && !res.auth && !warnings && !res.status)) {
     return { status: 204, headers: {}, body: '' };
@@ -24,11 +24,11 @@ export function secretsOk(requestId: string, res: SecretsResponse | void): RawRe
     warnings,
     auth: res.auth ?? null,
   };
-  return { status: res.status ?? 200, headers: JSON_TYPE, body: JSON.stringify(body) };
+  return { status: res.status ?? 200, headers: { ...JSON_TYPE }, body: JSON.stringify(body) };
 }
 
 export function secretsError(status: number, messages: string[]): RawResponse {
-  return { status, headers: JSON_TYPE, body: JSON.stringify({ errors: messages }) };
+  return { status, headers: { ...JSON_TYPE }, body: JSON.stringify({ errors: messages }) };
 }
 
 export function schedulerJson(body: unknown, status = 200, headers: Record<string, string> = {}): RawResponse {

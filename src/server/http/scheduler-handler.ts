@@ -115,15 +115,18 @@ export async function handleScheduler(
         return parsedBody;
       },
     };
-    if (caller.token.numUses > 0) await services.tokens.use(caller.token);
+    await services.tokens.use(caller.token);
 
+    // The store index the answer was built at: a re-run is worth it only after a write past it.
+    let seen = services.store.index();
     let result: RouteResult = await route.handler(req);
     const minIndex = query.get<number>('index');
     if (route.blocking && minIndex > 0) {
       const deadline = Date.now() + waitMs(raw.query.get('wait'));
       // Re-run until the answer's index passes the caller's, or the wait runs out (Nomad's semantics).
-      while ((result.index ?? services.store.index()) <= minIndex && Date.now() < deadline) {
-        await services.store.waitForIndex(Math.max(minIndex, result.index ?? 0), deadline - Date.now());
+      while ((result.index ?? seen) <= minIndex && Date.now() < deadline) {
+        await services.store.waitForIndex(Math.max(minIndex, seen), deadline - Date.now());
+        seen = services.store.index();
         result = await route.handler(req);
       }
     }

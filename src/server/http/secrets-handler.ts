@@ -7,6 +7,7 @@ import { NotFound, PermissionDenied, UnsupportedOperation, UserError } from '../
 import { FieldData, coerceField } from '../framework/field-data.js';
 import type { Operation } from '../framework/field-schema.js';
 import { matchPath, type Backend, type PathDef } from '../framework/path.js';
+import { pathHelpResponse, renderBackendHelp } from '../framework/help.js';
 import type { Services } from '../services.js';
 import { classify, secretsError, secretsOk } from './respond.js';
 import { tokenFromHeaders } from './token-header.js';
@@ -111,6 +112,12 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   const auth = def?.unauthenticated ? await authenticate(raw, services).catch(() => undefined) : await authenticate(raw, services);
   if (!def?.unauthenticated && !auth) throw new PermissionDenied();
   if (!route) throw new NotFound(`no handler for route "${rel}". route entry not found.`);
+  // Help needs a valid token but no capability on the path (Vault's `?help=1`).
+  if (raw.query.get('help') === '1') {
+    if (!auth) throw new PermissionDenied();
+    if (match) return { raw: pathHelpResponse(match.def, route.mountPath, route.rest, services.version) };
+    if (route.rest === '') return { raw: { help: renderBackendHelp(route.backend), see_also: null } };
+  }
   if (!match || !def) throw new NotFound('unsupported path');
 
   const base = trimSlashes(rel);
@@ -142,7 +149,7 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   if (auth && !def.unauthenticated) {
     const aclPath = operation === 'list' ? `${base}/` : base;
     const { acl } = auth.caller;
-    if (!acl.allows(aclPath, operation) || (def.sudo && !acl.allows(aclPath, 'sudo'))) throw new PermissionDenied();
+    if (!acl.allows(aclPath, operation) || (def.sudo && !acl.capabilities(aclPath).has('sudo'))) throw new PermissionDenied();
   }
 
   const data = new FieldData({ ...rawData(raw, requested, def), ...match.params }, def.fields, operation);

@@ -33,16 +33,11 @@ export default defineCommand({
     const secret = await clientFor(ctx).secrets('GET', 'sys/auth');
     const mounts = (secret?.data ?? {}) as Record<string, MountInfo>;
     const format = ctx.flags.format as OutputFormat;
-    if (format === 'json') {
-      ctx.io.out(JSON.stringify(mounts, null, 2));
+    const { formatDuration, goValue, renderData, renderTable } = await import('../../output/format.js');
+    if (format !== 'table') {
+      await renderData(ctx.io, mounts, format);
       return 0;
     }
-    if (format === 'yaml') {
-      const { stringify } = await import('yaml');
-      ctx.io.out(stringify(mounts));
-      return 0;
-    }
-    const { formatDuration, goValue, renderTable } = await import('../../output/format.js');
     const ttl = (secs: number) => (secs === 0 ? 'system' : formatDuration(secs));
     const paths = Object.keys(mounts).sort();
     if (ctx.flags.detailed === true) {

@@ -16,7 +16,7 @@ export default defineCommand({
   examples: [
     { command: 'svc write sys/policies/acl/my-policy policy=@my-policy.hcl', description: 'Write a policy from a file' },
     { command: 'svc write auth/token/create policies=dev policies=ops ttl=1h', description: 'Create a token with two policies' },
-    { command: 'echo \'{"policy": "path \\"*\\" { capabilities = [\\"read\\"] }"}\' | svc write sys/policies/acl/ro -', description: 'Send a JSON body from stdin' },
+    { command: 'svc write sys/policies/acl/ro - < body.json', description: 'Send the JSON body from stdin' },
   ],
   exitCodes: { 0: 'the data was written', 1: 'a usage error', 2: 'a server error' },
   family: 'secrets',

@@ -36,11 +36,9 @@ export default defineCommand({
     if (field) {
       const { renderSecret } = await import('../../output/format.js');
       await renderSecret(ctx.io, { data }, { format, field });
-    } else if (format === 'json') {
-      ctx.io.out(JSON.stringify(data, null, 2));
-    } else if (format === 'yaml') {
-      const { stringify } = await import('yaml');
-      ctx.io.out(stringify(data));
+    } else if (format !== 'table') {
+      const { renderData } = await import('../../output/format.js');
+      await renderData(ctx.io, data, format);
     } else {
       ctx.io.out(String(data.policy ?? '').trim());
     }
