@@ -17,7 +17,7 @@ const N = Number(process.env.BENCH_N ?? 500);
 const WRITES = Number(process.env.BENCH_WRITES ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-if (!existsSync(path.join(REPO, 'dist/main.js'))) {
+if (!existsSync(path.join(REPO, 'dist/main.cjs'))) {
   console.error('dist/ is missing: run `npm run bench` (it builds first) or `npm run build`.');
   process.exit(1);
 }

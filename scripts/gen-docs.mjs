@@ -1,5 +1,5 @@
 // Writes the generated docs (man/man1/*.1, completions/svc.*) from the command registry, and removes
-// generated files whose command is gone. The registry is TypeScript and is not exported by dist/main.js,
+// generated files whose command is gone. The registry is TypeScript and is not exported by dist/main.cjs,
 // so the generator is bundled here on its own. `--check` writes nothing and exits 1 when a file is stale.
 import { build } from 'esbuild';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';

@@ -2,8 +2,7 @@
  * The HTTP client for both APIs, used by the CLI and by the tests. It uses node:http because it is on
  * every command's start-up path and loads in a few milliseconds.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { ApiError, ConnectionError } from '../shared/errors.js';
 
 export interface ClientConfig {
@@ -43,7 +42,7 @@ export class ApiClient {
     return url;
   }
 
-  request(method: string, path: string, opts: RequestOptions = {}): Promise<RawAnswer> {
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<RawAnswer> {
     const url = this.url(path, opts.query);
     const body = opts.body === undefined ? undefined : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
     const headers: Record<string, string> = { ...opts.headers };
@@ -52,7 +51,8 @@ export class ApiClient {
       headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(body.length);
     }
-    const lib = url.protocol === 'https:' ? https : http;
+    // Loaded here, not at the top: node:https pulls in TLS, which would slow every command's start.
+    const lib = (url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as Pick<typeof http, 'request'>;
     return new Promise((resolve, reject) => {
       const req = lib.request(url, { method, headers, agent: false }, (res) => {
         const chunks: Buffer[] = [];

@@ -9,7 +9,6 @@
  *
  * The parser does no I/O itself: the caller passes the readers, so tests need no files or pipes.
  */
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../shared/errors.js';
 
@@ -85,7 +84,7 @@ function parseJsonObject(text: string, source: string): Record<string, unknown> 
 /** The real readers: files relative to the working directory, and all of stdin. */
 export function kvSources(stdin: Readable): KvSources {
   return {
-    readFile: (path) => readFile(path, 'utf8'),
+    readFile: async (path) => (await import('node:fs/promises')).readFile(path, 'utf8'),
     async readStdin() {
       const chunks: Buffer[] = [];
       for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));

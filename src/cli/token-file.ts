@@ -1,6 +1,8 @@
-/** The token file that `svc login` and `svc server -dev` write and every command reads (~/.svc-token). */
-import { readFileSync } from 'node:fs';
-import { writeFile, rename, chmod } from 'node:fs/promises';
+/**
+ * The token file that `svc login` and `svc server -dev` write and every command reads (~/.svc-token).
+ * Synchronous node:fs only: it is already loaded at start-up, where node:fs/promises would cost a module.
+ */
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
@@ -21,8 +23,8 @@ export function readTokenFile(env: NodeJS.ProcessEnv): string | undefined {
 export async function writeTokenFile(env: NodeJS.ProcessEnv, token: string): Promise<string> {
   const file = tokenFilePath(env);
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, token, { mode: 0o600 });
-  await chmod(tmp, 0o600);
-  await rename(tmp, file);
+  writeFileSync(tmp, token, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
   return file;
 }

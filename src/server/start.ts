@@ -4,6 +4,14 @@ import { writeTokenFile } from '../cli/token-file.js';
 import { buildServer, type ServerOptions } from './app.js';
 
 export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv): Promise<number> {
+  // Signals are caught from the first moment: a supervisor may stop us as soon as the banner appears,
+  // and the default action would end the process without closing storage.
+  let signalled: (name: string) => void = () => undefined;
+  const signal = new Promise<string>((resolve) => (signalled = resolve));
+  const onSignal = (name: string) => () => signalled(name);
+  process.once('SIGINT', onSignal('SIGINT'));
+  process.once('SIGTERM', onSignal('SIGTERM'));
+
   let server;
   try {
     server = await buildServer(opts);
@@ -20,7 +28,6 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     return 1;
   }
   const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
-  server.services.log.info(`listening on ${url}, data dir ${opts.dataDir ?? '(temporary)'}`);
   const lines = [
     '==> svc server started! Log data will stream in below:',
     '',
@@ -46,25 +53,16 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     lines.push(`Root Token: ${server.rootToken}`, '');
   }
   io.out(lines.join('\n'));
+  server.services.log.info(`listening on ${url}, data dir ${opts.dataDir ?? '(temporary)'}`);
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      io.out(`==> Caught ${signal}, shutting down`);
-      server.close().then(
-        () => {
-          io.out('==> svc server stopped');
-          resolve(0);
-        },
-        (err: Error) => {
-          io.err(`Error during shutdown: ${err.message}`);
-          resolve(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  const name = await signal;
+  io.out(`==> Caught ${name}, shutting down`);
+  try {
+    await server.close();
+  } catch (err) {
+    io.err(`Error during shutdown: ${(err as Error).message}`);
+    return 1;
+  }
+  io.out('==> svc server stopped');
+  return 0;
 }

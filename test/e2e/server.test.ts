@@ -29,8 +29,9 @@ function startSvc(args: string[], env: Record<string, string>): Promise<Running>
   running.add(child);
   let out = '';
   let err = '';
+  // 'close', not 'exit': only then has everything the child wrote to its pipes been read.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       running.delete(child);
       resolve({ code, signal });
     }),

@@ -9,9 +9,9 @@ import { VERSION } from '../../version.js';
 
 const TITLE = 'svc manual';
 
-/** Hidden commands (the completion callback) are left out of the docs; `__` marks them. */
-export function isHidden(spec: { path: string[] }): boolean {
-  return spec.path.some((w) => w.startsWith('__')) || (spec as { hidden?: boolean }).hidden === true;
+/** Hidden commands (the completion callback) are left out of the docs. */
+export function isHidden(spec: { path: string[]; hidden?: boolean }): boolean {
+  return spec.hidden === true;
 }
 
 export const manPageName = (path: string[]): string => ['svc', ...path].join('-');

@@ -77,6 +77,7 @@ async function completeValues(ctx: CommandContext, kind: string, prefix: string)
 
 export const completeCommand = defineCommand({
   path: ['__complete'],
+  hidden: true,
   synopsis: 'Print completion values (used by the completion scripts)',
   usage: 'svc __complete KIND [PREFIX]',
   description:

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
 import { kvSources } from '../../kv-args.js';
@@ -29,7 +28,7 @@ export default defineCommand({
     const source = ctx.args[1];
     let policy: string;
     try {
-      policy = source === '-' ? await kvSources(ctx.io.stdin).readStdin() : await readFile(source, 'utf8');
+      policy = source === '-' ? await kvSources(ctx.io.stdin).readStdin() : await kvSources(ctx.io.stdin).readFile(source);
     } catch (err) {
       throw new UsageError(`Error reading policy file "${source}": ${(err as Error).message}`);
     }
