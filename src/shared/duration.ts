@@ -39,7 +39,10 @@ export function parseDurationSeconds(input: string | number): number | undefined
   return sign * total;
 }
 
-/** Seconds → Go-style text: 0s, 45s, 30m, 1h30m, 768h. */
+/**
+ * Seconds → Go's Duration.String() text (0s, 45s, 30m0s, 1h30m0s, 768h0m0s), as the upstream servers put
+ * durations in their messages. The CLI's tables use the shorter `formatDuration` of output/format.ts.
+ */
 export function formatDuration(seconds: number): string {
   if (seconds === 0) return '0s';
   const sign = seconds < 0 ? '-' : '';

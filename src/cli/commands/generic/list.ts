@@ -1,8 +1,6 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
+import { listAndPrint } from '../../secrets-output.js';
 import { sanitizePath } from '../../kv-args.js';
-import { ApiError, UsageError } from '../../../shared/errors.js';
-import type { OutputFormat } from '../../output/format.js';
 
 export default defineCommand({
   path: ['list'],
@@ -20,25 +18,6 @@ export default defineCommand({
   flagSets: ['http', 'output'],
   args: [{ name: 'path', description: 'The path to list, relative to /v1/.', required: true }],
   async run(ctx) {
-    if (ctx.flags.field !== undefined) throw new UsageError('-field is not supported by list; use -format=json');
-    const path = sanitizePath(ctx.args[0]);
-    let secret;
-    try {
-      secret = await clientFor(ctx).secrets('LIST', `${path}/`);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.statusCode !== 404) throw err;
-    }
-    if (!secret) {
-      ctx.io.err(`No value found at ${path}/`);
-      return 2;
-    }
-    const keys = secret.data?.keys;
-    if (!Array.isArray(keys)) {
-      ctx.io.err(`No entries found at ${path}/`);
-      return 2;
-    }
-    const { renderList } = await import('../../output/format.js');
-    await renderList(ctx.io, keys.map(String), { format: ctx.flags.format as OutputFormat });
-    return 0;
+    return listAndPrint(ctx, sanitizePath(ctx.args[0]));
   },
 });

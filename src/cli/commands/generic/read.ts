@@ -1,8 +1,6 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
+import { readAndPrint } from '../../secrets-output.js';
 import { kvSources, parseKvArgs, sanitizePath, toQuery } from '../../kv-args.js';
-import { ApiError } from '../../../shared/errors.js';
-import type { OutputFormat } from '../../output/format.js';
 
 export default defineCommand({
   path: ['read'],
@@ -27,19 +25,6 @@ export default defineCommand({
   async run(ctx) {
     const path = sanitizePath(ctx.args[0]);
     const data = await parseKvArgs(ctx.args.slice(1), kvSources(ctx.io.stdin));
-    let secret;
-    try {
-      secret = await clientFor(ctx).secrets('GET', path, { query: toQuery(data) });
-    } catch (err) {
-      // Vault's client turns any 404 on a read into "no secret", and the command reports it with exit 2.
-      if (!(err instanceof ApiError) || err.statusCode !== 404) throw err;
-    }
-    if (!secret) {
-      ctx.io.err(`No value found at ${path}`);
-      return 2;
-    }
-    const { renderSecret } = await import('../../output/format.js');
-    await renderSecret(ctx.io, secret, { format: ctx.flags.format as OutputFormat, field: ctx.flags.field as string | undefined });
-    return 0;
+    return readAndPrint(ctx, path, toQuery(data));
   },
 });

@@ -1,7 +1,5 @@
 import { defineCommand } from '../../../define.js';
-import { clientFor } from '../../../client-from-flags.js';
-import { ApiError, UsageError } from '../../../../shared/errors.js';
-import type { OutputFormat } from '../../../output/format.js';
+import { listAndPrint } from '../../../secrets-output.js';
 
 export default defineCommand({
   path: ['identity', 'entity-alias', 'list'],
@@ -15,21 +13,6 @@ export default defineCommand({
   family: 'secrets',
   flagSets: ['http', 'output'],
   async run(ctx) {
-    if (ctx.flags.field !== undefined) throw new UsageError('-field is not supported by list; use -format=json');
-    const path = 'identity/entity-alias/id/';
-    let secret;
-    try {
-      secret = await clientFor(ctx).secrets('LIST', path);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.statusCode !== 404) throw err;
-    }
-    const keys = secret?.data?.keys;
-    if (!Array.isArray(keys)) {
-      ctx.io.err(`No value found at ${path}`);
-      return 2;
-    }
-    const { renderList } = await import('../../../output/format.js');
-    await renderList(ctx.io, keys.map(String), { format: ctx.flags.format as OutputFormat });
-    return 0;
+    return listAndPrint(ctx, 'identity/entity-alias/id/');
   },
 });

@@ -1,7 +1,5 @@
 import { defineCommand } from '../../../define.js';
-import { clientFor } from '../../../client-from-flags.js';
-import { ApiError } from '../../../../shared/errors.js';
-import type { OutputFormat } from '../../../output/format.js';
+import { readAndPrint } from '../../../secrets-output.js';
 
 export default defineCommand({
   path: ['identity', 'entity-alias', 'read'],
@@ -15,18 +13,6 @@ export default defineCommand({
   args: [{ name: 'id', description: 'The ID of the alias.', required: true }],
   async run(ctx) {
     const path = `identity/entity-alias/id/${encodeURIComponent(ctx.args[0])}`;
-    let secret;
-    try {
-      secret = await clientFor(ctx).secrets('GET', path);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.statusCode !== 404) throw err;
-    }
-    if (!secret) {
-      ctx.io.err(`No value found at ${path}`);
-      return 2;
-    }
-    const { renderSecret } = await import('../../../output/format.js');
-    await renderSecret(ctx.io, secret, { format: ctx.flags.format as OutputFormat, field: ctx.flags.field as string | undefined });
-    return 0;
+    return readAndPrint(ctx, path);
   },
 });

@@ -1,9 +1,8 @@
 import { defineCommand, type CommandContext } from '../../../define.js';
-import { clientFor } from '../../../client-from-flags.js';
+import { readAndPrint } from '../../../secrets-output.js';
 import { flagsFromFields } from '../../../flags/from-fields.js';
 import { ENTITY_NAME_FIELDS } from '../../../../secrets/identity/fields.js';
-import { ApiError, UsageError } from '../../../../shared/errors.js';
-import type { OutputFormat } from '../../../output/format.js';
+import { UsageError } from '../../../../shared/errors.js';
 
 /** identity/entity/id/<id> or identity/entity/name/<name>, from the ID argument or -name. */
 export function entityPath(ctx: CommandContext): string {
@@ -31,18 +30,6 @@ export default defineCommand({
   args: [{ name: 'id', description: 'The ID of the entity.' }],
   async run(ctx) {
     const path = entityPath(ctx);
-    let secret;
-    try {
-      secret = await clientFor(ctx).secrets('GET', path);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.statusCode !== 404) throw err;
-    }
-    if (!secret) {
-      ctx.io.err(`No value found at ${path}`);
-      return 2;
-    }
-    const { renderSecret } = await import('../../../output/format.js');
-    await renderSecret(ctx.io, secret, { format: ctx.flags.format as OutputFormat, field: ctx.flags.field as string | undefined });
-    return 0;
+    return readAndPrint(ctx, path);
   },
 });

@@ -1,0 +1,43 @@
+/**
+ * Read-and-print and list-and-print for secrets commands, as Vault's CLI does them: a 404 is "No value
+ * found at PATH" with exit code 2, anything else is rendered in the chosen -format (and -field).
+ */
+import { ApiError, UsageError } from '../shared/errors.js';
+import { clientFor } from './client-from-flags.js';
+import type { CommandContext } from './define.js';
+import type { OutputFormat } from './output/format.js';
+
+async function orNotFound<T>(call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 404) return undefined;
+    throw err;
+  }
+}
+
+export async function readAndPrint(ctx: CommandContext, path: string, query?: Record<string, string>): Promise<number> {
+  const secret = await orNotFound(clientFor(ctx).secrets('GET', path, { query }));
+  if (!secret) {
+    ctx.io.err(`No value found at ${path}`);
+    return 2;
+  }
+  const { renderSecret } = await import('./output/format.js');
+  await renderSecret(ctx.io, secret, { format: ctx.flags.format as OutputFormat, field: ctx.flags.field as string | undefined });
+  return 0;
+}
+
+/** `path` is listed with the LIST method; its trailing slash is added here. */
+export async function listAndPrint(ctx: CommandContext, path: string): Promise<number> {
+  if (ctx.flags.field !== undefined) throw new UsageError('-field is not supported by list; use -format=json');
+  const listed = `${path.replace(/\/+$/, '')}/`;
+  const secret = await orNotFound(clientFor(ctx).secrets('LIST', listed));
+  const keys = secret?.data?.keys;
+  if (!Array.isArray(keys)) {
+    ctx.io.err(`No value found at ${listed}`);
+    return 2;
+  }
+  const { renderList } = await import('./output/format.js');
+  await renderList(ctx.io, keys.map(String), { format: ctx.flags.format as OutputFormat });
+  return 0;
+}
