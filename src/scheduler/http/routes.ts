@@ -1,5 +1,8 @@
 /** Every scheduler route, in one ordered table. */
 import type { RouteDef } from './route.js';
 import { namespaceRoutes } from './namespace-endpoint.js';
+import { jobsRoutes } from './jobs-endpoint.js';
+import { jobRoutes } from './job-endpoint.js';
+import { validateRoutes } from './validate-endpoint.js';
 
-export const schedulerRoutes: RouteDef[] = [...namespaceRoutes];
+export const schedulerRoutes: RouteDef[] = [...namespaceRoutes, ...jobsRoutes, ...jobRoutes, ...validateRoutes];

@@ -1,0 +1,79 @@
+/** /v1/job/:job_id and its sub-resources. Job IDs may contain '/', hence the `*job_id` patterns. */
+import { NotFound, UserError } from '../../shared/errors.js';
+import { getJob, jobSubmission, jobVersions, stopJob } from '../state/jobs.js';
+import { register } from './job-register.js';
+import { defineRoute } from './route.js';
+
+export const jobRoutes = [
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/job/*job_id',
+    acl: { namespace: ['read-job'] },
+    blocking: true,
+    synopsis: 'Read a job.',
+    handler: async (req) => {
+      const job = getJob(req.services.store, req.namespace, req.params.job_id);
+      if (!job) throw new NotFound('job not found');
+      return { body: job, index: job.ModifyIndex };
+    },
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/job/*job_id',
+    acl: { namespace: ['submit-job'] },
+    synopsis: 'Register or update a job.',
+    handler: (req) => register(req, req.params.job_id),
+  }),
+  defineRoute({
+    methods: ['DELETE'],
+    path: '/v1/job/*job_id',
+    acl: { namespace: ['submit-job'] },
+    synopsis: 'Stop (and optionally purge) a job.',
+    query: {
+      purge: { type: 'bool', description: 'Remove the job at once instead of leaving it for garbage collection.' },
+      global: { type: 'bool', description: 'Stop a multi-region job in every region; svc has one region.' },
+      eval_priority: { type: 'int', description: 'Priority of the deregistration evaluation.' },
+      no_shutdown_delay: { type: 'bool', description: 'Ignore shutdown_delay.' },
+    },
+    handler: async (req) => {
+      const priority = req.query.get<number>('eval_priority');
+      if (priority !== 0 && (priority < 1 || priority > 100)) throw new UserError('Eval priority must be between 1 and 100 inclusively');
+      const { job, index } = await stopJob(req.services.store, req.namespace, req.params.job_id, req.query.get<boolean>('purge'));
+      return {
+        index,
+        body: { EvalID: '', EvalCreateIndex: 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' },
+      };
+    },
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/job/*job_id/versions',
+    acl: { namespace: ['read-job'] },
+    blocking: true,
+    synopsis: 'List the versions of a job.',
+    query: {
+      diffs: { type: 'bool', description: 'Fill Diffs with the structured diff between versions.' },
+      diff_version: { type: 'int', description: 'Version to compare every version against.' },
+    },
+    handler: async (req) => {
+      const versions = jobVersions(req.services.store, req.namespace, req.params.job_id);
+      if (versions.length === 0) throw new NotFound('job versions not found');
+      const index = Math.max(...versions.map((v) => v.ModifyIndex));
+      return { body: { Versions: versions, Diffs: null, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' }, index };
+    },
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/job/*job_id/submission',
+    acl: { namespace: ['read-job'] },
+    synopsis: 'Read the original source of a job version.',
+    query: { version: { type: 'string', description: 'The job version whose source to read.' } },
+    handler: async (req) => {
+      const text = req.raw.query.get('version');
+      if (text === null || !/^\d+$/.test(text)) throw new UserError('Unable to parse job submission version parameter');
+      const submission = jobSubmission(req.services.store, req.namespace, req.params.job_id, Number(text));
+      if (!submission) throw new NotFound('job source not found');
+      return { body: submission, index: submission.JobModifyIndex };
+    },
+  }),
+];

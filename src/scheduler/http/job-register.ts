@@ -1,0 +1,99 @@
+/**
+ * Job registration shared by POST /v1/jobs and POST /v1/job/:job_id: body checks, the namespace the job
+ * lands in, ACL on that namespace, canonicalize → validate → store.
+ */
+import { PermissionDenied, UserError } from '../../shared/errors.js';
+import { getNamespace } from '../state/namespaces.js';
+import { registerJob } from '../state/jobs.js';
+import { canonicalizeJob, formatValidationErrors, jobWarnings, validateJob, validateJobInput } from '../structs/index.js';
+import type { SchedulerRequest } from './route.js';
+
+const BODY_FIELDS: Record<string, 'object' | 'bool' | 'int' | 'string'> = {
+  Job: 'object',
+  Submission: 'object',
+  EnforceIndex: 'bool',
+  EvalPriority: 'int',
+  JobModifyIndex: 'int',
+  PolicyOverride: 'bool',
+  PreserveCounts: 'bool',
+  PreserveResources: 'bool',
+  // Legacy write-request fields that Nomad's clients still send.
+  Region: 'string',
+  Namespace: 'string',
+  SecretID: 'string',
+};
+
+function checkBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UserError('request body must be a JSON object with a "Job" field');
+  const obj = body as Record<string, unknown>;
+  for (const [key, value] of Object.entries(obj)) {
+    const want = BODY_FIELDS[key];
+    if (!want) throw new UserError(`unknown field "${key}" in the register request`);
+    if (value === null || value === undefined) continue;
+    const ok =
+      want === 'object'
+        ? typeof value === 'object' && !Array.isArray(value)
+        : want === 'int'
+          ? Number.isSafeInteger(value)
+          : typeof value === (want === 'bool' ? 'boolean' : want);
+    if (!ok) throw new UserError(`field "${key}" must be ${want === 'int' ? 'an integer' : want === 'bool' ? 'a boolean' : `a ${want}`}`);
+  }
+  if (obj.Job === undefined || obj.Job === null) throw new UserError('Job must be specified');
+  return obj;
+}
+
+function checkSubmission(sub: unknown): { Source: string; Format?: string; VariableFlags?: Record<string, string> | null; Variables?: string } | undefined {
+  if (sub === undefined || sub === null) return undefined;
+  const s = sub as Record<string, unknown>;
+  if (typeof s.Source !== 'string') throw new UserError('field "Submission.Source" must be a string');
+  if (s.Format !== undefined && s.Format !== '' && s.Format !== 'hcl2' && s.Format !== 'json') throw new UserError('field "Submission.Format" must be "hcl2" or "json"');
+  if (s.Variables !== undefined && typeof s.Variables !== 'string') throw new UserError('field "Submission.Variables" must be a string');
+  const flags = s.VariableFlags;
+  if (flags !== undefined && flags !== null && (typeof flags !== 'object' || Object.values(flags).some((v) => typeof v !== 'string'))) {
+    throw new UserError('field "Submission.VariableFlags" must be a map of string to string');
+  }
+  return s as { Source: string };
+}
+
+export async function register(req: SchedulerRequest, pathJobId?: string) {
+  const body = checkBody(req.body());
+  validateJobInput(body.Job);
+  const input = body.Job as Record<string, unknown>;
+  if (pathJobId !== undefined && input.ID !== undefined && input.ID !== pathJobId) throw new UserError('Job ID does not match name');
+  // The query parameter wins over the request's Namespace, which wins over the job's (Nomad's order).
+  const namespace = req.raw.query.has('namespace')
+    ? req.namespace
+    : (body.Namespace as string | undefined) || (input.Namespace as string | undefined) || 'default';
+  const job = canonicalizeJob({ ...input, ID: input.ID ?? pathJobId, Namespace: namespace });
+  const errors = validateJob(job);
+  if (errors.length > 0) throw new UserError(formatValidationErrors(errors).trimEnd());
+
+  const { acl } = req.caller;
+  if (!acl.allowsNamespace(namespace, 'submit-job')) throw new PermissionDenied('Permission denied');
+  if (body.PolicyOverride === true && !acl.allowsNamespace(namespace, 'policy-override')) throw new PermissionDenied('Permission denied');
+  if (!getNamespace(req.services.store, namespace)) throw new UserError(`job "${job.ID}" is in nonexistent namespace "${namespace}"`);
+  const evalPriority = (body.EvalPriority as number | undefined) ?? 0;
+  if (evalPriority !== 0 && (evalPriority < 1 || evalPriority > 100)) throw new UserError('Eval priority must be between 1 and 100 inclusively');
+
+  const result = await registerJob(req.services.store, job, {
+    enforceIndex: body.EnforceIndex === true,
+    jobModifyIndex: (body.JobModifyIndex as number | undefined) ?? 0,
+    preserveCounts: body.PreserveCounts === true,
+    submission: checkSubmission(body.Submission),
+    tokenAccessor: req.caller.token.accessor,
+  });
+  return {
+    index: result.index,
+    body: {
+      // Evaluations arrive with the scheduler (issue 3); until then a registration creates none.
+      EvalID: '',
+      EvalCreateIndex: 0,
+      JobModifyIndex: result.job.JobModifyIndex,
+      Warnings: jobWarnings(job).join('\n'),
+      Index: result.index,
+      LastContact: 0,
+      KnownLeader: true,
+      NextToken: '',
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * Jobs in the state store: the current job, its versions, and the original sources it was submitted
+ * with. Registration is one write transaction, so check-and-set (EnforceIndex), the version bump and the
+ * submission retention are atomic, whichever server process does it.
+ */
+import { Conflict, NotFound } from '../../shared/errors.js';
+import type { Store, WriteTx } from '../../storage/store.js';
+import { copyJob, jobSpecChanged, type Job, type TaskGroup } from '../structs/index.js';
+
+export const JOBS_TABLE = 'jobs';
+export const JOB_VERSIONS_TABLE = 'job-versions';
+export const JOB_SUBMISSIONS_TABLE = 'job-submissions';
+
+/** Nomad keeps the six most recent job sources. */
+export const SUBMISSIONS_KEPT = 6;
+/** And the six most recent versions (tagged ones besides). */
+export const VERSIONS_KEPT = 6;
+
+export interface JobSubmission {
+  Source: string;
+  Format: string;
+  VariableFlags: Record<string, string> | null;
+  Variables: string;
+  Namespace: string;
+  JobID: string;
+  Version: number;
+  JobModifyIndex: number;
+}
+
+const SEP = '\u0000';
+export const jobKey = (namespace: string, id: string) => `${namespace}${SEP}${id}`;
+/** Versions sort numerically within a job because the number is zero-padded. */
+const versionKey = (namespace: string, id: string, version: number) => `${jobKey(namespace, id)}${SEP}${String(version).padStart(10, '0')}`;
+
+export interface RegisterOptions {
+  enforceIndex?: boolean;
+  jobModifyIndex?: number;
+  preserveCounts?: boolean;
+  submission?: { Source: string; Format?: string; VariableFlags?: Record<string, string> | null; Variables?: string };
+  /** accessor of the token that registered it (Job.NomadTokenID) */
+  tokenAccessor?: string;
+}
+
+export interface RegisterResult {
+  job: Job;
+  /** false when the spec was unchanged and no new version was made */
+  changed: boolean;
+  index: number;
+}
+
+function enforce(prev: Job | undefined, opts: RegisterOptions): void {
+  if (!opts.enforceIndex) return;
+  const want = opts.jobModifyIndex ?? 0;
+  const prefix = `Enforcing job modify index ${want}`;
+  if (want === 0 && prev) throw new Conflict(`${prefix}: job already exists`);
+  if (want !== 0 && !prev) throw new Conflict(`${prefix}: job does not exist`);
+  if (want !== 0 && prev && prev.JobModifyIndex !== want) {
+    throw new Conflict(`${prefix}: job exists with conflicting job modify index: ${prev.JobModifyIndex}`);
+  }
+}
+
+function preserveCounts(job: Job, prev: Job): void {
+  const before = new Map(prev.TaskGroups.map((g: TaskGroup) => [g.Name, g.Count]));
+  for (const group of job.TaskGroups) {
+    const count = before.get(group.Name);
+    if (count !== undefined) group.Count = count;
+  }
+}
+
+function pruneByPrefix(tx: WriteTx, table: string, prefix: string, keep: number, spare?: (value: unknown) => boolean): void {
+  const entries = tx.list<unknown>(table, prefix);
+  const removable = entries.filter((e) => !spare?.(e.value));
+  for (const { key } of removable.slice(0, Math.max(0, removable.length - keep))) tx.delete(table, key);
+}
+
+export async function registerJob(store: Store, input: Job, opts: RegisterOptions = {}): Promise<RegisterResult> {
+  const { result, index } = await store.write((tx) => {
+    const key = jobKey(input.Namespace, input.ID);
+    const prev = tx.get<Job>(JOBS_TABLE, key);
+    enforce(prev, opts);
+    const job = copyJob(input);
+    if (opts.preserveCounts && prev) preserveCounts(job, prev);
+    if (prev && !prev.Stop && !jobSpecChanged(prev, job)) return { job: prev, changed: false };
+
+    job.Version = prev ? prev.Version + 1 : 0;
+    job.CreateIndex = prev?.CreateIndex ?? tx.index;
+    job.ModifyIndex = tx.index;
+    job.JobModifyIndex = tx.index;
+    job.SubmitTime = Date.now() * 1_000_000;
+    job.Status = 'pending';
+    job.Stop = false;
+    job.Stable = false;
+    job.NomadTokenID = opts.tokenAccessor ?? '';
+    tx.put(JOBS_TABLE, key, job);
+    tx.put(JOB_VERSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), job);
+    pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
+    if (opts.submission) {
+      const submission: JobSubmission = {
+        Source: opts.submission.Source,
+        Format: opts.submission.Format || 'hcl2',
+        VariableFlags: opts.submission.VariableFlags ?? null,
+        Variables: opts.submission.Variables ?? '',
+        Namespace: job.Namespace,
+        JobID: job.ID,
+        Version: job.Version,
+        JobModifyIndex: job.JobModifyIndex,
+      };
+      tx.put(JOB_SUBMISSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), submission);
+      pruneByPrefix(tx, JOB_SUBMISSIONS_TABLE, `${key}${SEP}`, SUBMISSIONS_KEPT);
+    }
+    return { job, changed: true };
+  });
+  return { ...result, index };
+}
+
+export function getJob(store: Store, namespace: string, id: string): Job | undefined {
+  return store.get<Job>(JOBS_TABLE, jobKey(namespace, id));
+}
+
+/** Jobs of one namespace, or of all with `*`, ordered by namespace then ID (Nomad's table order). */
+export function listJobs(store: Store, namespace: string, prefix = ''): Job[] {
+  if (namespace === '*') return store.list<Job>(JOBS_TABLE).map((e) => e.value).filter((j) => j.ID.startsWith(prefix));
+  return store.list<Job>(JOBS_TABLE, jobKey(namespace, prefix)).map((e) => e.value);
+}
+
+/** Newest first, as Nomad answers. */
+export function jobVersions(store: Store, namespace: string, id: string): Job[] {
+  return store.list<Job>(JOB_VERSIONS_TABLE, `${jobKey(namespace, id)}${SEP}`, { reverse: true }).map((e) => e.value);
+}
+
+export function jobSubmission(store: Store, namespace: string, id: string, version: number): JobSubmission | undefined {
+  return store.get<JobSubmission>(JOB_SUBMISSIONS_TABLE, versionKey(namespace, id, version));
+}
+
+/**
+ * Stops a job: without purge it stays, as a new version with Stop set, until garbage collection; with
+ * purge it, its versions and its sources are removed at once.
+ */
+export async function stopJob(store: Store, namespace: string, id: string, purge: boolean): Promise<{ job: Job; index: number }> {
+  const { result, index } = await store.write((tx) => {
+    const key = jobKey(namespace, id);
+    const prev = tx.get<Job>(JOBS_TABLE, key);
+    if (!prev) throw new NotFound('job not found');
+    if (purge) {
+      tx.delete(JOBS_TABLE, key);
+      for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE]) {
+        for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
+      }
+      return prev;
+    }
+    const job = copyJob(prev);
+    job.Stop = true;
+    job.Status = 'dead';
+    job.Version = prev.Version + 1;
+    job.ModifyIndex = tx.index;
+    job.JobModifyIndex = tx.index;
+    tx.put(JOBS_TABLE, key, job);
+    tx.put(JOB_VERSIONS_TABLE, versionKey(namespace, id, job.Version), job);
+    pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
+    return job;
+  });
+  return { job: result, index };
+}

@@ -1,0 +1,698 @@
+/**
+ * Input shape → server shape. Every default Nomad fills (research §2) is filled here, so what we store and
+ * return is what a Nomad server would return for the same job file. Pure: the input is never mutated.
+ */
+import type { Affinity, Constraint, Spread } from './constraint.js';
+import { AFFINITY_DEFAULT_WEIGHT, SPREAD_DEFAULT_WEIGHT } from './constraint.js';
+import { copyValue } from './copy.js';
+import { parseDurationNs } from './duration.js';
+import type { Job, JobUI, JobVersionTag } from './job.js';
+import { JOB_DEFAULT_PRIORITY } from './job.js';
+import type {
+  DisconnectStrategy,
+  EphemeralDisk,
+  MigrateStrategy,
+  ParameterizedJobConfig,
+  PeriodicConfig,
+  ReschedulePolicy,
+  RestartPolicy,
+  ScalingPolicy,
+  UpdateStrategy,
+} from './policies.js';
+import {
+  defaultEphemeralDisk,
+  defaultMigrateStrategy,
+  defaultReschedulePolicy,
+  defaultRestartPolicy,
+  defaultUpdateStrategy,
+  emptyUpdateStrategy,
+} from './policies.js';
+import type { NetworkResource, Port, RequestedDevice, Resources } from './resources.js';
+import { DEFAULT_CPU_MHZ, DEFAULT_MEMORY_MB } from './resources.js';
+import { isPlainObject, JOB_SCHEMA, lookup, type Kind, type Schema } from './schema.js';
+import type { CheckRestart, Service, ServiceCheck } from './service.js';
+import { CHECK_RESTART_DEFAULT_GRACE } from './service.js';
+import type {
+  LogConfig,
+  Task,
+  TaskAction,
+  TaskArtifact,
+  Template,
+  Vault,
+  VolumeMount,
+  WorkloadIdentity,
+} from './task.js';
+import { DEFAULT_IDENTITY_AUDIENCE, DEFAULT_KILL_TIMEOUT, defaultLogConfig } from './task.js';
+import type { TaskGroup, VolumeRequest } from './task-group.js';
+
+/** The input shape: every field optional, as sent inside `{"Job": …}` or produced by a jobspec parser. */
+export type Input<T> = T extends (infer U)[]
+  ? Input<U>[]
+  : T extends Record<string, unknown>
+    ? { [K in keyof T]?: Input<T[K]> }
+    : T;
+
+type In = Record<string, unknown>;
+
+export function canonicalizeJob(input: unknown): Job {
+  const raw = normalizeObject(isPlainObject(input) ? input : {}, JOB_SCHEMA);
+  const type = str(raw.Type) || 'service';
+  const id = str(raw.ID);
+  const name = str(raw.Name) || id;
+  const jobUpdate = obj(raw.Update);
+  const job: Job = {
+    Region: str(raw.Region) || 'global',
+    Namespace: str(raw.Namespace) || 'default',
+    ID: id,
+    ParentID: str(raw.ParentID),
+    Name: name,
+    Type: type,
+    Priority: num(raw.Priority, JOB_DEFAULT_PRIORITY),
+    AllAtOnce: bool(raw.AllAtOnce),
+    Datacenters: strList(raw.Datacenters) ?? ['*'],
+    NodePool: str(raw.NodePool) || 'default',
+    Constraints: list(raw.Constraints, constraint),
+    Affinities: list(raw.Affinities, affinity),
+    Spreads: list(raw.Spreads, spread),
+    TaskGroups: [],
+    Update: jobLevelUpdate(type, jobUpdate),
+    Multiregion: anyObj(raw.Multiregion),
+    Periodic: raw.Periodic === undefined ? null : periodic(obj(raw.Periodic)),
+    ParameterizedJob: raw.ParameterizedJob === undefined ? null : parameterized(obj(raw.ParameterizedJob)),
+    Dispatched: bool(raw.Dispatched),
+    DispatchIdempotencyToken: str(raw.DispatchIdempotencyToken),
+    Payload: str(raw.Payload) || null,
+    Meta: strMap(raw.Meta),
+    ConsulNamespace: str(raw.ConsulNamespace),
+    VaultNamespace: str(raw.VaultNamespace),
+    NomadTokenID: str(raw.NomadTokenID),
+    Status: str(raw.Status),
+    StatusDescription: str(raw.StatusDescription),
+    Stable: bool(raw.Stable),
+    Version: num(raw.Version, 0),
+    SubmitTime: num(raw.SubmitTime, 0),
+    CreateIndex: num(raw.CreateIndex, 0),
+    ModifyIndex: num(raw.ModifyIndex, 0),
+    JobModifyIndex: num(raw.JobModifyIndex, 0),
+    Stop: bool(raw.Stop),
+    UI: raw.UI === undefined ? null : ui(obj(raw.UI)),
+    VersionTag: raw.VersionTag === undefined ? null : versionTag(obj(raw.VersionTag)),
+  };
+  const ctx: JobContext = {
+    type,
+    id,
+    name,
+    namespace: job.Namespace,
+    update: raw.Update === undefined ? undefined : jobUpdate,
+    reschedule: raw.Reschedule === undefined ? undefined : obj(raw.Reschedule),
+    migrate: raw.Migrate === undefined ? undefined : obj(raw.Migrate),
+  };
+  job.TaskGroups = objList(raw.TaskGroups).map((g) => taskGroup(g, ctx));
+  return job;
+}
+
+interface JobContext {
+  type: string;
+  id: string;
+  name: string;
+  namespace: string;
+  update: In | undefined;
+  reschedule: In | undefined;
+  migrate: In | undefined;
+}
+
+/**
+ * Only Stagger and MaxParallel are kept at job level; the complete strategy lives on each group. Jobs that
+ * deploy (service, system) get Nomad's defaults for those two even without an update block.
+ */
+function jobLevelUpdate(type: string, given: In): UpdateStrategy {
+  const u = emptyUpdateStrategy();
+  const deploys = type === 'service' || type === 'system';
+  if (!deploys && Object.keys(given).length === 0) return u;
+  const d = defaultUpdateStrategy();
+  u.Stagger = num(given.Stagger, d.Stagger);
+  u.MaxParallel = num(given.MaxParallel, d.MaxParallel);
+  return u;
+}
+
+function groupUpdate(ctx: JobContext, given: unknown): UpdateStrategy | null {
+  if (ctx.type !== 'service' && ctx.type !== 'system') return null;
+  const merged: In = { ...(ctx.update ?? {}), ...obj(given) };
+  return merge(defaultUpdateStrategy(), merged);
+}
+
+function taskGroup(g: In, ctx: JobContext): TaskGroup {
+  const name = str(g.Name);
+  const restart = merge(defaultRestartPolicy(ctx.type), obj(g.RestartPolicy));
+  const rescheduleDefault = defaultReschedulePolicy(ctx.type);
+  const scaling = g.Scaling === undefined ? null : scalingPolicy(obj(g.Scaling));
+  const count = g.Count !== undefined ? num(g.Count, 1) : scaling && obj(g.Scaling).Min !== undefined ? scaling.Min : 1;
+  if (scaling && obj(g.Scaling).Min === undefined) scaling.Min = count;
+  // The target is what the scaling endpoints and autoscalers address the group by.
+  if (scaling && scaling.Target === null) scaling.Target = { Namespace: ctx.namespace, Job: ctx.id, Group: name };
+  const group: TaskGroup = {
+    Name: name,
+    Count: count,
+    Update: groupUpdate(ctx, g.Update),
+    Migrate:
+      ctx.type === 'service'
+        ? merge<MigrateStrategy>(defaultMigrateStrategy(), { ...(ctx.migrate ?? {}), ...obj(g.Migrate) })
+        : null,
+    Constraints: list(g.Constraints, constraint),
+    Scaling: scaling,
+    RestartPolicy: restart,
+    Disconnect: g.Disconnect === undefined ? null : disconnect(obj(g.Disconnect)),
+    Tasks: [],
+    EphemeralDisk: merge<EphemeralDisk>(defaultEphemeralDisk(), obj(g.EphemeralDisk)),
+    Meta: strMap(g.Meta),
+    ReschedulePolicy: rescheduleDefault
+      ? merge<ReschedulePolicy>(rescheduleDefault, { ...(ctx.reschedule ?? {}), ...obj(g.ReschedulePolicy) })
+      : null,
+    Affinities: list(g.Affinities, affinity),
+    Spreads: list(g.Spreads, spread),
+    Networks: list(g.Networks, network),
+    Consul: anyObj(g.Consul),
+    Services: null,
+    Volumes: volumes(g.Volumes),
+    ShutdownDelay: optNum(g.ShutdownDelay),
+    StopAfterClientDisconnect: optNum(g.StopAfterClientDisconnect),
+    MaxClientDisconnect: optNum(g.MaxClientDisconnect),
+    PreventRescheduleOnLost: bool(g.PreventRescheduleOnLost),
+    MaxRunDuration: optNum(g.MaxRunDuration),
+  };
+  group.Services = list(g.Services, (s) => service(s, { job: ctx.name, group: name, task: '', namespace: ctx.namespace }));
+  group.Tasks = objList(g.Tasks).map((t) => task(t, ctx, group));
+  return group;
+}
+
+function task(t: In, ctx: JobContext, group: TaskGroup): Task {
+  const name = str(t.Name);
+  return {
+    Name: name,
+    Driver: str(t.Driver),
+    User: str(t.User),
+    Config: anyObj(t.Config),
+    Env: strMap(t.Env),
+    Services: list(t.Services, (s) => service(s, { job: ctx.name, group: group.Name, task: name, namespace: ctx.namespace })),
+    Vault: t.Vault === undefined ? null : vault(obj(t.Vault)),
+    Consul: anyObj(t.Consul),
+    Templates: list(t.Templates, template),
+    Constraints: list(t.Constraints, constraint),
+    Affinities: list(t.Affinities, affinity),
+    Resources: resources(obj(t.Resources)),
+    RestartPolicy: merge<RestartPolicy>({ ...group.RestartPolicy }, obj(t.RestartPolicy)),
+    DispatchPayload: t.DispatchPayload === undefined ? null : { File: str(obj(t.DispatchPayload).File) },
+    Lifecycle: lifecycle(obj(t.Lifecycle)),
+    Meta: strMap(t.Meta),
+    KillTimeout: num(t.KillTimeout, DEFAULT_KILL_TIMEOUT),
+    LogConfig: merge<LogConfig>(defaultLogConfig(), obj(t.LogConfig)),
+    Artifacts: list(t.Artifacts, artifact),
+    Leader: bool(t.Leader),
+    ShutdownDelay: num(t.ShutdownDelay, 0),
+    VolumeMounts: list(t.VolumeMounts, volumeMount),
+    ScalingPolicies: Array.isArray(t.ScalingPolicies) && t.ScalingPolicies.length > 0
+      ? (copyValue(t.ScalingPolicies) as Record<string, unknown>[])
+      : null,
+    KillSignal: str(t.KillSignal),
+    Kind: str(t.Kind),
+    CSIPluginConfig: anyObj(t.CSIPluginConfig),
+    Identity: t.Identity === undefined ? defaultIdentity() : identity(obj(t.Identity), 'default'),
+    Identities: list(t.Identities, (i) => identity(i, '')),
+    Actions: list(t.Actions, action),
+    Schedule: t.Schedule === undefined ? null : schedule(obj(t.Schedule)),
+    Secrets: list(t.Secrets, (s) => ({
+      Name: str(s.Name),
+      Provider: str(s.Provider),
+      Path: str(s.Path),
+      Config: anyObj(s.Config),
+      Env: strMap(s.Env),
+    })),
+  };
+}
+
+function resources(r: In): Resources {
+  // Asking for whole cores replaces the MHz default: a task pinned to cores has no shared CPU share.
+  const cpuDefault = r.Cores !== undefined ? 0 : DEFAULT_CPU_MHZ;
+  return {
+    CPU: num(r.CPU, cpuDefault),
+    Cores: num(r.Cores, 0),
+    MemoryMB: num(r.MemoryMB, DEFAULT_MEMORY_MB),
+    MemoryMaxMB: num(r.MemoryMaxMB, 0),
+    DiskMB: num(r.DiskMB, 0),
+    IOPS: num(r.IOPS, 0),
+    Networks: list(r.Networks, network),
+    Devices: list(r.Devices, device),
+    NUMA: r.NUMA === undefined ? null : numa(obj(r.NUMA)),
+    SecretsMB: num(r.SecretsMB, 0),
+  };
+}
+
+function numa(n: In): Resources['NUMA'] {
+  return { Affinity: str(n.Affinity) || 'none', Devices: strList(n.Devices) };
+}
+
+function device(d: In): RequestedDevice {
+  return {
+    Name: str(d.Name),
+    Count: num(d.Count, 1),
+    Constraints: list(d.Constraints, constraint),
+    Affinities: list(d.Affinities, affinity),
+  };
+}
+
+function network(n: In): NetworkResource {
+  const dns = obj(n.DNS);
+  const port = (p: In): Port => ({
+    Label: str(p.Label),
+    Value: num(p.Value, 0),
+    To: num(p.To, 0),
+    HostNetwork: str(p.HostNetwork) || 'default',
+    IgnoreCollision: bool(p.IgnoreCollision),
+  });
+  return {
+    Mode: str(n.Mode) || 'host',
+    Device: str(n.Device),
+    CIDR: str(n.CIDR),
+    IP: str(n.IP),
+    Hostname: str(n.Hostname),
+    MBits: num(n.MBits, 0),
+    DNS:
+      n.DNS === undefined
+        ? null
+        : { Servers: strList(dns.Servers), Searches: strList(dns.Searches), Options: strList(dns.Options) },
+    ReservedPorts: list(n.ReservedPorts, port),
+    DynamicPorts: list(n.DynamicPorts, port),
+    CNI: n.CNI === undefined ? null : { Args: strMap(obj(n.CNI).Args) },
+  };
+}
+
+function constraint(c: In): Constraint {
+  return { LTarget: str(c.LTarget), RTarget: str(c.RTarget), Operand: str(c.Operand) };
+}
+
+function affinity(a: In): Affinity {
+  return { ...constraint(a), Weight: num(a.Weight, AFFINITY_DEFAULT_WEIGHT) };
+}
+
+function spread(s: In): Spread {
+  return {
+    Attribute: str(s.Attribute),
+    Weight: num(s.Weight, SPREAD_DEFAULT_WEIGHT),
+    SpreadTarget: list(s.SpreadTarget, (t) => ({ Value: str(t.Value), Percent: num(t.Percent, 0) })),
+  };
+}
+
+function periodic(p: In): PeriodicConfig {
+  return {
+    Enabled: p.Enabled === undefined ? true : bool(p.Enabled),
+    Spec: str(p.Spec),
+    Specs: strList(p.Specs) ?? [],
+    SpecType: str(p.SpecType) || 'cron',
+    ProhibitOverlap: bool(p.ProhibitOverlap),
+    TimeZone: str(p.TimeZone) || 'UTC',
+  };
+}
+
+function parameterized(p: In): ParameterizedJobConfig {
+  return {
+    Payload: str(p.Payload) || 'optional',
+    MetaRequired: strList(p.MetaRequired),
+    MetaOptional: strList(p.MetaOptional),
+  };
+}
+
+function ui(u: In): JobUI {
+  return {
+    Description: str(u.Description),
+    Links: list(u.Links, (l) => ({ Label: str(l.Label), Url: str(l.Url) })),
+  };
+}
+
+function versionTag(v: In): JobVersionTag {
+  return { Name: str(v.Name), Description: str(v.Description), TaggedTime: num(v.TaggedTime, 0) };
+}
+
+function scalingPolicy(s: In): ScalingPolicy {
+  return {
+    ID: str(s.ID),
+    Type: str(s.Type) || 'horizontal',
+    Target: strMap(s.Target),
+    Policy: anyObj(s.Policy),
+    Min: num(s.Min, 0),
+    Max: num(s.Max, 0),
+    Enabled: s.Enabled === undefined ? true : bool(s.Enabled),
+    CreateIndex: num(s.CreateIndex, 0),
+    ModifyIndex: num(s.ModifyIndex, 0),
+  };
+}
+
+function disconnect(d: In): DisconnectStrategy {
+  return {
+    LostAfter: num(d.LostAfter, 0),
+    StopOnClientAfter: optNum(d.StopOnClientAfter),
+    Replace: d.Replace === undefined ? true : bool(d.Replace),
+    Reconcile: str(d.Reconcile) || 'best_score',
+  };
+}
+
+function volumes(v: unknown): Record<string, VolumeRequest> | null {
+  if (!isPlainObject(v)) return null;
+  const out: Record<string, VolumeRequest> = {};
+  for (const key of Object.keys(v).sort()) {
+    const r = obj(v[key]);
+    const mo = obj(r.MountOptions);
+    out[key] = {
+      Name: str(r.Name) || key,
+      Type: str(r.Type),
+      Source: str(r.Source),
+      ReadOnly: bool(r.ReadOnly),
+      Sticky: bool(r.Sticky),
+      AccessMode: str(r.AccessMode),
+      AttachmentMode: str(r.AttachmentMode),
+      PerAlloc: bool(r.PerAlloc),
+      MountOptions: r.MountOptions === undefined ? null : { FSType: str(mo.FSType), MountFlags: strList(mo.MountFlags) },
+    };
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+function lifecycle(l: In): Task['Lifecycle'] {
+  // A lifecycle block without a hook says nothing: Nomad drops it rather than keep an empty hook.
+  const hook = str(l.Hook);
+  return hook === '' ? null : { Hook: hook, Sidecar: bool(l.Sidecar) };
+}
+
+function artifact(a: In): TaskArtifact {
+  const mode = str(a.GetterMode) || 'any';
+  const source = str(a.GetterSource);
+  let dest = str(a.RelativeDest);
+  if (dest === '') {
+    dest = mode === 'file' ? `local/${basename(source)}` : 'local/';
+  }
+  return {
+    GetterSource: source,
+    GetterOptions: strMap(a.GetterOptions),
+    GetterHeaders: strMap(a.GetterHeaders),
+    GetterMode: mode,
+    GetterInsecure: bool(a.GetterInsecure),
+    RelativeDest: dest,
+    Chown: bool(a.Chown),
+  };
+}
+
+/** Go's path.Base, query string included, as Nomad names a file-mode artifact after its source. */
+function basename(source: string): string {
+  const trimmed = source.replace(/\/+$/, '');
+  if (trimmed === '') return source === '' ? '.' : '/';
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+function template(t: In): Template {
+  const mode = str(t.ChangeMode) || 'restart';
+  let signal = str(t.ChangeSignal).toUpperCase();
+  if (signal === '' && mode === 'signal') signal = 'SIGHUP';
+  const script = obj(t.ChangeScript);
+  const wait = obj(t.Wait);
+  return {
+    SourcePath: str(t.SourcePath),
+    DestPath: str(t.DestPath),
+    EmbeddedTmpl: str(t.EmbeddedTmpl),
+    ChangeMode: mode,
+    ChangeSignal: signal,
+    ChangeScript:
+      t.ChangeScript === undefined
+        ? null
+        : {
+            Command: str(script.Command),
+            Args: strList(script.Args) ?? [],
+            Timeout: num(script.Timeout, 5_000_000_000),
+            FailOnError: bool(script.FailOnError),
+          },
+    Once: bool(t.Once),
+    Splay: num(t.Splay, 5_000_000_000),
+    Perms: str(t.Perms) || '0644',
+    Uid: optNum(t.Uid),
+    Gid: optNum(t.Gid),
+    LeftDelim: str(t.LeftDelim) || '{{',
+    RightDelim: str(t.RightDelim) || '}}',
+    Envvars: bool(t.Envvars),
+    VaultGrace: num(t.VaultGrace, 0),
+    Wait: t.Wait === undefined ? null : { Min: optNum(wait.Min), Max: optNum(wait.Max) },
+    ErrMissingKey: bool(t.ErrMissingKey),
+  };
+}
+
+function vault(v: In): Vault {
+  return {
+    Role: str(v.Role),
+    Namespace: str(v.Namespace),
+    Cluster: str(v.Cluster) || 'default',
+    Env: v.Env === undefined ? true : bool(v.Env),
+    DisableFile: bool(v.DisableFile),
+    ChangeMode: str(v.ChangeMode) || 'restart',
+    ChangeSignal: str(v.ChangeSignal) || 'SIGHUP',
+    AllowTokenExpiration: bool(v.AllowTokenExpiration),
+  };
+}
+
+function defaultIdentity(): WorkloadIdentity {
+  return identity({}, 'default');
+}
+
+function identity(i: In, defaultName: string): WorkloadIdentity {
+  const name = str(i.Name) || defaultName;
+  return {
+    Name: name,
+    Audience: strList(i.Audience) ?? (name === 'default' ? [DEFAULT_IDENTITY_AUDIENCE] : null),
+    ChangeMode: str(i.ChangeMode),
+    ChangeSignal: str(i.ChangeSignal),
+    Env: bool(i.Env),
+    File: bool(i.File),
+    Filepath: str(i.Filepath),
+    ServiceName: str(i.ServiceName),
+    TTL: num(i.TTL, 0),
+    ExtraClaims: strMap(i.ExtraClaims),
+  };
+}
+
+function action(a: In): TaskAction {
+  return { Name: str(a.Name), Command: str(a.Command), Args: strList(a.Args) };
+}
+
+function schedule(s: In): Task['Schedule'] {
+  const c = obj(s.Cron);
+  return {
+    Cron: s.Cron === undefined ? null : { Start: str(c.Start), End: str(c.End), Timezone: str(c.Timezone) },
+  };
+}
+
+function volumeMount(v: In): VolumeMount {
+  return {
+    Volume: str(v.Volume),
+    Destination: str(v.Destination),
+    ReadOnly: bool(v.ReadOnly),
+    PropagationMode: str(v.PropagationMode) || 'private',
+    SELinuxLabel: str(v.SELinuxLabel),
+  };
+}
+
+interface ServiceOwner {
+  job: string;
+  group: string;
+  /** empty for group services */
+  task: string;
+  namespace: string;
+}
+
+function service(s: In, owner: ServiceOwner): Service {
+  const taskWord = owner.task || 'group';
+  // Nomad substitutes these names when the service is registered, so `${JOB}-api` works in a job file.
+  const vars: Record<string, string> = {
+    JOB: owner.job,
+    TASKGROUP: owner.group,
+    TASK: taskWord,
+    BASE: `${owner.job}-${owner.group}-${taskWord}`,
+  };
+  const defaultName = owner.task ? `${owner.job}-${owner.group}-${owner.task}` : `${owner.job}-${owner.group}`;
+  const name = (str(s.Name) || defaultName).replace(/\$\{(JOB|TASKGROUP|TASK|BASE)\}/g, (_m, k: string) => vars[k]);
+  const provider = str(s.Provider) || 'consul';
+  // Consul reports an unset namespace as "default"; Nomad's own registry lives in the job's namespace.
+  const namespace = provider === 'nomad' ? owner.namespace : str(s.Namespace) || 'default';
+  const onUpdate = str(s.OnUpdate) || 'require_healthy';
+  const serviceRestart = s.CheckRestart === undefined ? undefined : obj(s.CheckRestart);
+  return {
+    Name: name,
+    TaskName: str(s.TaskName) || owner.task,
+    PortLabel: str(s.PortLabel),
+    AddressMode: str(s.AddressMode) || 'auto',
+    Address: str(s.Address),
+    Tags: strList(s.Tags),
+    CanaryTags: strList(s.CanaryTags),
+    EnableTagOverride: bool(s.EnableTagOverride),
+    Checks: list(s.Checks, (c) => check(c, name, onUpdate, serviceRestart)),
+    Connect: anyObj(s.Connect),
+    Meta: strMap(s.Meta),
+    CanaryMeta: strMap(s.CanaryMeta),
+    TaggedAddresses: strMap(s.TaggedAddresses),
+    OnUpdate: onUpdate,
+    Provider: provider,
+    Cluster: str(s.Cluster) || 'default',
+    Kind: str(s.Kind),
+    Namespace: namespace,
+    Identity: anyObj(s.Identity),
+    Weights: s.Weights === undefined ? null : { Passing: num(obj(s.Weights).Passing, 1), Warning: num(obj(s.Weights).Warning, 1) },
+  };
+}
+
+function check(c: In, serviceName: string, serviceOnUpdate: string, serviceRestart: In | undefined): ServiceCheck {
+  // A service-level check_restart applies to every check; a check's own block wins field by field.
+  const restartIn = serviceRestart || c.CheckRestart !== undefined ? { ...(serviceRestart ?? {}), ...obj(c.CheckRestart) } : undefined;
+  const restart: CheckRestart | null = restartIn
+    ? { Limit: num(restartIn.Limit, 0), Grace: num(restartIn.Grace, CHECK_RESTART_DEFAULT_GRACE), IgnoreWarnings: bool(restartIn.IgnoreWarnings) }
+    : null;
+  return {
+    Name: str(c.Name) || `service: "${serviceName}" check`,
+    Type: str(c.Type),
+    Command: str(c.Command),
+    Args: strList(c.Args),
+    Path: str(c.Path),
+    Protocol: str(c.Protocol),
+    PortLabel: str(c.PortLabel),
+    Expose: bool(c.Expose),
+    AddressMode: str(c.AddressMode),
+    Advertise: str(c.Advertise),
+    Interval: num(c.Interval, 0),
+    Timeout: num(c.Timeout, 0),
+    InitialStatus: str(c.InitialStatus),
+    Notes: str(c.Notes),
+    TLSServerName: str(c.TLSServerName),
+    TLSSkipVerify: bool(c.TLSSkipVerify),
+    Header: stringListMap(c.Header),
+    Method: str(c.Method),
+    Body: str(c.Body),
+    CheckRestart: restart,
+    GRPCService: str(c.GRPCService),
+    GRPCUseTLS: bool(c.GRPCUseTLS),
+    TaskName: str(c.TaskName),
+    SuccessBeforePassing: num(c.SuccessBeforePassing, 0),
+    FailuresBeforeCritical: num(c.FailuresBeforeCritical, 0),
+    FailuresBeforeWarning: num(c.FailuresBeforeWarning, 0),
+    OnUpdate: str(c.OnUpdate) || serviceOnUpdate,
+  };
+}
+
+// ---- reading the normalized input ----------------------------------------------------------------------
+
+/** Fields the user set replace the defaults one by one; unset fields keep the default. */
+function merge<T extends object>(defaults: T, given: In): T {
+  const out = { ...defaults } as Record<string, unknown>;
+  for (const key of Object.keys(defaults)) {
+    const v = given[key];
+    if (v !== undefined && typeof v === typeof out[key]) out[key] = v;
+  }
+  return out as T;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function num(v: unknown, fallback: number): number {
+  return typeof v === 'number' ? v : fallback;
+}
+
+function optNum(v: unknown): number | null {
+  return typeof v === 'number' ? v : null;
+}
+
+function bool(v: unknown): boolean {
+  return v === true;
+}
+
+function obj(v: unknown): In {
+  return isPlainObject(v) ? v : {};
+}
+
+function anyObj(v: unknown): Record<string, unknown> | null {
+  return isPlainObject(v) && Object.keys(v).length > 0 ? (copyValue(v) as Record<string, unknown>) : null;
+}
+
+function objList(v: unknown): In[] {
+  return Array.isArray(v) ? v.filter(isPlainObject) : [];
+}
+
+/** Nomad keeps an absent or empty list as nil, which its JSON renders as null. */
+function list<T>(v: unknown, each: (item: In) => T): T[] | null {
+  const items = objList(v);
+  return items.length > 0 ? items.map(each) : null;
+}
+
+function strList(v: unknown): string[] | null {
+  return Array.isArray(v) && v.length > 0 ? v.map(String) : null;
+}
+
+function strMap(v: unknown): Record<string, string> | null {
+  if (!isPlainObject(v) || Object.keys(v).length === 0) return null;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) out[k] = String(val);
+  return out;
+}
+
+function stringListMap(v: unknown): Record<string, string[]> | null {
+  if (!isPlainObject(v) || Object.keys(v).length === 0) return null;
+  const out: Record<string, string[]> = {};
+  for (const [k, val] of Object.entries(v)) out[k] = Array.isArray(val) ? val.map(String) : [String(val)];
+  return out;
+}
+
+// ---- normalization: canonical key names, lenient scalar coercion, null → unset ----------------------------
+
+/**
+ * Rebuilds `input` with the schema's key spelling. Values of the wrong type are dropped (so the default
+ * applies) rather than thrown on: validateJobInput is where callers are told about them.
+ */
+export function normalizeObject(input: Record<string, unknown>, schema: Schema): In {
+  const out: In = {};
+  for (const [field, kind] of Object.entries(schema)) {
+    const v = normalizeValue(lookup(input, field), kind);
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
+}
+
+function normalizeValue(v: unknown, kind: Kind): unknown {
+  if (v === null || v === undefined) return undefined;
+  if (typeof kind === 'object') {
+    if ('obj' in kind) return isPlainObject(v) ? normalizeObject(v, kind.obj) : undefined;
+    if ('list' in kind) return Array.isArray(v) ? v.filter(isPlainObject).map((i) => normalizeObject(i, kind.list)) : undefined;
+    if (!isPlainObject(v)) return undefined;
+    const out: In = {};
+    for (const [k, item] of Object.entries(v)) if (isPlainObject(item)) out[k] = normalizeObject(item, kind.map);
+    return out;
+  }
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    case 'int':
+    case 'number': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      if (!Number.isFinite(n)) return undefined;
+      return kind === 'int' ? Math.trunc(n) : n;
+    }
+    case 'bool':
+      if (typeof v === 'boolean') return v;
+      if (v === 'true' || v === 'false') return v === 'true';
+      return undefined;
+    case 'duration':
+      if (typeof v === 'number') return Number.isFinite(v) ? Math.trunc(v) : undefined;
+      return typeof v === 'string' ? parseDurationNs(v) : undefined;
+    case 'strings':
+      return Array.isArray(v) ? v.filter((i) => i !== null && typeof i !== 'object').map(String) : undefined;
+    case 'stringMap':
+    case 'stringListMap':
+    case 'object':
+      return isPlainObject(v) ? copyValue(v) : undefined;
+    case 'any':
+      return copyValue(v);
+  }
+}

@@ -1,0 +1,66 @@
+/** The server shape of a job: what GET /v1/job/:id returns; every field concrete (research §2.1). */
+import type { Affinity, Constraint, Spread } from './constraint.js';
+import type { ParameterizedJobConfig, PeriodicConfig, UpdateStrategy } from './policies.js';
+import type { TaskGroup } from './task-group.js';
+
+export const JOB_TYPES = ['service', 'batch', 'system', 'sysbatch'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export const JOB_STATUSES = ['pending', 'running', 'dead'] as const;
+
+export const JOB_MIN_PRIORITY = 1;
+export const JOB_MAX_PRIORITY = 100;
+export const JOB_DEFAULT_PRIORITY = 50;
+
+export interface JobUI {
+  Description: string;
+  Links: { Label: string; Url: string }[] | null;
+}
+
+export interface JobVersionTag {
+  Name: string;
+  Description: string;
+  /** Unix nanoseconds */
+  TaggedTime: number;
+}
+
+export interface Job {
+  Region: string;
+  Namespace: string;
+  ID: string;
+  ParentID: string;
+  Name: string;
+  Type: string;
+  Priority: number;
+  AllAtOnce: boolean;
+  Datacenters: string[];
+  NodePool: string;
+  Constraints: Constraint[] | null;
+  Affinities: Affinity[] | null;
+  Spreads: Spread[] | null;
+  TaskGroups: TaskGroup[];
+  /** at job level only Stagger and MaxParallel carry meaning; groups hold the full strategy */
+  Update: UpdateStrategy;
+  Multiregion: Record<string, unknown> | null;
+  Periodic: PeriodicConfig | null;
+  ParameterizedJob: ParameterizedJobConfig | null;
+  Dispatched: boolean;
+  DispatchIdempotencyToken: string;
+  /** base64, as Go encodes []byte */
+  Payload: string | null;
+  Meta: Record<string, string> | null;
+  ConsulNamespace: string;
+  VaultNamespace: string;
+  NomadTokenID: string;
+  Status: string;
+  StatusDescription: string;
+  Stable: boolean;
+  Version: number;
+  /** Unix nanoseconds */
+  SubmitTime: number;
+  CreateIndex: number;
+  ModifyIndex: number;
+  JobModifyIndex: number;
+  Stop: boolean;
+  UI: JobUI | null;
+  VersionTag: JobVersionTag | null;
+}

@@ -1,0 +1,351 @@
+/**
+ * The input shape of a job, declared once: validateJobInput checks types against it and canonicalizeJob
+ * reads fields through it. Keys match case-insensitively because Nomad decodes request bodies with Go's
+ * encoding/json, which does, and job files in the wild rely on it.
+ */
+
+export type Kind =
+  | 'string'
+  | 'int'
+  | 'number'
+  | 'bool'
+  /** int nanoseconds, or a Go duration string such as "30s" */
+  | 'duration'
+  | 'strings'
+  | 'stringMap'
+  | 'stringListMap'
+  /** free-form JSON kept verbatim (driver config, mesh settings) */
+  | 'any'
+  | 'object'
+  | { obj: Schema }
+  | { list: Schema }
+  | { map: Schema };
+
+export type Schema = { readonly [field: string]: Kind };
+
+const CONSTRAINT: Schema = { LTarget: 'string', RTarget: 'string', Operand: 'string' };
+const AFFINITY: Schema = { ...CONSTRAINT, Weight: 'int' };
+const SPREAD: Schema = {
+  Attribute: 'string',
+  Weight: 'int',
+  SpreadTarget: { list: { Value: 'string', Percent: 'int' } },
+};
+const RESTART: Schema = {
+  Attempts: 'int',
+  Interval: 'duration',
+  Delay: 'duration',
+  Mode: 'string',
+  RenderTemplates: 'bool',
+};
+const RESCHEDULE: Schema = {
+  Attempts: 'int',
+  Interval: 'duration',
+  Delay: 'duration',
+  DelayFunction: 'string',
+  MaxDelay: 'duration',
+  Unlimited: 'bool',
+};
+const UPDATE: Schema = {
+  Stagger: 'duration',
+  MaxParallel: 'int',
+  HealthCheck: 'string',
+  MinHealthyTime: 'duration',
+  HealthyDeadline: 'duration',
+  ProgressDeadline: 'duration',
+  AutoRevert: 'bool',
+  AutoPromote: 'bool',
+  Canary: 'int',
+};
+const MIGRATE: Schema = {
+  MaxParallel: 'int',
+  HealthCheck: 'string',
+  MinHealthyTime: 'duration',
+  HealthyDeadline: 'duration',
+};
+const PORT: Schema = { Label: 'string', Value: 'int', To: 'int', HostNetwork: 'string', IgnoreCollision: 'bool' };
+const NETWORK: Schema = {
+  Mode: 'string',
+  Device: 'string',
+  CIDR: 'string',
+  IP: 'string',
+  Hostname: 'string',
+  MBits: 'int',
+  DNS: { obj: { Servers: 'strings', Searches: 'strings', Options: 'strings' } },
+  ReservedPorts: { list: PORT },
+  DynamicPorts: { list: PORT },
+  CNI: { obj: { Args: 'stringMap' } },
+};
+const CHECK_RESTART: Schema = { Limit: 'int', Grace: 'duration', IgnoreWarnings: 'bool' };
+const CHECK: Schema = {
+  Name: 'string',
+  Type: 'string',
+  Command: 'string',
+  Args: 'strings',
+  Path: 'string',
+  Protocol: 'string',
+  PortLabel: 'string',
+  Expose: 'bool',
+  AddressMode: 'string',
+  Advertise: 'string',
+  Interval: 'duration',
+  Timeout: 'duration',
+  InitialStatus: 'string',
+  Notes: 'string',
+  TLSServerName: 'string',
+  TLSSkipVerify: 'bool',
+  Header: 'stringListMap',
+  Method: 'string',
+  Body: 'string',
+  CheckRestart: { obj: CHECK_RESTART },
+  GRPCService: 'string',
+  GRPCUseTLS: 'bool',
+  TaskName: 'string',
+  SuccessBeforePassing: 'int',
+  FailuresBeforeCritical: 'int',
+  FailuresBeforeWarning: 'int',
+  OnUpdate: 'string',
+};
+const SERVICE: Schema = {
+  Name: 'string',
+  TaskName: 'string',
+  PortLabel: 'string',
+  AddressMode: 'string',
+  Address: 'string',
+  Tags: 'strings',
+  CanaryTags: 'strings',
+  EnableTagOverride: 'bool',
+  Checks: { list: CHECK },
+  CheckRestart: { obj: CHECK_RESTART },
+  Connect: 'object',
+  Meta: 'stringMap',
+  CanaryMeta: 'stringMap',
+  TaggedAddresses: 'stringMap',
+  OnUpdate: 'string',
+  Provider: 'string',
+  Cluster: 'string',
+  Kind: 'string',
+  Namespace: 'string',
+  Identity: 'object',
+  Weights: { obj: { Passing: 'int', Warning: 'int' } },
+};
+const RESOURCES: Schema = {
+  CPU: 'int',
+  Cores: 'int',
+  MemoryMB: 'int',
+  MemoryMaxMB: 'int',
+  DiskMB: 'int',
+  IOPS: 'int',
+  Networks: { list: NETWORK },
+  Devices: { list: { Name: 'string', Count: 'int', Constraints: { list: CONSTRAINT }, Affinities: { list: AFFINITY } } },
+  NUMA: { obj: { Affinity: 'string', Devices: 'strings' } },
+  SecretsMB: 'int',
+};
+const IDENTITY: Schema = {
+  Name: 'string',
+  Audience: 'strings',
+  ChangeMode: 'string',
+  ChangeSignal: 'string',
+  Env: 'bool',
+  File: 'bool',
+  Filepath: 'string',
+  ServiceName: 'string',
+  TTL: 'duration',
+  ExtraClaims: 'stringMap',
+};
+const TEMPLATE: Schema = {
+  SourcePath: 'string',
+  DestPath: 'string',
+  EmbeddedTmpl: 'string',
+  ChangeMode: 'string',
+  ChangeSignal: 'string',
+  ChangeScript: {
+    obj: { Command: 'string', Args: 'strings', Timeout: 'duration', FailOnError: 'bool' },
+  },
+  Once: 'bool',
+  Splay: 'duration',
+  Perms: 'string',
+  Uid: 'int',
+  Gid: 'int',
+  LeftDelim: 'string',
+  RightDelim: 'string',
+  Envvars: 'bool',
+  VaultGrace: 'duration',
+  Wait: { obj: { Min: 'duration', Max: 'duration' } },
+  ErrMissingKey: 'bool',
+};
+const VAULT: Schema = {
+  Role: 'string',
+  Namespace: 'string',
+  Cluster: 'string',
+  Env: 'bool',
+  DisableFile: 'bool',
+  ChangeMode: 'string',
+  ChangeSignal: 'string',
+  AllowTokenExpiration: 'bool',
+  // Accepted because old job files carry it; the server drops it as Nomad's does.
+  Policies: 'strings',
+};
+const TASK: Schema = {
+  Name: 'string',
+  Driver: 'string',
+  User: 'string',
+  Config: 'object',
+  Env: 'stringMap',
+  Services: { list: SERVICE },
+  Vault: { obj: VAULT },
+  Consul: 'object',
+  Templates: { list: TEMPLATE },
+  Constraints: { list: CONSTRAINT },
+  Affinities: { list: AFFINITY },
+  Resources: { obj: RESOURCES },
+  RestartPolicy: { obj: RESTART },
+  DispatchPayload: { obj: { File: 'string' } },
+  Lifecycle: { obj: { Hook: 'string', Sidecar: 'bool' } },
+  Meta: 'stringMap',
+  KillTimeout: 'duration',
+  LogConfig: { obj: { MaxFiles: 'int', MaxFileSizeMB: 'int', Disabled: 'bool' } },
+  Artifacts: {
+    list: {
+      GetterSource: 'string',
+      GetterOptions: 'stringMap',
+      GetterHeaders: 'stringMap',
+      GetterMode: 'string',
+      GetterInsecure: 'bool',
+      RelativeDest: 'string',
+      Chown: 'bool',
+    },
+  },
+  Leader: 'bool',
+  ShutdownDelay: 'duration',
+  VolumeMounts: {
+    list: { Volume: 'string', Destination: 'string', ReadOnly: 'bool', PropagationMode: 'string', SELinuxLabel: 'string' },
+  },
+  ScalingPolicies: 'any',
+  KillSignal: 'string',
+  Kind: 'string',
+  CSIPluginConfig: 'object',
+  Identity: { obj: IDENTITY },
+  Identities: { list: IDENTITY },
+  Actions: { list: { Name: 'string', Command: 'string', Args: 'strings' } },
+  Schedule: { obj: { Cron: { obj: { Start: 'string', End: 'string', Timezone: 'string' } } } },
+  Secrets: { list: { Name: 'string', Provider: 'string', Path: 'string', Config: 'object', Env: 'stringMap' } },
+};
+const SCALING: Schema = {
+  ID: 'string',
+  Type: 'string',
+  Target: 'stringMap',
+  Policy: 'object',
+  Min: 'int',
+  Max: 'int',
+  Enabled: 'bool',
+  CreateIndex: 'int',
+  ModifyIndex: 'int',
+};
+const GROUP: Schema = {
+  Name: 'string',
+  Count: 'int',
+  Update: { obj: UPDATE },
+  Migrate: { obj: MIGRATE },
+  Constraints: { list: CONSTRAINT },
+  Scaling: { obj: SCALING },
+  RestartPolicy: { obj: RESTART },
+  Disconnect: {
+    obj: { LostAfter: 'duration', StopOnClientAfter: 'duration', Replace: 'bool', Reconcile: 'string' },
+  },
+  Tasks: { list: TASK },
+  EphemeralDisk: { obj: { Sticky: 'bool', SizeMB: 'int', Migrate: 'bool' } },
+  Meta: 'stringMap',
+  ReschedulePolicy: { obj: RESCHEDULE },
+  Affinities: { list: AFFINITY },
+  Spreads: { list: SPREAD },
+  Networks: { list: NETWORK },
+  Consul: 'object',
+  Services: { list: SERVICE },
+  Volumes: {
+    map: {
+      Name: 'string',
+      Type: 'string',
+      Source: 'string',
+      ReadOnly: 'bool',
+      Sticky: 'bool',
+      AccessMode: 'string',
+      AttachmentMode: 'string',
+      PerAlloc: 'bool',
+      MountOptions: { obj: { FSType: 'string', MountFlags: 'strings' } },
+    },
+  },
+  ShutdownDelay: 'duration',
+  StopAfterClientDisconnect: 'duration',
+  MaxClientDisconnect: 'duration',
+  PreventRescheduleOnLost: 'bool',
+  MaxRunDuration: 'duration',
+};
+
+export const JOB_SCHEMA: Schema = {
+  Region: 'string',
+  Namespace: 'string',
+  ID: 'string',
+  ParentID: 'string',
+  Name: 'string',
+  Type: 'string',
+  Priority: 'int',
+  AllAtOnce: 'bool',
+  Datacenters: 'strings',
+  NodePool: 'string',
+  Constraints: { list: CONSTRAINT },
+  Affinities: { list: AFFINITY },
+  Spreads: { list: SPREAD },
+  TaskGroups: { list: GROUP },
+  Update: { obj: UPDATE },
+  Multiregion: 'object',
+  Periodic: {
+    obj: {
+      Enabled: 'bool',
+      Spec: 'string',
+      Specs: 'strings',
+      SpecType: 'string',
+      ProhibitOverlap: 'bool',
+      TimeZone: 'string',
+    },
+  },
+  ParameterizedJob: { obj: { Payload: 'string', MetaRequired: 'strings', MetaOptional: 'strings' } },
+  Dispatched: 'bool',
+  DispatchIdempotencyToken: 'string',
+  Payload: 'string',
+  Meta: 'stringMap',
+  ConsulNamespace: 'string',
+  VaultNamespace: 'string',
+  NomadTokenID: 'string',
+  Status: 'string',
+  StatusDescription: 'string',
+  Stable: 'bool',
+  Version: 'int',
+  SubmitTime: 'int',
+  CreateIndex: 'int',
+  ModifyIndex: 'int',
+  JobModifyIndex: 'int',
+  Stop: 'bool',
+  UI: { obj: { Description: 'string', Links: { list: { Label: 'string', Url: 'string' } } } },
+  VersionTag: { obj: { Name: 'string', Description: 'string', TaggedTime: 'int' } },
+  // Input-only job-level defaults, merged into each group.
+  Reschedule: { obj: RESCHEDULE },
+  Migrate: { obj: MIGRATE },
+  // Removed upstream but still present in job files; accepted and dropped.
+  VaultToken: 'string',
+  ConsulToken: 'string',
+};
+
+/** Finds `name` in `obj` the way Go's decoder does: exact key first, then any key equal ignoring case. */
+export function lookup(obj: Record<string, unknown>, name: string): unknown {
+  // An exact key holding undefined (left by `{...job, ID: maybe}`) must not hide `id` spelled otherwise.
+  if (obj[name] !== undefined && Object.prototype.hasOwnProperty.call(obj, name)) return obj[name];
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(obj)) {
+    if (key.toLowerCase() === lower && obj[key] !== undefined) return obj[key];
+  }
+  return undefined;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

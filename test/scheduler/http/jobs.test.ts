@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/shared/errors.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+
+const job = (id: string, extra: Record<string, unknown> = {}) => ({
+  ID: id,
+  Type: 'batch',
+  TaskGroups: [{ Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/true' } }] }],
+  ...extra,
+});
+
+describe('job endpoints', () => {
+  let srv: TestServer;
+  let readOnly: string;
+  beforeAll(async () => {
+    srv = await startTestServer();
+    const c = srv.client();
+    await c.secrets('PUT', 'sys/policies/acl/reader', { body: { policy: 'namespace "default" { policy = "read" }' } });
+    await c.secrets('PUT', 'sys/policies/acl/writer', { body: { policy: 'namespace "default" { policy = "write" }' } });
+    readOnly = String((await c.secrets('POST', 'auth/token/create', { body: { policies: ['reader'] } }))?.auth?.client_token);
+  });
+  afterAll(async () => srv?.close());
+
+  const register = (body: unknown, token?: string) => srv.client(token).scheduler<Record<string, unknown>>('POST', '/v1/jobs', { body });
+  const status = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return 200;
+    } catch (err) {
+      return (err as ApiError).statusCode;
+    }
+  };
+
+  it('registers, reads and lists a job with the defaults filled in', async () => {
+    const reg = await register({ Job: job('hello') });
+    expect(reg.body.JobModifyIndex).toBeGreaterThan(0);
+    expect(reg.index).toBe(reg.body.Index);
+    const read = await srv.client().scheduler<Record<string, unknown>>('GET', '/v1/job/hello');
+    expect(read.body).toMatchObject({ ID: 'hello', Name: 'hello', Namespace: 'default', Region: 'global', Priority: 50, Version: 0, Status: 'pending' });
+    const list = await srv.client().scheduler<Array<Record<string, unknown>>>('GET', '/v1/jobs');
+    expect(list.body.map((j) => j.ID)).toContain('hello');
+    expect(list.body.find((j) => j.ID === 'hello')).not.toHaveProperty('Meta');
+  });
+
+  it('makes no new version for an unchanged job, and one for a changed job', async () => {
+    const first = await register({ Job: job('versions') });
+    const again = await register({ Job: job('versions') });
+    expect(again.body.JobModifyIndex).toBe(first.body.JobModifyIndex);
+    await register({ Job: job('versions', { Priority: 70 }) });
+    const versions = await srv.client().scheduler<{ Versions: Array<{ Version: number; Priority: number }> }>('GET', '/v1/job/versions/versions');
+    expect(versions.body.Versions.map((v) => v.Version)).toEqual([1, 0]);
+    expect(versions.body.Versions[0].Priority).toBe(70);
+  });
+
+  it('enforces the job modify index (check-and-set)', async () => {
+    const created = await register({ Job: job('cas'), EnforceIndex: true, JobModifyIndex: 0 });
+    expect(await status(register({ Job: job('cas', { Priority: 60 }), EnforceIndex: true, JobModifyIndex: 0 }))).toBe(409);
+    expect(await status(register({ Job: job('cas', { Priority: 60 }), EnforceIndex: true, JobModifyIndex: 1 }))).toBe(409);
+    const ok = await register({ Job: job('cas', { Priority: 60 }), EnforceIndex: true, JobModifyIndex: created.body.JobModifyIndex });
+    expect(ok.body.JobModifyIndex).toBeGreaterThan(created.body.JobModifyIndex as number);
+    const read = await srv.client().scheduler<{ Priority: number }>('GET', '/v1/job/cas');
+    expect(read.body.Priority).toBe(60);
+  });
+
+  it('keeps the six most recent submissions', async () => {
+    for (let i = 1; i <= 8; i++) {
+      await register({ Job: job('subs', { Priority: 10 + i }), Submission: { Source: `# version ${i - 1}`, Format: 'hcl2' } });
+    }
+    const sub = await srv.client().scheduler<{ Source: string; Version: number }>('GET', '/v1/job/subs/submission', { query: { version: 7 } });
+    expect(sub.body).toMatchObject({ Source: '# version 7', Version: 7 });
+    expect(await status(srv.client().scheduler('GET', '/v1/job/subs/submission', { query: { version: 2 } }))).toBe(200);
+    expect(await status(srv.client().scheduler('GET', '/v1/job/subs/submission', { query: { version: 1 } }))).toBe(404);
+    expect(await status(srv.client().scheduler('GET', '/v1/job/subs/submission'))).toBe(400);
+  });
+
+  it('filters and pages the job list', async () => {
+    for (const id of ['page-a', 'page-b', 'page-c']) await register({ Job: job(id, { Meta: { team: id === 'page-b' ? 'infra' : 'web' } }) });
+    const filtered = await srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { filter: 'Meta.team == "infra"' } });
+    expect(filtered.body.map((j) => j.ID)).toEqual(['page-b']);
+    const first = await srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { prefix: 'page-', per_page: 2 } });
+    expect(first.body.map((j) => j.ID)).toEqual(['page-a', 'page-b']);
+    expect(first.nextToken).toBe('default.page-c');
+    const second = await srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { prefix: 'page-', per_page: 2, next_token: first.nextToken } });
+    expect(second.body.map((j) => j.ID)).toEqual(['page-c']);
+    expect(second.nextToken).toBeUndefined();
+    expect(await status(srv.client().scheduler('GET', '/v1/jobs', { query: { filter: 'Meta.team ==' } }))).toBe(400);
+    const withMeta = await srv.client().scheduler<Array<{ ID: string; Meta?: unknown }>>('GET', '/v1/jobs', { query: { prefix: 'page-b', meta: true } });
+    expect(withMeta.body[0].Meta).toEqual({ team: 'infra' });
+  });
+
+  it('stops a job as a new version, and purges it', async () => {
+    await register({ Job: job('stopme') });
+    const stopped = await srv.client().scheduler<Record<string, unknown>>('DELETE', '/v1/job/stopme');
+    expect(stopped.body.JobModifyIndex).toBeGreaterThan(0);
+    const read = await srv.client().scheduler<{ Stop: boolean; Version: number }>('GET', '/v1/job/stopme');
+    expect(read.body).toMatchObject({ Stop: true, Version: 1 });
+    await srv.client().scheduler('DELETE', '/v1/job/stopme', { query: { purge: true } });
+    expect(await status(srv.client().scheduler('GET', '/v1/job/stopme'))).toBe(404);
+    expect(await status(srv.client().scheduler('GET', '/v1/job/stopme/versions'))).toBe(404);
+    expect(await status(srv.client().scheduler('DELETE', '/v1/job/never-there'))).toBe(404);
+  });
+
+  it('serves job IDs that contain a slash', async () => {
+    await register({ Job: job('batch/periodic-1700000000') });
+    const read = await srv.client().scheduler<{ ID: string }>('GET', `/v1/job/${encodeURIComponent('batch/periodic-1700000000')}`);
+    expect(read.body.ID).toBe('batch/periodic-1700000000');
+    const versions = await srv.client().scheduler<{ Versions: unknown[] }>('GET', '/v1/job/batch/periodic-1700000000/versions');
+    expect(versions.body.Versions).toHaveLength(1);
+  });
+
+  it('rejects bad requests with a 400 that names the problem', async () => {
+    const message = async (body: unknown, path = '/v1/jobs') => {
+      try {
+        await srv.client().scheduler('POST', path, { body });
+        return 'accepted';
+      } catch (err) {
+        expect((err as ApiError).statusCode).toBe(400);
+        return (err as ApiError).errors[0];
+      }
+    };
+    expect(await message({})).toContain('Job must be specified');
+    expect(await message({ Job: job('x'), Bogus: 1 })).toContain('"Bogus"');
+    expect(await message({ Job: job('x'), EnforceIndex: 'yes' })).toContain('"EnforceIndex"');
+    expect(await message({ Job: job('x'), EvalPriority: 101 })).toContain('Eval priority');
+    expect(await message({ Job: job('x', { TaskGroups: [] }) })).toMatch(/task group/i);
+    expect(await message({ Job: job('other') }, '/v1/job/x')).toContain('Job ID does not match name');
+    expect(await message({ Job: job('x', { Namespace: 'nowhere' }) })).toContain('nowhere');
+  });
+
+  it('checks the namespace capabilities of the spec ACL column', async () => {
+    expect(await status(register({ Job: job('acl') }, readOnly))).toBe(403);
+    await register({ Job: job('acl') });
+    expect(await status(srv.client(readOnly).scheduler('GET', '/v1/job/acl'))).toBe(200);
+    expect(await status(srv.client(readOnly).scheduler('GET', '/v1/jobs'))).toBe(200);
+    expect(await status(srv.client(readOnly).scheduler('DELETE', '/v1/job/acl'))).toBe(403);
+    const writer = String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['writer'] } }))?.auth?.client_token);
+    expect(await status(register({ Job: job('acl-po'), PolicyOverride: true }, writer))).toBe(403);
+    expect(await status(register({ Job: job('acl-po') }, writer))).toBe(200);
+  });
+
+  it('validates a job and reports every error at once', async () => {
+    const ok = await srv.client().scheduler<Record<string, unknown>>('PUT', '/v1/validate/job', { body: { Job: job('valid') } });
+    expect(ok.body).toMatchObject({ ValidationErrors: null, Error: '' });
+    const bad = await srv.client().scheduler<{ ValidationErrors: string[] }>('PUT', '/v1/validate/job', {
+      body: { Job: job('bad', { Priority: 500, TaskGroups: [{ Name: 'g', Count: -1, Tasks: [{ Name: 't' }] }] }) },
+    });
+    expect(bad.body.ValidationErrors.length).toBeGreaterThanOrEqual(2);
+  });
+});
