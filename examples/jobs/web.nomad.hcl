@@ -1,0 +1,89 @@
+# A long-running service with a dynamic and a static port, a health check and a rolling update.
+job "web" {
+  datacenters = ["dc1"]
+  type        = "service"
+  priority    = 60
+
+  meta {
+    team = "platform"
+  }
+
+  constraint {
+    attribute = "${attr.kernel.name}"
+    value     = "linux"
+  }
+
+  update {
+    max_parallel     = 1
+    min_healthy_time = "10s"
+    healthy_deadline = "3m"
+    auto_revert      = true
+  }
+
+  group "frontend" {
+    count = 2
+
+    network {
+      port "http" {}
+      port "admin" {
+        static = 8081
+      }
+    }
+
+    restart {
+      attempts = 3
+      interval = "5m"
+      delay    = "15s"
+      mode     = "delay"
+    }
+
+    service {
+      name     = "web-frontend"
+      provider = "nomad"
+      port     = "http"
+      tags     = ["web", "v1"]
+
+      check {
+        type     = "http"
+        path     = "/health"
+        interval = "10s"
+        timeout  = "2s"
+      }
+    }
+
+    task "server" {
+      driver = "raw_exec"
+
+      config {
+        command = "/usr/bin/python3"
+        args    = ["-m", "http.server", "${NOMAD_PORT_http}", "--bind", "${NOMAD_IP_http}"]
+      }
+
+      env {
+        NODE_ID = "${node.unique.id}"
+        RACK    = "${meta.rack}"
+      }
+
+      template {
+        destination = "local/config.env"
+        env         = true
+        data        = <<-EOT
+          GREETING=hello
+          PORT={{ env "NOMAD_PORT_http" }}
+        EOT
+      }
+
+      resources {
+        cpu    = 200
+        memory = 128
+      }
+
+      kill_timeout = "20s"
+
+      logs {
+        max_files     = 5
+        max_file_size = 15
+      }
+    }
+  }
+}
