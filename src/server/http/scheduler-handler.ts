@@ -23,13 +23,19 @@ export const COMMON_QUERY: Fields = {
 
 const MAX_WAIT_MS = 300_000;
 
+const literalSegments = (path: string) => path.split('/').filter((s) => s !== '' && !s.startsWith(':') && !s.startsWith('*')).length;
+
+/**
+ * Routes matching the path, most specific first: job IDs may contain '/', so `/v1/job/*job_id` also
+ * matches `/v1/job/web/versions`, and the route with more literal segments (`.../versions`) must win.
+ */
 export function findRoute(routes: RouteDef[], parts: string[]): { route: RouteDef; params: Record<string, string> }[] {
   const found: { route: RouteDef; params: Record<string, string> }[] = [];
   for (const route of routes) {
     const params = matchRoute(route.path, parts);
     if (params) found.push({ route, params });
   }
-  return found;
+  return found.sort((a, b) => literalSegments(b.route.path) - literalSegments(a.route.path));
 }
 
 async function authenticate(raw: RawRequest, services: Services): Promise<Caller> {
