@@ -147,3 +147,67 @@ describe('job endpoints', () => {
     expect(bad.body.ValidationErrors.length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('POST /v1/jobs/parse', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => srv?.close());
+
+  const hcl = `
+variable "image" {
+  type    = string
+  default = "busybox"
+}
+
+job "web" {
+  datacenters = ["dc1"]
+  group "g" {
+    count = 2
+    task "t" {
+      driver = "raw_exec"
+      config {
+        command = "/bin/echo"
+        args    = ["\${var.image}", "\${NOMAD_ALLOC_ID}"]
+      }
+      resources {
+        cpu    = 200
+        memory = 128
+      }
+    }
+  }
+}
+`;
+
+  it('turns HCL into API JSON, with variables, leaving runtime interpolations alone', async () => {
+    const answer = await srv.client().scheduler<Record<string, any>>('POST', '/v1/jobs/parse', { body: { JobHCL: hcl, Variables: 'image = "alpine"' } });
+    expect(answer.body.ID).toBe('web');
+    const task = answer.body.TaskGroups[0].Tasks[0];
+    expect(answer.body.TaskGroups[0].Count).toBe(2);
+    expect(task.Config.args).toEqual(['alpine', '${NOMAD_ALLOC_ID}']);
+    expect(task.Resources).toMatchObject({ CPU: 200, MemoryMB: 128 });
+  });
+
+  it('canonicalizes on request', async () => {
+    const plain = await srv.client().scheduler<Record<string, any>>('POST', '/v1/jobs/parse', { body: { JobHCL: hcl } });
+    const canonical = await srv.client().scheduler<Record<string, any>>('POST', '/v1/jobs/parse', { body: { JobHCL: hcl, Canonicalize: true } });
+    expect(plain.body.Priority ?? null).toBeNull();
+    expect(canonical.body.Priority).toBe(50);
+    expect(canonical.body.TaskGroups[0].Tasks[0].Config.args[0]).toBe('busybox');
+  });
+
+  it('answers 400 for an empty spec and for a syntax error, naming the line', async () => {
+    const fail = async (body: unknown) => {
+      try {
+        await srv.client().scheduler('POST', '/v1/jobs/parse', { body });
+        return 'accepted';
+      } catch (err) {
+        expect((err as ApiError).statusCode).toBe(400);
+        return (err as ApiError).errors[0];
+      }
+    };
+    expect(await fail({ JobHCL: '' })).toContain('Job spec is empty');
+    expect(await fail({ JobHCL: 'job "x" {\n  group "g" {\n    count = \n  }\n}\n' })).toMatch(/Failed to parse job: .*3/);
+  });
+});
