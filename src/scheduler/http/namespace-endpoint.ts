@@ -1,7 +1,23 @@
 /** /v1/namespaces and /v1/namespace/:name, as Nomad serves them. */
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { deleteNamespace, getNamespace, listNamespaces, upsertNamespace } from '../state/namespaces.js';
-import { defineRoute } from './route.js';
+import { defineRoute, type RouteResult, type SchedulerRequest } from './route.js';
+
+async function apply(req: SchedulerRequest, pathName?: string): Promise<RouteResult> {
+  const body = (req.body() ?? {}) as Record<string, unknown>;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new UserError('request body must be a Namespace object');
+  if (body.Name !== undefined && typeof body.Name !== 'string') throw new UserError('field "Name" must be a string');
+  const name = pathName ?? (body.Name as string | undefined);
+  if (!name) throw new UserError('field "Name" is required');
+  if (body.Name !== undefined && body.Name !== name) throw new UserError(`namespace name in the body ("${String(body.Name)}") does not match the path ("${name}")`);
+  if (body.Description !== undefined && typeof body.Description !== 'string') throw new UserError('field "Description" must be a string');
+  const meta = body.Meta ?? {};
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || Object.values(meta).some((v) => typeof v !== 'string')) {
+    throw new UserError('field "Meta" must be a map of string to string');
+  }
+  const index = await upsertNamespace(req.services.store, { Name: name, Description: body.Description as string | undefined, Meta: meta as Record<string, string> });
+  return { body: { Index: index }, index };
+}
 
 export const namespaceRoutes = [
   defineRoute({
@@ -38,19 +54,14 @@ export const namespaceRoutes = [
     path: '/v1/namespace/:name',
     acl: { management: true },
     synopsis: 'Create or update a namespace.',
-    handler: async (req) => {
-      const body = (req.body() ?? {}) as Record<string, unknown>;
-      if (typeof body !== 'object' || Array.isArray(body)) throw new UserError('request body must be a Namespace object');
-      const name = req.params.name;
-      if (body.Name !== undefined && body.Name !== name) throw new UserError(`namespace name in the body ("${String(body.Name)}") does not match the path ("${name}")`);
-      if (body.Description !== undefined && typeof body.Description !== 'string') throw new UserError('field "Description" must be a string');
-      const meta = body.Meta ?? {};
-      if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || Object.values(meta).some((v) => typeof v !== 'string')) {
-        throw new UserError('field "Meta" must be a map of string to string');
-      }
-      const index = await upsertNamespace(req.services.store, { Name: name, Description: body.Description as string | undefined, Meta: meta as Record<string, string> });
-      return { body: { Index: index }, index };
-    },
+    handler: (req) => apply(req, req.params.name),
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/namespace',
+    acl: { management: true },
+    synopsis: 'Create or update the namespace named in the body.',
+    handler: (req) => apply(req),
   }),
   defineRoute({
     methods: ['DELETE'],

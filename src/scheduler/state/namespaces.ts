@@ -1,6 +1,7 @@
 /** Scheduler namespaces. `default` always exists and cannot be deleted. */
 import { NotFound, UserError } from '../../shared/errors.js';
 import type { Store } from '../../storage/store.js';
+import { JOBS_TABLE } from './jobs.js';
 
 export const NAMESPACES_TABLE = 'namespaces';
 
@@ -39,10 +40,17 @@ export async function upsertNamespace(store: Store, input: { Name: string; Descr
   return index;
 }
 
+/** Refused for `default` and for a namespace that still holds jobs (Nomad: they must be purged first). */
 export async function deleteNamespace(store: Store, name: string): Promise<number> {
   if (name === 'default') throw new UserError('default namespace can not be deleted');
   const { index } = await store.write((tx) => {
-    if (!tx.delete(NAMESPACES_TABLE, name)) throw new NotFound(`namespace "${name}" not found`);
+    if (!tx.get(NAMESPACES_TABLE, name)) throw new NotFound(`namespace "${name}" not found`);
+    const jobs = tx.list<{ Stop: boolean }>(JOBS_TABLE, `${name}\u0000`);
+    if (jobs.length > 0) {
+      const running = jobs.filter((j) => !j.value.Stop).length;
+      throw new UserError(`namespace "${name}" has ${jobs.length} job(s) (${running} not stopped); purge them before deleting it`);
+    }
+    tx.delete(NAMESPACES_TABLE, name);
   });
   return index;
 }
