@@ -118,10 +118,14 @@ interface BlockSpec {
   keyed?: boolean;
 }
 
+/**
+ * A name may appear in both `attrs` and `blocks` where Nomad accepts either form (`meta {}` and
+ * `meta = {}`); HCL-JSON, which cannot tell them apart, reads such a key as the block.
+ */
 interface Schema {
   attrs: Record<string, AttrSpec>;
   blocks: Record<string, BlockSpec>;
-  /** Attributes also accepted as blocks of the same name (`meta {}` or `meta = {}`). */
+  /** Normalisation jobspec2 applies after decoding (port split, template defaults, ...). */
   post?: (out: ApiObject, m: Mapper, path: string) => void;
 }
 

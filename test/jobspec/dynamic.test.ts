@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { parseJobspec } from '../../src/jobspec/index.js';
-import { errorOf, parseGroup } from './helpers.js';
+import { type ApiJob, parseJobspec, type ParseJobspecOptions } from '../../src/jobspec/index.js';
+
+function firstGroup(job: ApiJob): Record<string, unknown> {
+  return job.TaskGroups![0];
+}
+
+async function parseGroup(groupBody: string, opts: ParseJobspecOptions = {}): Promise<Record<string, unknown>> {
+  return firstGroup(await parseJobspec(`job "x" {\n  group "g" {\n${groupBody}\n    task "t" {\n      driver = "raw_exec"\n    }\n  }\n}\n`, opts));
+}
+
+/** Resolves to the thrown error's message, failing the test when nothing is thrown. */
+async function errorOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected an error, but parsing succeeded');
+}
 
 describe('dynamic blocks', () => {
   it('generates labelled blocks from a map with the default iterator name', async () => {

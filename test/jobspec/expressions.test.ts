@@ -3,8 +3,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/shared/errors.js';
-import { parseJobspec } from '../../src/jobspec/index.js';
-import { errorOf, evalExpr, parseTask } from './helpers.js';
+import { type ApiJob, parseJobspec, type ParseJobspecOptions } from '../../src/jobspec/index.js';
+
+function firstGroup(job: ApiJob): Record<string, unknown> {
+  return job.TaskGroups![0];
+}
+
+function firstTask(job: ApiJob): Record<string, unknown> {
+  return (firstGroup(job).Tasks as Array<Record<string, unknown>>)[0];
+}
+
+/** Wraps an expression in a minimal job and returns its value as the driver config saw it. */
+async function evalExpr(expr: string): Promise<unknown> {
+  const job = await parseJobspec(`job "x" {\n  group "g" {\n    task "t" {\n      driver = "raw_exec"\n      config {\n        v = ${expr}\n      }\n    }\n  }\n}\n`, {});
+  return (firstTask(job).Config as Record<string, unknown>).v;
+}
+
+async function parseTask(taskBody: string, opts: ParseJobspecOptions = {}): Promise<Record<string, unknown>> {
+  return firstTask(await parseJobspec(`job "x" {\n  group "g" {\n    task "t" {\n${taskBody}\n    }\n  }\n}\n`, opts));
+}
+
+/** Resolves to the thrown error's message, failing the test when nothing is thrown. */
+async function errorOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected an error, but parsing succeeded');
+}
 
 describe('operators and literals', () => {
   it.each([
@@ -97,6 +124,11 @@ EOF
 `);
     const tmpl = ((job.TaskGroups![0].Tasks as Array<Record<string, unknown>>)[0].Templates as Array<Record<string, unknown>>)[0];
     expect(tmpl.EmbeddedTmpl).toBe('say hi\nproxy_set_header Host ${host};\nport {{ env "NOMAD_PORT_http" }}\n');
+  });
+
+  it('turns a bare runtime reference into its ${...} text, as jobspec2 does', async () => {
+    expect(await evalExpr('attr.kernel.name')).toBe('${attr.kernel.name}');
+    expect(await evalExpr('"${upper(node.class)}"')).toBe('${upper(node.class)}');
   });
 
   it('unescapes $${ to a literal ${ and does not evaluate it', async () => {

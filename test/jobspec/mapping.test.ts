@@ -1,8 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/shared/errors.js';
-import { JobspecError, parseGoDurationNs, parseJobspec } from '../../src/jobspec/index.js';
-import { errorOf, firstGroup, firstTask, parseGroup, parseTask } from './helpers.js';
+import { type ApiJob, JobspecError, parseGoDurationNs, parseJobspec, type ParseJobspecOptions } from '../../src/jobspec/index.js';
+
+function firstGroup(job: ApiJob): Record<string, unknown> {
+  return job.TaskGroups![0];
+}
+
+function firstTask(job: ApiJob): Record<string, unknown> {
+  return (firstGroup(job).Tasks as Array<Record<string, unknown>>)[0];
+}
+
+async function parseTask(taskBody: string, opts: ParseJobspecOptions = {}): Promise<Record<string, unknown>> {
+  return firstTask(await parseJobspec(`job "x" {\n  group "g" {\n    task "t" {\n${taskBody}\n    }\n  }\n}\n`, opts));
+}
+
+async function parseGroup(groupBody: string, opts: ParseJobspecOptions = {}): Promise<Record<string, unknown>> {
+  return firstGroup(await parseJobspec(`job "x" {\n  group "g" {\n${groupBody}\n    task "t" {\n      driver = "raw_exec"\n    }\n  }\n}\n`, opts));
+}
+
+/** Resolves to the thrown error's message, failing the test when nothing is thrown. */
+async function errorOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected an error, but parsing succeeded');
+}
 
 const example = (name: string): string => readFileSync(new URL(`../../examples/jobs/${name}`, import.meta.url), 'utf8');
 

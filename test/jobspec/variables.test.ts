@@ -1,7 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseJobspec, type ParseJobspecOptions } from '../../src/jobspec/index.js';
-import { errorOf, firstTask } from './helpers.js';
+import { type ApiJob, parseJobspec, type ParseJobspecOptions } from '../../src/jobspec/index.js';
+
+function firstGroup(job: ApiJob): Record<string, unknown> {
+  return job.TaskGroups![0];
+}
+
+function firstTask(job: ApiJob): Record<string, unknown> {
+  return (firstGroup(job).Tasks as Array<Record<string, unknown>>)[0];
+}
+
+/** Resolves to the thrown error's message, failing the test when nothing is thrown. */
+async function errorOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected an error, but parsing succeeded');
+}
 
 const SRC = `
 variable "who" {

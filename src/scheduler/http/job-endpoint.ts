@@ -1,6 +1,7 @@
 /** /v1/job/:job_id and its sub-resources. Job IDs may contain '/', hence the `*job_id` patterns. */
 import { NotFound, UserError } from '../../shared/errors.js';
 import { getJob, jobSubmission, jobVersions, stopJob } from '../state/jobs.js';
+import { evalsOfJob } from '../state/evals.js';
 import { register } from './job-register.js';
 import { defineRoute } from './route.js';
 
@@ -38,10 +39,10 @@ export const jobRoutes = [
     handler: async (req) => {
       const priority = req.query.get<number>('eval_priority');
       if (priority !== 0 && (priority < 1 || priority > 100)) throw new UserError('Eval priority must be between 1 and 100 inclusively');
-      const { job, index } = await stopJob(req.services.store, req.namespace, req.params.job_id, req.query.get<boolean>('purge'));
+      const { job, index, evaluation } = await stopJob(req.services.store, req.namespace, req.params.job_id, req.query.get<boolean>('purge'), priority);
       return {
         index,
-        body: { EvalID: '', EvalCreateIndex: 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' },
+        body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' },
       };
     },
   }),
@@ -60,6 +61,17 @@ export const jobRoutes = [
       if (versions.length === 0) throw new NotFound('job versions not found');
       const index = Math.max(...versions.map((v) => v.ModifyIndex));
       return { body: { Versions: versions, Diffs: null, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' }, index };
+    },
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/job/*job_id/evaluations',
+    acl: { namespace: ['read-job'] },
+    blocking: true,
+    synopsis: 'List the evaluations of a job, newest first.',
+    handler: async (req) => {
+      const evals = evalsOfJob(req.services.store, req.namespace, req.params.job_id);
+      return { body: evals, index: Math.max(1, ...evals.map((e) => e.ModifyIndex)) };
     },
   }),
   defineRoute({

@@ -81,13 +81,13 @@ export async function register(req: SchedulerRequest, pathJobId?: string) {
     preserveCounts: body.PreserveCounts === true,
     submission: checkSubmission(body.Submission),
     tokenAccessor: req.caller.token.accessor,
+    evalPriority,
   });
   return {
     index: result.index,
     body: {
-      // Evaluations arrive with the scheduler (issue 3); until then a registration creates none.
-      EvalID: '',
-      EvalCreateIndex: 0,
+      EvalID: result.evaluation?.ID ?? '',
+      EvalCreateIndex: result.evaluation?.CreateIndex ?? 0,
       JobModifyIndex: result.job.JobModifyIndex,
       Warnings: jobWarnings(job).join('\n'),
       Index: result.index,

@@ -4,5 +4,6 @@ import { namespaceRoutes } from './namespace-endpoint.js';
 import { jobsRoutes } from './jobs-endpoint.js';
 import { jobRoutes } from './job-endpoint.js';
 import { validateRoutes } from './validate-endpoint.js';
+import { evalRoutes } from './eval-endpoint.js';
 
-export const schedulerRoutes: RouteDef[] = [...namespaceRoutes, ...jobsRoutes, ...jobRoutes, ...validateRoutes];
+export const schedulerRoutes: RouteDef[] = [...namespaceRoutes, ...jobsRoutes, ...jobRoutes, ...validateRoutes, ...evalRoutes];

@@ -6,6 +6,9 @@
 import { Conflict, NotFound } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import { copyJob, jobSpecChanged, type Job, type TaskGroup } from '../structs/index.js';
+import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
+import { putEval } from './evals.js';
+import { jobKey } from './jobs-keys.js';
 
 export const JOBS_TABLE = 'jobs';
 export const JOB_VERSIONS_TABLE = 'job-versions';
@@ -28,7 +31,7 @@ export interface JobSubmission {
 }
 
 const SEP = '\u0000';
-export const jobKey = (namespace: string, id: string) => `${namespace}${SEP}${id}`;
+export { jobKey };
 /** Versions sort numerically within a job because the number is zero-padded. */
 const versionKey = (namespace: string, id: string, version: number) => `${jobKey(namespace, id)}${SEP}${String(version).padStart(10, '0')}`;
 
@@ -39,10 +42,14 @@ export interface RegisterOptions {
   submission?: { Source: string; Format?: string; VariableFlags?: Record<string, string> | null; Variables?: string };
   /** accessor of the token that registered it (Job.NomadTokenID) */
   tokenAccessor?: string;
+  /** priority of the evaluation; 0 = the job's */
+  evalPriority?: number;
 }
 
 export interface RegisterResult {
   job: Job;
+  /** the evaluation created with it; none for periodic and parameterized jobs */
+  evaluation?: Evaluation;
   /** false when the spec was unchanged and no new version was made */
   changed: boolean;
   index: number;
@@ -80,7 +87,10 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
     enforce(prev, opts);
     const job = copyJob(input);
     if (opts.preserveCounts && prev) preserveCounts(job, prev);
-    if (prev && !prev.Stop && !jobSpecChanged(prev, job)) return { job: prev, changed: false };
+    if (prev && !prev.Stop && !jobSpecChanged(prev, job)) {
+      // Nomad still evaluates an unchanged job again (it may have lost allocations); it keeps its version.
+      return { job: prev, changed: false, evaluation: evaluate(tx, prev, 'job-register', opts.evalPriority) };
+    }
 
     job.Version = prev ? prev.Version + 1 : 0;
     job.CreateIndex = prev?.CreateIndex ?? tx.index;
@@ -108,9 +118,25 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
       tx.put(JOB_SUBMISSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), submission);
       pruneByPrefix(tx, JOB_SUBMISSIONS_TABLE, `${key}${SEP}`, SUBMISSIONS_KEPT);
     }
-    return { job, changed: true };
+    return { job, changed: true, evaluation: evaluate(tx, job, 'job-register', opts.evalPriority) };
   });
   return { ...result, index };
+}
+
+/** Periodic and parameterized parents are never evaluated themselves; their children are. */
+function evaluate(tx: WriteTx, job: Job, triggeredBy: string, priority = 0): Evaluation | undefined {
+  if (job.Periodic !== null || job.ParameterizedJob !== null) return undefined;
+  const evaluation = newEvaluation({
+    namespace: job.Namespace,
+    jobId: job.ID,
+    jobType: job.Type,
+    priority: priority || job.Priority,
+    triggeredBy,
+    jobModifyIndex: job.JobModifyIndex,
+    index: tx.index,
+  });
+  putEval(tx, evaluation);
+  return evaluation;
 }
 
 export function getJob(store: Store, namespace: string, id: string): Job | undefined {
@@ -136,7 +162,13 @@ export function jobSubmission(store: Store, namespace: string, id: string, versi
  * Stops a job: without purge it stays, as a new version with Stop set, until garbage collection; with
  * purge it, its versions and its sources are removed at once.
  */
-export async function stopJob(store: Store, namespace: string, id: string, purge: boolean): Promise<{ job: Job; index: number }> {
+export async function stopJob(
+  store: Store,
+  namespace: string,
+  id: string,
+  purge: boolean,
+  evalPriority = 0,
+): Promise<{ job: Job; index: number; evaluation?: Evaluation }> {
   const { result, index } = await store.write((tx) => {
     const key = jobKey(namespace, id);
     const prev = tx.get<Job>(JOBS_TABLE, key);
@@ -146,7 +178,7 @@ export async function stopJob(store: Store, namespace: string, id: string, purge
       for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE]) {
         for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
       }
-      return prev;
+      return { job: prev, evaluation: evaluate(tx, prev, 'job-deregister', evalPriority) };
     }
     const job = copyJob(prev);
     job.Stop = true;
@@ -157,7 +189,7 @@ export async function stopJob(store: Store, namespace: string, id: string, purge
     tx.put(JOBS_TABLE, key, job);
     tx.put(JOB_VERSIONS_TABLE, versionKey(namespace, id, job.Version), job);
     pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
-    return job;
+    return { job, evaluation: evaluate(tx, job, 'job-deregister', evalPriority) };
   });
-  return { job: result, index };
+  return { ...result, index };
 }

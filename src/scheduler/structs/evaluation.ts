@@ -1,0 +1,55 @@
+/** Evaluations: the unit of scheduling work. Register, stop and node events create them. */
+import { randomUUID } from 'node:crypto';
+
+export const EVAL_STATUSES = ['blocked', 'pending', 'complete', 'failed', 'canceled'] as const;
+export type EvalStatus = (typeof EVAL_STATUSES)[number];
+
+export interface Evaluation {
+  ID: string;
+  Namespace: string;
+  Priority: number;
+  Type: string;
+  TriggeredBy: string;
+  JobID: string;
+  JobModifyIndex: number;
+  NodeID?: string;
+  DeploymentID?: string;
+  Status: EvalStatus;
+  StatusDescription?: string;
+  PreviousEval?: string;
+  NextEval?: string;
+  BlockedEval?: string;
+  FailedTGAllocs?: Record<string, unknown>;
+  QueuedAllocations?: Record<string, number>;
+  CreateIndex: number;
+  ModifyIndex: number;
+  /** Unix nanoseconds */
+  CreateTime: number;
+  ModifyTime: number;
+}
+
+export function newEvaluation(p: {
+  namespace: string;
+  jobId: string;
+  jobType: string;
+  priority: number;
+  triggeredBy: string;
+  jobModifyIndex: number;
+  index: number;
+}): Evaluation {
+  const now = Date.now() * 1_000_000;
+  return {
+    ID: randomUUID(),
+    Namespace: p.namespace,
+    Priority: p.priority,
+    Type: p.jobType,
+    TriggeredBy: p.triggeredBy,
+    JobID: p.jobId,
+    JobModifyIndex: p.jobModifyIndex,
+    Status: 'pending',
+    CreateIndex: p.index,
+    ModifyIndex: p.index,
+    CreateTime: now,
+    ModifyTime: now,
+  };
+}

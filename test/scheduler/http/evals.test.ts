@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError } from '../../../src/shared/errors.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+
+interface Eval {
+  ID: string;
+  JobID: string;
+  TriggeredBy: string;
+  Status: string;
+  Priority: number;
+  Namespace: string;
+  CreateIndex: number;
+}
+
+const job = (id: string, extra: Record<string, unknown> = {}) => ({
+  ID: id,
+  Type: 'service',
+  TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sleep' } }] }],
+  ...extra,
+});
+
+describe('evaluations', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => srv?.close());
+
+  const status = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return 200;
+    } catch (err) {
+      return (err as ApiError).statusCode;
+    }
+  };
+
+  it('register creates a job-register evaluation, returned and readable', async () => {
+    const reg = await srv.client().scheduler<{ EvalID: string; EvalCreateIndex: number }>('POST', '/v1/jobs', { body: { Job: job('ev1'), EvalPriority: 80 } });
+    expect(reg.body.EvalID).toMatch(/^[0-9a-f-]{36}$/);
+    expect(reg.body.EvalCreateIndex).toBe(reg.index);
+    const read = await srv.client().scheduler<Eval>('GET', `/v1/evaluation/${reg.body.EvalID}`);
+    expect(read.body).toMatchObject({ JobID: 'ev1', TriggeredBy: 'job-register', Status: 'pending', Priority: 80, Namespace: 'default' });
+  });
+
+  it('an unchanged re-register is evaluated again; a stop is evaluated as job-deregister', async () => {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job('ev2') } });
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job('ev2') } });
+    const stop = await srv.client().scheduler<{ EvalID: string }>('DELETE', '/v1/job/ev2');
+    const evals = await srv.client().scheduler<Eval[]>('GET', '/v1/job/ev2/evaluations');
+    expect(evals.body.map((e) => e.TriggeredBy)).toEqual(['job-deregister', 'job-register', 'job-register']);
+    expect(evals.body[0].ID).toBe(stop.body.EvalID);
+  });
+
+  it('periodic and parameterized jobs get no evaluation', async () => {
+    const periodic = await srv.client().scheduler<{ EvalID: string; EvalCreateIndex: number }>('POST', '/v1/jobs', {
+      body: { Job: job('cron', { Type: 'batch', Periodic: { Spec: '*/5 * * * *', SpecType: 'cron' } }) },
+    });
+    expect(periodic.body).toMatchObject({ EvalID: '', EvalCreateIndex: 0 });
+    const evals = await srv.client().scheduler<Eval[]>('GET', '/v1/job/cron/evaluations');
+    expect(evals.body).toEqual([]);
+  });
+
+  it('lists evaluations oldest first, by prefix, by job, with paging', async () => {
+    const all = await srv.client().scheduler<Eval[]>('GET', '/v1/evaluations');
+    expect(all.body.length).toBeGreaterThanOrEqual(4);
+    const indexes = all.body.map((e) => e.CreateIndex);
+    expect([...indexes].sort((a, b) => a - b)).toEqual(indexes);
+    const byJob = await srv.client().scheduler<Eval[]>('GET', '/v1/evaluations', { query: { job: 'ev1' } });
+    expect(byJob.body.map((e) => e.JobID)).toEqual(['ev1']);
+    const target = all.body[0].ID;
+    const byPrefix = await srv.client().scheduler<Eval[]>('GET', '/v1/evaluations', { query: { prefix: target.slice(0, 4) } });
+    expect(byPrefix.body.map((e) => e.ID)).toContain(target);
+    expect(await status(srv.client().scheduler('GET', '/v1/evaluations', { query: { prefix: 'abc' } }))).toBe(400);
+    const page = await srv.client().scheduler<Eval[]>('GET', '/v1/evaluations', { query: { per_page: 2 } });
+    expect(page.body).toHaveLength(2);
+    expect(page.nextToken).toBe(`${all.body[2].CreateIndex}.${all.body[2].ID}`);
+    const next = await srv.client().scheduler<Eval[]>('GET', '/v1/evaluations', { query: { per_page: 2, next_token: page.nextToken } });
+    expect(next.body[0].ID).toBe(all.body[2].ID);
+    const filtered = await srv.client().scheduler<Eval[]>('GET', '/v1/evaluations', { query: { filter: 'TriggeredBy == "job-deregister"' } });
+    expect(filtered.body.every((e) => e.TriggeredBy === 'job-deregister')).toBe(true);
+    expect(filtered.body.length).toBeGreaterThan(0);
+  });
+
+  it('answers 404 for an unknown evaluation and 403 without read-job', async () => {
+    expect(await status(srv.client().scheduler('GET', '/v1/evaluation/00000000-0000-0000-0000-000000000000'))).toBe(404);
+    await srv.client().secrets('PUT', 'sys/policies/acl/other-ns', { body: { policy: 'namespace "other" { policy = "read" }' } });
+    const token = String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['other-ns'] } }))?.auth?.client_token);
+    const all = await srv.client().scheduler<Eval[]>('GET', '/v1/evaluations');
+    expect(await status(srv.client(token).scheduler('GET', `/v1/evaluation/${all.body[0].ID}`))).toBe(403);
+    expect(await status(srv.client(token).scheduler('GET', '/v1/evaluations'))).toBe(403);
+    const star = await srv.client(token).scheduler<Eval[]>('GET', '/v1/evaluations', { query: { namespace: '*' } });
+    expect(star.body).toEqual([]);
+  });
+});
