@@ -56,10 +56,24 @@ try {
     body: { policy: `path "secret/bench/${written}/*" { capabilities = ["read"] }` },
     expect: 204,
   });
+  // A job of 10 groups, each with a task: every registration is a new version (the count changes), so
+  // each one canonicalises, validates, diffs against the previous version and writes job, version and
+  // evaluation in one durable transaction.
+  let registered = 0;
+  const registerJob = () => {
+    const i = registered++;
+    const groups = Array.from({ length: 10 }, (_, g) => ({
+      Name: `g${g}`,
+      Count: 1 + (i % 50),
+      Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] }, Resources: { CPU: 100, MemoryMB: 64 } }],
+    }));
+    return { method: 'POST', path: '/v1/jobs', token: server.token, body: { Job: { ID: `bench-${i % 20}`, Type: 'service', TaskGroups: groups } }, expect: 200 };
+  };
   const rows = [];
   for (const [label, n, make] of [
     ['GET auth/token/lookup-self', N, lookup],
     ['PUT sys/policies/acl/:name (durable)', WRITES, write],
+    ['POST /v1/jobs, 10 groups (durable)', WRITES, registerJob],
   ]) {
     for (const concurrency of [1, CONCURRENCY]) {
       const ms = await load(server.url, n, concurrency, make);
