@@ -5,11 +5,12 @@
 # The subcommands of the words in $1.
 _svc_words() {
   case "$1" in
-    '') REPLY='auth completion delete identity list login namespace path-help policy read server status token version write' ;;
+    '') REPLY='auth completion delete identity job list login namespace path-help policy read server status token version write' ;;
     'auth') REPLY='disable enable list' ;;
     'identity') REPLY='entity entity-alias' ;;
     'identity entity') REPLY='create delete list read update' ;;
     'identity entity-alias') REPLY='create delete list read update' ;;
+    'job') REPLY='history inspect status validate' ;;
     'namespace') REPLY='apply delete list' ;;
     'policy') REPLY='delete list read write' ;;
     'token') REPLY='create lookup renew revoke' ;;
@@ -34,6 +35,10 @@ _svc_flags() {
     'identity entity-alias list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'identity entity-alias read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'identity entity-alias update') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -canonical-id= -mount-accessor= -custom-metadata=' ;;
+    'job history') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -p -full -version=' ;;
+    'job inspect') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -version= -hcl' ;;
+    'job status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -short' ;;
+    'job validate') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -var= -var-file=' ;;
     'list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'login') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -method= -no-store -token-only -no-print' ;;
     'namespace apply') REPLY='-address= -token= -namespace= -region= -no-color -force-color -description=' ;;
@@ -73,6 +78,10 @@ _svc_valued() {
     'identity entity-alias list') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
+    'job history') REPLY=' address token namespace region version ' ;;
+    'job inspect') REPLY=' address token namespace region version ' ;;
+    'job status') REPLY=' address token namespace region ' ;;
+    'job validate') REPLY=' address token namespace region var var-file ' ;;
     'list') REPLY=' address token namespace region format field ' ;;
     'login') REPLY=' address token namespace region format field method ' ;;
     'namespace apply') REPLY=' address token namespace region description ' ;;
@@ -98,14 +107,18 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job status|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
     'auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
     'auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
-    'server|-config') REPLY='file' ;;
+    'job validate|-var-file'|'server|-config') REPLY='file' ;;
     'server|-data-dir') REPLY='dir' ;;
     'server|-log-level') REPLY='choices:trace debug info warn error' ;;
     'token create|-type') REPLY='choices:service batch' ;;
     'token revoke|-mode') REPLY='choices:orphan' ;;
+    'job history#0') REPLY='dynamic:job' ;;
+    'job inspect#0') REPLY='dynamic:job' ;;
+    'job status#0') REPLY='dynamic:job' ;;
+    'job validate#0') REPLY='file' ;;
     'policy delete#0') REPLY='dynamic:policy' ;;
     'policy read#0') REPLY='dynamic:policy' ;;
     'policy write#0') REPLY='dynamic:policy' ;;

@@ -6,11 +6,12 @@
 # The subcommands of the words in $1, as name:description.
 _svc_words() {
   case "$1" in
-    '') reply=('auth:Interact with auth methods' 'completion:Print a shell completion script' 'delete:Delete data at any path of the secrets API' 'identity:Interact with the identity store' 'list:List the keys under any path of the secrets API' 'login:Authenticate locally' 'namespace:Interact with scheduler namespaces' 'path-help:Print help for a path of the secrets API' 'policy:Interact with policies' 'read:Read data from any path of the secrets API' 'server:Start the svc server (both APIs and a local node)' 'status:Print the status of the server' 'token:Interact with tokens' 'version:Print the svc version' 'write:Write data to any path of the secrets API') ;;
+    '') reply=('auth:Interact with auth methods' 'completion:Print a shell completion script' 'delete:Delete data at any path of the secrets API' 'identity:Interact with the identity store' 'job:Interact with jobs' 'list:List the keys under any path of the secrets API' 'login:Authenticate locally' 'namespace:Interact with scheduler namespaces' 'path-help:Print help for a path of the secrets API' 'policy:Interact with policies' 'read:Read data from any path of the secrets API' 'server:Start the svc server (both APIs and a local node)' 'status:Print the status of the server' 'token:Interact with tokens' 'version:Print the svc version' 'write:Write data to any path of the secrets API') ;;
     'auth') reply=('disable:Disable an auth method' 'enable:Enable an auth method' 'list:List the enabled auth methods') ;;
     'identity') reply=('entity:Manage entities' 'entity-alias:Manage entity aliases') ;;
     'identity entity') reply=('create:Create an entity' 'delete:Delete an entity and its aliases' 'list:List the entities' 'read:Print an entity' 'update:Update an entity') ;;
     'identity entity-alias') reply=('create:Create an entity alias' 'delete:Delete an entity alias' 'list:List the entity aliases' 'read:Print an entity alias' 'update:Update an entity alias') ;;
+    'job') reply=('history:Display all tracked versions of a job' 'inspect:Inspect a submitted job' 'status:Display status information about a job' 'validate:Check a job file for errors') ;;
     'namespace') reply=('apply:Create or update a namespace' 'delete:Delete a namespace' 'list:List namespaces') ;;
     'policy') reply=('delete:Delete a policy' 'list:List the installed policies' 'read:Print the text of a policy' 'write:Upload a policy from a file or stdin') ;;
     'token') reply=('create:Create a new token' 'lookup:Display information about a token' 'renew:Renew a token lease' 'revoke:Revoke a token and its children') ;;
@@ -35,6 +36,10 @@ _svc_bool_flags() {
     'identity entity-alias list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'identity entity-alias read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'identity entity-alias update') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'job history') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-p:Show the differences between each version and the one before' '-full:Print the whole job of each version') ;;
+    'job inspect') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-hcl:Print the job file that was submitted for the version, instead of the...') ;;
+    'job status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-short:Print only the job'\''s header, without the summary') ;;
+    'job validate') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:The file holds a job in the API'\''s JSON shape; variables cannot be use...') ;;
     'list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'login') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-no-store:Do not store the token in the token file' '-token-only:Print only the token and do not store it; the same as -field=token -n...' '-no-print:Print nothing on success; only the exit code tells') ;;
     'namespace apply') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
@@ -74,6 +79,10 @@ _svc_value_flags() {
     'identity entity-alias list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'identity entity-alias read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'identity entity-alias update') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Identifier of the client in the authentication source, for example a ...' '-canonical-id=:ID of the entity to move the alias to' '-mount-accessor=:Accessor of the auth mount to move the alias to' '-custom-metadata=:User-provided metadata describing the alias') ;;
+    'job history') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-version=:Show only this version') ;;
+    'job inspect') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-version=:Inspect this version of the job instead of the current one') ;;
+    'job status') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'job validate') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-var=:A variable value, as name=value' '-var-file=:A file of variable values, HCL or JSON') ;;
     'list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'login') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-method=:The auth method to log in with') ;;
     'namespace apply') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-description=:A human-readable description of the namespace') ;;
@@ -113,6 +122,10 @@ _svc_valued() {
     'identity entity-alias list') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
+    'job history') REPLY=' address token namespace region version ' ;;
+    'job inspect') REPLY=' address token namespace region version ' ;;
+    'job status') REPLY=' address token namespace region ' ;;
+    'job validate') REPLY=' address token namespace region var var-file ' ;;
     'list') REPLY=' address token namespace region format field ' ;;
     'login') REPLY=' address token namespace region format field method ' ;;
     'namespace apply') REPLY=' address token namespace region description ' ;;
@@ -138,14 +151,18 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    ('auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    ('auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job status|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
     ('auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
     ('auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
-    ('server|-config') REPLY='file' ;;
+    ('job validate|-var-file'|'server|-config') REPLY='file' ;;
     ('server|-data-dir') REPLY='dir' ;;
     ('server|-log-level') REPLY='choices:trace debug info warn error' ;;
     ('token create|-type') REPLY='choices:service batch' ;;
     ('token revoke|-mode') REPLY='choices:orphan' ;;
+    ('job history#0') REPLY='dynamic:job' ;;
+    ('job inspect#0') REPLY='dynamic:job' ;;
+    ('job status#0') REPLY='dynamic:job' ;;
+    ('job validate#0') REPLY='file' ;;
     ('policy delete#0') REPLY='dynamic:policy' ;;
     ('policy read#0') REPLY='dynamic:policy' ;;
     ('policy write#0') REPLY='dynamic:policy' ;;

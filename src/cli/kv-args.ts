@@ -18,7 +18,8 @@ export interface KvSources {
 }
 
 export async function parseKvArgs(args: string[], sources: KvSources): Promise<Record<string, unknown>> {
-  const result: Record<string, unknown> = {};
+  // No prototype: keys such as `toString` or `__proto__` are data here, like any other.
+  const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let stdinUsed = false;
   const stdin = async (): Promise<string> => {
     if (stdinUsed) throw new UsageError('Failed to parse K=V data: stdin already consumed (only one "-" may be given)');
@@ -55,7 +56,7 @@ export async function parseKvArgs(args: string[], sources: KvSources): Promise<R
 }
 
 function add(result: Record<string, unknown>, key: string, value: unknown): void {
-  if (!(key in result)) {
+  if (!Object.hasOwn(result, key)) {
     result[key] = value;
     return;
   }
@@ -65,7 +66,7 @@ function add(result: Record<string, unknown>, key: string, value: unknown): void
 
 // Vault merges a JSON document without overwriting keys already set, so `k=v -` lets k=v win.
 function mergeMissing(result: Record<string, unknown>, doc: Record<string, unknown>): void {
-  for (const [k, v] of Object.entries(doc)) if (!(k in result)) result[k] = v;
+  for (const [k, v] of Object.entries(doc)) if (!Object.hasOwn(result, k)) result[k] = v;
 }
 
 function parseJsonObject(text: string, source: string): Record<string, unknown> {

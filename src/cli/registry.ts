@@ -14,8 +14,9 @@ import { authGroup, authCommands } from './commands/auth/index.js';
 import { identityGroups, identityCommands } from './commands/identity/index.js';
 import { namespaceGroup, namespaceCommands } from './commands/namespace/index.js';
 import { docsCommands } from './commands/docs/index.js';
+import { jobGroup, jobCommands } from './commands/job/index.js';
 
-export const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, ...identityGroups, namespaceGroup];
+export const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, ...identityGroups, namespaceGroup, jobGroup];
 
 export const commands: CommandSpec[] = [
   serverCommand,
@@ -27,5 +28,6 @@ export const commands: CommandSpec[] = [
   ...authCommands,
   ...identityCommands,
   ...namespaceCommands,
+  ...jobCommands,
   ...docsCommands,
 ];

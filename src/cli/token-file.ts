@@ -2,7 +2,7 @@
  * The token file that `svc login` and `svc server -dev` write and every command reads (~/.svc-token).
  * Synchronous node:fs only: it is already loaded at start-up, where node:fs/promises would cost a module.
  */
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
@@ -22,9 +22,17 @@ export function readTokenFile(env: NodeJS.ProcessEnv): string | undefined {
 /** Written to a temporary file first and renamed, so a reader never sees half a token; mode 0600. */
 export async function writeTokenFile(env: NodeJS.ProcessEnv, token: string): Promise<string> {
   const file = tokenFilePath(env);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, token, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  // A name nobody can guess, created exclusively ('wx'): in a shared directory another user cannot
+  // plant the file (or a link) first and receive the token.
+  const { randomBytes } = await import('node:crypto');
+  const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, token, { mode: 0o600, flag: 'wx' });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
   return file;
 }

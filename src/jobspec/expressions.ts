@@ -218,6 +218,19 @@ function evalBinary(ctx: EvalContext, op: string, l: Expr, r: Expr, at: number):
   }
 }
 
+/**
+ * How many values the `for` expressions of one file may produce in all. Nested loops multiply, and the
+ * server parses files sent by callers on its main thread, so one file must not be able to stall it.
+ */
+export const FOR_VALUE_BUDGET = 1_000_000;
+const forBudgets = new WeakMap<SourceFile, { left: number }>();
+
+function spend(ctx: EvalContext, at: number): void {
+  let budget = forBudgets.get(ctx.source);
+  if (!budget) forBudgets.set(ctx.source, (budget = { left: FOR_VALUE_BUDGET }));
+  if (--budget.left < 0) fail(ctx, at, `for expressions in this file produce more than ${FOR_VALUE_BUDGET} values`);
+}
+
 function evalFor(ctx: EvalContext, e: Extract<Expr, { k: 'for' }>): Value {
   const coll = evaluate(ctx, e.coll);
   let entries: Array<[Value, Value]>;
@@ -227,6 +240,7 @@ function evalFor(ctx: EvalContext, e: Extract<Expr, { k: 'for' }>): Value {
   const tupleOut: Value[] = [];
   const objOut: Record<string, Value> = {};
   for (const [k, v] of entries) {
+    spend(ctx, e.start);
     const scope = new Map(ctx.scope);
     if (e.keyVar) scope.set(e.keyVar, k);
     scope.set(e.valVar, v);

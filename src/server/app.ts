@@ -55,9 +55,17 @@ export interface SvcServer {
 
 const SECRETS_PREFIXES = new Set(['sys', 'auth', 'identity']);
 const META_TABLE = 'meta';
+/** How long shutdown waits for requests in flight. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 function isSecretsPath(parts: string[]): boolean {
   return parts[0] === 'v1' && SECRETS_PREFIXES.has(parts[1] ?? '');
+}
+
+async function waitAtMost(ms: number, done: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
@@ -82,14 +90,21 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, ready: false };
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, ready: false, stopping: false };
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
 
     const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
     const initialized = store.get<boolean>(META_TABLE, 'initialized') === true;
     let rootToken: string | undefined;
-    if (!initialized || opts.dev) {
+    const reusable = opts.dev && opts.devRootTokenId ? tokens.find(opts.devRootTokenId) : undefined;
+    if (reusable) {
+      // -dev on a kept data dir with a fixed root token: the token from the last start is still it.
+      rootToken = opts.devRootTokenId;
+    } else if (!initialized || opts.dev) {
+      // Each -dev start makes a new root token; the previous one is revoked so they do not pile up.
+      const previous = store.get<string>(META_TABLE, 'dev_root_token');
+      if (opts.dev && previous) await tokens.revoke(previous);
       const created = await tokens.create({
         policies: ['root'],
         path: 'auth/token/root',
@@ -99,7 +114,10 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         secret: opts.dev ? opts.devRootTokenId : undefined,
       });
       rootToken = created.secret;
-      await store.write((tx) => tx.put(META_TABLE, 'initialized', true));
+      await store.write((tx) => {
+        tx.put(META_TABLE, 'initialized', true);
+        if (opts.dev) tx.put(META_TABLE, 'dev_root_token', created.entry.id);
+      });
     }
 
     const routing: SecretsRouting = {
@@ -108,10 +126,18 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     };
     const routes = schedulerRoutes;
 
+    // Requests being answered, so that close() can let them finish before storage goes away.
+    let inFlight = 0;
+    let drained: (() => void) | undefined;
     async function handle(raw: RawRequest): Promise<RawResponse> {
       const requestId = uuid();
-      const answer = await route(raw, requestId);
-      return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
+      inFlight++;
+      try {
+        const answer = await route(raw, requestId);
+        return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
+      } finally {
+        if (--inFlight === 0) drained?.();
+      }
     }
 
     async function route(raw: RawRequest, requestId: string): Promise<RawResponse> {
@@ -161,12 +187,23 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         if (closed) return;
         closed = true;
         clearInterval(sweeper);
-        // Stop accepting, let in-flight requests finish, then drop idle keep-alive connections.
-        await new Promise<void>((resolve) => {
-          httpServer.close(() => resolve());
+        // Stop accepting and drop idle keep-alive connections; blocking queries answer within a second;
+        // requests in flight finish (up to a bound) before storage closes under them.
+        services.stopping = true;
+        const wasListening = httpServer.listening;
+        const allClosed = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
+        httpServer.close();
+        httpServer.closeIdleConnections();
+        // Timers here stay referenced: they are what keeps the process alive until storage is closed.
+        if (inFlight > 0) await waitAtMost(SHUTDOWN_GRACE_MS, new Promise<void>((resolve) => (drained = resolve)));
+        if (wasListening) {
+          // The last answers are written after their handlers return: let them go out, then wait for
+          // the connections to end (briefly) before cutting what is left.
+          await new Promise((resolve) => setImmediate(resolve));
           httpServer.closeIdleConnections();
-          if (!httpServer.listening) resolve();
-        });
+          await waitAtMost(1000, allClosed);
+        }
+        httpServer.closeAllConnections();
         await store!.close();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });
       },

@@ -98,6 +98,8 @@ export interface Services {
   policies: PolicyStore;
   mounts: MountTable;
   identity: IdentityStore;
-  /** resolves once the server has finished starting */
+  /** true once the server has finished starting */
   ready: boolean;
+  /** true once shutdown began: blocking queries answer at once instead of waiting on */
+  stopping: boolean;
 }

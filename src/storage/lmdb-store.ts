@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
+import { UserError } from '../shared/errors.js';
 import type { Store, WriteTx } from './store.js';
 import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
 
@@ -94,6 +95,10 @@ class LmdbStore implements Store {
 
   index(): number {
     return this.readIndex(INDEX_KEY);
+  }
+
+  tableIndex(table: string): number {
+    return this.readIndex(TABLE_INDEX_PREFIX + table);
   }
 
   get<T>(table: string, key: string): T | undefined {
@@ -236,7 +241,8 @@ class LmdbWriteTx implements WriteTx {
     if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
     const k = encodeKey(table, key);
     if (k.length > MAX_KEY_BYTES) {
-      throw new Error(`store: key too long in table ${table} (${k.length} bytes with the table name; at most ${MAX_KEY_BYTES})`);
+      // Keys carry names that callers choose (policies, entities, mounts): too long is their mistake, a 400.
+      throw new UserError(`name too long: at most ${MAX_KEY_BYTES - table.length - 1} bytes are allowed here, got ${k.length - table.length - 1}`);
     }
     this.db.putSync(k, value);
     this.touched.add(table);

@@ -50,7 +50,7 @@ export class Seal {
     return new Seal(decodeKeys(file, raw), raw.activeKeyId, decodeB64(file, 'tokenSalt', raw.tokenSalt));
   }
 
-  /** Ephemeral keys for -dev servers without a data dir: everything sealed is lost with the process. */
+  /** A throwaway keyring that lives only in memory (tests use it to check that keys do not travel). */
   static memory(): Seal {
     const id = newKeyId();
     return new Seal(new Map([[id, crypto.randomBytes(KEY_BYTES)]]), id, crypto.randomBytes(KEY_BYTES));

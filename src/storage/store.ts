@@ -9,6 +9,9 @@ export interface Store {
   /** Current value of the global write index (0 on an empty store). */
   index(): number;
 
+  /** The index of the last write that changed `table` (a put, or a delete that removed something). */
+  tableIndex(table: string): number;
+
   get<T>(table: string, key: string): T | undefined;
 
   /** Entries whose key starts with `prefix`, in key order. */

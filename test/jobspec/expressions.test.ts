@@ -262,3 +262,18 @@ describe('template directives', () => {
     expect(await errorOf(evalExpr('"%{ while true }"'))).toContain('Unexpected template directive "while"');
   });
 });
+
+describe('evaluation budget', () => {
+  it('refuses nested for expressions that would produce millions of values, naming the line', async () => {
+    const { parseJobspec: parse } = await import('../../src/jobspec/index.js');
+    const src = 'job "a" {\n  meta {\n    x = length([for i in range(1024): [for j in range(1024): [for k in range(10): k]]])\n  }\n}\n';
+    await expect(parse(src)).rejects.toThrow(/more than 1000000 values/);
+    await expect(parse(src)).rejects.toThrow(/:3:/);
+  });
+
+  it('allows ordinary loops', async () => {
+    const { parseJobspec: parse } = await import('../../src/jobspec/index.js');
+    const job = await parse('job "a" {\n  meta {\n    n = length([for i in range(1000): i])\n  }\n}\n');
+    expect((job.Meta as Record<string, unknown>).n).toBe('1000');
+  });
+});

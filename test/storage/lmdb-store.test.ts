@@ -91,7 +91,7 @@ describe('lmdb store: basics', () => {
     const s = await openStore();
     await expect(s.write((tx) => tx.put('', 'k', 1))).rejects.toThrow(/table name/);
     await expect(s.write((tx) => tx.put('a\u0000b', 'k', 1))).rejects.toThrow(/table name/);
-    await expect(s.write((tx) => tx.put('t', 'x'.repeat(3000), 1))).rejects.toThrow(/key too long/);
+    await expect(s.write((tx) => tx.put('t', 'x'.repeat(3000), 1))).rejects.toThrow(/name too long/);
     expect(() => s.get('', 'k')).toThrow(/table name/);
   });
 });

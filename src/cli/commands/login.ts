@@ -101,7 +101,7 @@ const SUCCESS = [
 export default defineCommand({
   path: ['login'],
   synopsis: 'Authenticate locally',
-  usage: 'svc login [options] [TOKEN | K=V ...]',
+  usage: 'svc login [options] [TOKEN]',
   description:
     'Authenticates with the server and stores the resulting token in the token file (~/.svc-token, or ' +
     'SVC_TOKEN_FILE), mode 0600, where every later command finds it. With the default method, "token", ' +
@@ -122,7 +122,7 @@ export default defineCommand({
     { name: 'token-only', type: 'bool', description: 'Print only the token and do not store it; the same as -field=token -no-store.' },
     { name: 'no-print', type: 'bool', description: 'Print nothing on success; only the exit code tells.' },
   ],
-  args: [{ name: 'args', description: 'For the token method, the token (or - for stdin); for others, K=V pairs.', variadic: true }],
+  args: [{ name: 'args', description: 'The token, or - to read it from stdin; prompted for on a terminal when left out.', variadic: true }],
   async run(ctx) {
     const methodName = String(ctx.flags.method ?? 'token');
     const load = Object.hasOwn(LOGIN_METHODS, methodName) ? LOGIN_METHODS[methodName] : undefined;

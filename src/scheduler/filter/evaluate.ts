@@ -12,6 +12,7 @@
  */
 import { UserError } from '../../shared/errors.js';
 import type { CollectionExpr, Expr, MatchExpr, Selector } from './parser.js';
+import { safeRegexTest } from './lexer.js';
 
 type Scope = ReadonlyMap<string, unknown>;
 
@@ -153,7 +154,7 @@ function matches(expr: MatchExpr, v: unknown): boolean {
   if (kind === 'null') return false;
   if (kind !== 'string') throw evalError(expr.selector, `cannot use "matches" on a ${kind}; it needs a string`);
   // Compiled without the `g`/`y` flags, so `test` keeps no state between data.
-  return (expr.regex as RegExp).test(v as string);
+  return safeRegexTest(expr.regex as RegExp, v as string);
 }
 
 /** What each operator answers when its selector names a missing map key. */

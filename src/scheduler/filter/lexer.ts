@@ -5,6 +5,8 @@
  * `pos`. The scanner also remembers the furthest position any attempt reached and what was expected
  * there, which is what a PEG reports when nothing matches.
  */
+import { setFlagsFromString } from 'node:v8';
+import { Script, createContext } from 'node:vm';
 import { UserError } from '../../shared/errors.js';
 
 export class FilterSyntaxError extends UserError {
@@ -364,5 +366,38 @@ export function compileRe2(pattern: string): RegExp {
     out += c;
   }
   if (unicode) flags += 'u';
-  return new RegExp(out, flags);
+  // RE2 runs in linear time; JavaScript's default engine backtracks, and a filter such as
+  // `Meta.x matches "^(a+)+$"` over data the caller controls could hold the server for minutes. V8's
+  // linear-time engine takes most patterns; those it refuses (case-insensitive, Unicode classes,
+  // \A and \z) are matched under a time limit by safeRegexTest.
+  enableLinearRegexps();
+  try {
+    return new RegExp(out, `${flags}l`);
+  } catch {
+    return new RegExp(out, flags);
+  }
+}
+
+let linearEnabled = false;
+function enableLinearRegexps(): void {
+  if (linearEnabled) return;
+  setFlagsFromString('--enable-experimental-regexp-engine');
+  linearEnabled = true;
+}
+
+const MATCH_SCRIPT = new Script('re.test(s)');
+const matchContext = createContext({});
+/** How long one match on the backtracking engine may run. */
+export const REGEX_TIME_LIMIT_MS = 50;
+
+/** `re.test(s)`, bounded in time when `re` is not on the linear-time engine. */
+export function safeRegexTest(re: RegExp, s: string): boolean {
+  if (re.flags.includes('l')) return re.test(s);
+  matchContext.re = re;
+  matchContext.s = s;
+  try {
+    return MATCH_SCRIPT.runInContext(matchContext, { timeout: REGEX_TIME_LIMIT_MS }) as boolean;
+  } catch {
+    throw new UserError(`the regular expression /${re.source}/ took too long to match; simplify it (nested repetition is the usual cause)`);
+  }
 }

@@ -1,7 +1,7 @@
 /** /v1/evaluations and /v1/evaluation/:eval_id. */
 import { NotFound, PermissionDenied } from '../../shared/errors.js';
 import { compileFilter } from '../filter/index.js';
-import { getEval, listEvals } from '../state/evals.js';
+import { EVALS_TABLE, getEval, listEvals } from '../state/evals.js';
 import { compareCreateIndexTokens, createIndexToken, paginate, validateHexPrefix } from './paging.js';
 import { defineRoute } from './route.js';
 
@@ -50,7 +50,7 @@ export const evalRoutes = [
       });
       return {
         body: page,
-        index: Math.max(1, ...evals.map((e) => e.ModifyIndex)),
+        index: Math.max(1, req.services.store.tableIndex(EVALS_TABLE)),
         headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
       };
     },

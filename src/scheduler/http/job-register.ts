@@ -3,9 +3,8 @@
  * lands in, ACL on that namespace, canonicalize → validate → store.
  */
 import { PermissionDenied, UserError } from '../../shared/errors.js';
-import { getNamespace } from '../state/namespaces.js';
 import { registerJob } from '../state/jobs.js';
-import { canonicalizeJob, formatValidationErrors, jobWarnings, validateJob, validateJobInput } from '../structs/index.js';
+import { canonicalizeJob, formatValidationErrors, jobWarnings, lookup, validateJob, validateJobInput } from '../structs/index.js';
 import type { SchedulerRequest } from './route.js';
 
 const BODY_FIELDS: Record<string, 'object' | 'bool' | 'int' | 'string'> = {
@@ -55,23 +54,43 @@ function checkSubmission(sub: unknown): { Source: string; Format?: string; Varia
   return s as { Source: string };
 }
 
-export async function register(req: SchedulerRequest, pathJobId?: string) {
-  const body = checkBody(req.body());
-  validateJobInput(body.Job);
-  const input = body.Job as Record<string, unknown>;
-  if (pathJobId !== undefined && input.ID !== undefined && input.ID !== pathJobId) throw new UserError('Job ID does not match name');
-  // The query parameter wins over the request's Namespace, which wins over the job's (Nomad's order).
-  const namespace = req.raw.query.has('namespace')
-    ? req.namespace
-    : (body.Namespace as string | undefined) || (input.Namespace as string | undefined) || 'default';
-  const job = canonicalizeJob({ ...input, ID: input.ID ?? pathJobId, Namespace: namespace });
-  const errors = validateJob(job);
-  if (errors.length > 0) throw new UserError(formatValidationErrors(errors).trimEnd());
+const asObject = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
+/**
+ * The namespace the job lands in: the query parameter wins over the request's Namespace, which wins
+ * over the job's (Nomad's order). Read leniently, because access is checked before the body is.
+ */
+function targetNamespace(req: SchedulerRequest, body: unknown): string {
+  if (req.raw.query.has('namespace')) return req.namespace;
+  const obj = asObject(body);
+  const fromBody = typeof obj.Namespace === 'string' ? obj.Namespace : '';
+  const fromJob = lookup(asObject(obj.Job), 'Namespace');
+  return fromBody || (typeof fromJob === 'string' && fromJob) || 'default';
+}
+
+export async function register(req: SchedulerRequest, pathJobId?: string) {
+  const rawBody = req.body();
+  // Access first, on the namespace the job lands in: a caller without it learns nothing from validation.
+  const namespace = targetNamespace(req, rawBody);
   const { acl } = req.caller;
   if (!acl.allowsNamespace(namespace, 'submit-job')) throw new PermissionDenied('Permission denied');
-  if (body.PolicyOverride === true && !acl.allowsNamespace(namespace, 'policy-override')) throw new PermissionDenied('Permission denied');
-  if (!getNamespace(req.services.store, namespace)) throw new UserError(`job "${job.ID}" is in nonexistent namespace "${namespace}"`);
+  if (asObject(rawBody).PolicyOverride === true && !acl.allowsNamespace(namespace, 'policy-override')) throw new PermissionDenied('Permission denied');
+
+  const body = checkBody(rawBody);
+  validateJobInput(body.Job);
+  const input = body.Job as Record<string, unknown>;
+  // Keys are matched without regard to case, as Nomad's decoder does (`id` is `ID`).
+  const bodyId = lookup(input, 'ID') as string | undefined;
+  if (pathJobId !== undefined && bodyId !== undefined && bodyId !== pathJobId) throw new UserError('Job ID does not match name');
+  if (lookup(input, 'Dispatched') === true) throw new UserError("job can't be submitted with 'Dispatched' set");
+
+  const job = canonicalizeJob({ ...input, ID: bodyId ?? pathJobId, Namespace: namespace });
+  // Fields the server owns: a version tag is set through the tag endpoint, a parent only by dispatch.
+  job.VersionTag = null;
+  job.ParentID = '';
+  job.StatusDescription = '';
+  const errors = validateJob(job);
+  if (errors.length > 0) throw new UserError(formatValidationErrors(errors).trimEnd());
   const evalPriority = (body.EvalPriority as number | undefined) ?? 0;
   if (evalPriority !== 0 && (evalPriority < 1 || evalPriority > 100)) throw new UserError('Eval priority must be between 1 and 100 inclusively');
 

@@ -1,6 +1,6 @@
 /** /v1/jobs: list and register; /v1/jobs/parse: a job file to API JSON. */
 import { UserError } from '../../shared/errors.js';
-import { listJobs } from '../state/jobs.js';
+import { JOBS_TABLE, listJobs } from '../state/jobs.js';
 import { canonicalizeJob, type Job } from '../structs/index.js';
 import { compileFilter } from '../filter/index.js';
 import { paginate } from './paging.js';
@@ -82,7 +82,8 @@ export const jobsRoutes = [
       const withMeta = req.query.get<boolean>('meta');
       return {
         body: page.map((j) => jobStub(j, withMeta)),
-        index: Math.max(1, ...jobs.map((j) => j.ModifyIndex)),
+        // The table's index, so a deletion also moves it and wakes blocked listings.
+        index: Math.max(1, req.services.store.tableIndex(JOBS_TABLE)),
         headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
       };
     },
@@ -90,7 +91,8 @@ export const jobsRoutes = [
   defineRoute({
     methods: ['POST', 'PUT'],
     path: '/v1/jobs',
-    acl: { namespace: ['submit-job'] },
+    // submit-job is checked by the handler on the job's own namespace, which the body may name.
+    acl: { authenticated: true },
     synopsis: 'Register a job.',
     handler: (req) => register(req),
   }),

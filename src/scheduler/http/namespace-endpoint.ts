@@ -1,6 +1,6 @@
 /** /v1/namespaces and /v1/namespace/:name, as Nomad serves them. */
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
-import { deleteNamespace, getNamespace, listNamespaces, upsertNamespace } from '../state/namespaces.js';
+import { NAMESPACES_TABLE, deleteNamespace, getNamespace, listNamespaces, upsertNamespace } from '../state/namespaces.js';
 import { defineRoute, type RouteResult, type SchedulerRequest } from './route.js';
 
 async function apply(req: SchedulerRequest, pathName?: string): Promise<RouteResult> {
@@ -32,7 +32,7 @@ export const namespaceRoutes = [
       const visible = listNamespaces(req.services.store).filter(
         (n) => n.Name.startsWith(prefix) && req.caller.acl.canAccessNamespace(n.Name),
       );
-      return { body: visible, index: Math.max(1, ...visible.map((n) => n.ModifyIndex)) };
+      return { body: visible, index: Math.max(1, req.services.store.tableIndex(NAMESPACES_TABLE)) };
     },
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 /** Evaluations in the state store, with a per-job index kept in the same transaction. */
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Evaluation } from '../structs/evaluation.js';
-import { jobKey } from './jobs-keys.js';
+import { jobKey } from './tables.js';
 
 export const EVALS_TABLE = 'evals';
 export const EVALS_BY_JOB_TABLE = 'evals-by-job';

@@ -3,14 +3,14 @@
  * with. Registration is one write transaction, so check-and-set (EnforceIndex), the version bump and the
  * submission retention are atomic, whichever server process does it.
  */
-import { Conflict, NotFound } from '../../shared/errors.js';
+import { Conflict, NotFound, UserError } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import { copyJob, jobSpecChanged, type Job, type TaskGroup } from '../structs/index.js';
 import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
 import { putEval } from './evals.js';
-import { jobKey } from './jobs-keys.js';
+import { JOBS_TABLE, NAMESPACES_TABLE, jobKey } from './tables.js';
 
-export const JOBS_TABLE = 'jobs';
+export { JOBS_TABLE };
 export const JOB_VERSIONS_TABLE = 'job-versions';
 export const JOB_SUBMISSIONS_TABLE = 'job-submissions';
 
@@ -82,9 +82,16 @@ function pruneByPrefix(tx: WriteTx, table: string, prefix: string, keep: number,
 
 export async function registerJob(store: Store, input: Job, opts: RegisterOptions = {}): Promise<RegisterResult> {
   const { result, index } = await store.write((tx) => {
+    // Inside the transaction, so a namespace deleted concurrently cannot end up holding this job.
+    if (input.Namespace !== 'default' && !tx.get(NAMESPACES_TABLE, input.Namespace)) {
+      throw new UserError(`job "${input.ID}" is in nonexistent namespace "${input.Namespace}"`);
+    }
     const key = jobKey(input.Namespace, input.ID);
     const prev = tx.get<Job>(JOBS_TABLE, key);
     enforce(prev, opts);
+    if (prev && !prev.Stop && prev.Type !== input.Type) {
+      throw new UserError(`cannot update job from type "${prev.Type}" to "${input.Type}"; stop and purge it first`);
+    }
     const job = copyJob(input);
     if (opts.preserveCounts && prev) preserveCounts(job, prev);
     if (prev && !prev.Stop && !jobSpecChanged(prev, job)) {

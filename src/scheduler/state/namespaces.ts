@@ -1,9 +1,9 @@
 /** Scheduler namespaces. `default` always exists and cannot be deleted. */
 import { NotFound, UserError } from '../../shared/errors.js';
 import type { Store } from '../../storage/store.js';
-import { JOBS_TABLE } from './jobs.js';
+import { JOBS_TABLE, NAMESPACES_TABLE } from './tables.js';
 
-export const NAMESPACES_TABLE = 'namespaces';
+export { NAMESPACES_TABLE };
 
 export interface Namespace {
   Name: string;

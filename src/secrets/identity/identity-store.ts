@@ -119,7 +119,11 @@ function sameMap(a: Record<string, string>, b: Record<string, string>): boolean 
 }
 
 function cleanPolicies(policies: string[]): string[] {
-  return [...new Set(policies.map((p) => p.trim()).filter((p) => p !== ''))];
+  const cleaned = [...new Set(policies.map((p) => p.trim()).filter((p) => p !== ''))];
+  // An entity is a way to grant policies to tokens its caller did not create; granting root that way
+  // would make anyone allowed to write entities a root (Vault refuses it with the same message).
+  if (cleaned.some((p) => p.toLowerCase() === 'root')) throw new UserError('policies cannot contain root');
+  return cleaned;
 }
 
 function mountByAccessor(tx: WriteTx, accessor: string): MountEntry | undefined {
@@ -175,7 +179,8 @@ export class IdentityStore implements IdentityService {
 
   entityPolicies(entityId: string): string[] {
     const entity = this.getEntity(entityId);
-    return entity && !entity.disabled ? [...entity.policies] : [];
+    // Entities written before root was refused must not grant it either.
+    return entity && !entity.disabled ? entity.policies.filter((p) => p.toLowerCase() !== 'root') : [];
   }
 
   entityDisabled(entityId: string): boolean {

@@ -29,8 +29,8 @@ const PATH_SEGMENT = /^[A-Za-z0-9_.-]+$/;
 export function normaliseAuthPath(input: string): string {
   let p = input.trim().replace(/^\/+|\/+$/g, '');
   if (p.startsWith('auth/')) p = p.slice(5);
-  if (p === '' || !p.split('/').every((s) => PATH_SEGMENT.test(s))) {
-    throw new UserError(`invalid mount path "${input}": use letters, digits, '-', '_' and '.', separated by '/'`);
+  if (p === '' || !p.split('/').every((s) => PATH_SEGMENT.test(s) && s !== '.' && s !== '..')) {
+    throw new UserError(`invalid mount path "${input}": use letters, digits, '-', '_' and '.' (not "." or ".." alone), separated by '/'`);
   }
   return `auth/${p}/`;
 }
@@ -111,7 +111,7 @@ export class MountTable {
     if (path === 'auth/token/') throw new UserError('the token auth method cannot be disabled');
     const entry = this.get(path);
     if (!entry) return;
-    // The mount goes first, so no alias or token can be made on it while the hooks clean up after it.
+    // The mount goes first, so new requests can no longer reach it while the hooks clean up after it.
     await this.store.write((tx) => tx.delete(MOUNTS_TABLE, path));
     for (const hook of this.disableHooks) await hook(entry);
   }

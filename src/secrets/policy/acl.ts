@@ -132,12 +132,22 @@ export class Acl {
     if (exact !== undefined) return exact;
     const trimmed = path.endsWith('/') ? path.slice(0, -1) : undefined;
     if (listFallback && trimmed !== undefined) {
-      return this.exactPaths.get(trimmed) ?? this.closestWildcardPath(trimmed) ?? this.closestWildcardPath(path);
+      // As current Vault does: glob rules matching either form of a listing compete, and the most
+      // specific wins. Trying the trimmed form first let `sys/*` beat a `sys/policies/acl/*` deny.
+      const exactTrimmed = this.exactPaths.get(trimmed);
+      if (exactTrimmed !== undefined) return exactTrimmed;
+      const a = this.closestWildcardRule(trimmed);
+      const b = this.closestWildcardRule(path);
+      return (a && b ? (comparePathPriority(a, b) >= 0 ? a : b) : (a ?? b))?.caps;
     }
     return this.closestWildcardPath(path);
   }
 
   private closestWildcardPath(path: string): ReadonlySet<string> | undefined {
+    return this.closestWildcardRule(path)?.caps;
+  }
+
+  private closestWildcardRule(path: string): WildcardPathRule | undefined {
     let best: WildcardPathRule | undefined;
     let parts: string[] | undefined;
     for (const rule of this.wildcardPaths) {
@@ -149,7 +159,7 @@ export class Acl {
       }
       if (best === undefined || comparePathPriority(rule, best) > 0) best = rule;
     }
-    return best?.caps;
+    return best;
   }
 
   private lookupNamespace(namespace: string): ReadonlySet<string> | undefined {

@@ -39,7 +39,7 @@ function parseMountConfig(raw: Record<string, unknown>): { config: MountConfig; 
   const values: Record<string, unknown> = {};
   const ignored: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
-    const schema = AUTH_MOUNT_CONFIG_FIELDS[key];
+    const schema = Object.hasOwn(AUTH_MOUNT_CONFIG_FIELDS, key) ? AUTH_MOUNT_CONFIG_FIELDS[key] : undefined;
     if (!schema) {
       ignored.push(key);
       continue;

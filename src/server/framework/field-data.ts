@@ -69,6 +69,7 @@ export function coerceField(name: string, schema: FieldSchema, v: unknown): unkn
       if (typeof v === 'string' && v.trim() === '') return 0;
       const secs = typeof v === 'number' || typeof v === 'string' ? parseDurationSeconds(v) : undefined;
       if (secs === undefined) throw bad(name, 'a duration (seconds, or a string such as "72h" or "30m")', v, schema);
+      if (!Number.isSafeInteger(Math.trunc(secs))) throw bad(name, 'a duration of at most 2^53-1 seconds', v, schema);
       return Math.trunc(secs);
     }
     case 'list': {
@@ -145,7 +146,8 @@ export class FieldData {
     op: Operation,
   ) {
     for (const [name, value] of Object.entries(raw)) {
-      const field = schema[name];
+      // Own properties only: `toString` or `__proto__` in a body must not match Object.prototype.
+      const field = Object.hasOwn(schema, name) ? schema[name] : undefined;
       if (!field) {
         this.unknown.push(name);
         continue;

@@ -84,6 +84,8 @@ export async function handleScheduler(
     if (!hit) throw new UnsupportedOperation('Invalid method');
     const { route, params } = hit;
     const caller = await authenticate(raw, services);
+    // A use is counted for every authenticated request, allowed or not.
+    await services.tokens.use(caller.token);
 
     const queryRaw: Record<string, unknown> = {};
     for (const [k, v] of raw.query) queryRaw[k] = v;
@@ -121,7 +123,6 @@ export async function handleScheduler(
         return parsedBody;
       },
     };
-    await services.tokens.use(caller.token);
 
     // The store index the answer was built at: a re-run is worth it only after a write past it.
     let seen = services.store.index();
@@ -130,8 +131,10 @@ export async function handleScheduler(
     if (route.blocking && minIndex > 0) {
       const deadline = Date.now() + waitMs(raw.query.get('wait'));
       // Re-run until the answer's index passes the caller's, or the wait runs out (Nomad's semantics).
-      while ((result.index ?? seen) <= minIndex && Date.now() < deadline) {
-        await services.store.waitForIndex(Math.max(minIndex, seen), deadline - Date.now());
+      // Waits in slices of at most a second, so a shutdown is noticed; the handler re-runs only after a write.
+      while ((result.index ?? seen) <= minIndex && Date.now() < deadline && !services.stopping) {
+        await services.store.waitForIndex(Math.max(minIndex, seen), Math.min(1000, deadline - Date.now()));
+        if (services.store.index() === seen) continue;
         seen = services.store.index();
         result = await route.handler(req);
       }

@@ -102,7 +102,17 @@ export async function handleSecrets(raw: RawRequest, rel: string, requestId: str
   }
 }
 
+/**
+ * Only canonical paths are served: an empty, `.` or `..` segment (`sys//policy/x`, or a `%2F` that
+ * decodes to one) would route to a handler under a name the ACL rules do not match.
+ */
+function checkCanonical(rel: string): void {
+  const segments = rel.replace(/\/$/, '').split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) throw new UserError(`invalid request path "${rel}": empty, "." and ".." segments are not allowed`);
+}
+
 async function dispatch(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<SecretsResponse | void> {
+  checkCanonical(rel);
   const requested = requestedOperation(raw);
   const route = resolveBackend(rel, services, routing);
   const match = route && matchPath(route.backend.paths, route.rest);
@@ -111,6 +121,8 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   // An unauthenticated path (login, health) ignores a bad token rather than refusing the request.
   const auth = def?.unauthenticated ? await authenticate(raw, services).catch(() => undefined) : await authenticate(raw, services);
   if (!def?.unauthenticated && !auth) throw new PermissionDenied();
+  // A use is counted for every authenticated request, allowed or not, as Vault does.
+  if (auth && !def?.unauthenticated) await services.tokens.use(auth.caller.token);
   if (!route) throw new NotFound(`no handler for route "${rel}". route entry not found.`);
   // Help needs a valid token but no capability on the path (Vault's `?help=1`).
   if (raw.query.get('help') === '1') {
@@ -120,7 +132,8 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   }
   if (!match || !def) throw new NotFound('unsupported path');
 
-  const base = trimSlashes(rel);
+  // The one name of the path that the ACL, the handlers and the logs use.
+  const base = `${route.mountPath}${route.rest}`.replace(/\/$/, '');
   const partial = {
     requestId,
     fullPath: base,
@@ -144,16 +157,15 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   } else {
     operation = requested;
   }
-  if (!def.operations[operation]) throw new UnsupportedOperation();
-
+  // The ACL first: an unauthorised caller learns nothing, not even which operations the path has.
   if (auth && !def.unauthenticated) {
     const aclPath = operation === 'list' ? `${base}/` : base;
     const { acl } = auth.caller;
     if (!acl.allows(aclPath, operation) || (def.sudo && !acl.capabilities(aclPath).has('sudo'))) throw new PermissionDenied();
   }
+  if (!def.operations[operation]) throw new UnsupportedOperation();
 
   const data = new FieldData({ ...rawData(raw, requested, def), ...match.params }, def.fields, operation);
-  if (auth && !def.unauthenticated) await services.tokens.use(auth.caller.token);
 
   const req: SecretsRequest = { ...partial, operation };
   const res = (await def.operations[operation]!.handler(req, data)) ?? undefined;

@@ -78,3 +78,18 @@ describe('RE2 escapes', () => {
     expect(compileRe2('^a\\#b$').test('a#b')).toBe(true);
   });
 });
+
+describe('regular expressions cannot hold the server', () => {
+  it('runs nested repetition in linear time', () => {
+    const match = compileFilter('Name matches "^(a+)+$"');
+    // On a backtracking engine this input takes minutes; RE2 semantics answer at once.
+    expect(match({ Name: `${'a'.repeat(40)}!` })).toBe(false);
+    expect(match({ Name: 'aaaa' })).toBe(true);
+  });
+
+  it('bounds the time of a pattern the linear engine does not take (case-insensitive)', () => {
+    const match = compileFilter('Name matches "(?i)^(a+)+$"');
+    expect(match({ Name: 'AaAa' })).toBe(true);
+    expect(() => match({ Name: `${'a'.repeat(40)}!` })).toThrow(/took too long/);
+  });
+});

@@ -211,3 +211,68 @@ job "web" {
     expect(await fail({ JobHCL: 'job "x" {\n  group "g" {\n    count = \n  }\n}\n' })).toMatch(/Failed to parse job: .*3/);
   });
 });
+
+describe('registration rules', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+    await srv.client().scheduler('PUT', '/v1/namespace/dev', { body: {} });
+  });
+  afterAll(async () => srv?.close());
+
+  const base = (id: string, extra: Record<string, unknown> = {}) => ({
+    ID: id,
+    Type: 'service',
+    TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sleep' } }] }],
+    ...extra,
+  });
+  const outcome = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return { status: 200, message: '' };
+    } catch (err) {
+      return { status: (err as ApiError).statusCode, message: (err as ApiError).errors[0] };
+    }
+  };
+
+  it('checks submit-job on the namespace the job lands in, before validating it', async () => {
+    await srv.client().secrets('PUT', 'sys/policies/acl/dev-submit', { body: { policy: 'namespace "dev" { capabilities = ["submit-job", "read-job"] }' } });
+    const token = String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['dev-submit'] } }))?.auth?.client_token);
+    expect((await outcome(srv.client(token).scheduler('POST', '/v1/jobs', { body: { Job: base('in-dev', { Namespace: 'dev' }) } }))).status).toBe(200);
+    expect((await outcome(srv.client(token).scheduler('POST', '/v1/job/in-dev', { body: { Job: base('in-dev', { Namespace: 'dev', Priority: 70 }) } }))).status).toBe(200);
+    // No access to default: refused without validation feedback, even for an invalid job.
+    const refused = await outcome(srv.client(token).scheduler('POST', '/v1/jobs', { body: { Job: base('in-default', { Priority: 500 }) } }));
+    expect(refused.status).toBe(403);
+  });
+
+  it('refuses Dispatched, ignores a submitted VersionTag, and refuses a type change', async () => {
+    expect(await outcome(srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('disp', { Dispatched: true }) } }))).toMatchObject({ status: 400, message: expect.stringContaining('Dispatched') });
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('tagged', { VersionTag: { Name: 'prod' } }) } });
+    const read = await srv.client().scheduler<{ VersionTag: unknown }>('GET', '/v1/job/tagged');
+    expect(read.body.VersionTag).toBeNull();
+    expect(await outcome(srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('tagged', { Type: 'batch' }) } }))).toMatchObject({ status: 400, message: expect.stringContaining('type') });
+  });
+
+  it('matches the body ID without regard to case', async () => {
+    expect(await outcome(srv.client().scheduler('POST', '/v1/job/re', { body: { Job: { ...base('x'), ID: undefined, id: 'other' } } }))).toMatchObject({
+      status: 400,
+      message: 'Job ID does not match name',
+    });
+  });
+
+  it('wakes a blocked job listing when a job is purged', async () => {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('gone', { Namespace: 'dev' }) } });
+    const before = await srv.client().scheduler('GET', '/v1/jobs', { query: { namespace: 'dev' } });
+    const blocked = srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { namespace: 'dev', index: before.index, wait: '20s' } });
+    await new Promise((r) => setTimeout(r, 200));
+    await srv.client().scheduler('DELETE', '/v1/job/gone', { query: { namespace: 'dev', purge: true } });
+    const answer = await blocked;
+    expect(answer.index).toBeGreaterThan(before.index);
+    expect(answer.body.map((j) => j.ID)).not.toContain('gone');
+  });
+
+  it('refuses version diffs rather than answering without them', async () => {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('nodiff') } });
+    expect((await outcome(srv.client().scheduler('GET', '/v1/job/nodiff/versions', { query: { diffs: true } }))).status).toBe(400);
+  });
+});

@@ -224,3 +224,11 @@ describe('Acl: root', () => {
     expect(a.policyNames).toEqual(['b', 'a']);
   });
 });
+
+describe('Acl: list requests cannot escape a more specific deny', () => {
+  it('a deny on the listed prefix beats a broader glob that matches the trimmed path', () => {
+    const a = acl({ 'sys/*': ['list', 'read'], 'sys/policies/acl/*': ['deny'] });
+    expect(a.allows('sys/policies/acl/', 'list')).toBe(false);
+    expect(a.allows('sys/other/', 'list')).toBe(true);
+  });
+});
