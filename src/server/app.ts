@@ -145,7 +145,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       try {
         parts = raw.path.split('/').slice(1).map(decodeURIComponent);
       } catch {
-        return schedulerError(400, `invalid URL path encoding: ${raw.path}`);
+        const message = `invalid URL path encoding: ${raw.path}`;
+        return /^\/v1\/(sys|auth|identity)(\/|$)/.test(raw.path) ? secretsError(400, [message]) : schedulerError(400, message);
       }
       if (isSecretsPath(parts)) return handleSecrets(raw, parts.slice(1).join('/'), requestId, services, routing);
       const answer = await handleScheduler(raw, parts, requestId, services, routes);

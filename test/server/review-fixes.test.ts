@@ -68,6 +68,10 @@ describe('ACL cannot be side-stepped', () => {
     expect(await statusOf(srv.client().secrets('POST', 'identity/entity', { body: { name: 'n'.repeat(3000) } }))).toBe(400);
   });
 
+  it('answers a badly encoded secrets path in the secrets error shape', async () => {
+    await expect(srv.client().secrets('GET', 'sys/%zz')).rejects.toMatchObject({ statusCode: 400, errors: [expect.stringContaining('invalid URL path encoding')] });
+  });
+
   it('refuses "." and ".." as mount path segments', async () => {
     // HTTP clients resolve dot segments themselves, so the mount table is checked directly.
     const { normaliseAuthPath } = await import('../../src/secrets/mounts/mount-table.js');

@@ -67,8 +67,9 @@ function createHandler(orphanPath: boolean): Handler {
     }
 
     let boundCidrs = data.get<string[]>('bound_cidrs');
-    if (!orphan && parent.boundCidrs.length > 0) {
-      // A child of a bound token stays bound where its parent is, so it cannot be used to escape the binding.
+    if ((!orphan || !sudo) && parent.boundCidrs.length > 0) {
+      // A token made by a bound token stays bound where its maker is, so it cannot be used to escape the
+      // binding; only root or sudo (who may mint unbound tokens anyway) make orphans free of it.
       if (boundCidrs.length > 0) throw new UserError('bound_cidrs cannot be set on a child of a token with bound CIDRs: the child inherits them');
       boundCidrs = parent.boundCidrs;
     }

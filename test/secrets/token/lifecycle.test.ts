@@ -111,4 +111,14 @@ describe('bound_cidrs', () => {
     expect((await lookupSelf(child.token))!.data!.bound_cidrs).toEqual(['127.0.0.1/32']);
     expect(await status(create({ policies: 'default', bound_cidrs: '0.0.0.0/0' }, srv.client(parent.token)))).toBe(400);
   });
+
+  it('an orphan made by a bound token without sudo stays bound too', async () => {
+    await root.secrets('PUT', 'sys/policies/acl/orphan-maker', {
+      body: { policy: 'path "auth/token/create-orphan" { capabilities = ["update"] }\npath "auth/token/lookup-self" { capabilities = ["read"] }' },
+    });
+    const parent = await create({ policies: 'orphan-maker', bound_cidrs: '127.0.0.1/32' });
+    const answer = await srv.client(parent.token).secrets('POST', 'auth/token/create-orphan', { body: { policies: ['default'] } });
+    const orphan = String(answer?.auth?.client_token);
+    expect((await lookupSelf(orphan))!.data!.bound_cidrs).toEqual(['127.0.0.1/32']);
+  });
 });
