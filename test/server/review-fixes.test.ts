@@ -118,3 +118,21 @@ describe('shutdown and restart', () => {
     await s.close();
   });
 });
+
+describe('tokens of a disabled auth mount', () => {
+  it('are refused even if the clean-up missed them', async () => {
+    const srv = await startTestServer();
+    try {
+      const { services } = srv.server;
+      const mount = await services.mounts.enable('racy', 'cloud');
+      const { secret } = await services.tokens.create({ policies: ['default'], path: 'auth/racy/login', mountAccessor: mount.accessor });
+      expect(await statusOf(srv.client(secret).secrets('GET', 'auth/token/lookup-self'))).toBe(200);
+      // As if a login had finished after the disable hooks ran: the mount is gone, the token is not.
+      await services.store.write((tx) => tx.delete('mounts', mount.path));
+      expect(await statusOf(srv.client(secret).secrets('GET', 'auth/token/lookup-self'))).toBe(403);
+      expect(await statusOf(srv.client(secret).scheduler('GET', '/v1/namespaces'))).toBe(403);
+    } finally {
+      await srv.close();
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { matchRoute, type RouteDef, type RouteResult, type SchedulerRequest } fr
 import type { Services } from '../services.js';
 import { classify, schedulerError, schedulerJson } from './respond.js';
 import { tokenFromHeaders } from './token-header.js';
+import { tokenUsable } from './secrets-handler.js';
 import type { Caller, RawRequest, RawResponse } from './types.js';
 
 /** Query parameters every scheduler endpoint accepts. */
@@ -48,7 +49,7 @@ async function authenticate(raw: RawRequest, services: Services): Promise<Caller
     if (err instanceof PermissionDenied) throw new PermissionDenied('ACL token not found');
     throw err;
   }
-  if (token.entityId && services.identity.entityDisabled(token.entityId)) throw new PermissionDenied('Permission denied');
+  if (!tokenUsable(token, services)) throw new PermissionDenied('Permission denied');
   const identityPolicies = token.entityId ? services.identity.entityPolicies(token.entityId) : [];
   return { token, acl: await services.policies.aclFor([...token.policies, ...identityPolicies]) };
 }

@@ -81,11 +81,20 @@ function rawData(raw: RawRequest, op: Operation | 'write', def: PathDef): Record
   return op === 'write' ? { ...parseBody(raw), ...fromQuery } : fromQuery;
 }
 
+/**
+ * Checks beyond the token itself: its entity must not be disabled, and the auth mount that issued it
+ * must still exist — so a login that raced a mount's disable cannot leave a working token behind.
+ */
+export function tokenUsable(token: Caller['token'], services: Services): boolean {
+  if (token.entityId && services.identity.entityDisabled(token.entityId)) return false;
+  return token.mountAccessor === '' || services.mounts.byAccessor(token.mountAccessor) !== undefined;
+}
+
 async function authenticate(raw: RawRequest, services: Services): Promise<{ caller: Caller; secret: string } | undefined> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) return undefined;
   const token = await services.tokens.resolve(secret, raw.remoteAddress);
-  if (token.entityId && services.identity.entityDisabled(token.entityId)) throw new PermissionDenied();
+  if (!tokenUsable(token, services)) throw new PermissionDenied();
   const identityPolicies = token.entityId ? services.identity.entityPolicies(token.entityId) : [];
   const acl = await services.policies.aclFor([...token.policies, ...identityPolicies]);
   return { caller: { token, acl }, secret };
