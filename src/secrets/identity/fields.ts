@@ -16,7 +16,7 @@ const entityMetadata: FieldSchema = {
 
 const entityPolicies: FieldSchema = {
   type: 'list',
-  description: 'Policies granted to every token of the entity, on top of the tokens\' own policies.',
+  description: 'Policies granted to every token of the entity, on top of the tokens\' own policies; root is not allowed.',
 };
 
 const entityDisabled: FieldSchema = {
