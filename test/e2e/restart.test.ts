@@ -2,43 +2,19 @@
  * Durability: a write is acknowledged only once it is on disk, so `kill -9` right after the answers
  * must lose none of them. The server runs as a real child process so SIGKILL gives it no chance to flush.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { SVC_BIN, makeTempDir } from '../support/server.js';
+import { makeTempDir } from '../support/server.js';
+import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  rootToken?: string;
-  stdout(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function startSvc(dataDir: string, home: string): Promise<Running> {
-  const child = spawn(process.execPath, [SVC_BIN, 'server', `-data-dir=${dataDir}`, '-port=0'], {
-    env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' },
-  });
-  let out = '';
-  let err = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const address = /Address: (http:\/\/\S+)/.exec(out);
-      if (address) resolve({ child, url: address[1], rootToken: /Root Token: (\S+)/.exec(out)?.[1], stdout: () => out, exited });
-    });
-    void exited.then(({ code }) => reject(new Error(`svc server exited with ${code} before listening:\n${out}\n${err}`)));
-  });
-}
+const startSvc = (dataDir: string, home: string) => spawnServer([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
 
 describe('kill -9 loses no acknowledged write', () => {
   let dataDir: string;
   let home: string;
-  let proc: Running | undefined;
+  let proc: SpawnedServer | undefined;
 
   beforeAll(async () => {
     dataDir = path.join(await makeTempDir('svc-restart-'), 'data');

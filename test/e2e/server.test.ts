@@ -2,66 +2,23 @@
  * `svc server` as users run it: the built bin/svc in a child process, its banner, its token file, its
  * data dir across restarts, its signals and its configuration files.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { SVC_BIN, makeTempDir, runCli } from '../support/server.js';
+import { makeTempDir, runCli } from '../support/server.js';
+import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  /** the root token the banner printed, if it printed one */
-  rootToken?: string;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const running = new Set<ChildProcessWithoutNullStreams>();
-
-/** Spawns `bin/svc server ...`; resolves once the banner (printed in one write) names the address. */
-function startSvc(args: string[], env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [SVC_BIN, 'server', ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
-  running.add(child);
-  let out = '';
-  let err = '';
-  // 'close', not 'exit': only then has everything the child wrote to its pipes been read.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const address = /Address: (http:\/\/\S+)/.exec(out);
-      if (address) {
-        resolve({
-          child,
-          url: address[1],
-          rootToken: /Root Token: (\S+)/.exec(out)?.[1],
-          stdout: () => out,
-          stderr: () => err,
-          exited,
-        });
-      }
-    });
-    void exited.then(({ code }) => reject(new Error(`svc server exited with ${code} before listening:\n${out}\n${err}`)));
-  });
-}
+const startSvc = spawnServer;
 
 /** Runs `bin/svc server ...` expecting it to fail at start-up. */
 async function failingStart(args: string[], env: Record<string, string>) {
   return runCli(['server', ...args], env);
 }
 
-async function stop(proc: Running, signal: NodeJS.Signals = 'SIGTERM') {
+async function stop(proc: SpawnedServer, signal: NodeJS.Signals = 'SIGTERM') {
   proc.child.kill(signal);
   return proc.exited;
 }
