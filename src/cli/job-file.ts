@@ -60,17 +60,6 @@ async function readSource(path: string, what: string): Promise<string> {
 }
 
 /**
- * The environment as buildJobSubmission reads it: SVC_VAR_x is our spelling of NOMAD_VAR_x and wins over
- * it in the parser, so the recorded VariableFlags must show the value the parser used.
- */
-function submissionEnv(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(env)) if (key.startsWith('NOMAD_VAR_')) out[key] = value;
-  for (const [key, value] of Object.entries(env)) if (key.startsWith('SVC_VAR_')) out[`NOMAD_VAR_${key.slice(8)}`] = value;
-  return out;
-}
-
-/**
  * Reads and parses a job file. Every failure is a UserError whose message says which file and, for
  * syntax errors, which line.
  */
@@ -101,6 +90,6 @@ export async function loadJobFile(opts: JobFileOptions): Promise<LoadedJobFile> 
     if (err instanceof JobspecError || err instanceof UserError) throw new UserError(`Error parsing job file from ${filename}:\n${err.message}`);
     throw err;
   }
-  const submission = buildJobSubmission(source, { ...parseOpts, env: submissionEnv(opts.env ?? {}) });
+  const submission = buildJobSubmission(source, parseOpts);
   return { job, submission, filename };
 }

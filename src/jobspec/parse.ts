@@ -180,7 +180,7 @@ function parseHclJson(data: Record<string, unknown>, filename: string, opts: Par
 export interface JobSubmission {
   Source: string;
   Format: 'hcl2' | 'json';
-  /** Simple-typed values from -var and NOMAD_VAR_* (flags win). */
+  /** Simple-typed values from -var and NOMAD_VAR_* / SVC_VAR_* (flags win). */
   VariableFlags: Record<string, string>;
   /** Var-file contents, then complex-typed -var values as `name = value` lines. */
   Variables: string;
@@ -203,8 +203,12 @@ export function buildJobSubmission(source: string, opts: ParseJobspecOptions = {
     }
   }
   const flags: Record<string, string> = {};
-  for (const [key, value] of Object.entries(opts.env ?? {})) {
-    if (key.startsWith('NOMAD_VAR_') && value !== undefined && !complex.has(key.slice(10))) flags[key.slice(10)] = value;
+  // The parser's precedence: SVC_VAR_x (our spelling) wins over NOMAD_VAR_x, so it is applied second.
+  for (const prefix of ['NOMAD_VAR_', 'SVC_VAR_']) {
+    for (const [key, value] of Object.entries(opts.env ?? {})) {
+      const name = key.slice(prefix.length);
+      if (key.startsWith(prefix) && value !== undefined && !complex.has(name)) flags[name] = value;
+    }
   }
   const complexLines: string[] = [];
   for (const [name, value] of Object.entries(opts.variables ?? {})) {
