@@ -310,8 +310,6 @@ const FUNCTIONS: Record<string, Fn> = {
   },
 };
 
-export const FUNCTION_NAMES: readonly string[] = Object.keys(FUNCTIONS);
-
 export function callFunction(ctx: EvalContext, name: string, args: Value[], at: number): Value {
   const fn = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
   if (!fn) return fail(ctx, at, `Call to unknown function "${name}"`);

@@ -90,7 +90,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, ready: false, stopping: false };
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, stopping: false };
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
 
@@ -167,7 +167,6 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       tokens.sweepExpired().catch((err: Error) => log.error(`token sweep failed: ${err.message}`));
     }, config.sweepIntervalMs);
     sweeper.unref();
-    services.ready = true;
 
     let closed = false;
     return {

@@ -98,8 +98,6 @@ export interface Services {
   policies: PolicyStore;
   mounts: MountTable;
   identity: IdentityStore;
-  /** true once the server has finished starting */
-  ready: boolean;
   /** true once shutdown began: blocking queries answer at once instead of waiting on */
   stopping: boolean;
 }

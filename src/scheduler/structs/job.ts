@@ -5,7 +5,6 @@ import type { TaskGroup } from './task-group.js';
 
 export const JOB_TYPES = ['service', 'batch', 'system', 'sysbatch'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
-export const JOB_STATUSES = ['pending', 'running', 'dead'] as const;
 
 export const JOB_MIN_PRIORITY = 1;
 export const JOB_MAX_PRIORITY = 100;

@@ -51,4 +51,3 @@ export interface TaskGroup {
   MaxRunDuration: number | null;
 }
 
-export const VOLUME_TYPES = ['host', 'csi'] as const;

@@ -48,11 +48,6 @@ export function definePath(def: PathDef): PathDef {
   return def;
 }
 
-/** Deprecated paths are served by the same declaration under the old name, with a warning on use. */
-export function deprecatedAlias(def: PathDef, from: string, to: string): PathDef {
-  return { ...def, pattern: def.pattern.replace(to, from), deprecatedFor: def.pattern };
-}
-
 export interface PathMatch {
   def: PathDef;
   params: Record<string, string>;
