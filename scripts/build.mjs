@@ -1,6 +1,7 @@
-// Bundles svc into two CommonJS files:
-//   dist/main.cjs    the CLI: every command, the argv parser, output, the API client;
-//   dist/server.cjs  the embedded server, loaded only by `svc server`.
+// Bundles svc into CommonJS files:
+//   dist/main.cjs     the CLI: every command, the argv parser, output, the API client;
+//   dist/server.cjs   the embedded server, loaded only by `svc server`;
+//   dist/jobspec.cjs  the job file parser, loaded only by job commands.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
 // `svc --help` close to a bare `node -e 0`. Inside each bundle, modules reached through `await import()`
 // are initialised on first use. Packages stay external: the native lmdb binding and the wasm HCL parser
@@ -9,15 +10,22 @@ import { build } from 'esbuild';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
-const SERVER_ENTRY = path.resolve('src/server/start.ts');
+/**
+ * Modules the CLI loads only for some commands, built as bundles of their own so that `svc version`
+ * does not compile them: the embedded server, and the jobspec parser (job commands).
+ */
+const SEPARATE = new Map([
+  [path.resolve('src/server/start.ts'), 'server.cjs'],
+  [path.resolve('src/jobspec/index.ts'), 'jobspec.cjs'],
+]);
 
-/** In the CLI bundle, the import of the server's entry becomes a require of the server bundle. */
-const serverAsSeparateBundle = {
-  name: 'server-as-separate-bundle',
+/** In the CLI bundle, an import of one of those modules becomes a require of its own bundle. */
+const separateBundles = {
+  name: 'separate-bundles',
   setup(b) {
-    b.onResolve({ filter: /server\/start\.js$/ }, (args) => {
-      const target = path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-      return target === SERVER_ENTRY ? { path: './server.cjs', external: true } : undefined;
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      const target = SEPARATE.get(path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      return target ? { path: `./${target}`, external: true } : undefined;
     });
   },
 };
@@ -26,6 +34,6 @@ const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20'
 
 await rm('dist', { recursive: true, force: true });
 await Promise.all([
-  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [serverAsSeparateBundle] }),
-  build({ ...common, entryPoints: [SERVER_ENTRY], outfile: 'dist/server.cjs' }),
+  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [separateBundles] }),
+  ...[...SEPARATE].map(([entry, out]) => build({ ...common, entryPoints: [entry], outfile: `dist/${out}` })),
 ]);
