@@ -3,12 +3,14 @@
 //
 //   BENCH_RUNS=15  runs per start-up measurement     BENCH_N=500  requests per throughput row
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
+//   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, median, startDevServer, table, timeProcess } from './lib.mjs';
+import { schedulerBench } from './scheduler.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -16,6 +18,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const N = Number(process.env.BENCH_N ?? 500);
 const WRITES = Number(process.env.BENCH_WRITES ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const NODES = Number(process.env.BENCH_NODES ?? 1000);
+const ALLOCS = Number(process.env.BENCH_ALLOCS ?? 50000);
 
 if (!existsSync(path.join(REPO, 'dist/main.cjs'))) {
   console.error('dist/ is missing: run `npm run bench` (it builds first) or `npm run build`.');
@@ -58,14 +62,15 @@ try {
   });
   // A job of 10 groups, each with a task: every registration is a new version (the count changes), so
   // each one canonicalises, validates, diffs against the previous version and writes job, version and
-  // evaluation in one durable transaction.
+  // evaluation in one durable transaction. The mock driver keeps the dev node from running anything:
+  // no node has it yet, so the evaluations are blocked, and the jobs are purged before the scheduler figures.
   let registered = 0;
   const registerJob = () => {
     const i = registered++;
     const groups = Array.from({ length: 10 }, (_, g) => ({
       Name: `g${g}`,
       Count: 1 + (i % 50),
-      Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] }, Resources: { CPU: 100, MemoryMB: 64 } }],
+      Tasks: [{ Name: 't', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
     }));
     return { method: 'POST', path: '/v1/jobs', token: server.token, body: { Job: { ID: `bench-${i % 20}`, Type: 'service', TaskGroups: groups } }, expect: 200 };
   };
@@ -82,6 +87,10 @@ try {
   }
   console.log('\nRequest throughput over keep-alive connections\n');
   console.log(table(['request', 'mode', 'requests', 'total', 'rate'], rows));
+
+  const purge = Array.from({ length: Math.min(registered, 20) }, (_, i) => ({ method: 'DELETE', path: `/v1/job/bench-${i}?purge=true`, token: server.token, expect: 200 }));
+  await load(server.url, purge.length, 1, (i) => purge[i]);
+  await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
 } finally {
   await server.stop();
   await rm(home, { recursive: true, force: true });

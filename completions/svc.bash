@@ -5,13 +5,16 @@
 # The subcommands of the words in $1.
 _svc_words() {
   case "$1" in
-    '') REPLY='auth completion delete identity job list login namespace path-help policy read server status token version write' ;;
+    '') REPLY='alloc auth completion delete eval identity job list login namespace node path-help policy read run server status stop token version write' ;;
+    'alloc') REPLY='restart signal status stop' ;;
     'auth') REPLY='disable enable list' ;;
+    'eval') REPLY='list status' ;;
     'identity') REPLY='entity entity-alias' ;;
     'identity entity') REPLY='create delete list read update' ;;
     'identity entity-alias') REPLY='create delete list read update' ;;
-    'job') REPLY='history inspect status validate' ;;
+    'job') REPLY='allocs eval history inspect run status stop validate' ;;
     'namespace') REPLY='apply delete list' ;;
+    'node') REPLY='status' ;;
     'policy') REPLY='delete list read write' ;;
     'token') REPLY='create lookup renew revoke' ;;
     *) REPLY='' ;;
@@ -21,10 +24,16 @@ _svc_words() {
 # The flags of the command in $1 as offered; a trailing = marks a flag that takes a value.
 _svc_flags() {
   case "$1" in
+    'alloc restart') REPLY='-address= -token= -namespace= -region= -no-color -force-color -task= -all-tasks -verbose' ;;
+    'alloc signal') REPLY='-address= -token= -namespace= -region= -no-color -force-color -s= -task= -verbose' ;;
+    'alloc status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -short -verbose' ;;
+    'alloc stop') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -no-shutdown-delay -verbose' ;;
     'auth disable') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'auth enable') REPLY='-address= -token= -namespace= -region= -no-color -force-color -path= -description= -default-lease-ttl= -max-lease-ttl= -token-type=' ;;
     'auth list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -detailed' ;;
     'delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'eval list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -job= -status= -filter= -per-page= -page-token= -verbose' ;;
+    'eval status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -verbose -monitor' ;;
     'identity entity create') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -metadata= -policies= -disabled' ;;
     'identity entity delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name=' ;;
     'identity entity list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -by-name' ;;
@@ -35,23 +44,30 @@ _svc_flags() {
     'identity entity-alias list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'identity entity-alias read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'identity entity-alias update') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -canonical-id= -mount-accessor= -custom-metadata=' ;;
-    'job history') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -p -full -version=' ;;
+    'job allocs') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -all -verbose' ;;
+    'job eval') REPLY='-address= -token= -namespace= -region= -no-color -force-color -force-reschedule -detach -verbose' ;;
+    'job history') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -p -diff-version= -diff-tag= -full -version=' ;;
     'job inspect') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -version= -hcl' ;;
-    'job status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -short' ;;
+    'job run') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
+    'job status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -short -evals -all-allocs -verbose' ;;
+    'job stop') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -purge -global -no-shutdown-delay -eval-priority= -yes -verbose' ;;
     'job validate') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -var= -var-file=' ;;
     'list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'login') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -method= -no-store -token-only -no-print' ;;
     'namespace apply') REPLY='-address= -token= -namespace= -region= -no-color -force-color -description=' ;;
     'namespace delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'namespace list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
+    'node status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -verbose -short' ;;
     'path-help') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format=' ;;
     'policy delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'policy list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'policy read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'policy write') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
-    'server') REPLY='-dev -config= -data-dir= -bind= -port= -log-level= -dev-root-token-id=' ;;
+    'run') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
+    'server') REPLY='-dev -config= -data-dir= -bind= -port= -log-level= -dev-root-token-id= -client -dc= -node= -node-class= -meta=' ;;
     'status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'stop') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -purge -global -no-shutdown-delay -eval-priority= -yes -verbose' ;;
     'token create') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -policy= -ttl= -explicit-max-ttl= -period= -use-limit= -bound-cidrs= -no-default-policy -orphan -renewable -type= -metadata= -display-name= -id= -entity-id=' ;;
     'token lookup') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -accessor' ;;
     'token renew') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -increment= -accessor' ;;
@@ -64,10 +80,16 @@ _svc_flags() {
 # Every name (aliases too) of the flags of $1 that take a value, to skip their values.
 _svc_valued() {
   case "$1" in
+    'alloc restart') REPLY=' address token namespace region task ' ;;
+    'alloc signal') REPLY=' address token namespace region s task ' ;;
+    'alloc status') REPLY=' address token namespace region ' ;;
+    'alloc stop') REPLY=' address token namespace region ' ;;
     'auth disable') REPLY=' address token namespace region ' ;;
     'auth enable') REPLY=' address token namespace region path description default-lease-ttl max-lease-ttl token-type ' ;;
     'auth list') REPLY=' address token namespace region format field ' ;;
     'delete') REPLY=' address token namespace region format field ' ;;
+    'eval list') REPLY=' address token namespace region job status filter per-page page-token ' ;;
+    'eval status') REPLY=' address token namespace region ' ;;
     'identity entity create') REPLY=' address token namespace region format field name metadata policies ' ;;
     'identity entity delete') REPLY=' address token namespace region format field name ' ;;
     'identity entity list') REPLY=' address token namespace region format field ' ;;
@@ -78,23 +100,30 @@ _svc_valued() {
     'identity entity-alias list') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
-    'job history') REPLY=' address token namespace region version ' ;;
+    'job allocs') REPLY=' address token namespace region ' ;;
+    'job eval') REPLY=' address token namespace region ' ;;
+    'job history') REPLY=' address token namespace region diff-version diff-tag version ' ;;
     'job inspect') REPLY=' address token namespace region version ' ;;
+    'job run') REPLY=' address token namespace region check-index var var-file eval-priority ' ;;
     'job status') REPLY=' address token namespace region ' ;;
+    'job stop') REPLY=' address token namespace region eval-priority ' ;;
     'job validate') REPLY=' address token namespace region var var-file ' ;;
     'list') REPLY=' address token namespace region format field ' ;;
     'login') REPLY=' address token namespace region format field method ' ;;
     'namespace apply') REPLY=' address token namespace region description ' ;;
     'namespace delete') REPLY=' address token namespace region ' ;;
     'namespace list') REPLY=' address token namespace region ' ;;
+    'node status') REPLY=' address token namespace region ' ;;
     'path-help') REPLY=' address token namespace region format ' ;;
     'policy delete') REPLY=' address token namespace region ' ;;
     'policy list') REPLY=' address token namespace region format field ' ;;
     'policy read') REPLY=' address token namespace region format field ' ;;
     'policy write') REPLY=' address token namespace region ' ;;
     'read') REPLY=' address token namespace region format field ' ;;
-    'server') REPLY=' config data-dir bind port log-level dev-root-token-id ' ;;
+    'run') REPLY=' address token namespace region check-index var var-file eval-priority ' ;;
+    'server') REPLY=' config data-dir bind port log-level dev-root-token-id dc node node-class meta ' ;;
     'status') REPLY=' address token namespace region format field ' ;;
+    'stop') REPLY=' address token namespace region eval-priority ' ;;
     'token create') REPLY=' address token namespace region format field policy ttl explicit-max-ttl period use-limit bound-cidrs type metadata display-name id entity-id ' ;;
     'token lookup') REPLY=' address token namespace region format field ' ;;
     'token renew') REPLY=' address token namespace region format field increment i ' ;;
@@ -107,22 +136,35 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job status|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job allocs|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job run|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'status|-namespace'|'stop|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
     'auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
     'auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
-    'job validate|-var-file'|'server|-config') REPLY='file' ;;
+    'eval list|-job') REPLY='dynamic:job' ;;
+    'eval list|-status') REPLY='choices:blocked pending complete failed canceled' ;;
+    'job run|-var-file'|'job validate|-var-file'|'run|-var-file'|'server|-config') REPLY='file' ;;
     'server|-data-dir') REPLY='dir' ;;
     'server|-log-level') REPLY='choices:trace debug info warn error' ;;
     'token create|-type') REPLY='choices:service batch' ;;
     'token revoke|-mode') REPLY='choices:orphan' ;;
+    'alloc restart#0') REPLY='dynamic:alloc' ;;
+    'alloc signal#0') REPLY='dynamic:alloc' ;;
+    'alloc status#0') REPLY='dynamic:alloc' ;;
+    'alloc stop#0') REPLY='dynamic:alloc' ;;
+    'job allocs#0') REPLY='dynamic:job' ;;
+    'job eval#0') REPLY='dynamic:job' ;;
     'job history#0') REPLY='dynamic:job' ;;
     'job inspect#0') REPLY='dynamic:job' ;;
+    'job run#0') REPLY='file' ;;
     'job status#0') REPLY='dynamic:job' ;;
+    'job stop#'*) REPLY='dynamic:job' ;;
     'job validate#0') REPLY='file' ;;
+    'node status#0') REPLY='dynamic:node' ;;
     'policy delete#0') REPLY='dynamic:policy' ;;
     'policy read#0') REPLY='dynamic:policy' ;;
     'policy write#0') REPLY='dynamic:policy' ;;
     'policy write#1') REPLY='file' ;;
+    'run#0') REPLY='file' ;;
+    'stop#'*) REPLY='dynamic:job' ;;
     *) REPLY='' ;;
   esac
 }

@@ -6,13 +6,16 @@
 # The subcommands of the words in $1, as name:description.
 _svc_words() {
   case "$1" in
-    '') reply=('auth:Interact with auth methods' 'completion:Print a shell completion script' 'delete:Delete data at any path of the secrets API' 'identity:Interact with the identity store' 'job:Interact with jobs' 'list:List the keys under any path of the secrets API' 'login:Authenticate locally' 'namespace:Interact with scheduler namespaces' 'path-help:Print help for a path of the secrets API' 'policy:Interact with policies' 'read:Read data from any path of the secrets API' 'server:Start the svc server (both APIs and a local node)' 'status:Print the status of the server' 'token:Interact with tokens' 'version:Print the svc version' 'write:Write data to any path of the secrets API') ;;
+    '') reply=('alloc:Interact with allocations' 'auth:Interact with auth methods' 'completion:Print a shell completion script' 'delete:Delete data at any path of the secrets API' 'eval:Interact with evaluations' 'identity:Interact with the identity store' 'job:Interact with jobs' 'list:List the keys under any path of the secrets API' 'login:Authenticate locally' 'namespace:Interact with scheduler namespaces' 'node:Interact with nodes' 'path-help:Print help for a path of the secrets API' 'policy:Interact with policies' 'read:Read data from any path of the secrets API' 'run:Run a new job or update an existing job (alias of "job run")' 'server:Start the svc server (both APIs and a local node)' 'status:Print the status of the server' 'stop:Stop a running job (alias of "job stop")' 'token:Interact with tokens' 'version:Print the svc version' 'write:Write data to any path of the secrets API') ;;
+    'alloc') reply=('restart:Restart a running allocation' 'signal:Signal a running allocation' 'status:Display allocation status information and metadata' 'stop:Stop and reschedule a running allocation') ;;
     'auth') reply=('disable:Disable an auth method' 'enable:Enable an auth method' 'list:List the enabled auth methods') ;;
+    'eval') reply=('list:List evaluations' 'status:Display evaluation status and placement failure reasons') ;;
     'identity') reply=('entity:Manage entities' 'entity-alias:Manage entity aliases') ;;
     'identity entity') reply=('create:Create an entity' 'delete:Delete an entity and its aliases' 'list:List the entities' 'read:Print an entity' 'update:Update an entity') ;;
     'identity entity-alias') reply=('create:Create an entity alias' 'delete:Delete an entity alias' 'list:List the entity aliases' 'read:Print an entity alias' 'update:Update an entity alias') ;;
-    'job') reply=('history:Display all tracked versions of a job' 'inspect:Inspect a submitted job' 'status:Display status information about a job' 'validate:Check a job file for errors') ;;
+    'job') reply=('allocs:List the allocations of a job' 'eval:Force an evaluation of a job' 'history:Display all tracked versions of a job' 'inspect:Inspect a submitted job' 'run:Run a new job or update an existing job' 'status:Display status information about a job' 'stop:Stop a running job' 'validate:Check a job file for errors') ;;
     'namespace') reply=('apply:Create or update a namespace' 'delete:Delete a namespace' 'list:List namespaces') ;;
+    'node') reply=('status:Display status information about nodes') ;;
     'policy') reply=('delete:Delete a policy' 'list:List the installed policies' 'read:Print the text of a policy' 'write:Upload a policy from a file or stdin') ;;
     'token') reply=('create:Create a new token' 'lookup:Display information about a token' 'renew:Renew a token lease' 'revoke:Revoke a token and its children') ;;
     *) reply=() ;;
@@ -22,10 +25,16 @@ _svc_words() {
 # The flags of the command in $1 that take no value, as name:description.
 _svc_bool_flags() {
   case "$1" in
+    'alloc restart') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-all-tasks:Restart every task of the allocation, not only the running ones' '-verbose:Show full IDs') ;;
+    'alloc signal') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-verbose:Show full IDs') ;;
+    'alloc status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-short:Show one line per task (its last event) instead of the task details' '-verbose:Full IDs, absolute times, and the placement metrics') ;;
+    'alloc stop') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-detach:Print the follow-up evaluation ID and return instead of following it' '-no-shutdown-delay:Ignore the group'\''s and tasks'\'' shutdown_delay' '-verbose:Show full IDs') ;;
     'auth disable') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'auth enable') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'auth list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-detailed:Print more columns: TTLs, token type, replication, seal wrap, options...') ;;
     'delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'eval list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-verbose:Show full IDs') ;;
+    'eval status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-verbose:Full IDs, absolute times, and the previous, next and blocked evaluations' '-monitor:Follow the evaluation until it finishes, as `svc job run` does') ;;
     'identity entity create') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-disabled:Whether the entity is disabled') ;;
     'identity entity delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'identity entity list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-by-name:List the entity names instead of their IDs') ;;
@@ -36,23 +45,30 @@ _svc_bool_flags() {
     'identity entity-alias list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'identity entity-alias read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'identity entity-alias update') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
-    'job history') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-p:Show the differences between each version and the one before' '-full:Print the whole job of each version') ;;
+    'job allocs') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-all:Include the allocations of earlier jobs registered under the same ID' '-verbose:Full IDs, the evaluation and node name, and absolute times') ;;
+    'job eval') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-force-reschedule:Reschedule failed allocations now, even those whose reschedule delay ...' '-detach:Print the evaluation ID and return instead of following the evaluation' '-verbose:Show full IDs') ;;
+    'job history') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-p:Show the differences between each version and the one before it' '-full:Print the whole job of each version') ;;
     'job inspect') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-hcl:Print the job file that was submitted for the version, instead of the...') ;;
-    'job status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-short:Print only the job'\''s header, without the summary') ;;
+    'job run') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-detach:Return right after submitting, printing the evaluation ID, instead of...' '-verbose:Show full IDs' '-json:The file holds a job in the API'\''s JSON shape ({"Job": …} or the bare ...' '-output:Print the job as the API JSON request ({"Job": …}) instead of submitt...' '-policy-override:Override soft-mandatory policy failures' '-preserve-counts:Keep the current counts of the job'\''s existing task groups instead of ...' '-hcl2-strict:Fail on unknown variables in -var and -var-file (always on; accepted ...') ;;
+    'job status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-short:Print only the job'\''s header, without the summary and allocations' '-evals:Also list the job'\''s evaluations' '-all-allocs:Also list the allocations of earlier jobs registered under the same ID' '-verbose:Full IDs, absolute times, and the evaluations') ;;
+    'job stop') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-detach:Print the evaluation ID and return instead of following the evaluation' '-purge:Remove the job and its history at once instead of leaving it for garb...' '-global:Stop a multi-region job in every region (svc has one region)' '-no-shutdown-delay:Ignore the groups'\'' and tasks'\'' shutdown_delay' '-yes:Do not ask for confirmation when a job was named by a prefix' '-verbose:Show full IDs') ;;
     'job validate') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:The file holds a job in the API'\''s JSON shape; variables cannot be use...') ;;
     'list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'login') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-no-store:Do not store the token in the token file' '-token-only:Print only the token and do not store it; the same as -field=token -n...' '-no-print:Print nothing on success; only the exit code tells') ;;
     'namespace apply') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'namespace delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'namespace list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON') ;;
+    'node status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-json:Print the output as JSON' '-verbose:Full IDs, node addresses and versions; for one node its drivers, attr...' '-short:For one node: only its header and its allocations') ;;
     'path-help') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'policy delete') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'policy list') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'policy read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'policy write') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
     'read') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
-    'server') reply=('-dev:Development mode: temporary storage, root token written to the token ...') ;;
+    'run') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-detach:Return right after submitting, printing the evaluation ID, instead of...' '-verbose:Show full IDs' '-json:The file holds a job in the API'\''s JSON shape ({"Job": …} or the bare ...' '-output:Print the job as the API JSON request ({"Job": …}) instead of submitt...' '-policy-override:Override soft-mandatory policy failures' '-preserve-counts:Keep the current counts of the job'\''s existing task groups instead of ...' '-hcl2-strict:Fail on unknown variables in -var and -var-file (always on; accepted ...') ;;
+    'server') reply=('-dev:Development mode: temporary storage, root token written to the token ...' '-client:Run a node in this server that runs tasks') ;;
     'status') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal') ;;
+    'stop') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-detach:Print the evaluation ID and return instead of following the evaluation' '-purge:Remove the job and its history at once instead of leaving it for garb...' '-global:Stop a multi-region job in every region (svc has one region)' '-no-shutdown-delay:Ignore the groups'\'' and tasks'\'' shutdown_delay' '-yes:Do not ask for confirmation when a job was named by a prefix' '-verbose:Show full IDs') ;;
     'token create') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-no-default-policy:Do not add the "default" policy to the token' '-orphan:Create the token with no parent, so it is not revoked with its creator' '-renewable:Allow the token to be renewed up to its max TTL') ;;
     'token lookup') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-accessor:Treat the argument as an accessor instead of a token') ;;
     'token renew') reply=('-no-color:Disable colour in the output' '-force-color:Colour the output even when it is not a terminal' '-accessor:Treat the argument as an accessor instead of a token') ;;
@@ -65,10 +81,16 @@ _svc_bool_flags() {
 # The flags of the command in $1 that take a value, as name=:description.
 _svc_value_flags() {
   case "$1" in
+    'alloc restart') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-task=:Restart only this task (the same as the TASK argument)') ;;
+    'alloc signal') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-s=:The signal to send, by name (SIGHUP, SIGUSR1, …)' '-task=:Signal only this task (the same as the TASK argument)') ;;
+    'alloc status') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'alloc stop') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
     'auth disable') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
     'auth enable') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-path=:The mount path, relative to auth/' '-description=:A human-friendly description of the auth method' '-default-lease-ttl=:The default lease duration of tokens issued by this mount' '-max-lease-ttl=:The maximum lease duration of tokens issued by this mount' '-token-type=:The type of tokens the mount issues') ;;
     'auth list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'eval list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-job=:Only evaluations of this job ID' '-status=:Only evaluations with this status' '-filter=:A filter expression evaluated against each evaluation' '-per-page=:How many evaluations to show per page' '-page-token=:Where the page starts: the token the previous page printed') ;;
+    'eval status') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
     'identity entity create') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Name of the entity' '-metadata=:Metadata of the entity, as string keys and values' '-policies=:Policies granted to every token of the entity, on top of the tokens'\'' ...') ;;
     'identity entity delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Delete the entity with this name instead of by ID') ;;
     'identity entity list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
@@ -79,23 +101,30 @@ _svc_value_flags() {
     'identity entity-alias list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'identity entity-alias read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'identity entity-alias update') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-name=:Identifier of the client in the authentication source, for example a ...' '-canonical-id=:ID of the entity to move the alias to' '-mount-accessor=:Accessor of the auth mount to move the alias to' '-custom-metadata=:User-provided metadata describing the alias') ;;
-    'job history') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-version=:Show only this version') ;;
+    'job allocs') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'job eval') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'job history') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-diff-version=:With -p, compare every version with this version number instead' '-diff-tag=:With -p, compare every version with the version tagged with this name...' '-version=:Show only this version') ;;
     'job inspect') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-version=:Inspect this version of the job instead of the current one') ;;
+    'job run') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-check-index=:Register only if the job'\''s modify index is this number; 0 means the j...' '-var=:A variable value, as name=value' '-var-file=:A file of variable values, HCL or JSON' '-eval-priority=:Priority of the evaluation the registration creates (1 to 100); the j...') ;;
     'job status') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'job stop') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-eval-priority=:Priority of the evaluation that stops the job (1 to 100)') ;;
     'job validate') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-var=:A variable value, as name=value' '-var-file=:A file of variable values, HCL or JSON') ;;
     'list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'login') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-method=:The auth method to log in with') ;;
     'namespace apply') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-description=:A human-readable description of the namespace') ;;
     'namespace delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
     'namespace list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
+    'node status') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
     'path-help') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the help text (table) or the OpenAPI document for the path (jso...') ;;
     'policy delete') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
     'policy list') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'policy read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'policy write') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use') ;;
     'read') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
-    'server') reply=('-config=:Path to a configuration file (HCL, YAML or JSON)' '-data-dir=:Directory for the server state' '-bind=:Address to listen on' '-port=:Port to listen on; 0 picks a free port' '-log-level=:Log level' '-dev-root-token-id=:With -dev: use this value as the root token instead of a random one') ;;
+    'run') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-check-index=:Register only if the job'\''s modify index is this number; 0 means the j...' '-var=:A variable value, as name=value' '-var-file=:A file of variable values, HCL or JSON' '-eval-priority=:Priority of the evaluation the registration creates (1 to 100); the j...') ;;
+    'server') reply=('-config=:Path to a configuration file (HCL, YAML or JSON)' '-data-dir=:Directory for the server state' '-bind=:Address to listen on' '-port=:Port to listen on; 0 picks a free port' '-log-level=:Log level' '-dev-root-token-id=:With -dev: use this value as the root token instead of a random one' '-dc=:Datacenter of the node' '-node=:Name of the node' '-node-class=:Class of the node, for constraints on ${node.class}' '-meta=:Node metadata as key=value, for constraints on ${meta.<key>}') ;;
     'status') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
+    'stop') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-eval-priority=:Priority of the evaluation that stops the job (1 to 100)') ;;
     'token create') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-policy=:Policies for the token' '-ttl=:Initial TTL of the token; 0 means the system default (768h), capped b...' '-explicit-max-ttl=:Hard limit on the lifetime of the token, which renewals cannot pass' '-period=:Make the token periodic: every renewal resets its TTL to this period' '-use-limit=:Number of requests the token may make before it is revoked; 0 means u...' '-bound-cidrs=:CIDR blocks or IP addresses the token may be used from' '-type=:The token type: service, or batch (lightweight: not renewable, no acc...' '-metadata=:Metadata to attach to the token, shown in lookups and in audit' '-display-name=:A name for the token; it is shown as "token-<name>"' '-id=:Use this value as the token instead of a random one' '-entity-id=:Attach the token to this identity entity, which must exist') ;;
     'token lookup') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...') ;;
     'token renew') reply=('-address=:Address of the svc server' '-token=:Token to authenticate with' '-namespace=:The scheduler namespace to use' '-region=:The scheduler region to use' '-format=:Print the output in the given format' '-field=:Print only the value of the given field, raw: strings without quotes,...' '-increment=:The requested TTL from now; without it the token gets its current TTL...') ;;
@@ -108,10 +137,16 @@ _svc_value_flags() {
 # Every name (aliases too) of the flags of $1 that take a value, to skip their values.
 _svc_valued() {
   case "$1" in
+    'alloc restart') REPLY=' address token namespace region task ' ;;
+    'alloc signal') REPLY=' address token namespace region s task ' ;;
+    'alloc status') REPLY=' address token namespace region ' ;;
+    'alloc stop') REPLY=' address token namespace region ' ;;
     'auth disable') REPLY=' address token namespace region ' ;;
     'auth enable') REPLY=' address token namespace region path description default-lease-ttl max-lease-ttl token-type ' ;;
     'auth list') REPLY=' address token namespace region format field ' ;;
     'delete') REPLY=' address token namespace region format field ' ;;
+    'eval list') REPLY=' address token namespace region job status filter per-page page-token ' ;;
+    'eval status') REPLY=' address token namespace region ' ;;
     'identity entity create') REPLY=' address token namespace region format field name metadata policies ' ;;
     'identity entity delete') REPLY=' address token namespace region format field name ' ;;
     'identity entity list') REPLY=' address token namespace region format field ' ;;
@@ -122,23 +157,30 @@ _svc_valued() {
     'identity entity-alias list') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
-    'job history') REPLY=' address token namespace region version ' ;;
+    'job allocs') REPLY=' address token namespace region ' ;;
+    'job eval') REPLY=' address token namespace region ' ;;
+    'job history') REPLY=' address token namespace region diff-version diff-tag version ' ;;
     'job inspect') REPLY=' address token namespace region version ' ;;
+    'job run') REPLY=' address token namespace region check-index var var-file eval-priority ' ;;
     'job status') REPLY=' address token namespace region ' ;;
+    'job stop') REPLY=' address token namespace region eval-priority ' ;;
     'job validate') REPLY=' address token namespace region var var-file ' ;;
     'list') REPLY=' address token namespace region format field ' ;;
     'login') REPLY=' address token namespace region format field method ' ;;
     'namespace apply') REPLY=' address token namespace region description ' ;;
     'namespace delete') REPLY=' address token namespace region ' ;;
     'namespace list') REPLY=' address token namespace region ' ;;
+    'node status') REPLY=' address token namespace region ' ;;
     'path-help') REPLY=' address token namespace region format ' ;;
     'policy delete') REPLY=' address token namespace region ' ;;
     'policy list') REPLY=' address token namespace region format field ' ;;
     'policy read') REPLY=' address token namespace region format field ' ;;
     'policy write') REPLY=' address token namespace region ' ;;
     'read') REPLY=' address token namespace region format field ' ;;
-    'server') REPLY=' config data-dir bind port log-level dev-root-token-id ' ;;
+    'run') REPLY=' address token namespace region check-index var var-file eval-priority ' ;;
+    'server') REPLY=' config data-dir bind port log-level dev-root-token-id dc node node-class meta ' ;;
     'status') REPLY=' address token namespace region format field ' ;;
+    'stop') REPLY=' address token namespace region eval-priority ' ;;
     'token create') REPLY=' address token namespace region format field policy ttl explicit-max-ttl period use-limit bound-cidrs type metadata display-name id entity-id ' ;;
     'token lookup') REPLY=' address token namespace region format field ' ;;
     'token renew') REPLY=' address token namespace region format field increment i ' ;;
@@ -151,22 +193,35 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    ('auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job status|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'status|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    ('alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job allocs|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job run|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'status|-namespace'|'stop|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
     ('auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
     ('auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
-    ('job validate|-var-file'|'server|-config') REPLY='file' ;;
+    ('eval list|-job') REPLY='dynamic:job' ;;
+    ('eval list|-status') REPLY='choices:blocked pending complete failed canceled' ;;
+    ('job run|-var-file'|'job validate|-var-file'|'run|-var-file'|'server|-config') REPLY='file' ;;
     ('server|-data-dir') REPLY='dir' ;;
     ('server|-log-level') REPLY='choices:trace debug info warn error' ;;
     ('token create|-type') REPLY='choices:service batch' ;;
     ('token revoke|-mode') REPLY='choices:orphan' ;;
+    ('alloc restart#0') REPLY='dynamic:alloc' ;;
+    ('alloc signal#0') REPLY='dynamic:alloc' ;;
+    ('alloc status#0') REPLY='dynamic:alloc' ;;
+    ('alloc stop#0') REPLY='dynamic:alloc' ;;
+    ('job allocs#0') REPLY='dynamic:job' ;;
+    ('job eval#0') REPLY='dynamic:job' ;;
     ('job history#0') REPLY='dynamic:job' ;;
     ('job inspect#0') REPLY='dynamic:job' ;;
+    ('job run#0') REPLY='file' ;;
     ('job status#0') REPLY='dynamic:job' ;;
+    ('job stop#'*) REPLY='dynamic:job' ;;
     ('job validate#0') REPLY='file' ;;
+    ('node status#0') REPLY='dynamic:node' ;;
     ('policy delete#0') REPLY='dynamic:policy' ;;
     ('policy read#0') REPLY='dynamic:policy' ;;
     ('policy write#0') REPLY='dynamic:policy' ;;
     ('policy write#1') REPLY='file' ;;
+    ('run#0') REPLY='file' ;;
+    ('stop#'*) REPLY='dynamic:job' ;;
     *) REPLY='' ;;
   esac
 }

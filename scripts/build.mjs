@@ -7,7 +7,7 @@
 // are initialised on first use. Packages stay external: the native lmdb binding and the wasm HCL parser
 // load from node_modules as usual.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -37,3 +37,6 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [separateBundles] }),
   ...[...SEPARATE].map(([entry, out]) => build({ ...common, entryPoints: [entry], outfile: `dist/${out}` })),
 ]);
+// The task executor runs as its own process (one per task, so tasks outlive the server); it is plain
+// CommonJS with no imports, and the server finds it next to its own bundle.
+await copyFile('src/client/executor/executor.cjs', 'dist/executor.cjs');

@@ -14,9 +14,12 @@ import { authGroup, authCommands } from './commands/auth/index.js';
 import { identityGroups, identityCommands } from './commands/identity/index.js';
 import { namespaceGroup, namespaceCommands } from './commands/namespace/index.js';
 import { docsCommands } from './commands/docs/index.js';
-import { jobGroup, jobCommands } from './commands/job/index.js';
+import { jobGroup, jobCommands, runAlias, stopAlias } from './commands/job/index.js';
+import { evalGroup, evalCommands } from './commands/eval/index.js';
+import { allocGroup, allocCommands } from './commands/alloc/index.js';
+import { nodeGroup, nodeCommands } from './commands/node/index.js';
 
-export const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, ...identityGroups, namespaceGroup, jobGroup];
+export const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, nodeGroup];
 
 export const commands: CommandSpec[] = [
   serverCommand,
@@ -29,5 +32,10 @@ export const commands: CommandSpec[] = [
   ...identityCommands,
   ...namespaceCommands,
   ...jobCommands,
+  runAlias,
+  stopAlias,
+  ...evalCommands,
+  ...allocCommands,
+  ...nodeCommands,
   ...docsCommands,
 ];

@@ -28,6 +28,9 @@ import { schedulerError, secretsError } from './http/respond.js';
 import type { RawRequest, RawResponse } from './http/types.js';
 import type { ServerConfig, Services } from './services.js';
 import { VERSION } from '../version.js';
+import { SchedulerRuntime } from '../scheduler/runtime.js';
+import type { LocalNodeOptions } from '../client/local-node.js';
+import type { NodeAgent } from '../client/node-agent.js';
 
 export interface ServerOptions {
   dev: boolean;
@@ -41,6 +44,10 @@ export interface ServerOptions {
   maxRequestBytes?: number;
   sweepIntervalMs?: number;
   logWrite?: (line: string) => void;
+  /** the node this server runs tasks on; `false` runs a server without one */
+  client?: LocalNodeOptions | false;
+  /** how long a node may go without a heartbeat before it is marked down */
+  heartbeatTtlMs?: number;
 }
 
 export interface SvcServer {
@@ -90,7 +97,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, stopping: false };
+    const scheduler = new SchedulerRuntime(store, log, opts.heartbeatTtlMs);
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false };
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
 
@@ -167,6 +175,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       tokens.sweepExpired().catch((err: Error) => log.error(`token sweep failed: ${err.message}`));
     }, config.sweepIntervalMs);
     sweeper.unref();
+    scheduler.start();
+    let localNode: NodeAgent | undefined;
 
     let closed = false;
     return {
@@ -174,15 +184,27 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       routing,
       rootToken,
       handle,
-      listen: () =>
-        new Promise((resolve, reject) => {
+      async listen() {
+        const bound = await new Promise<{ address: string; port: number }>((resolve, reject) => {
           httpServer.once('error', reject);
           httpServer.listen(config.port, config.bind, () => {
             httpServer.off('error', reject);
             const addr = httpServer.address();
             if (addr && typeof addr === 'object') resolve({ address: addr.address, port: addr.port });
           });
-        }),
+        });
+        // The node reaches the server over HTTP, so it can only start once the server listens.
+        if (opts.client !== false) {
+          const { startLocalNode } = await import('../client/local-node.js');
+          const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+          const host = wildcard ? '127.0.0.1' : bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+          localNode = await startLocalNode(services, `http://${host}:${bound.port}`, dataDir, {
+            stopTasksOnShutdown: opts.dev,
+            ...opts.client,
+          });
+        }
+        return bound;
+      },
       async close() {
         if (closed) return;
         closed = true;
@@ -190,6 +212,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         // Stop accepting and drop idle keep-alive connections; blocking queries answer within a second;
         // requests in flight finish (up to a bound) before storage closes under them.
         services.stopping = true;
+        await localNode?.stop();
+        await scheduler.stop();
         const wasListening = httpServer.listening;
         const allClosed = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
         httpServer.close();

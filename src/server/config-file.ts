@@ -1,6 +1,7 @@
 /**
  * The server's configuration file, HCL or YAML (or JSON), with the same settings as the flags:
  *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"
+ *   datacenter = "dc1"   name = "node-1"   client { enabled = true, node_class = "gpu", meta { rack = "r1" } }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -12,9 +13,13 @@ export interface FileConfig {
   bind?: string;
   port?: number;
   logLevel?: LogLevel;
+  datacenter?: string;
+  name?: string;
+  client?: { enabled?: boolean; nodeClass?: string; meta?: Record<string, string> };
 }
 
-const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level']);
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client']);
+const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta']);
 
 function single(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
@@ -53,6 +58,22 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     return v;
   };
   out.dataDir = str('data_dir');
+  out.datacenter = str('datacenter');
+  out.name = str('name');
+  const client = single(doc.client) as Record<string, unknown> | undefined;
+  if (client !== undefined) {
+    if (typeof client !== 'object' || client === null || Array.isArray(client)) throw new UsageError(`config file ${file}: "client" must be a block`);
+    for (const key of Object.keys(client)) {
+      if (!CLIENT_KNOWN.has(key)) throw new UsageError(`config file ${file}: unknown setting "client.${key}" (known: ${[...CLIENT_KNOWN].join(', ')})`);
+    }
+    if (client.enabled !== undefined && typeof client.enabled !== 'boolean') throw new UsageError(`config file ${file}: "client.enabled" must be true or false`);
+    if (client.node_class !== undefined && typeof client.node_class !== 'string') throw new UsageError(`config file ${file}: "client.node_class" must be a string`);
+    const meta = single(client.meta);
+    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Object.values(meta).some((v) => typeof v !== 'string'))) {
+      throw new UsageError(`config file ${file}: "client.meta" must map keys to strings`);
+    }
+    out.client = { enabled: client.enabled as boolean | undefined, nodeClass: client.node_class as string | undefined, meta: meta as Record<string, string> | undefined };
+  }
   out.bind = str('bind_addr');
   const level = str('log_level');
   if (level !== undefined) {

@@ -12,6 +12,7 @@ import type { PolicyStore } from '../secrets/policy/policy-store.js';
 import type { IdentityStore } from '../secrets/identity/identity-store.js';
 import type { TokenStore } from '../secrets/token/token-store.js';
 import type { AuthBlock } from './http/types.js';
+import type { SchedulerRuntime } from '../scheduler/runtime.js';
 
 export interface CreateTokenParams {
   /** use this secret instead of a random one (the -dev root token id, `id` on token create with root) */
@@ -98,6 +99,7 @@ export interface Services {
   policies: PolicyStore;
   mounts: MountTable;
   identity: IdentityStore;
+  scheduler: SchedulerRuntime;
   /** true once shutdown began: blocking queries answer at once instead of waiting on */
   stopping: boolean;
 }

@@ -302,14 +302,51 @@ describe('svc job history', () => {
     expect(out.map((v: { Version: number }) => v.Version)).toEqual([1, 0]);
   });
 
-  it('fails for an unknown job, an ambiguous prefix and the unsupported -p', async () => {
+  it('fails for an unknown job and an ambiguous prefix', async () => {
     expect((await cli(['job', 'history', 'zzz'])).code).toBe(1);
     const ambiguous = await cli(['job', 'history', 'exa']);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toMatch(/^Prefix matched multiple jobs/);
-    const p = await cli(['job', 'history', '-p', 'example']);
-    expect(p.code).toBe(1);
-    expect(p.stderr).toContain('-p is not supported yet');
+  });
+
+  it('-p shows under each version what changed from the one before, as job plan does', async () => {
+    const versions = (await srv.client().scheduler<{ Versions: Array<{ SubmitTime: number }> }>('GET', '/v1/job/example/versions')).body.Versions;
+    const res = await cli(['job', 'history', '-p', 'example']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(
+      `Version     = 1\nStable      = false\nSubmit Date = ${utc(versions[0].SubmitTime)}\nDiff        = \n` +
+        '+/- Job: "example"\n+/- Priority: "50" => "70"\n    Task Group: "cache"\n      Task: "redis"\n\n' +
+        `Version     = 0\nStable      = false\nSubmit Date = ${utc(versions[1].SubmitTime)}\n`,
+    );
+    const one = await cli(['job', 'history', '-p', '-version', '1', 'example']);
+    expect(one.stdout).toMatch(/^Version     = 1\n[^]*Diff        = \n\+\/- Job: "example"\n\+\/- Priority: "50" => "70"\n/);
+    expect(one.stdout).not.toContain('Version     = 0');
+  });
+
+  it('-p -diff-version compares every version with that one; an unchanged version shows no Diff', async () => {
+    const res = await cli(['job', 'history', '-p', '-diff-version', '1', 'example']);
+    expect(res.code).toBe(0);
+    const [v1, v0] = res.stdout.split('\n\n');
+    expect(v1).not.toContain('Diff');
+    expect(v0).toContain('Diff        = \n+/- Job: "example"\n+/- Priority: "70" => "50"\n');
+  });
+
+  it('refuses the diff flags without -p, together, or with -json; reports an unknown version or tag', async () => {
+    const noP = await cli(['job', 'history', '-diff-version', '0', 'example']);
+    expect(noP.code).toBe(1);
+    expect(noP.stderr).toContain('-diff-tag and -diff-version can only be used with -p');
+    const both = await cli(['job', 'history', '-p', '-diff-version', '0', '-diff-tag', 'x', 'example']);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('-diff-tag and -diff-version are mutually exclusive');
+    const json = await cli(['job', 'history', '-p', '-json', 'example']);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toContain('-json and -t are exclusive with -p and -full');
+    const version = await cli(['job', 'history', '-p', '-diff-version', '9', 'example']);
+    expect(version.code).toBe(1);
+    expect(version.stderr).toContain('version 9 not found');
+    const tag = await cli(['job', 'history', '-p', '-diff-tag', 'nope', 'example']);
+    expect(tag.code).toBe(1);
+    expect(tag.stderr).toContain('tag "nope" not found');
   });
 });
 
@@ -348,8 +385,14 @@ describe('svc job status', () => {
     expect(out.map((j: { ID: string }) => j.ID)).toEqual(['example', 'example-two', 'nightly']);
   });
 
-  it('shows one job: the header block and the Summary table', async () => {
+  it('shows one job: the header block, the Summary table and why nothing was placed', async () => {
     const ex = await currentJob('example');
+    // The scheduler has to have looked at the job: it needs docker, which no node has.
+    for (let i = 0; i < 200; i++) {
+      const evals = (await srv.client().scheduler<Array<{ Status: string }>>('GET', '/v1/job/example/evaluations')).body;
+      if (evals.every((e) => e.Status !== 'pending')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     const res = await cli(['job', 'status', 'example']);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(
@@ -368,7 +411,14 @@ describe('svc job status', () => {
         '',
         'Summary',
         'Task Group  Queued  Starting  Running  Failed  Complete  Lost  Unknown',
-        'cache       0       0         0        0       0         0     0',
+        'cache       1       0         0        0       0         0     0',
+        '',
+        'Placement Failure',
+        'Task Group "cache":',
+        '  * Constraint "missing drivers": 1 nodes excluded by filter',
+        '',
+        'Allocations',
+        'No allocations placed',
         '',
       ].join('\n'),
     );

@@ -62,7 +62,9 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
   const dataDir = opts.dataDir ?? (await makeTempDir());
   const home = await makeTempDir('svc-home-');
   const logs: string[] = [];
-  const server = await buildServer({ dev: false, dataDir, port: 0, bind: '127.0.0.1', logWrite: (l) => logs.push(l), ...opts });
+  // The server's own node stops its tasks when the test stops the server, unless a test says otherwise.
+  const client = opts.client === false ? false : { stopTasksOnShutdown: true, ...opts.client };
+  const server = await buildServer({ dev: false, dataDir, port: 0, bind: '127.0.0.1', logWrite: (l) => logs.push(l), ...opts, client });
   const { port } = await server.listen();
   const url = `http://127.0.0.1:${port}`;
   const rootToken = server.rootToken!;

@@ -24,6 +24,11 @@ export default defineCommand({
     { name: 'port', type: 'int', description: 'Port to listen on; 0 picks a free port. The default is 4646.' },
     { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
     { name: 'dev-root-token-id', type: 'string', description: 'With -dev: use this value as the root token instead of a random one.' },
+    { name: 'client', type: 'bool', default: true, description: 'Run a node in this server that runs tasks. -client=false serves the APIs only.', group: 'Node Options' },
+    { name: 'dc', type: 'string', description: 'Datacenter of the node. The default is dc1.', group: 'Node Options' },
+    { name: 'node', type: 'string', description: 'Name of the node. The default is the host name.', group: 'Node Options' },
+    { name: 'node-class', type: 'string', description: 'Class of the node, for constraints on ${node.class}.', group: 'Node Options' },
+    { name: 'meta', type: 'strings', description: 'Node metadata as key=value, for constraints on ${meta.<key>}. Repeatable.', group: 'Node Options' },
   ],
   async run({ io, env, flags }) {
     const { loadConfigFile } = await import('../../server/config-file.js');
@@ -32,6 +37,13 @@ export default defineCommand({
     const dataDir = (flags['data-dir'] as string | undefined) ?? file.dataDir;
     if (!dev && !dataDir) throw new UsageError('a data dir is required without -dev: pass -data-dir or set data_dir in -config');
     if (flags['dev-root-token-id'] && !dev) throw new UsageError('-dev-root-token-id is only allowed with -dev');
+    const meta: Record<string, string> = { ...file.client?.meta };
+    for (const item of (flags.meta as string[] | undefined) ?? []) {
+      const eq = item.indexOf('=');
+      if (eq <= 0) throw new UsageError(`invalid -meta "${item}": expected key=value`);
+      meta[item.slice(0, eq)] = item.slice(eq + 1);
+    }
+    const clientEnabled = flags.client !== false && file.client?.enabled !== false;
     const { startServer } = await import('../../server/start.js');
     return startServer(
       {
@@ -41,6 +53,12 @@ export default defineCommand({
         port: (flags.port as number | undefined) ?? file.port,
         logLevel: ((flags['log-level'] as LogLevel | undefined) ?? file.logLevel ?? 'info') as LogLevel,
         devRootTokenId: flags['dev-root-token-id'] as string | undefined,
+        client: clientEnabled && {
+          datacenter: (flags.dc as string | undefined) ?? file.datacenter,
+          name: (flags.node as string | undefined) ?? file.name,
+          nodeClass: (flags['node-class'] as string | undefined) ?? file.client?.nodeClass,
+          meta,
+        },
       },
       io,
       env,

@@ -4,6 +4,8 @@ import { compileFilter } from '../filter/index.js';
 import { EVALS_TABLE, getEval, listEvals } from '../state/evals.js';
 import { compareCreateIndexTokens, createIndexToken, paginate, validateHexPrefix } from './paging.js';
 import { defineRoute } from './route.js';
+import { ALLOCS_TABLE, allocsOfEval } from '../state/allocs.js';
+import { allocStub, jobCache } from './alloc-view.js';
 
 export const evalRoutes = [
   defineRoute({
@@ -67,6 +69,22 @@ export const evalRoutes = [
       // The request's namespace was checked; an evaluation of another namespace needs its own grant.
       if (!req.caller.acl.allowsNamespace(evaluation.Namespace, 'read-job')) throw new PermissionDenied('Permission denied');
       return { body: evaluation, index: evaluation.ModifyIndex };
+    },
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/evaluation/:eval_id/allocations',
+    acl: { namespace: ['read-job'] },
+    blocking: true,
+    synopsis: 'List the allocations an evaluation placed or updated.',
+    handler: async (req) => {
+      const { store } = req.services;
+      const evaluation = getEval(store, req.params.eval_id);
+      if (!evaluation) throw new NotFound('eval not found');
+      if (!req.caller.acl.allowsNamespace(evaluation.Namespace, 'read-job')) throw new PermissionDenied('Permission denied');
+      const jobOf = jobCache(store);
+      const allocs = allocsOfEval(store, evaluation.ID).sort((a, b) => a.CreateIndex - b.CreateIndex);
+      return { body: allocs.map((a) => allocStub(a, jobOf(a), { resources: false, taskStates: true })), index: Math.max(1, store.tableIndex(ALLOCS_TABLE)) };
     },
   }),
 ];

@@ -3,7 +3,9 @@ import { NotFound, UserError } from '../../shared/errors.js';
 import { JOB_VERSIONS_TABLE, getJob, jobSubmission, jobVersions, stopJob } from '../state/jobs.js';
 import { EVALS_TABLE, evalsOfJob } from '../state/evals.js';
 import { register } from './job-register.js';
-import { defineRoute } from './route.js';
+import { defineRoute, type SchedulerRequest } from './route.js';
+import type { Job } from '../structs/job.js';
+import { diffJobs, type JobDiff } from '../structs/diff.js';
 
 export const jobRoutes = [
   defineRoute({
@@ -52,18 +54,22 @@ export const jobRoutes = [
     path: '/v1/job/*job_id/versions',
     acl: { namespace: ['read-job'] },
     blocking: true,
-    synopsis: 'List the versions of a job.',
+    synopsis: 'List the versions of a job, newest first, with the diffs between them if asked.',
     query: {
-      diffs: { type: 'bool', description: 'Fill Diffs with the structured diff between versions.' },
-      diff_version: { type: 'int', description: 'Version to compare every version against.' },
+      diffs: {
+        type: 'bool',
+        description:
+          'Fill Diffs: Diffs[i] is the change from Versions[i+1] to Versions[i] (one fewer than the versions), ' +
+          'or with diff_version/diff_tag the change from that version to Versions[i]. Implied by diff_version and diff_tag unless given as false.',
+      },
+      diff_version: { type: 'int', description: 'Diff every version against this version number instead of its predecessor.' },
+      diff_tag: { type: 'string', description: 'Diff every version against the version tagged with this name.' },
     },
     handler: async (req) => {
-      // Refused rather than answered without the diffs the caller asked for.
-      if (req.query.get<boolean>('diffs') || req.query.has('diff_version')) throw new UserError('job version diffs are not supported by this server yet');
       const versions = jobVersions(req.services.store, req.namespace, req.params.job_id);
       if (versions.length === 0) throw new NotFound('job versions not found');
       const index = req.services.store.tableIndex(JOB_VERSIONS_TABLE);
-      return { body: { Versions: versions, Diffs: null, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' }, index };
+      return { body: { Versions: versions, Diffs: versionDiffs(req, versions), Index: index, LastContact: 0, KnownLeader: true, NextToken: '' }, index };
     },
   }),
   defineRoute({
@@ -92,3 +98,28 @@ export const jobRoutes = [
     },
   }),
 ];
+
+/**
+ * The Diffs of a versions answer (research §4.7): null unless asked for; each version against its
+ * predecessor (the oldest has none), or every version against the one diff_version or diff_tag names.
+ * Nomad only honours diff_version/diff_tag with diffs=true; here they imply it unless diffs=false is given.
+ */
+function versionDiffs(req: SchedulerRequest, versions: Job[]): JobDiff[] | null {
+  const hasVersion = req.query.has('diff_version');
+  const tag = req.query.has('diff_tag') ? req.query.get<string>('diff_tag') : '';
+  const wanted = req.query.has('diffs') ? req.query.get<boolean>('diffs') : hasVersion || tag !== '';
+  if (!wanted) return null;
+  if (hasVersion && tag !== '') throw new UserError('diff_version and diff_tag are mutually exclusive');
+  let base: Job | undefined;
+  if (hasVersion) {
+    const number = req.query.get<number>('diff_version');
+    if (number < 0) throw new UserError(`invalid diff_version ${number}: expected a non-negative integer`);
+    base = versions.find((v) => v.Version === number);
+    if (!base) throw new UserError(`version ${number} not found`);
+  } else if (tag !== '') {
+    base = versions.find((v) => v.VersionTag?.Name === tag);
+    if (!base) throw new UserError(`tag "${tag}" not found`);
+  }
+  if (base) return versions.map((v) => diffJobs(base!, v, true));
+  return versions.slice(0, -1).map((v, i) => diffJobs(versions[i + 1], v, true));
+}

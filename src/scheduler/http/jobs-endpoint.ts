@@ -1,14 +1,15 @@
 /** /v1/jobs: list and register; /v1/jobs/parse: a job file to API JSON. */
 import { UserError } from '../../shared/errors.js';
 import { JOBS_TABLE, listJobs } from '../state/jobs.js';
+import { JOB_SUMMARIES, emptyGroupSummary, getSummary, type JobSummary } from '../state/allocs.js';
 import { canonicalizeJob, type Job } from '../structs/index.js';
 import { compileFilter } from '../filter/index.js';
 import { paginate } from './paging.js';
 import { register } from './job-register.js';
 import { defineRoute } from './route.js';
 
-/** The JobListStub of a job. Summaries count allocations, and there are none until the scheduler places them. */
-export function jobStub(job: Job, withMeta: boolean) {
+/** The JobListStub of a job, with its summary as stored (allocations counted by status). */
+export function jobStub(job: Job, summary: JobSummary | undefined, withMeta: boolean) {
   return {
     ID: job.ID,
     ParentID: job.ParentID,
@@ -24,12 +25,10 @@ export function jobStub(job: Job, withMeta: boolean) {
     Stop: job.Stop,
     Status: job.Status,
     StatusDescription: job.StatusDescription,
-    JobSummary: {
+    JobSummary: summary ?? {
       JobID: job.ID,
       Namespace: job.Namespace,
-      Summary: Object.fromEntries(
-        job.TaskGroups.map((g) => [g.Name, { Queued: 0, Complete: 0, Failed: 0, Running: 0, Starting: 0, Lost: 0, Unknown: 0 }]),
-      ),
+      Summary: Object.fromEntries(job.TaskGroups.map((g) => [g.Name, emptyGroupSummary()])),
       Children: { Pending: 0, Running: 0, Dead: 0 },
       CreateIndex: job.CreateIndex,
       ModifyIndex: job.ModifyIndex,
@@ -81,9 +80,9 @@ export const jobsRoutes = [
       });
       const withMeta = req.query.get<boolean>('meta');
       return {
-        body: page.map((j) => jobStub(j, withMeta)),
-        // The table's index, so a deletion also moves it and wakes blocked listings.
-        index: Math.max(1, req.services.store.tableIndex(JOBS_TABLE)),
+        body: page.map((j) => jobStub(j, getSummary(req.services.store, j.Namespace, j.ID), withMeta)),
+        // The tables' index, so a deletion or a summary change also moves it and wakes blocked listings.
+        index: Math.max(1, req.services.store.tableIndex(JOBS_TABLE), req.services.store.tableIndex(JOB_SUMMARIES)),
         headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
       };
     },

@@ -13,7 +13,9 @@ export type AclRequirement =
   /** a management (root) token */
   | { management: true }
   /** any valid token (the handler filters by namespace access) */
-  | { authenticated: true };
+  | { authenticated: true }
+  /** the node named by `:node_id`, proving itself with its SecretID as the token (the node API) */
+  | { nodeSecret: true };
 
 export interface SchedulerRequest {
   requestId: string;

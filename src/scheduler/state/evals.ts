@@ -1,14 +1,104 @@
-/** Evaluations in the state store, with a per-job index kept in the same transaction. */
+/**
+ * Evaluations in the state store. Besides the records and a per-job index, two small tables hold the
+ * work: `evals-pending` (what the broker must run) and `evals-blocked` (waiting for capacity). The broker
+ * reads the store, not memory, so any server process sharing the store sees the same queue.
+ */
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Evaluation } from '../structs/evaluation.js';
 import { jobKey } from './tables.js';
 
 export const EVALS_TABLE = 'evals';
 export const EVALS_BY_JOB_TABLE = 'evals-by-job';
+export const EVALS_PENDING = 'evals-pending';
+export const EVALS_BLOCKED = 'evals-blocked';
 
+const SEP = '\u0000';
+
+/** What the broker needs to order and hold back pending evaluations without reading each record. */
+export interface PendingEntry {
+  id: string;
+  namespace: string;
+  jobId: string;
+  priority: number;
+  createIndex: number;
+  /** Unix ms before which the evaluation must not run; 0 = now */
+  waitUntil: number;
+}
+
+const queueKey = (e: Pick<Evaluation, 'Namespace' | 'JobID' | 'ID'>) => `${jobKey(e.Namespace, e.JobID)}${SEP}${e.ID}`;
+
+/** Writes an evaluation and files it in the queue its status calls for. */
 export function putEval(tx: WriteTx, evaluation: Evaluation): void {
   tx.put(EVALS_TABLE, evaluation.ID, evaluation);
-  tx.put(EVALS_BY_JOB_TABLE, `${jobKey(evaluation.Namespace, evaluation.JobID)}\u0000${evaluation.ID}`, evaluation.ID);
+  tx.put(EVALS_BY_JOB_TABLE, queueKey(evaluation), evaluation.ID);
+  const key = queueKey(evaluation);
+  if (evaluation.Status === 'pending') {
+    const entry: PendingEntry = {
+      id: evaluation.ID,
+      namespace: evaluation.Namespace,
+      jobId: evaluation.JobID,
+      priority: evaluation.Priority,
+      createIndex: evaluation.CreateIndex,
+      waitUntil: evaluation.WaitUntil ? Date.parse(evaluation.WaitUntil) : 0,
+    };
+    tx.put(EVALS_PENDING, key, entry);
+  } else {
+    tx.delete(EVALS_PENDING, key);
+  }
+  if (evaluation.Status === 'blocked') tx.put(EVALS_BLOCKED, key, evaluation.ID);
+  else tx.delete(EVALS_BLOCKED, key);
+}
+
+/** Changes fields of a stored evaluation (status moves it between queues). */
+export function updateEval(tx: WriteTx, id: string, fields: Partial<Evaluation>): Evaluation | undefined {
+  const prev = tx.get<Evaluation>(EVALS_TABLE, id);
+  if (!prev) return undefined;
+  const next: Evaluation = { ...prev, ...fields, ModifyIndex: tx.index, ModifyTime: Date.now() * 1_000_000 };
+  putEval(tx, next);
+  return next;
+}
+
+/**
+ * A job keeps at most one blocked evaluation: a newer one supersedes the older (Nomad cancels the
+ * duplicate), so capacity changes wake each job once.
+ */
+export function blockEval(tx: WriteTx, evaluation: Evaluation): void {
+  for (const { value: id } of tx.list<string>(EVALS_BLOCKED, `${jobKey(evaluation.Namespace, evaluation.JobID)}${SEP}`)) {
+    if (id !== evaluation.ID) updateEval(tx, id, { Status: 'canceled', StatusDescription: 'evaluation superseded by a newer blocked evaluation' });
+  }
+  putEval(tx, { ...evaluation, Status: 'blocked' });
+}
+
+/** Capacity changed (a node joined, allocations finished): every blocked evaluation runs again. */
+export function unblockAll(tx: WriteTx): number {
+  const blocked = tx.list<string>(EVALS_BLOCKED);
+  for (const { value: id } of blocked) updateEval(tx, id, { Status: 'pending', StatusDescription: '' });
+  return blocked.length;
+}
+
+/** Cancels a job's queued and blocked evaluations (the job was purged). */
+export function cancelJobEvals(tx: WriteTx, namespace: string, jobId: string, exceptId?: string): void {
+  const prefix = `${jobKey(namespace, jobId)}${SEP}`;
+  for (const table of [EVALS_PENDING, EVALS_BLOCKED]) {
+    for (const { key } of tx.list(table, prefix)) {
+      const id = key.slice(prefix.length);
+      if (id !== exceptId) updateEval(tx, id, { Status: 'canceled', StatusDescription: 'job was purged' });
+    }
+  }
+}
+
+export function pendingEvals(store: Store): PendingEntry[] {
+  return store.list<PendingEntry>(EVALS_PENDING).map((e) => e.value);
+}
+
+/** True while the job has evaluations waiting to run or waiting for capacity. */
+export function jobHasOpenEvals(store: Store | WriteTx, namespace: string, jobId: string): boolean {
+  const prefix = `${jobKey(namespace, jobId)}${SEP}`;
+  return store.list(EVALS_PENDING, prefix).length > 0 || store.list(EVALS_BLOCKED, prefix).length > 0;
+}
+
+export function jobHadEvals(store: Store | WriteTx, namespace: string, jobId: string): boolean {
+  return store.list(EVALS_BY_JOB_TABLE, `${jobKey(namespace, jobId)}${SEP}`).length > 0;
 }
 
 export function getEval(store: Store, id: string): Evaluation | undefined {
@@ -24,10 +114,12 @@ export function listEvals(store: Store, namespace: string): Evaluation[] {
     .sort((a, b) => a.CreateIndex - b.CreateIndex || (a.ID < b.ID ? -1 : 1));
 }
 
-export function evalsOfJob(store: Store, namespace: string, jobId: string): Evaluation[] {
+/** A job's evaluations, newest first. */
+export function evalsOfJob(store: Store | WriteTx, namespace: string, jobId: string): Evaluation[] {
   return store
-    .list<string>(EVALS_BY_JOB_TABLE, `${jobKey(namespace, jobId)}\u0000`)
+    .list<string>(EVALS_BY_JOB_TABLE, `${jobKey(namespace, jobId)}${SEP}`)
     .map((e) => store.get<Evaluation>(EVALS_TABLE, e.value))
     .filter((e): e is Evaluation => e !== undefined)
     .sort((a, b) => b.CreateIndex - a.CreateIndex);
 }
+

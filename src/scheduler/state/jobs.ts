@@ -7,7 +7,9 @@ import { Conflict, NotFound, UserError } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import { copyJob, jobSpecChanged, type Job, type TaskGroup } from '../structs/index.js';
 import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
-import { putEval } from './evals.js';
+import { cancelJobEvals, putEval } from './evals.js';
+import { deleteSummary, touchSummary } from './allocs.js';
+import { refreshJobStatus } from './job-status.js';
 import { JOBS_TABLE, NAMESPACES_TABLE, jobKey } from './tables.js';
 
 export { JOBS_TABLE };
@@ -96,7 +98,9 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
     if (opts.preserveCounts && prev) preserveCounts(job, prev);
     if (prev && !prev.Stop && !jobSpecChanged(prev, job)) {
       // Nomad still evaluates an unchanged job again (it may have lost allocations); it keeps its version.
-      return { job: prev, changed: false, evaluation: evaluate(tx, prev, 'job-register', opts.evalPriority) };
+      const evaluation = evaluate(tx, prev, 'job-register', opts.evalPriority);
+      refreshJobStatus(tx, prev.Namespace, prev.ID);
+      return { job: prev, changed: false, evaluation };
     }
 
     job.Version = prev ? prev.Version + 1 : 0;
@@ -125,7 +129,10 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
       tx.put(JOB_SUBMISSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), submission);
       pruneByPrefix(tx, JOB_SUBMISSIONS_TABLE, `${key}${SEP}`, SUBMISSIONS_KEPT);
     }
-    return { job, changed: true, evaluation: evaluate(tx, job, 'job-register', opts.evalPriority) };
+    touchSummary(tx, job);
+    const evaluation = evaluate(tx, job, 'job-register', opts.evalPriority);
+    refreshJobStatus(tx, job.Namespace, job.ID);
+    return { job, changed: true, evaluation };
   });
   return { ...result, index };
 }
@@ -185,18 +192,22 @@ export async function stopJob(
       for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE]) {
         for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
       }
-      return { job: prev, evaluation: evaluate(tx, prev, 'job-deregister', evalPriority) };
+      deleteSummary(tx, namespace, id);
+      const evaluation = evaluate(tx, prev, 'job-deregister', evalPriority);
+      cancelJobEvals(tx, namespace, id, evaluation?.ID);
+      return { job: prev, evaluation };
     }
     const job = copyJob(prev);
     job.Stop = true;
-    job.Status = 'dead';
     job.Version = prev.Version + 1;
     job.ModifyIndex = tx.index;
     job.JobModifyIndex = tx.index;
     tx.put(JOBS_TABLE, key, job);
     tx.put(JOB_VERSIONS_TABLE, versionKey(namespace, id, job.Version), job);
     pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
-    return { job, evaluation: evaluate(tx, job, 'job-deregister', evalPriority) };
+    const evaluation = evaluate(tx, job, 'job-deregister', evalPriority);
+    refreshJobStatus(tx, namespace, id);
+    return { job: tx.get<Job>(JOBS_TABLE, key)!, evaluation };
   });
   return { ...result, index };
 }

@@ -13,6 +13,7 @@ export interface Evaluation {
   JobID: string;
   JobModifyIndex: number;
   NodeID?: string;
+  NodeModifyIndex?: number;
   DeploymentID?: string;
   Status: EvalStatus;
   StatusDescription?: string;
@@ -21,11 +22,24 @@ export interface Evaluation {
   BlockedEval?: string;
   FailedTGAllocs?: Record<string, unknown>;
   QueuedAllocations?: Record<string, number>;
+  /** a delayed evaluation runs at this time (RFC3339); a blocked one waits for capacity instead */
+  WaitUntil?: string;
+  /** nanoseconds to wait before running (rolling updates) */
+  Wait?: number;
+  /** the feasibility of node classes when the evaluation was blocked (Nomad's ClassEligibility) */
+  ClassEligibility?: Record<string, boolean>;
+  EscapedComputedClass?: boolean;
+  SnapshotIndex?: number;
   CreateIndex: number;
   ModifyIndex: number;
   /** Unix nanoseconds */
   CreateTime: number;
   ModifyTime: number;
+}
+
+/** An evaluation that will not be scheduled again. */
+export function evalTerminal(status: string): boolean {
+  return status === 'complete' || status === 'failed' || status === 'canceled';
 }
 
 export function newEvaluation(p: {
@@ -36,6 +50,8 @@ export function newEvaluation(p: {
   triggeredBy: string;
   jobModifyIndex: number;
   index: number;
+  status?: EvalStatus;
+  extra?: Partial<Evaluation>;
 }): Evaluation {
   const now = Date.now() * 1_000_000;
   return {
@@ -46,10 +62,11 @@ export function newEvaluation(p: {
     TriggeredBy: p.triggeredBy,
     JobID: p.jobId,
     JobModifyIndex: p.jobModifyIndex,
-    Status: 'pending',
+    Status: p.status ?? 'pending',
     CreateIndex: p.index,
     ModifyIndex: p.index,
     CreateTime: now,
     ModifyTime: now,
+    ...p.extra,
   };
 }

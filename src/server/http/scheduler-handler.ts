@@ -11,6 +11,8 @@ import type { Services } from '../services.js';
 import { classify, schedulerError, schedulerJson } from './respond.js';
 import { tokenFromHeaders } from './token-header.js';
 import { tokenUsable } from './secrets-handler.js';
+import { Acl } from '../../secrets/policy/acl.js';
+import { nodeSecretMatches } from '../../scheduler/state/nodes.js';
 import type { Caller, RawRequest, RawResponse } from './types.js';
 
 /** Query parameters every scheduler endpoint accepts. */
@@ -39,6 +41,18 @@ export function findRoute(routes: RouteDef[], parts: string[]): { route: RouteDe
   return found.sort((a, b) => literalSegments(b.route.path) - literalSegments(a.route.path));
 }
 
+/** A node calling the node API has no policies: it may only speak for itself, which its routes check. */
+const NODE_CALLER: Caller = {
+  token: { id: '', accessor: '', policies: [], path: 'node', meta: {}, displayName: 'node', numUses: 0, creationTime: 0, creationTtl: 0, ttl: 0, expireTime: 0, lastRenewalTime: 0, explicitMaxTtl: 0, maxTtl: 0, period: 0, boundCidrs: [], type: 'service', entityId: '', parentId: '', orphan: true, renewable: false, mountAccessor: '' },
+  acl: Acl.fromPolicies([]),
+};
+
+function authenticateNode(raw: RawRequest, params: Record<string, string>, services: Services): Caller {
+  const secret = tokenFromHeaders(raw.headers) ?? '';
+  if (!nodeSecretMatches(services.store, params.node_id ?? '', secret)) throw new PermissionDenied('Permission denied');
+  return NODE_CALLER;
+}
+
 async function authenticate(raw: RawRequest, services: Services): Promise<Caller> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) throw new PermissionDenied('Permission denied');
@@ -59,7 +73,7 @@ function checkAcl(route: RouteDef, caller: Caller, namespace: string): void {
   if (acl.root) return;
   const req = route.acl;
   if ('management' in req) throw new PermissionDenied('Permission denied');
-  if ('authenticated' in req) return;
+  if ('authenticated' in req || 'nodeSecret' in req) return;
   if (namespace === '*') return; // the handler filters what a `*` listing returns by namespace access
   if (!req.namespace.some((cap) => acl.allowsNamespace(namespace, cap))) throw new PermissionDenied('Permission denied');
 }
@@ -84,9 +98,10 @@ export async function handleScheduler(
     const hit = candidates.find((c) => c.route.methods.includes(raw.method));
     if (!hit) throw new UnsupportedOperation('Invalid method');
     const { route, params } = hit;
-    const caller = await authenticate(raw, services);
+    const asNode = 'nodeSecret' in route.acl;
+    const caller = asNode ? authenticateNode(raw, params, services) : await authenticate(raw, services);
     // A use is counted for every authenticated request, allowed or not.
-    await services.tokens.use(caller.token);
+    if (!asNode) await services.tokens.use(caller.token);
 
     const queryRaw: Record<string, unknown> = {};
     for (const [k, v] of raw.query) queryRaw[k] = v;

@@ -270,9 +270,4 @@ describe('registration rules', () => {
     expect(answer.index).toBeGreaterThan(before.index);
     expect(answer.body.map((j) => j.ID)).not.toContain('gone');
   });
-
-  it('refuses version diffs rather than answering without them', async () => {
-    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('nodiff') } });
-    expect((await outcome(srv.client().scheduler('GET', '/v1/job/nodiff/versions', { query: { diffs: true } }))).status).toBe(400);
-  });
 });

@@ -1,9 +1,13 @@
-/** Nomad's job commands: check, read and list jobs. Submitting and stopping jobs come with the scheduler. */
+/** Nomad's job commands: check, submit, read, list, evaluate and stop jobs. */
 import { defineGroup, type CommandSpec } from '../../define.js';
 import validateCommand from './validate.js';
 import inspectCommand from './inspect.js';
 import historyCommand from './history.js';
 import statusCommand from './status.js';
+import runCommand from './run.js';
+import stopCommand from './stop.js';
+import allocsCommand from './allocs.js';
+import evalCommand from './eval.js';
 
 export const jobGroup = defineGroup({
   path: ['job'],
@@ -13,4 +17,7 @@ export const jobGroup = defineGroup({
     'unchanged. Jobs may be named by ID or by a unique ID prefix.',
 });
 
-export const jobCommands: CommandSpec[] = [validateCommand, inspectCommand, historyCommand, statusCommand];
+export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, evalCommand, stopCommand];
+
+export { runAlias } from './run.js';
+export { stopAlias } from './stop.js';

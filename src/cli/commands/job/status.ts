@@ -1,28 +1,38 @@
 /**
- * `svc job status`: Nomad's job list, or one job's header and summary. Also home of what the other job
- * commands share with it: Nomad's key/value and list layouts, its timestamps, and job ID prefix lookup
- * (whose ambiguity message is this command's list table).
+ * `svc job status`: Nomad's job list, or one job's screen (header, summary, evaluations, placement
+ * failures, rescheduling, latest deployment, allocations). Also home of the job ID prefix lookup, whose
+ * ambiguity message is this command's list table, and of names other job commands import from here.
  */
 import { defineCommand, type CommandContext } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
 import { formatTable } from '../../output/format.js';
 import type { ApiClient } from '../../../api/client.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { resolveByPrefix } from '../../prefix.js';
+import {
+  allocListTable,
+  evalFailureStatus,
+  formatAllocMetrics,
+  formatKV,
+  formatNomadTime,
+  formatTime,
+  idLength,
+  limit,
+  newestFirst,
+  parseWireTime,
+  prettyTimeDiff,
+  quote,
+  sortedKeys,
+} from '../../output/nomad.js';
+import { ApiError } from '../../../shared/errors.js';
+import { jobAllocations, jobEvaluations, jobPath, jobSummary, latestDeployment, type Deployment } from '../../../api/jobs.js';
+import { getEval, type Evaluation } from '../../../api/evals.js';
+import type { AllocStub } from '../../../api/allocs.js';
 
-/** A failure the command reports as one message on stderr, exit 1, without the "Error: " prefix. */
-export class JobCommandFailure extends Error {}
-
-/** Runs a job command body, turning JobCommandFailure into its message and exit code 1. */
-export async function reportingFailures(ctx: CommandContext, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (err) {
-    if (err instanceof JobCommandFailure) {
-      ctx.io.err(err.message);
-      return 1;
-    }
-    throw err;
-  }
-}
+export { formatKV, formatNomadTime, reportingFailures };
+/** A failure the command reports as one message on stderr, exit 1 (the scheduler commands' CommandFailure). */
+export const JobCommandFailure = CommandFailure;
+export type JobCommandFailure = CommandFailure;
 
 export interface JobSummaryCounts {
   Queued: number;
@@ -51,23 +61,6 @@ export interface JobListStub {
     Summary: Record<string, JobSummaryCounts>;
     Children: { Pending: number; Running: number; Dead: number } | null;
   };
-}
-
-/** Go's time.RFC3339 of a nanosecond timestamp in local time; "" for the epoch, as Nomad's formatTime. */
-export function formatNomadTime(ns: number): string {
-  const ms = Math.floor(ns / 1e6);
-  if (ms < 1000) return '';
-  const d = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const offset = -d.getTimezoneOffset();
-  const zone = offset === 0 ? 'Z' : `${offset > 0 ? '+' : '-'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}${zone}`;
-}
-
-/** Nomad's formatKV: keys padded to one width, ` = `, empty values shown as `<none>`. */
-export function formatKV(rows: Array<[string, string]>): string {
-  const width = Math.max(0, ...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)} = ${v === '' ? '<none>' : v}`.trimEnd()).join('\n') + '\n';
 }
 
 function typeString(job: JobListStub): string {
@@ -111,19 +104,19 @@ function allNamespaces(ctx: CommandContext): boolean {
  * matches are refused with the list of them (as Nomad).
  */
 export async function resolveJob(ctx: CommandContext, client: ApiClient, typed: string): Promise<JobListStub> {
-  const prefix = typed.trim();
-  const jobs = await listJobs(client, prefix);
-  if (jobs.length === 0) throw new JobCommandFailure(`No job(s) with prefix or id "${prefix}" found`);
-  const exact = jobs.filter((j) => j.ID === prefix);
-  if (exact.length === 1) return exact[0];
-  if (jobs.length === 1) return jobs[0];
-  const listed = exact.length > 1 ? exact : jobs;
-  throw new JobCommandFailure(`Prefix matched multiple jobs\n\n${jobListTable(listed, allNamespaces(ctx))}`);
+  return resolveByPrefix<JobListStub>(
+    {
+      plural: 'jobs',
+      notFound: (prefix) => `No job(s) with prefix or id "${prefix}" found`,
+      list: (prefix) => listJobs(client, prefix),
+      idOf: (j) => j.ID,
+      table: (jobs) => jobListTable(jobs, allNamespaces(ctx)),
+    },
+    typed,
+  );
 }
 
-export function jobPath(id: string, suffix = ''): string {
-  return `/v1/job/${encodeURIComponent(id)}${suffix}`;
-}
+export { jobPath };
 
 interface FullJob {
   ID: string;
@@ -140,19 +133,21 @@ interface FullJob {
   ParameterizedJob: { Payload?: string; MetaRequired?: string[] | null; MetaOptional?: string[] | null } | null;
 }
 
-function summarySection(stub: JobListStub, job: FullJob): string {
+type SummaryLike = Pick<JobListStub['JobSummary'], 'Summary' | 'Children'>;
+
+function summarySection(summary: SummaryLike | null | undefined, job: FullJob): string {
   const periodic = job.Periodic !== null && job.Periodic !== undefined;
   const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined;
   let out = '';
   if (!periodic && !parameterized) {
-    const groups = Object.keys(stub.JobSummary?.Summary ?? {}).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const groups = sortedKeys(summary?.Summary);
     const rows = groups.map((g) => {
-      const s = stub.JobSummary.Summary[g];
+      const s = summary!.Summary[g];
       return [g, s.Queued, s.Starting, s.Running, s.Failed, s.Complete, s.Lost, s.Unknown].map(String);
     });
     out += '\nSummary\n' + formatTable(['Task Group', 'Queued', 'Starting', 'Running', 'Failed', 'Complete', 'Lost', 'Unknown'], rows);
   }
-  const children = stub.JobSummary?.Children;
+  const children = summary?.Children;
   // Nomad always shows the children of periodic and parameterized parents, and of others only when any exist.
   if (children && (periodic || parameterized || children.Pending + children.Running + children.Dead > 0)) {
     out += `\n${parameterized ? 'Parameterized Job Summary' : 'Children Job Summary'}\n`;
@@ -167,22 +162,105 @@ async function childrenSection(client: ApiClient, job: FullJob, suffix: string, 
   return `\n${title}\n` + formatTable(['ID', 'Status'], children.map((c) => [c.ID, c.Status]));
 }
 
+/** Nomad shows the placement failures of at most this many task groups. */
+const MAX_FAILED_GROUPS = 5;
+
+/** `Placement Failure`: the latest evaluation with failures, while a blocked evaluation waits. */
+export function placementFailureSection(evals: Evaluation[]): string {
+  const blocked = evals.some((e) => e.Status === 'blocked');
+  let latest: Evaluation | undefined;
+  for (const e of evals) {
+    if (Object.keys(e.FailedTGAllocs ?? {}).length === 0) continue;
+    if (!latest || latest.CreateIndex < e.CreateIndex) latest = e;
+  }
+  if (!blocked || !latest) return '';
+  const failed = latest.FailedTGAllocs!;
+  const groups = sortedKeys(failed);
+  const parts = groups.slice(0, MAX_FAILED_GROUPS).map((g) => `Task Group ${quote(g)}:\n${formatAllocMetrics(failed[g], false, '  ')}`);
+  let out = `\nPlacement Failure\n${parts.join('\n\n')}\n`;
+  if (groups.length > MAX_FAILED_GROUPS) out += `\nPlacement failures truncated. To see remainder run:\nsvc eval status ${latest.ID}\n`;
+  return out;
+}
+
+/** `Evaluations` (-evals or -verbose). */
+export function evaluationsSection(evals: Evaluation[], length: number): string {
+  const rows = evals.map((e) => [limit(e.ID, length), String(e.Priority), e.TriggeredBy, e.Status, evalFailureStatus(e).text]);
+  return '\nEvaluations\n' + formatTable(['ID', 'Priority', 'Triggered By', 'Status', 'Placement Failures'], rows);
+}
+
+/** `Future Rescheduling Attempts`: the delayed follow-up evaluation of each group's latest allocation. */
+async function reschedulingSection(client: ApiClient, allocs: AllocStub[], length: number, namespace: string, nowMs: number): Promise<string> {
+  const latest = new Map<string, AllocStub>();
+  for (const a of allocs) {
+    const seen = latest.get(a.TaskGroup);
+    if (!seen || a.ModifyTime > seen.ModifyTime) latest.set(a.TaskGroup, a);
+  }
+  const rows: string[][] = [];
+  for (const group of [...latest.keys()].sort()) {
+    const evalId = latest.get(group)!.FollowupEvalID;
+    if (!evalId) continue;
+    const e = await getEval(client, evalId, namespace).catch(() => undefined);
+    const waitUntil = parseWireTime(e?.WaitUntil);
+    if (waitUntil === undefined || waitUntil < nowMs) continue;
+    rows.push([group, limit(evalId, length), prettyTimeDiff(waitUntil, nowMs)]);
+  }
+  if (rows.length === 0) return '';
+  return '\nFuture Rescheduling Attempts\n' + formatTable(['Task Group', 'Eval ID', 'Eval Time'], rows);
+}
+
+/** `Latest Deployment` with its `Deployed` table. */
+export function deploymentSection(d: Deployment, length: number): string {
+  let out = '\nLatest Deployment\n' + formatKV([['ID', limit(d.ID, length)], ['Status', d.Status], ['Description', d.StatusDescription]]);
+  const groups = sortedKeys(d.TaskGroups);
+  if (groups.length === 0) return out;
+  const states = groups.map((g) => d.TaskGroups![g]);
+  const autoRevert = states.some((s) => s.AutoRevert);
+  const canaries = states.some((s) => (s.DesiredCanaries ?? 0) > 0);
+  const deadline = states.some((s) => parseWireTime(s.RequireProgressBy) !== undefined);
+  const headers = ['Task Group', ...(autoRevert ? ['Auto Revert'] : []), ...(canaries ? ['Promoted'] : []), 'Desired', ...(canaries ? ['Canaries'] : []), 'Placed', 'Healthy', 'Unhealthy', ...(deadline ? ['Progress Deadline'] : [])];
+  const rows = groups.map((g, i) => {
+    const s = states[i];
+    const progress = parseWireTime(s.RequireProgressBy);
+    return [
+      g,
+      ...(autoRevert ? [String(s.AutoRevert === true)] : []),
+      ...(canaries ? [(s.DesiredCanaries ?? 0) > 0 ? String(s.Promoted === true) : 'N/A'] : []),
+      String(s.DesiredTotal),
+      ...(canaries ? [String(s.DesiredCanaries ?? 0)] : []),
+      String(s.PlacedAllocs),
+      String(s.HealthyAllocs),
+      String(s.UnhealthyAllocs),
+      ...(deadline ? [progress === undefined ? 'N/A' : formatTime(new Date(progress))] : []),
+    ];
+  });
+  out += '\nDeployed\n' + formatTable(headers, rows);
+  return out;
+}
+
 export default defineCommand({
   path: ['job', 'status'],
   synopsis: 'Display status information about a job',
   usage: 'svc job status [options] [JOB]',
   description:
     'Without a job, lists the jobs of the namespace (-namespace=* lists every namespace the token can see). ' +
-    'With a job ID or a unique ID prefix, shows the job and the summary of its task groups.',
+    'With a job ID or a unique ID prefix, shows the job, the summary of its task groups, why placements ' +
+    'failed while a blocked evaluation waits for capacity, delayed rescheduling, the latest deployment and ' +
+    'the allocations (created and modified times are relative; -verbose shows them in full).',
   examples: [
     { command: 'svc job status', description: 'List the jobs' },
     { command: 'svc job status example' },
+    { command: 'svc job status -evals example', description: 'Also list the job\'s evaluations' },
     { command: 'svc job status -json example', description: 'Print the job as JSON' },
   ],
   exitCodes: { 0: 'success', 1: 'an error, an unknown job, or a prefix matching several jobs' },
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
-  flags: [{ name: 'short', type: 'bool', description: 'Print only the job\'s header, without the summary.' }],
+  flags: [
+    { name: 'short', type: 'bool', description: 'Print only the job\'s header, without the summary and allocations.' },
+    { name: 'evals', type: 'bool', description: 'Also list the job\'s evaluations.' },
+    { name: 'all-allocs', type: 'bool', description: 'Also list the allocations of earlier jobs registered under the same ID.' },
+    { name: 'verbose', type: 'bool', description: 'Full IDs, absolute times, and the evaluations.' },
+  ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', complete: 'job' }],
   run(ctx) {
     return reportingFailures(ctx, async () => {
@@ -221,11 +299,20 @@ export default defineCommand({
         ctx.io.out(out);
         return 0;
       }
-      const scoped = clientFor({ ...ctx, flags: { ...ctx.flags, namespace: stub.Namespace } });
+      const namespace = stub.Namespace;
+      const scoped = clientFor({ ...ctx, flags: { ...ctx.flags, namespace } });
+      // The summary endpoint is the source; the list stub's copy is the fallback for older servers.
+      const summary = await jobSummary(client, job.ID, namespace).catch((err: unknown) => {
+        if (err instanceof ApiError && err.statusCode === 404) return stub.JobSummary;
+        throw err;
+      });
       if (periodic && !parameterized) {
-        out += summarySection(stub, job);
+        out += summarySection(summary, job);
         out += await childrenSection(scoped, job, '/periodic-', 'No instances of periodic job found', 'Previously Launched Jobs');
-      } else if (parameterized) {
+        ctx.io.out(out);
+        return 0;
+      }
+      if (parameterized) {
         const p = job.ParameterizedJob!;
         out += '\nParameterized Job\n';
         out += formatKV([
@@ -233,11 +320,26 @@ export default defineCommand({
           ['Required Metadata', (p.MetaRequired ?? []).join(', ')],
           ['Optional Metadata', (p.MetaOptional ?? []).join(', ')],
         ]);
-        out += summarySection(stub, job);
+        out += summarySection(summary, job);
         out += await childrenSection(scoped, job, '/dispatch-', 'No dispatched instances of parameterized job found', 'Dispatched Jobs');
-      } else {
-        out += summarySection(stub, job);
+        ctx.io.out(out);
+        return 0;
       }
+      const verbose = ctx.flags.verbose === true;
+      const length = idLength(verbose);
+      const [allocs, evals, deployment] = await Promise.all([
+        jobAllocations(client, job.ID, { all: ctx.flags['all-allocs'] === true, namespace }),
+        jobEvaluations(client, job.ID, namespace),
+        latestDeployment(client, job.ID, namespace),
+      ]);
+      const nowMs = Date.now();
+      out += summarySection(summary, job);
+      const sortedEvals = newestFirst(evals);
+      if (verbose || ctx.flags.evals === true) out += evaluationsSection(sortedEvals, length);
+      out += placementFailureSection(sortedEvals);
+      out += await reschedulingSection(client, allocs, length, namespace, nowMs);
+      if (deployment) out += deploymentSection(deployment, length);
+      out += '\nAllocations\n' + allocListTable(newestFirst(allocs), verbose, nowMs);
       ctx.io.out(out);
       return 0;
     });

@@ -1,0 +1,127 @@
+/** Allocations (scheduler API): typed calls for the CLI and the tests. */
+import type { ApiClient } from './client.js';
+
+/** Why a placement failed, or how it was found (Nomad's AllocMetric). */
+export interface AllocMetric {
+  NodesEvaluated?: number;
+  NodesFiltered?: number;
+  NodesInPool?: number;
+  NodePool?: string;
+  NodesAvailable?: Record<string, number> | null;
+  ClassFiltered?: Record<string, number> | null;
+  ConstraintFiltered?: Record<string, number> | null;
+  NodesExhausted?: number;
+  ClassExhausted?: Record<string, number> | null;
+  DimensionExhausted?: Record<string, number> | null;
+  QuotaExhausted?: string[] | null;
+  Scores?: Record<string, number> | null;
+  ScoreMetaData?: Array<{ NodeID: string; Scores: Record<string, number> | null; NormScore: number }> | null;
+  /** nanoseconds */
+  AllocationTime?: number;
+  CoalescedFailures?: number;
+}
+
+export interface TaskEvent {
+  Type: string;
+  /** Unix nanoseconds */
+  Time: number;
+  Message?: string;
+  DisplayMessage?: string;
+  Details?: Record<string, string> | null;
+  [legacy: string]: unknown;
+}
+
+export interface TaskState {
+  State: 'pending' | 'running' | 'dead' | string;
+  Failed: boolean;
+  Restarts: number;
+  /** RFC3339; Go's zero time when never */
+  LastRestart: string;
+  StartedAt: string;
+  FinishedAt: string;
+  Events: TaskEvent[] | null;
+}
+
+/** The list stub (GET /v1/allocations, /v1/job/:id/allocations, /v1/evaluation/:id/allocations). */
+export interface AllocStub {
+  ID: string;
+  EvalID: string;
+  Name: string;
+  Namespace: string;
+  NodeID: string;
+  NodeName: string;
+  JobID: string;
+  JobType: string;
+  JobVersion: number;
+  TaskGroup: string;
+  DesiredStatus: string;
+  DesiredDescription: string;
+  ClientStatus: string;
+  ClientDescription: string;
+  TaskStates: Record<string, TaskState> | null;
+  FollowupEvalID: string;
+  NextAllocation: string;
+  CreateIndex: number;
+  ModifyIndex: number;
+  /** Unix nanoseconds */
+  CreateTime: number;
+  ModifyTime: number;
+}
+
+export interface AllocatedPort {
+  Label: string;
+  Value: number;
+  To: number;
+  HostIP: string;
+}
+
+/** GET /v1/allocation/:id: the stub's fields (zero ones omitted) plus the job, resources and metrics. */
+export interface Allocation extends Partial<AllocStub> {
+  ID: string;
+  Job?: { Version?: number; TaskGroups?: Array<{ Name: string; Tasks: Array<{ Name: string; Lifecycle?: { Hook: string; Sidecar?: boolean } | null }> }> } & Record<string, unknown>;
+  AllocatedResources?: {
+    Tasks?: Record<string, { Cpu?: { CpuShares?: number }; Memory?: { MemoryMB?: number; MemoryMaxMB?: number } }>;
+    TaskLifecycles?: Record<string, { Hook: string; Sidecar?: boolean } | null> | null;
+    Shared?: { DiskMB?: number; Ports?: AllocatedPort[] | null; Networks?: Array<Record<string, unknown>> | null };
+  };
+  TaskResources?: Record<string, { CPU?: number; MemoryMB?: number; MemoryMaxMB?: number }>;
+  Resources?: { CPU?: number; MemoryMB?: number; DiskMB?: number };
+  Metrics?: AllocMetric;
+  DeploymentID?: string;
+  DeploymentStatus?: { Healthy?: boolean | null; Canary?: boolean } | null;
+  PreviousAllocation?: string;
+  RescheduleTracker?: { Events?: unknown[] | null } | null;
+}
+
+const ns = (namespace?: string): Record<string, string> => (namespace ? { namespace } : {});
+
+/** Allocations whose ID starts with `prefix` (an even number of hex characters; dashes allowed). */
+export async function listAllocs(client: ApiClient, opts: { prefix?: string; namespace?: string; filter?: string } = {}): Promise<AllocStub[]> {
+  const query: Record<string, string> = { ...ns(opts.namespace) };
+  if (opts.prefix) query.prefix = opts.prefix;
+  if (opts.filter) query.filter = opts.filter;
+  return (await client.scheduler<AllocStub[]>('GET', '/v1/allocations', { query })).body ?? [];
+}
+
+const allocPath = (id: string, suffix = '') => `/v1/allocation/${encodeURIComponent(id)}${suffix}`;
+
+export async function getAlloc(client: ApiClient, id: string, namespace?: string): Promise<Allocation> {
+  return (await client.scheduler<Allocation>('GET', allocPath(id), { query: ns(namespace) })).body;
+}
+
+export async function stopAlloc(client: ApiClient, id: string, opts: { noShutdownDelay?: boolean; namespace?: string } = {}): Promise<{ EvalID: string; Index: number }> {
+  const query: Record<string, string | boolean> = { ...ns(opts.namespace) };
+  if (opts.noShutdownDelay) query.no_shutdown_delay = true;
+  return (await client.scheduler<{ EvalID: string; Index: number }>('POST', allocPath(id, '/stop'), { query })).body;
+}
+
+export async function signalAlloc(client: ApiClient, id: string, signal: string, task?: string, namespace?: string): Promise<void> {
+  await client.scheduler('POST', `/v1/client/allocation/${encodeURIComponent(id)}/signal`, { query: ns(namespace), body: { Signal: signal, Task: task ?? '' } });
+}
+
+export async function restartAlloc(client: ApiClient, id: string, opts: { task?: string; allTasks?: boolean; namespace?: string } = {}): Promise<void> {
+  await client.scheduler('POST', `/v1/client/allocation/${encodeURIComponent(id)}/restart`, {
+    query: ns(opts.namespace),
+    body: { TaskName: opts.task ?? '', AllTasks: opts.allTasks === true },
+  });
+}

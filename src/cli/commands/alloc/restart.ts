@@ -1,0 +1,44 @@
+import { defineCommand } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { UsageError } from '../../../shared/errors.js';
+import { reportingFailures } from '../../command-failure.js';
+import { apiFailure, checkTask, resolveAlloc } from './resolve.js';
+
+export default defineCommand({
+  path: ['alloc', 'restart'],
+  synopsis: 'Restart a running allocation',
+  usage: 'svc alloc restart [options] ALLOC [TASK]',
+  description:
+    'Restarts the running tasks of an allocation (an ID or a unique ID prefix) in place, or one task when ' +
+    'TASK or -task is given; -all-tasks restarts every task, including finished prestart and poststart ' +
+    'tasks. Prints nothing on success.',
+  examples: [{ command: 'svc alloc restart 9f2c7a11' }, { command: 'svc alloc restart 9f2c web', description: 'Only the task "web"' }],
+  exitCodes: { 0: 'the tasks were restarted', 1: 'an error, an unknown allocation or task, or a prefix matching several' },
+  family: 'scheduler',
+  flagSets: ['http'],
+  flags: [
+    { name: 'task', type: 'string', description: 'Restart only this task (the same as the TASK argument).' },
+    { name: 'all-tasks', type: 'bool', description: 'Restart every task of the allocation, not only the running ones.' },
+    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+  ],
+  args: [
+    { name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' },
+    { name: 'task', description: 'Restart only this task.' },
+  ],
+  run(ctx) {
+    return reportingFailures(ctx, async () => {
+      const flagTask = (ctx.flags.task as string | undefined) ?? '';
+      const argTask = ctx.args[1] ?? '';
+      if (flagTask && argTask && flagTask !== argTask) throw new UsageError('Give the task either as -task or as the TASK argument, not both');
+      const task = flagTask || argTask;
+      const allTasks = ctx.flags['all-tasks'] === true;
+      if (task && allTasks) throw new UsageError('The -task and -all-tasks options are mutually exclusive');
+      const client = clientFor(ctx);
+      const stub = await resolveAlloc(client, ctx.args[0], ctx.flags.verbose === true);
+      const { getAlloc, restartAlloc } = await import('../../../api/allocs.js');
+      if (task) checkTask(await getAlloc(client, stub.ID, stub.Namespace), task);
+      await restartAlloc(client, stub.ID, { task: task || undefined, allTasks, namespace: stub.Namespace }).catch((err: unknown) => apiFailure('restarting allocation', err));
+      return 0;
+    });
+  },
+});

@@ -1,0 +1,123 @@
+import { defineCommand, type CommandSpec } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError, UserError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { idLength } from '../../output/nomad.js';
+
+/** The upstream message the CLI recognises a check-and-set conflict by. */
+const ENFORCE_INDEX = 'Enforcing job modify index';
+
+/** A non-negative integer flag (Nomad parses -check-index as an unsigned integer). */
+function indexFlag(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid value "${String(value)}" for -${name}: expected a non-negative integer`);
+  return n;
+}
+
+export const runCommand = defineCommand({
+  path: ['job', 'run'],
+  synopsis: 'Run a new job or update an existing job',
+  usage: 'svc job run [options] FILE',
+  description:
+    'Submits the job in FILE (HCL2, HCL-JSON, or with -json the API\'s JSON shape; "-" reads stdin) together ' +
+    'with its source, then follows the evaluation the server creates: the allocations it places, and why ' +
+    'any could not be placed. Periodic and parameterized jobs are registered without an evaluation. ' +
+    'Variables come, lowest precedence first, from defaults in the file, NOMAD_VAR_<name> and SVC_VAR_<name> ' +
+    'environment variables, -var-file files in order, and -var flags. The job\'s own namespace, when the ' +
+    'file sets one, wins over -namespace.',
+  examples: [
+    { command: 'svc job run example.nomad.hcl' },
+    { command: 'svc job run -detach -var image=redis:7 example.nomad.hcl', description: 'Submit without following the evaluation' },
+    { command: 'svc job run -check-index 5 example.nomad.hcl', description: 'Update only if the job is still at modify index 5' },
+    { command: 'svc job inspect example | svc job run -json -', description: 'Submit a job read back from the server' },
+  ],
+  exitCodes: {
+    0: 'the job was registered and every allocation placed',
+    1: 'an error: unreadable file, invalid job, check-index conflict, server error',
+    2: 'the job was registered but some allocations could not be placed (a blocked evaluation waits for capacity)',
+  },
+  family: 'scheduler',
+  flagSets: ['http'],
+  flags: [
+    { name: 'detach', type: 'bool', description: 'Return right after submitting, printing the evaluation ID, instead of following the evaluation.' },
+    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+    { name: 'check-index', type: 'string', description: 'Register only if the job\'s modify index is this number; 0 means the job must not exist yet.' },
+    { name: 'json', type: 'bool', description: 'The file holds a job in the API\'s JSON shape ({"Job": …} or the bare job); variables cannot be used with it.' },
+    { name: 'output', type: 'bool', description: 'Print the job as the API JSON request ({"Job": …}) instead of submitting it.' },
+    { name: 'var', type: 'strings', description: 'A variable value, as name=value. Repeatable.' },
+    { name: 'var-file', type: 'strings', description: 'A file of variable values, HCL or JSON. Repeatable; later files win.', complete: 'file' },
+    { name: 'policy-override', type: 'bool', description: 'Override soft-mandatory policy failures.' },
+    { name: 'preserve-counts', type: 'bool', description: 'Keep the current counts of the job\'s existing task groups instead of those in the file.' },
+    { name: 'eval-priority', type: 'int', description: 'Priority of the evaluation the registration creates (1 to 100); the job\'s priority by default.' },
+    { name: 'hcl2-strict', type: 'bool', default: true, description: 'Fail on unknown variables in -var and -var-file (always on; accepted for compatibility).' },
+  ],
+  args: [{ name: 'file', description: 'The job file, or "-" for stdin.', required: true, complete: 'file' }],
+  run(ctx) {
+    return reportingFailures(ctx, async () => {
+      const checkIndex = indexFlag(ctx.flags['check-index'], 'check-index');
+      const evalPriority = ctx.flags['eval-priority'] as number | undefined;
+      if (evalPriority !== undefined && (evalPriority < 1 || evalPriority > 100)) throw new UsageError('-eval-priority must be between 1 and 100');
+      const { loadJobFile } = await import('../../job-file.js');
+      const loaded = await loadJobFile({
+        path: ctx.args[0],
+        vars: (ctx.flags.var as string[] | undefined) ?? [],
+        varFiles: (ctx.flags['var-file'] as string[] | undefined) ?? [],
+        env: ctx.env,
+        stdin: ctx.io.stdin,
+        json: ctx.flags.json === true,
+      }).catch((err: unknown) => {
+        throw err instanceof UserError ? new CommandFailure(`Error getting job struct: ${err.message}`) : err;
+      });
+      const job = loaded.job as Record<string, unknown>;
+      if (ctx.flags.output === true) {
+        ctx.io.out(JSON.stringify({ Job: job }, null, 4));
+        return 0;
+      }
+      const periodic = job.Periodic !== undefined && job.Periodic !== null;
+      const parameterized = job.ParameterizedJob !== undefined && job.ParameterizedJob !== null;
+      // A namespace in the job file wins over -namespace, as upstream.
+      const namespace = typeof job.Namespace === 'string' && job.Namespace !== '' ? job.Namespace : undefined;
+
+      const client = clientFor(ctx);
+      const { registerJob } = await import('../../../api/jobs.js');
+      let resp;
+      try {
+        resp = await registerJob(
+          client,
+          {
+            Job: job,
+            Submission: loaded.submission,
+            ...(checkIndex !== undefined ? { EnforceIndex: true, JobModifyIndex: checkIndex } : {}),
+            ...(evalPriority !== undefined ? { EvalPriority: evalPriority } : {}),
+            ...(ctx.flags['policy-override'] === true ? { PolicyOverride: true } : {}),
+            ...(ctx.flags['preserve-counts'] === true ? { PreserveCounts: true } : {}),
+          },
+          namespace,
+        );
+      } catch (err) {
+        if (err instanceof ApiError) {
+          const text = err.errors.join('; ');
+          const at = text.indexOf(ENFORCE_INDEX);
+          if (at >= 0) throw new CommandFailure(`${text.slice(at).replace(/\)$/, '')}\nJob not updated`);
+          throw new CommandFailure(`Error submitting job: Unexpected response code: ${err.statusCode} (${text})`);
+        }
+        throw err;
+      }
+      if (resp.Warnings) ctx.io.out(`Job Warnings:\n${resp.Warnings}\n\n`);
+
+      if (ctx.flags.detach === true || periodic || parameterized || !resp.EvalID) {
+        ctx.io.out('Job registration successful');
+        if (!periodic && !parameterized && resp.EvalID) ctx.io.out(`Evaluation ID: ${resp.EvalID}`);
+        return 0;
+      }
+      const { monitorEvaluation } = await import('../../monitor.js');
+      return monitorEvaluation({ client, io: ctx.io, length: idLength(ctx.flags.verbose), namespace }, resp.EvalID);
+    });
+  },
+});
+
+/** `svc run`: the same command under its top-level name, as Nomad's `run` alias. */
+export const runAlias: CommandSpec = { ...runCommand, path: ['run'], usage: 'svc run [options] FILE', synopsis: 'Run a new job or update an existing job (alias of "job run")' };
+
+export default runCommand;

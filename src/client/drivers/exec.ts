@@ -1,0 +1,105 @@
+/**
+ * exec: the task runs in its own pid, mount, ipc and uts namespaces, chrooted into its task root (see
+ * task-root.ts). Only where the host lets us create those namespaces: otherwise the driver is reported
+ * undetected with the reason, so the scheduler places no exec task here and users can see why.
+ */
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type Driver, type DriverFingerprint, type DriverHandle, DriverStartError, type TaskStartRequest, configString, configStringList } from './driver.js';
+import { launchExecutor, reattachExecutor } from './executor-handle.js';
+import { logSpec } from './raw-exec.js';
+import { DEFAULT_TASK_PATH, checkCommandInRoot, prepareTaskRoot } from './task-root.js';
+
+const run = promisify(execFile);
+
+export interface ExecTools {
+  unshare: string;
+  chroot: string;
+  mount: string;
+}
+
+/** The tool's path on PATH or in the usual system directories; undefined when the host lacks it. */
+function findTool(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+  for (const dir of dirs.filter((d) => d.startsWith('/'))) {
+    const p = path.join(dir, name);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+export class ExecDriver implements Driver {
+  readonly name = 'exec';
+  readonly defaultKillSignal = 'SIGINT';
+  readonly fsIsolation = 'chroot';
+  private probe?: Promise<DriverFingerprint>;
+
+  /** `tools` overrides where unshare, chroot and mount are (tests use it to see a host without them). */
+  constructor(private readonly tools: Partial<ExecTools> = {}) {}
+
+  /** Probed once per process: whether namespaces can be created does not change while we run. */
+  fingerprint(): Promise<DriverFingerprint> {
+    this.probe ??= this.detect();
+    return this.probe;
+  }
+
+  private resolveTools(): ExecTools | string {
+    const found: Partial<ExecTools> = {};
+    for (const [name, pkg] of [['unshare', 'util-linux'], ['chroot', 'coreutils'], ['mount', 'util-linux']] as const) {
+      const p = this.tools[name] ?? findTool(name);
+      if (!p) return `"${name}" (${pkg}) was not found on this host`;
+      found[name] = p;
+    }
+    return found as ExecTools;
+  }
+
+  private async detect(): Promise<DriverFingerprint> {
+    const refuse = (why: string): DriverFingerprint => ({ detected: false, healthy: false, description: `exec driver unavailable: ${why}`, attributes: {} });
+    if (process.platform !== 'linux') return refuse(`it needs Linux namespaces; this host runs ${process.platform}`);
+    if (process.getuid?.() !== 0) return refuse('it must run as root to create namespaces and mount the task root');
+    const tools = this.resolveTools();
+    if (typeof tools === 'string') return refuse(tools);
+    const args = ['--fork', '--pid', '--mount', '--mount-proc', '--ipc', '--uts', 'true'];
+    try {
+      await run(tools.unshare, args, { timeout: 10_000 });
+    } catch (err) {
+      const e = err as { stderr?: string; message: string };
+      const why = (e.stderr || e.message).trim();
+      return refuse(`this host does not allow creating pid and mount namespaces (${tools.unshare} ${args.join(' ')}: ${why})`);
+    }
+    return { detected: true, healthy: true, description: 'Healthy', attributes: { 'driver.exec': '1' } };
+  }
+
+  async start(req: TaskStartRequest): Promise<DriverHandle> {
+    const fp = await this.fingerprint();
+    const tools = this.resolveTools();
+    if (!fp.healthy || typeof tools === 'string') throw new DriverStartError(fp.description, false);
+    const command = configString(req.config, 'command', true)!;
+    const args = configStringList(req.config, 'args');
+    const cwd = path.posix.resolve('/', configString(req.config, 'work_dir') ?? '/');
+    // Inside the root the host's environment means nothing; the task gets its own and a usable PATH.
+    const env = { PATH: DEFAULT_TASK_PATH, ...req.env };
+    checkCommandInRoot(req.dirs, command, cwd, env.PATH);
+    const mounts = await prepareTaskRoot(req.dirs);
+    return launchExecutor(req.stateDir, {
+      taskName: req.taskName,
+      command,
+      args,
+      cwd,
+      env,
+      logs: logSpec(req),
+      isolation: { ...tools, root: req.dirs.root, mounts },
+    });
+  }
+
+  async recover(req: TaskStartRequest): Promise<DriverHandle | undefined> {
+    return reattachExecutor(req.stateDir);
+  }
+}

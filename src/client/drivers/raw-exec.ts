@@ -1,0 +1,32 @@
+/** raw_exec: the task is a plain host process, run by the executor with the server's user and no isolation. */
+import path from 'node:path';
+import { type Driver, type DriverFingerprint, type DriverHandle, type TaskStartRequest, configString, configStringList } from './driver.js';
+import { type LaunchSpec, launchExecutor, reattachExecutor } from './executor-handle.js';
+
+/** The executor's log settings from the task's `logs` block. */
+export function logSpec(req: TaskStartRequest): LaunchSpec['logs'] {
+  const c = req.logConfig;
+  return { disabled: c.Disabled, dir: req.dirs.logs, maxFiles: c.MaxFiles, maxFileSizeBytes: Math.round(c.MaxFileSizeMB * 1024 * 1024) };
+}
+
+export class RawExecDriver implements Driver {
+  readonly name = 'raw_exec';
+  readonly defaultKillSignal = 'SIGINT';
+  readonly fsIsolation = 'none';
+
+  async fingerprint(): Promise<DriverFingerprint> {
+    return { detected: true, healthy: true, description: 'Healthy', attributes: { 'driver.raw_exec': '1' } };
+  }
+
+  async start(req: TaskStartRequest): Promise<DriverHandle> {
+    const command = configString(req.config, 'command', true)!;
+    const args = configStringList(req.config, 'args');
+    // A relative work_dir is taken from the task directory, where the task starts by default.
+    const cwd = path.resolve(req.dirs.root, configString(req.config, 'work_dir') ?? '.');
+    return launchExecutor(req.stateDir, { taskName: req.taskName, command, args, cwd, env: req.env, logs: logSpec(req) });
+  }
+
+  async recover(req: TaskStartRequest): Promise<DriverHandle | undefined> {
+    return reattachExecutor(req.stateDir);
+  }
+}

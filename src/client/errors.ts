@@ -1,0 +1,27 @@
+/** What the node refuses when asked to signal or restart a task. Caller mistakes: 400 on the API. */
+import { UserError } from '../shared/errors.js';
+
+export class UnknownTaskError extends UserError {
+  constructor(task: string) {
+    super(`unknown task "${task}" in this allocation`);
+  }
+}
+
+export class TaskNotRunningError extends UserError {
+  constructor(task: string) {
+    super(`task "${task}" is not running`);
+  }
+}
+
+export class AllocShuttingDownError extends UserError {
+  constructor() {
+    super('allocation is shutting down');
+  }
+}
+
+/** The allocation names a task group its job does not have: a server-side inconsistency. */
+export class UnknownTaskGroupError extends Error {
+  constructor(group: string, job: string) {
+    super(`task group "${group}" is not in job "${job}"`);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The node inside `svc server`: fingerprinted, registered directly in the store (it is the server's own
+ * node, so no token is needed to join), then run by a NodeAgent that uses the node API over HTTP.
+ */
+import path from 'node:path';
+import type { Services } from '../server/services.js';
+import { registerNode } from '../scheduler/state/nodes.js';
+import { fingerprintNode } from './fingerprint.js';
+import { NodeAgent } from './node-agent.js';
+
+export interface LocalNodeOptions {
+  datacenter?: string;
+  name?: string;
+  nodeClass?: string;
+  meta?: Record<string, string>;
+  /** the mock driver is for tests and benchmarks; a real node does not offer it */
+  enableMockDriver?: boolean;
+  /** stop every task when the server stops (dev mode, tests); otherwise tasks outlive a restart */
+  stopTasksOnShutdown?: boolean;
+}
+
+export async function startLocalNode(services: Services, serverAddress: string, dataDir: string, opts: LocalNodeOptions): Promise<NodeAgent> {
+  const clientDir = path.join(dataDir, 'client');
+  const { node, secret } = await fingerprintNode({
+    dataDir,
+    datacenter: opts.datacenter ?? 'dc1',
+    name: opts.name,
+    nodeClass: opts.nodeClass ?? '',
+    meta: opts.meta ?? {},
+    httpAddr: new URL(serverAddress).host,
+    enableMockDriver: opts.enableMockDriver ?? false,
+  });
+  await registerNode(services.store, node, secret);
+  const ttl = services.scheduler.heartbeats.beat(node.ID);
+  const agent = new NodeAgent({
+    node,
+    secret,
+    serverAddress,
+    allocsDir: path.join(clientDir, 'allocs'),
+    log: services.log.named('client'),
+    heartbeatTtlMs: ttl,
+    stopTasksOnShutdown: opts.stopTasksOnShutdown ?? false,
+  });
+  services.scheduler.localNodes.set(node.ID, agent);
+  agent.start();
+  return agent;
+}

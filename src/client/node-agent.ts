@@ -1,0 +1,197 @@
+/**
+ * The node agent: keeps the node registered and alive, learns what to run through a blocking query on
+ * the node API, runs one alloc runner per allocation, and reports task states back in batches. It talks
+ * to the server only over HTTP, as a node on another machine would.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ApiClient } from '../api/client.js';
+import type { Logger } from '../shared/log.js';
+import { clientTerminal } from '../scheduler/structs/allocation.js';
+import type { Node } from '../scheduler/structs/node.js';
+import { createAllocRunner, restoreAllocRunner } from './alloc-runner.js';
+import type { AllocClientUpdate, AllocRunnerHandle, ClientAlloc } from './types.js';
+
+export interface NodeAgentOptions {
+  node: Node;
+  secret: string;
+  /** http://host:port of the server */
+  serverAddress: string;
+  /** where allocation directories live */
+  allocsDir: string;
+  log: Logger;
+  /** how long a heartbeat may be late, as the server answered at registration (ms) */
+  heartbeatTtlMs: number;
+  /** stop every task when the agent stops (dev mode, tests); otherwise tasks outlive the server */
+  stopTasksOnShutdown: boolean;
+}
+
+/** How long status reports are gathered before one request carries them all. */
+const REPORT_BATCH_MS = 100;
+/** A blocking query's wait; short enough that shutdown is prompt, long enough to be cheap. */
+const PULL_WAIT = '30s';
+const RETRY_MS = 1000;
+
+interface PullAnswer {
+  Allocs: Record<string, number>;
+  Changed: ClientAlloc[];
+  Index: number;
+}
+
+export class NodeAgent {
+  private readonly api: ApiClient;
+  private readonly runners = new Map<string, AllocRunnerHandle>();
+  private readonly pendingReports = new Map<string, AllocClientUpdate>();
+  private reportTimer: NodeJS.Timeout | undefined;
+  private reporting: Promise<void> = Promise.resolve();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private pullDone: Promise<void> | undefined;
+
+  constructor(private readonly opts: NodeAgentOptions) {
+    this.api = new ApiClient({ address: opts.serverAddress, token: opts.secret });
+  }
+
+  get nodeId(): string {
+    return this.opts.node.ID;
+  }
+
+  start(): void {
+    this.scheduleHeartbeat();
+    this.pullDone = this.pullLoop();
+  }
+
+  async signal(allocId: string, signal: string, task?: string): Promise<void> {
+    await this.runner(allocId).signal(signal, task);
+  }
+
+  async restart(allocId: string, opts: { task?: string; allTasks?: boolean }): Promise<void> {
+    await this.runner(allocId).restart(opts);
+  }
+
+  /**
+   * Stops pulling and heartbeating. The server must already be answering blocking queries at once
+   * (Services.stopping), or the pull in flight would hold this up for its whole wait.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.heartbeatTimer);
+    await this.pullDone;
+    if (this.opts.stopTasksOnShutdown) await Promise.all([...this.runners.values()].map((r) => r.shutdown()));
+    else for (const runner of this.runners.values()) runner.detach();
+    clearTimeout(this.reportTimer);
+    await this.flushReports();
+  }
+
+  private runner(allocId: string): AllocRunnerHandle {
+    const runner = this.runners.get(allocId);
+    if (!runner) throw new Error(`allocation ${allocId} is not running on node ${this.nodeId}`);
+    return runner;
+  }
+
+  private scheduleHeartbeat(): void {
+    // Beat at half the TTL, so one lost request does not mark the node down.
+    this.heartbeatTimer = setTimeout(() => void this.heartbeat(), Math.max(100, this.opts.heartbeatTtlMs / 2));
+    this.heartbeatTimer.unref();
+  }
+
+  private async heartbeat(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.api.scheduler('PUT', `/v1/node/${this.nodeId}/heartbeat`);
+    } catch (err) {
+      if (!this.stopped) this.opts.log.warn(`heartbeat failed: ${(err as Error).message}`);
+    }
+    if (!this.stopped) this.scheduleHeartbeat();
+  }
+
+  private async pullLoop(): Promise<void> {
+    let index = 0;
+    let since = 0;
+    while (!this.stopped) {
+      try {
+        const { body } = await this.api.scheduler<PullAnswer>('GET', `/v1/node/${this.nodeId}/client-allocations`, {
+          query: { index, since, wait: PULL_WAIT },
+        });
+        if (this.stopped) return;
+        for (const alloc of body.Changed) {
+          this.apply(alloc);
+          since = Math.max(since, alloc.AllocModifyIndex);
+        }
+        for (const [id, runner] of this.runners) {
+          if (body.Allocs[id] === undefined) {
+            this.runners.delete(id);
+            void runner.shutdown();
+          }
+        }
+        index = body.Index;
+      } catch (err) {
+        if (this.stopped) return;
+        this.opts.log.warn(`pulling allocations failed: ${(err as Error).message}; retrying`);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
+  }
+
+  /** A new or changed allocation: start it, restore it after a restart, or pass the change on. */
+  private apply(alloc: ClientAlloc): void {
+    const existing = this.runners.get(alloc.ID);
+    if (existing) {
+      existing.update(alloc);
+      return;
+    }
+    const runnerOpts = {
+      alloc,
+      node: this.opts.node,
+      allocsDir: this.opts.allocsDir,
+      log: this.opts.log.named(`alloc.${alloc.ID.slice(0, 8)}`),
+      onUpdate: (u: AllocClientUpdate) => this.report(u),
+    };
+    const hasState = existsSync(path.join(this.opts.allocsDir, alloc.ID));
+    if (alloc.DesiredStatus !== 'run' || clientTerminal(alloc.ClientStatus)) {
+      // Stopped before this node ran it, or finished before a restart: a runner restored from disk stops
+      // whatever is left; one that never ran only reports that it will not.
+      if (hasState && !clientTerminal(alloc.ClientStatus)) {
+        const runner = restoreAllocRunner(runnerOpts);
+        this.runners.set(alloc.ID, runner);
+        runner.update(alloc);
+      } else if (alloc.ClientStatus === 'pending') {
+        this.report({ ID: alloc.ID, ClientStatus: 'complete', ClientDescription: 'alloc was stopped before it ran', TaskStates: alloc.TaskStates ?? {} });
+      }
+      return;
+    }
+    const runner = hasState ? restoreAllocRunner(runnerOpts) : createAllocRunner(runnerOpts);
+    this.runners.set(alloc.ID, runner);
+  }
+
+  private report(update: AllocClientUpdate): void {
+    this.pendingReports.set(update.ID, update);
+    this.reportTimer ??= setTimeout(() => {
+      this.reportTimer = undefined;
+      void this.flushReports();
+    }, REPORT_BATCH_MS);
+  }
+
+  private flushReports(): Promise<void> {
+    // One report in flight at a time, so a later state never overtakes an earlier one.
+    this.reporting = this.reporting.then(async () => {
+      if (this.pendingReports.size === 0) return;
+      const batch = [...this.pendingReports.values()];
+      this.pendingReports.clear();
+      try {
+        await this.api.scheduler('POST', `/v1/node/${this.nodeId}/client-allocations`, { body: { Allocs: batch } });
+      } catch (err) {
+        // Put back what was not superseded meanwhile, and try again shortly.
+        for (const u of batch) if (!this.pendingReports.has(u.ID)) this.pendingReports.set(u.ID, u);
+        if (!this.stopped) {
+          this.opts.log.warn(`reporting allocation status failed: ${(err as Error).message}; retrying`);
+          this.reportTimer ??= setTimeout(() => {
+            this.reportTimer = undefined;
+            void this.flushReports();
+          }, RETRY_MS);
+        }
+      }
+    });
+    return this.reporting;
+  }
+}

@@ -1,0 +1,407 @@
+/**
+ * One task of an allocation: starts it through its driver, follows it, restarts it as its restart policy
+ * says, kills, signals and restarts it on request, and keeps its TaskState (state, times, counters and
+ * the latest events) as Nomad reports it.
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { TASK_EVENTS_KEPT, type TaskEvent, type TaskState, type TaskStateName, goTime, newTaskState } from '../scheduler/structs/allocation.js';
+import type { Node } from '../scheduler/structs/node.js';
+import { DEFAULT_KILL_TIMEOUT, type Task } from '../scheduler/structs/task.js';
+import type { Logger } from '../shared/log.js';
+import { type Driver, type DriverHandle, DriverStartError, type ExitResult, type TaskStartRequest } from './drivers/driver.js';
+import { normalizeSignal } from './drivers/signals.js';
+import { TaskNotRunningError } from './errors.js';
+import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './restart-tracker.js';
+import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs } from './task-dir.js';
+import { buildTaskEnv, interpolateConfig } from './task-env.js';
+import * as ev from './task-events.js';
+import type { ClientAlloc } from './types.js';
+
+const TASK_LOST_MESSAGE = 'task was lost while the server was down';
+const USER_RESTART_REASON = 'User requested restart';
+
+/** What survives a server restart, written with the allocation's state. */
+export interface SavedTask {
+  state: TaskState;
+  tracker: RestartTrackerState;
+  /** the alloc runner has started this task at least once */
+  began: boolean;
+  setupDone: boolean;
+  /** the launch that may still be running (a directory name under the task's state dir) */
+  launch: string | null;
+  /** Unix ms at which a pending restart is due; 0 when none */
+  restartAtMs: number;
+  killRequested: boolean;
+  noShutdownDelay: boolean;
+}
+
+export interface TaskRunnerOptions {
+  alloc: ClientAlloc;
+  task: Task;
+  node: Node;
+  /** undefined when the node has no driver of that name */
+  driver: Driver | undefined;
+  allocDirs: AllocDirs;
+  log: Logger;
+  /** after every change; `urgent` when the change must be on disk before the runner goes on */
+  onChange(urgent: boolean): void;
+  saved?: SavedTask;
+}
+
+type Outcome = { kind: 'exited'; result: ExitResult } | { kind: 'start-failed'; err: Error } | { kind: 'lost' } | { kind: 'detached' };
+
+export class TaskRunner {
+  private task: Task;
+  private alloc: ClientAlloc;
+  private tracker: RestartTracker;
+  private readonly dirs: TaskDirs;
+  private readonly stateRoot: string;
+  private st: TaskState;
+  private began: boolean;
+  private setupDone: boolean;
+  private launch: string | null;
+  private restartAtMs: number;
+  private killRequested: boolean;
+  private noShutdownDelay: boolean;
+  private handle?: DriverHandle;
+  private killStarted = false;
+  private restartRequested = false;
+  private loopRunning = false;
+  private detached = false;
+  /** cuts a restart delay short (kill, detach) */
+  private wake?: () => void;
+  private deadWaiters: (() => void)[] = [];
+
+  constructor(private readonly opts: TaskRunnerOptions) {
+    this.task = opts.task;
+    this.alloc = opts.alloc;
+    this.dirs = taskDirs(opts.allocDirs, opts.task.Name);
+    this.stateRoot = path.join(opts.allocDirs.state, 'tasks', encodeURIComponent(opts.task.Name));
+    const s = opts.saved;
+    this.st = s?.state ?? newTaskState();
+    this.tracker = this.newTracker(s?.tracker);
+    this.began = s?.began ?? false;
+    this.setupDone = s?.setupDone ?? false;
+    this.launch = s?.launch ?? null;
+    this.restartAtMs = s?.restartAtMs ?? 0;
+    this.killRequested = s?.killRequested ?? false;
+    this.noShutdownDelay = s?.noShutdownDelay ?? false;
+    if (!s) this.emit(ev.received());
+  }
+
+  private newTracker(saved?: RestartTrackerState): RestartTracker {
+    return new RestartTracker(this.task.RestartPolicy, this.alloc.Job.Type, this.task.Lifecycle, saved);
+  }
+
+  get name(): string {
+    return this.task.Name;
+  }
+
+  get definition(): Task {
+    return this.task;
+  }
+
+  /** Whether the alloc runner has started it (it may be dead since). */
+  get hasBegun(): boolean {
+    return this.began;
+  }
+
+  state(): TaskState {
+    return { ...this.st, Events: [...this.st.Events] };
+  }
+
+  snapshot(): SavedTask {
+    return {
+      state: this.st,
+      tracker: this.tracker.state(),
+      began: this.began,
+      setupDone: this.setupDone,
+      launch: this.launch,
+      restartAtMs: this.restartAtMs,
+      killRequested: this.killRequested,
+      noShutdownDelay: this.noShutdownDelay,
+    };
+  }
+
+  /** Starts the task (once; later calls do nothing). */
+  run(): void {
+    if (this.began) return;
+    this.began = true;
+    void this.loop(false);
+  }
+
+  /** After a server restart: follows the launch that was running, or carries on where the task was. */
+  resume(): void {
+    if (!this.began || this.st.State === 'dead' || this.loopRunning) return;
+    void this.loop(this.launch !== null);
+  }
+
+  /** A new version of the job, updated in place: used from the next start on. */
+  update(task: Task, alloc: ClientAlloc): void {
+    this.task = task;
+    this.alloc = alloc;
+    this.tracker = this.newTracker(this.tracker.state());
+  }
+
+  /** Resolves once the task is dead. */
+  dead(): Promise<void> {
+    if (this.st.State === 'dead') return Promise.resolve();
+    return new Promise((resolve) => this.deadWaiters.push(resolve));
+  }
+
+  /**
+   * Kills the task: `event` first (why), then its kill signal, and SIGKILL after its kill timeout.
+   * A task that never started just becomes dead.
+   */
+  async kill(opts: { event?: TaskEvent; noShutdownDelay?: boolean } = {}): Promise<void> {
+    if (this.detached || (this.st.State === 'dead' && !this.loopRunning)) return;
+    if (!this.killRequested) {
+      this.killRequested = true;
+      this.noShutdownDelay = opts.noShutdownDelay ?? false;
+      if (opts.event) this.emit(opts.event);
+      if (!this.began) this.setState('dead');
+      else if (this.handle) void this.killHandle();
+      else this.wake?.();
+    }
+    await this.dead();
+  }
+
+  async signal(signal: string): Promise<void> {
+    const sig = normalizeSignal(signal);
+    const handle = this.handle;
+    if (!handle || this.st.State !== 'running') throw new TaskNotRunningError(this.name);
+    this.emit(ev.signaling(sig));
+    await handle.signal(sig);
+  }
+
+  /**
+   * Restarts a running task in place (not counted against its restart policy); with `revive`, also
+   * starts a dead one again. Resolves once the old process is gone.
+   */
+  async restart(opts: { revive?: boolean } = {}): Promise<void> {
+    const handle = this.handle;
+    if (handle && this.st.State === 'running' && !this.killRequested) {
+      this.restartRequested = true;
+      this.emit(ev.restartSignaled(USER_RESTART_REASON));
+      await handle.kill(this.killSignal(), this.killTimeoutNs() / 1e6);
+      return;
+    }
+    if (opts.revive && this.st.State === 'dead' && !this.loopRunning) {
+      this.killRequested = false;
+      this.killStarted = false;
+      this.st.Failed = false;
+      this.began = true;
+      this.emit(ev.restartSignaled(USER_RESTART_REASON));
+      this.setState('pending');
+      void this.loop(false);
+      return;
+    }
+    throw new TaskNotRunningError(this.name);
+  }
+
+  /** Stops following the task without touching it: the server is going away, the task stays. */
+  detach(): void {
+    this.detached = true;
+    this.handle?.release();
+    this.wake?.();
+  }
+
+  private killSignal(): string {
+    const wanted = this.task.KillSignal || this.opts.driver?.defaultKillSignal || 'SIGINT';
+    try {
+      return normalizeSignal(wanted);
+    } catch {
+      this.opts.log.warn(`task ${this.name}: unknown kill_signal ${JSON.stringify(wanted)}, using SIGKILL`);
+      return 'SIGKILL';
+    }
+  }
+
+  private killTimeoutNs(): number {
+    return this.task.KillTimeout > 0 ? this.task.KillTimeout : DEFAULT_KILL_TIMEOUT;
+  }
+
+  /** Killing event, shutdown delay, kill signal, then SIGKILL after the kill timeout. */
+  private async killHandle(): Promise<void> {
+    const handle = this.handle;
+    if (this.killStarted || !handle) return;
+    this.killStarted = true;
+    const timeoutNs = this.killTimeoutNs();
+    this.emit(ev.killing(timeoutNs));
+    const delayNs = this.task.ShutdownDelay;
+    if (delayNs > 0 && this.noShutdownDelay) this.emit(ev.skippingShutdownDelay());
+    else if (delayNs > 0) {
+      this.emit(ev.waitingShutdownDelay(delayNs));
+      await new Promise((resolve) => setTimeout(resolve, delayNs / 1e6));
+    }
+    await handle.kill(this.killSignal(), timeoutNs / 1e6);
+  }
+
+  private emit(event: TaskEvent, urgent = false): void {
+    if (this.detached) return;
+    const events = [...this.st.Events, event];
+    this.st.Events = events.slice(Math.max(0, events.length - TASK_EVENTS_KEPT));
+    if (event.FailsTask) this.st.Failed = true;
+    if (event.Type === ev.EV.restarting) {
+      this.st.Restarts++;
+      this.st.LastRestart = goTime(event.Time / 1e6);
+    }
+    this.opts.onChange(urgent);
+  }
+
+  private setState(state: TaskStateName, event?: TaskEvent): void {
+    if (this.detached) return;
+    const old = this.st.State;
+    this.st.State = state;
+    if (state === 'running' && old !== 'running') this.st.StartedAt = goTime();
+    if (state === 'dead') this.st.FinishedAt = goTime();
+    if (event) this.emit(event);
+    else this.opts.onChange(false);
+    if (state === 'dead') for (const w of this.deadWaiters.splice(0)) w();
+  }
+
+  /** Waits `ms`, or less if killed or detached meanwhile. */
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = undefined;
+  }
+
+  private async loop(recover: boolean): Promise<void> {
+    this.loopRunning = true;
+    try {
+      if (!this.setupDone) {
+        this.emit(ev.taskSetup(ev.BUILDING_TASK_DIR));
+        buildTaskDir(this.dirs);
+        this.setupDone = true;
+      }
+      // A restart that was due when the server stopped keeps its time.
+      if (!recover && this.restartAtMs > Date.now()) await this.pause(this.restartAtMs - Date.now());
+      for (;;) {
+        if (this.detached) return;
+        if (this.killRequested) return this.setState('dead');
+        const outcome = recover ? await this.recoverLaunch() : await this.startAndWait();
+        recover = false;
+        if (outcome.kind === 'detached' || this.detached) return;
+        if (this.killRequested) return this.setState('dead', outcome.kind === 'exited' ? ev.killed() : undefined);
+        if (this.restartRequested) {
+          this.restartRequested = false;
+          this.setState('pending', ev.restarting(0, ''));
+          continue;
+        }
+        if (!(await this.afterEnd(outcome))) return;
+      }
+    } catch (err) {
+      // A bug or a host failure (disk full) rather than the task: report it on the task, which fails.
+      this.opts.log.error(`task ${this.name}: ${(err as Error).stack ?? err}`);
+      this.emit(ev.driverFailure((err as Error).message));
+      this.setState('dead', ev.notRestarting(RESTART_REASONS.unrecoverable));
+    } finally {
+      this.loopRunning = false;
+    }
+  }
+
+  /** Applies the restart policy to how the task ended; true when the task is to start again. */
+  private async afterEnd(outcome: Exclude<Outcome, { kind: 'detached' }>): Promise<boolean> {
+    const now = Date.now();
+    let decision;
+    if (outcome.kind === 'start-failed') {
+      const recoverable = outcome.err instanceof DriverStartError ? outcome.err.recoverable : true;
+      decision = this.tracker.onStartError(recoverable, now);
+    } else if (outcome.kind === 'lost') {
+      decision = this.tracker.onExit(false, now);
+    } else {
+      const r = outcome.result;
+      decision = this.tracker.onExit(r.exitCode === 0 && r.signal === 0 && !r.err, now);
+    }
+    if (decision.kind === 'done') {
+      this.setState('dead');
+      return false;
+    }
+    if (decision.kind === 'fail') {
+      this.setState('dead', ev.notRestarting(decision.reason));
+      return false;
+    }
+    this.restartAtMs = now + decision.delayNs / 1e6;
+    this.setState('pending', ev.restarting(decision.delayNs, decision.reason));
+    await this.pause(decision.delayNs / 1e6);
+    this.restartAtMs = 0;
+    return !this.detached;
+  }
+
+  private request(launch: string, task: Task): TaskStartRequest {
+    const driver = this.opts.driver;
+    const chroot = driver?.fsIsolation === 'chroot';
+    const paths = chroot
+      ? { allocDir: '/alloc', taskDir: '/local', secretsDir: '/secrets' }
+      : { allocDir: this.dirs.shared, taskDir: this.dirs.local, secretsDir: this.dirs.secrets };
+    const env = buildTaskEnv({ alloc: this.alloc, task, node: this.opts.node, paths, hostEnv: chroot ? undefined : process.env });
+    return {
+      allocId: this.alloc.ID,
+      taskName: task.Name,
+      config: interpolateConfig(task.Config ?? {}, env, this.opts.node),
+      env,
+      dirs: this.dirs,
+      logConfig: task.LogConfig,
+      stateDir: path.join(this.stateRoot, launch),
+    };
+  }
+
+  private async startAndWait(): Promise<Outcome> {
+    const driver = this.opts.driver;
+    // The launch is on disk before the process exists, so a crash in between cannot orphan it.
+    const launch = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+    this.launch = launch;
+    this.opts.onChange(true);
+    let handle: DriverHandle;
+    try {
+      if (!driver) throw new DriverStartError(`driver "${this.task.Driver}" is not available on this node`, false);
+      handle = await driver.start(this.request(launch, this.task));
+    } catch (err) {
+      this.endLaunch();
+      this.emit(ev.driverFailure((err as Error).message));
+      return { kind: 'start-failed', err: err as Error };
+    }
+    return this.follow(handle, true);
+  }
+
+  private async recoverLaunch(): Promise<Outcome> {
+    const launch = this.launch!;
+    const handle = this.opts.driver ? await this.opts.driver.recover(this.request(launch, this.task)) : undefined;
+    if (handle) return this.follow(handle, this.st.State !== 'running');
+    this.endLaunch();
+    // Never reported running: the server stopped while starting it, so start it now.
+    if (this.st.State !== 'running') return this.startAndWait();
+    this.emit(ev.restoreFailed(TASK_LOST_MESSAGE));
+    return { kind: 'lost' };
+  }
+
+  private async follow(handle: DriverHandle, announce: boolean): Promise<Outcome> {
+    if (this.detached) {
+      handle.release();
+      return { kind: 'detached' };
+    }
+    this.handle = handle;
+    if (announce) this.setState('running', ev.started());
+    if (this.killRequested) void this.killHandle();
+    const result = await handle.wait();
+    this.handle = undefined;
+    if (this.detached) return { kind: 'detached' };
+    this.launch = null;
+    this.emit(ev.terminated(result), true);
+    this.endLaunch();
+    return { kind: 'exited', result };
+  }
+
+  /** Forgets the launch and removes what the driver kept for it. */
+  private endLaunch(): void {
+    this.launch = null;
+    rmSync(this.stateRoot, { recursive: true, force: true });
+  }
+}

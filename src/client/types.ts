@@ -1,0 +1,47 @@
+/**
+ * The node's side of the scheduler: what the node agent (node-agent.ts, which talks to the server through
+ * the node API) hands to an alloc runner, and what the alloc runner reports back.
+ */
+import type { Allocation, AllocClientStatus, TaskState } from '../scheduler/structs/allocation.js';
+import type { Job } from '../scheduler/structs/job.js';
+import type { Node } from '../scheduler/structs/node.js';
+import type { Logger } from '../shared/log.js';
+
+/** An allocation as the node receives it: with the job version it runs. */
+export type ClientAlloc = Allocation & { Job: Job };
+
+/** What an alloc runner reports whenever a task state changes. */
+export interface AllocClientUpdate {
+  ID: string;
+  ClientStatus: AllocClientStatus;
+  ClientDescription: string;
+  TaskStates: Record<string, TaskState>;
+}
+
+export interface AllocRunnerOptions {
+  alloc: ClientAlloc;
+  node: Node;
+  /** the node's data dir for allocations: the runner uses `<allocsDir>/<alloc ID>/` */
+  allocsDir: string;
+  log: Logger;
+  /** called (possibly often) with the allocation's current client state; the agent batches them */
+  onUpdate(update: AllocClientUpdate): void;
+}
+
+export interface AllocRunnerHandle {
+  /** the server changed the allocation: a new job version in place, or DesiredStatus stop/evict */
+  update(alloc: ClientAlloc): void;
+  /** sends a signal to one task, or every running task */
+  signal(signal: string, task?: string): Promise<void>;
+  /** restarts one task, or every running task (allTasks: also those that already finished) */
+  restart(opts: { task?: string; allTasks?: boolean }): Promise<void>;
+  /** stops every task (kill_signal, then SIGKILL after kill_timeout) and resolves when all are dead */
+  shutdown(opts?: { noShutdownDelay?: boolean }): Promise<void>;
+  /**
+   * Lets go of the tasks without stopping them: the server is stopping and they must outlive it; the
+   * next start restores them from the allocation directory.
+   */
+  detach(): void;
+  /** the current client state */
+  state(): AllocClientUpdate;
+}

@@ -1,0 +1,184 @@
+/**
+ * /v1/allocations, /v1/allocation/:alloc_id and its stop, and the client lifecycle calls (signal,
+ * restart) that the server forwards to the node running the allocation.
+ */
+import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
+import { compileFilter } from '../filter/index.js';
+import { ALLOCS_TABLE, allocsByCreate, getAlloc } from '../state/allocs.js';
+import { stopAlloc } from '../state/client-updates.js';
+import { allocTerminal, type Allocation } from '../structs/allocation.js';
+import { allocFull, allocStub, jobCache } from './alloc-view.js';
+import { compareCreateIndexTokens, validateHexPrefix } from './paging.js';
+import { defineRoute, type SchedulerRequest } from './route.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A hex prefix (dashes optional) in the dashed form IDs are stored in: `abcdef0123` → `abcdef01-23`. */
+export function dashedPrefix(hex: string): string {
+  const digits = hex.replace(/-/g, '');
+  const cuts = [8, 12, 16, 20];
+  let out = '';
+  for (let i = 0; i < digits.length; i++) {
+    if (cuts.includes(i)) out += '-';
+    out += digits[i];
+  }
+  return out;
+}
+
+/** The allocation named by the path, after checking the caller holds `capability` in its namespace. */
+export function allocForRequest(req: SchedulerRequest, capability: string): Allocation {
+  // A token that holds the capability in no namespace learns nothing, not even whether the ID is well formed.
+  if (!req.caller.acl.allowsNamespace('*', capability)) throw new PermissionDenied('Permission denied');
+  const id = req.params.alloc_id;
+  if (!UUID.test(id)) throw new UserError(`alloc_id "${id}" is not a full allocation UUID (36 characters); resolve a short ID with GET /v1/allocations?prefix=`);
+  const alloc = getAlloc(req.services.store, id);
+  if (!alloc) throw new NotFound('alloc not found');
+  if (!req.caller.acl.allowsNamespace(alloc.Namespace, capability)) throw new PermissionDenied('Permission denied');
+  return alloc;
+}
+
+function* byPrefix(req: SchedulerRequest, prefix: string, reverse: boolean, from: string): Generator<Allocation> {
+  const entries = req.services.store.list<Allocation>(ALLOCS_TABLE, dashedPrefix(prefix), { reverse, start: from || undefined });
+  for (const e of entries) yield e.value;
+}
+
+function parseToken(token: string): { index: number; id: string } | undefined {
+  if (token === '') return undefined;
+  compareCreateIndexTokens(token, token);
+  const dot = token.indexOf('.');
+  return { index: Number(dot < 0 ? token : token.slice(0, dot)), id: dot < 0 ? '' : token.slice(dot + 1) };
+}
+
+export function bodyObject(req: SchedulerRequest, what: string, required: boolean): Record<string, unknown> {
+  const body = req.body();
+  if (body === undefined) {
+    if (required) throw new UserError(`Failed to decode body: the request needs a JSON ${what}`);
+    return {};
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UserError(`request body must be a JSON ${what}`);
+  return body as Record<string, unknown>;
+}
+
+/** The node that runs the allocation, if this server can reach it. */
+function nodeControl(req: SchedulerRequest, alloc: Allocation) {
+  const control = req.services.scheduler.localNodes.get(alloc.NodeID);
+  if (!control) throw new UserError(`node ${alloc.NodeID} of allocation ${alloc.ID} is not reachable from this server`);
+  return control;
+}
+
+function taskNames(req: SchedulerRequest, alloc: Allocation): string[] {
+  return Object.keys(alloc.TaskStates ?? {}).length > 0
+    ? Object.keys(alloc.TaskStates ?? {})
+    : (jobCache(req.services.store)(alloc)?.TaskGroups.find((g) => g.Name === alloc.TaskGroup)?.Tasks.map((t) => t.Name) ?? []);
+}
+
+export const allocRoutes = [
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/allocations',
+    acl: { namespace: ['read-job'] },
+    blocking: true,
+    allNamespaces: true,
+    synopsis: 'List allocations, oldest first (by ID with a prefix).',
+    query: {
+      prefix: { type: 'string', description: 'Only allocations whose ID starts with this (an even number of hex characters).' },
+      next_token: { type: 'string', description: 'Where the page starts: the X-Svc-NextToken of the previous page.' },
+      per_page: { type: 'int', description: 'Page size; 0 means no paging.' },
+      filter: { type: 'string', description: 'A filter expression evaluated against each allocation.' },
+      resources: { type: 'bool', description: 'Include AllocatedResources.' },
+      task_states: { type: 'bool', description: 'Include TaskStates.', default: true },
+      reverse: { type: 'bool', description: 'Newest first (reverse ID order with a prefix).' },
+    },
+    handler: async (req) => {
+      const { store } = req.services;
+      const prefix = req.query.get<string>('prefix');
+      if (prefix) validateHexPrefix(prefix);
+      const perPage = req.query.get<number>('per_page');
+      if (perPage < 0) throw new UserError(`per_page must be a whole number of 0 or more, got ${perPage}`);
+      const token = req.query.get<string>('next_token');
+      const reverse = req.query.get<boolean>('reverse');
+      const filterText = req.query.get<string>('filter');
+      const filter = filterText ? compileFilter(filterText) : undefined;
+      const jobOf = jobCache(store);
+      const { acl } = req.caller;
+      const source = prefix ? byPrefix(req, prefix, reverse, token) : allocsByCreate(store, { fromToken: parseToken(token), reverse });
+      const tokenOf = (a: Allocation) => (prefix ? a.ID : `${a.CreateIndex}.${a.ID}`);
+      // Filters see the full allocation (with its job when the expression names it), as in Nomad.
+      const needsJob = filterText.includes('Job');
+      const page: Allocation[] = [];
+      let nextToken: string | undefined;
+      for (const alloc of source) {
+        if (req.namespace === '*' ? !acl.allowsNamespace(alloc.Namespace, 'read-job') : alloc.Namespace !== req.namespace) continue;
+        if (filter && !filter(needsJob ? { ...alloc, Job: jobOf(alloc) } : alloc)) continue;
+        if (perPage > 0 && page.length === perPage) {
+          nextToken = tokenOf(alloc);
+          break;
+        }
+        page.push(alloc);
+      }
+      const opts = { resources: req.query.get<boolean>('resources'), taskStates: req.query.get<boolean>('task_states') };
+      return {
+        body: page.map((a) => allocStub(a, jobOf(a), opts)),
+        index: Math.max(1, store.tableIndex(ALLOCS_TABLE)),
+        headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
+      };
+    },
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/allocation/:alloc_id',
+    acl: { authenticated: true },
+    blocking: true,
+    synopsis: 'Read an allocation (by its full ID).',
+    handler: async (req) => {
+      const alloc = allocForRequest(req, 'read-job');
+      return { body: allocFull(alloc, jobCache(req.services.store)(alloc)), index: alloc.ModifyIndex };
+    },
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/allocation/:alloc_id/stop',
+    acl: { authenticated: true },
+    synopsis: 'Stop an allocation; the scheduler replaces it where the job still wants it.',
+    query: { no_shutdown_delay: { type: 'bool', description: 'Ignore group and task shutdown_delay.' } },
+    handler: async (req) => {
+      const alloc = allocForRequest(req, 'alloc-lifecycle');
+      const { evaluation, index } = await stopAlloc(req.services.store, alloc.ID, req.query.get<boolean>('no_shutdown_delay'));
+      return { body: { EvalID: evaluation?.ID ?? '', Index: index }, index };
+    },
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/client/allocation/:alloc_id/signal',
+    acl: { authenticated: true },
+    synopsis: 'Send a signal to one task of an allocation, or to all of them.',
+    handler: async (req) => {
+      const alloc = allocForRequest(req, 'alloc-lifecycle');
+      const body = bodyObject(req, 'object with the Signal to send', true);
+      const { Signal = 'SIGKILL', Task } = body;
+      if (typeof Signal !== 'string' || !/^SIG[A-Z0-9]+$/.test(Signal.toUpperCase())) throw new UserError('field "Signal" must be a signal name such as SIGHUP');
+      if (Task !== undefined && Task !== '' && typeof Task !== 'string') throw new UserError('field "Task" must be a string');
+      if (Task && !taskNames(req, alloc).includes(Task as string)) throw new UserError(`field "Task": unknown task name "${String(Task)}" in allocation ${alloc.ID}`);
+      if (allocTerminal(alloc)) throw new UserError(`allocation ${alloc.ID} is not running (${alloc.ClientStatus}); there is nothing to signal`);
+      await nodeControl(req, alloc).signal(alloc.ID, Signal.toUpperCase(), (Task as string) || undefined);
+      return { body: { Index: 0 }, index: 0 };
+    },
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/client/allocation/:alloc_id/restart',
+    acl: { authenticated: true },
+    synopsis: 'Restart one task of an allocation, or all of them, in place.',
+    handler: async (req) => {
+      const alloc = allocForRequest(req, 'alloc-lifecycle');
+      const { TaskName = '', AllTasks = false } = bodyObject(req, 'object', false);
+      if (typeof TaskName !== 'string') throw new UserError('field "TaskName" must be a string');
+      if (typeof AllTasks !== 'boolean') throw new UserError('field "AllTasks" must be a boolean');
+      if (TaskName && AllTasks) throw new UserError('TaskName and AllTasks cannot be used together: restart one task, or all of them');
+      if (TaskName && !taskNames(req, alloc).includes(TaskName)) throw new UserError(`field "TaskName": unknown task name "${TaskName}" in allocation ${alloc.ID}`);
+      if (allocTerminal(alloc)) throw new UserError(`allocation ${alloc.ID} is not running (${alloc.ClientStatus}); there is nothing to restart`);
+      await nodeControl(req, alloc).restart(alloc.ID, { task: TaskName || undefined, allTasks: AllTasks });
+      return { body: { Index: 0 }, index: 0 };
+    },
+  }),
+];

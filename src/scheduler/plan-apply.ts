@@ -1,0 +1,93 @@
+/**
+ * Writes what a scheduler decided. Small plans are one transaction with the evaluation's update, so a
+ * crash leaves all or nothing. Very large plans are written in chunks: each chunk is atomic and
+ * durable, and the evaluation is completed only with the last one, so after a crash the evaluation is
+ * still pending and its re-run places only what is missing.
+ */
+import type { Store, WriteTx } from '../storage/store.js';
+import type { SchedulerResult } from './sched/types.js';
+import type { Allocation } from './structs/allocation.js';
+import type { Evaluation } from './structs/evaluation.js';
+import { getAlloc, putAlloc, putAllocJob, touchSummary } from './state/allocs.js';
+import { blockEval, putEval, unblockAll, updateEval } from './state/evals.js';
+import { refreshJobStatus } from './state/job-status.js';
+
+/** Allocations written per transaction: big enough to amortise the flush, small enough to keep the server responsive. */
+const CHUNK = 4000;
+
+export interface ApplyOutcome {
+  index: number;
+  placed: number;
+  updated: number;
+}
+
+export async function applyPlan(store: Store, evaluation: Evaluation, result: SchedulerResult): Promise<ApplyOutcome> {
+  const { plan } = result;
+  const now = Date.now() * 1_000_000;
+  const place = plan.Place;
+  let written = 0;
+  // All chunks but the last carry only placements.
+  while (place.length - written > CHUNK) {
+    const slice = place.slice(written, written + CHUNK);
+    await store.write((tx) => {
+      if (plan.Job) putAllocJob(tx, plan.Job);
+      for (const alloc of slice) placeAlloc(tx, alloc, now);
+    });
+    written += CHUNK;
+  }
+  const rest = place.slice(written);
+  const { index } = await store.write((tx) => {
+    if (plan.Job) putAllocJob(tx, plan.Job);
+    for (const alloc of rest) placeAlloc(tx, alloc, now);
+    let capacityFreed = false;
+    for (const alloc of plan.InPlace) {
+      const prev = getAlloc(tx, alloc.ID);
+      if (!prev) continue;
+      putAlloc(tx, { ...alloc, ModifyIndex: tx.index, AllocModifyIndex: tx.index, ModifyTime: now }, prev);
+    }
+    for (const update of plan.Updates) {
+      const prev = getAlloc(tx, update.ID);
+      if (!prev) continue;
+      const next: Allocation = { ...prev, ...update, ModifyIndex: tx.index, ModifyTime: now };
+      // The node must notice a change of what it should run; a bookkeeping change is not one.
+      if (update.DesiredStatus && update.DesiredStatus !== prev.DesiredStatus) {
+        next.AllocModifyIndex = tx.index;
+        capacityFreed = true;
+      }
+      if (update.ClientStatus === 'lost') capacityFreed = true;
+      putAlloc(tx, next, prev);
+    }
+    for (const created of result.createEvals) {
+      const withIndex = { ...created, CreateIndex: tx.index, ModifyIndex: tx.index };
+      if (created.Status === 'blocked') blockEval(tx, withIndex);
+      else putEval(tx, withIndex);
+    }
+    updateEval(tx, evaluation.ID, {
+      ...result.eval,
+      FailedTGAllocs: result.eval.FailedTGAllocs ?? undefined,
+      SnapshotIndex: tx.index,
+    });
+    if (plan.Job) touchSummary(tx, plan.Job, result.eval.QueuedAllocations);
+    // Stopped allocations give their resources back: whoever waits for capacity may now fit.
+    if (capacityFreed) unblockAll(tx);
+    refreshJobStatus(tx, evaluation.Namespace, evaluation.JobID);
+  });
+  return { index, placed: place.length, updated: plan.InPlace.length + plan.Updates.length };
+}
+
+function placeAlloc(tx: WriteTx, alloc: Allocation, now: number): void {
+  const placed: Allocation = { ...alloc, CreateIndex: tx.index, ModifyIndex: tx.index, AllocModifyIndex: tx.index, CreateTime: now, ModifyTime: now };
+  putAlloc(tx, placed, undefined);
+  if (alloc.PreviousAllocation) {
+    const prev = getAlloc(tx, alloc.PreviousAllocation);
+    if (prev) putAlloc(tx, { ...prev, NextAllocation: alloc.ID, ModifyIndex: tx.index, ModifyTime: now }, prev);
+  }
+}
+
+/** An evaluation that could not be processed: it is marked failed with the reason, and the job's status follows. */
+export async function failEval(store: Store, evaluation: Evaluation, reason: string): Promise<void> {
+  await store.write((tx) => {
+    updateEval(tx, evaluation.ID, { Status: 'failed', StatusDescription: reason });
+    refreshJobStatus(tx, evaluation.Namespace, evaluation.JobID);
+  });
+}

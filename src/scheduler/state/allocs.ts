@@ -1,0 +1,246 @@
+/**
+ * Allocations in the state store. `putAlloc` is the one way an allocation is written: it keeps every
+ * secondary index, the job's summary and its count of live allocations in the same transaction, so they
+ * can never disagree with the records.
+ *
+ * Tables:
+ *   allocs             ID → Allocation (without Job)
+ *   allocs-by-job      <ns>\0<job>\0<ID> → 1
+ *   allocs-by-node     <node>\0<ID> → NodeUsageEntry (what the allocation takes on the node)
+ *   allocs-by-eval     <eval>\0<ID> → 1
+ *   allocs-by-create   <CreateIndex, zero-padded>\0<ID> → 1 (chronological listing and paging)
+ *   alloc-jobs         <ns>\0<job>\0<JobModifyIndex, padded> → Job (the version allocations run)
+ *   job-summaries      <ns>\0<job> → StoredSummary
+ */
+import type { Store, WriteTx } from '../../storage/store.js';
+import { allocTerminal, summaryBucket, type Allocation, type SummaryBucket } from '../structs/allocation.js';
+import type { Job } from '../structs/job.js';
+import { jobKey } from './tables.js';
+import { allocUsage } from '../sched/usage.js';
+
+export const ALLOCS_TABLE = 'allocs';
+export const ALLOCS_BY_JOB = 'allocs-by-job';
+export const ALLOCS_BY_NODE = 'allocs-by-node';
+export const ALLOCS_BY_EVAL = 'allocs-by-eval';
+export const ALLOCS_BY_CREATE = 'allocs-by-create';
+export const ALLOC_JOBS = 'alloc-jobs';
+export const JOB_SUMMARIES = 'job-summaries';
+
+const SEP = '\u0000';
+export const padIndex = (n: number) => String(n).padStart(16, '0');
+const allocJobKey = (ns: string, job: string, jobModifyIndex: number) => `${jobKey(ns, job)}${SEP}${padIndex(jobModifyIndex)}`;
+
+/** What an allocation takes on its node; `live` is false once it is terminal and gives it back. */
+export interface NodeUsageEntry {
+  cpu: number;
+  mem: number;
+  disk: number;
+  ports: number[];
+  live: boolean;
+}
+
+export interface GroupSummary {
+  Queued: number;
+  Complete: number;
+  Failed: number;
+  Running: number;
+  Starting: number;
+  Lost: number;
+  Unknown: number;
+}
+
+export interface JobSummary {
+  JobID: string;
+  Namespace: string;
+  Summary: Record<string, GroupSummary>;
+  Children: { Pending: number; Running: number; Dead: number };
+  CreateIndex: number;
+  ModifyIndex: number;
+}
+
+interface StoredSummary {
+  summary: JobSummary;
+  /** non-terminal allocations of the job: the job is running while there are any */
+  live: number;
+}
+
+export const emptyGroupSummary = (): GroupSummary => ({ Queued: 0, Complete: 0, Failed: 0, Running: 0, Starting: 0, Lost: 0, Unknown: 0 });
+
+/** The same sum the schedulers make (allocUsage), so what a plan frees and takes matches the index. */
+function usageOf(a: Allocation): NodeUsageEntry {
+  const u = allocUsage(a);
+  return { cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports, live: !allocTerminal(a) };
+}
+
+/**
+ * Writes an allocation and keeps indexes, summary and live count in step. `prev` is the stored record
+ * (read by the caller, who usually needed it anyway); undefined for a new allocation.
+ */
+export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
+  tx.put(ALLOCS_TABLE, alloc.ID, alloc);
+  const usage = usageOf(alloc);
+  if (!prev) {
+    tx.put(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`, 1);
+    tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
+    tx.put(ALLOCS_BY_CREATE, `${padIndex(alloc.CreateIndex)}${SEP}${alloc.ID}`, 1);
+    tx.put(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`, usage);
+  } else {
+    const before = usageOf(prev);
+    if (before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
+      tx.put(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`, usage);
+    }
+    if (prev.EvalID !== alloc.EvalID) {
+      tx.delete(ALLOCS_BY_EVAL, `${prev.EvalID}${SEP}${alloc.ID}`);
+      tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
+    }
+  }
+  adjustSummary(tx, alloc, prev);
+}
+
+/**
+ * Moves the allocation between summary columns. Only the job's current incarnation is counted: after a
+ * purge the summary is gone, and a job registered again under the same ID starts a fresh one that the
+ * old allocations (created before it) do not touch — as Nomad does.
+ */
+function adjustSummary(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
+  const bucketNow = summaryBucket(alloc.ClientStatus);
+  const bucketBefore: SummaryBucket | undefined = prev ? summaryBucket(prev.ClientStatus) : undefined;
+  const liveNow = allocTerminal(alloc) ? 0 : 1;
+  const liveBefore = prev ? (allocTerminal(prev) ? 0 : 1) : 0;
+  if (bucketNow === bucketBefore && liveNow === liveBefore && prev?.TaskGroup === alloc.TaskGroup) return;
+  const key = jobKey(alloc.Namespace, alloc.JobID);
+  const stored = tx.get<StoredSummary>(JOB_SUMMARIES, key);
+  if (!stored || alloc.CreateIndex < stored.summary.CreateIndex) return;
+  const groups = stored.summary.Summary;
+  if (prev && bucketBefore) {
+    const g = (groups[prev.TaskGroup] ??= emptyGroupSummary());
+    g[bucketBefore] = Math.max(0, g[bucketBefore] - 1);
+  }
+  const g = (groups[alloc.TaskGroup] ??= emptyGroupSummary());
+  g[bucketNow] += 1;
+  stored.live += liveNow - liveBefore;
+  stored.summary.ModifyIndex = tx.index;
+  tx.put(JOB_SUMMARIES, key, stored);
+}
+
+/** A purged job's summary goes with it. */
+export function deleteSummary(tx: WriteTx, namespace: string, jobId: string): void {
+  tx.delete(JOB_SUMMARIES, jobKey(namespace, jobId));
+}
+
+function newStoredSummary(namespace: string, jobId: string, index: number): StoredSummary {
+  return {
+    summary: { JobID: jobId, Namespace: namespace, Summary: {}, Children: { Pending: 0, Running: 0, Dead: 0 }, CreateIndex: index, ModifyIndex: index },
+    live: 0,
+  };
+}
+
+/** Makes sure the job's groups appear in its summary, and sets the queued counts an evaluation left. */
+export function touchSummary(tx: WriteTx, job: Job, queued?: Record<string, number>): void {
+  const key = jobKey(job.Namespace, job.ID);
+  const stored = tx.get<StoredSummary>(JOB_SUMMARIES, key) ?? newStoredSummary(job.Namespace, job.ID, tx.index);
+  let changed = !tx.get(JOB_SUMMARIES, key);
+  for (const group of job.TaskGroups) {
+    if (!stored.summary.Summary[group.Name]) {
+      stored.summary.Summary[group.Name] = emptyGroupSummary();
+      changed = true;
+    }
+  }
+  if (queued) {
+    for (const [group, n] of Object.entries(queued)) {
+      const g = (stored.summary.Summary[group] ??= emptyGroupSummary());
+      if (g.Queued !== n) {
+        g.Queued = n;
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return;
+  stored.summary.ModifyIndex = tx.index;
+  tx.put(JOB_SUMMARIES, key, stored);
+}
+
+export function getSummary(store: Store | WriteTx, namespace: string, jobId: string): JobSummary | undefined {
+  return store.get<StoredSummary>(JOB_SUMMARIES, jobKey(namespace, jobId))?.summary;
+}
+
+export function liveAllocCount(store: Store | WriteTx, namespace: string, jobId: string): number {
+  return store.get<StoredSummary>(JOB_SUMMARIES, jobKey(namespace, jobId))?.live ?? 0;
+}
+
+/** Keeps the copy of the job version that allocations placed with it will carry. */
+export function putAllocJob(tx: WriteTx, job: Job): void {
+  const key = allocJobKey(job.Namespace, job.ID, job.JobModifyIndex);
+  if (!tx.get(ALLOC_JOBS, key)) tx.put(ALLOC_JOBS, key, job);
+}
+
+export function allocJob(store: Store, alloc: Allocation): Job | null {
+  return store.get<Job>(ALLOC_JOBS, allocJobKey(alloc.Namespace, alloc.JobID, alloc.JobModifyIndex)) ?? null;
+}
+
+export function getAlloc(store: Store | WriteTx, id: string): Allocation | undefined {
+  return store.get<Allocation>(ALLOCS_TABLE, id);
+}
+
+/** The full allocation as the API answers it: with its job. */
+export function withJob(store: Store, alloc: Allocation): Allocation & { Job: Job | null } {
+  return { ...alloc, Job: allocJob(store, alloc) };
+}
+
+function idsToAllocs(store: Store | WriteTx, keys: { key: string }[]): Allocation[] {
+  const out: Allocation[] = [];
+  for (const { key } of keys) {
+    const a = store.get<Allocation>(ALLOCS_TABLE, key.slice(key.lastIndexOf(SEP) + 1));
+    if (a) out.push(a);
+  }
+  return out;
+}
+
+export function allocsOfJob(store: Store | WriteTx, namespace: string, jobId: string): Allocation[] {
+  return idsToAllocs(store, store.list(ALLOCS_BY_JOB, `${jobKey(namespace, jobId)}${SEP}`));
+}
+
+export function allocsOfNode(store: Store | WriteTx, nodeId: string): Allocation[] {
+  return idsToAllocs(store, store.list(ALLOCS_BY_NODE, `${nodeId}${SEP}`));
+}
+
+export function allocsOfEval(store: Store, evalId: string): Allocation[] {
+  return idsToAllocs(store, store.list(ALLOCS_BY_EVAL, `${evalId}${SEP}`));
+}
+
+export function nodeUsageEntries(store: Store, nodeId: string): NodeUsageEntry[] {
+  return store.list<NodeUsageEntry>(ALLOCS_BY_NODE, `${nodeId}${SEP}`).map((e) => e.value);
+}
+
+/**
+ * Allocations in creation order (oldest first), from the `<CreateIndex>.<ID>` paging token on, or
+ * newest first with `reverse`. Yields lazily: a page deep into 50,000 allocations reads only that page.
+ */
+export function* allocsByCreate(store: Store, opts: { fromToken?: { index: number; id: string }; reverse?: boolean }): Generator<Allocation> {
+  const start = opts.fromToken ? `${padIndex(opts.fromToken.index)}${SEP}${opts.fromToken.id}` : undefined;
+  let cursor = start;
+  let first = true;
+  for (;;) {
+    const batch = store.list<number>(ALLOCS_BY_CREATE, '', { start: cursor, reverse: opts.reverse, limit: 256 });
+    let yielded = 0;
+    for (const { key } of batch) {
+      // `start` is inclusive; later batches begin with the last key of the previous one.
+      if (!first && key === cursor) continue;
+      const a = store.get<Allocation>(ALLOCS_TABLE, key.slice(key.indexOf(SEP) + 1));
+      yielded++;
+      if (a) yield a;
+    }
+    first = false;
+    if (batch.length < 256 || yielded === 0) return;
+    cursor = batch[batch.length - 1].key;
+  }
+}
+
+/** Removes an allocation and its index entries (garbage collection of purged jobs). */
+export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
+  tx.delete(ALLOCS_TABLE, alloc.ID);
+  tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
+  tx.delete(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`);
+  tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);
+  tx.delete(ALLOCS_BY_CREATE, `${padIndex(alloc.CreateIndex)}${SEP}${alloc.ID}`);
+}

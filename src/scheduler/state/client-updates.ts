@@ -1,0 +1,144 @@
+/**
+ * What nodes report about their allocations, and what users ask of one allocation (stop). Both change
+ * allocation records and set off what Nomad sets off: a failed allocation of a service or batch job is
+ * re-evaluated (so its reschedule policy applies), and resources given back wake blocked evaluations.
+ */
+import { UserError } from '../../shared/errors.js';
+import type { Store, WriteTx } from '../../storage/store.js';
+import {
+  ALLOC_CLIENT_STATUSES,
+  allocTerminal,
+  clientTerminal,
+  type Allocation,
+  type AllocClientStatus,
+  type TaskState,
+} from '../structs/allocation.js';
+import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
+import type { Job } from '../structs/job.js';
+import { allocsOfJob, getAlloc, putAlloc } from './allocs.js';
+import { putEval, unblockAll } from './evals.js';
+import { refreshJobStatus } from './job-status.js';
+import { JOBS_TABLE, jobKey } from './tables.js';
+
+export interface ClientAllocUpdate {
+  ID: string;
+  ClientStatus: AllocClientStatus;
+  ClientDescription: string;
+  TaskStates: Record<string, TaskState>;
+}
+
+function checkUpdate(u: unknown, i: number): ClientAllocUpdate {
+  const where = `Allocs[${i}]`;
+  if (typeof u !== 'object' || u === null) throw new UserError(`${where} must be an object`);
+  const o = u as Record<string, unknown>;
+  if (typeof o.ID !== 'string' || o.ID === '') throw new UserError(`${where}.ID must be an allocation ID`);
+  if (!(ALLOC_CLIENT_STATUSES as readonly unknown[]).includes(o.ClientStatus)) {
+    throw new UserError(`${where}.ClientStatus must be one of ${ALLOC_CLIENT_STATUSES.join(', ')}`);
+  }
+  if (typeof o.ClientDescription !== 'string') throw new UserError(`${where}.ClientDescription must be a string`);
+  if (typeof o.TaskStates !== 'object' || o.TaskStates === null || Array.isArray(o.TaskStates)) throw new UserError(`${where}.TaskStates must be an object`);
+  return o as unknown as ClientAllocUpdate;
+}
+
+/** Validates a node's batch of updates: every entry whole, or none of them applied. */
+export function parseClientUpdates(body: unknown): ClientAllocUpdate[] {
+  const list = (body as { Allocs?: unknown } | undefined)?.Allocs;
+  if (!Array.isArray(list)) throw new UserError('field "Allocs" must be a list of allocation updates');
+  return list.map(checkUpdate);
+}
+
+function evaluateJob(tx: WriteTx, job: Job, triggeredBy: string, extra: Partial<Evaluation> = {}): Evaluation {
+  const evaluation = newEvaluation({
+    namespace: job.Namespace,
+    jobId: job.ID,
+    jobType: job.Type,
+    priority: job.Priority,
+    triggeredBy,
+    jobModifyIndex: job.JobModifyIndex,
+    index: tx.index,
+    extra,
+  });
+  putEval(tx, evaluation);
+  return evaluation;
+}
+
+/** Applies a node's reports. Allocations that are not on that node are ignored: a node speaks only for itself. */
+export async function updateAllocsFromClient(store: Store, nodeId: string, updates: ClientAllocUpdate[]): Promise<number> {
+  const { index } = await store.write((tx) => {
+    const touchedJobs = new Map<string, { namespace: string; id: string }>();
+    const failedJobs = new Set<string>();
+    let freed = false;
+    const now = Date.now() * 1_000_000;
+    for (const u of updates) {
+      const prev = getAlloc(tx, u.ID);
+      if (!prev || prev.NodeID !== nodeId) continue;
+      const next: Allocation = {
+        ...prev,
+        ClientStatus: u.ClientStatus,
+        ClientDescription: u.ClientDescription,
+        TaskStates: u.TaskStates,
+        ModifyIndex: tx.index,
+        ModifyTime: now,
+      };
+      putAlloc(tx, next, prev);
+      const key = jobKey(prev.Namespace, prev.JobID);
+      touchedJobs.set(key, { namespace: prev.Namespace, id: prev.JobID });
+      if (clientTerminal(next.ClientStatus) && !clientTerminal(prev.ClientStatus) && prev.DesiredStatus === 'run') freed = true;
+      if (next.ClientStatus === 'failed' && prev.ClientStatus !== 'failed' && next.DesiredStatus === 'run') failedJobs.add(key);
+    }
+    for (const key of failedJobs) {
+      const job = tx.get<Job>(JOBS_TABLE, key);
+      if (job && !job.Stop && (job.Type === 'service' || job.Type === 'batch')) evaluateJob(tx, job, 'alloc-failure');
+    }
+    if (freed) unblockAll(tx);
+    for (const { namespace, id } of touchedJobs.values()) refreshJobStatus(tx, namespace, id);
+  });
+  return index;
+}
+
+/**
+ * Stops one allocation (`alloc stop`): it is marked to stop now, and an evaluation places its replacement
+ * where the job still wants it, as Nomad's migrate does.
+ */
+export async function stopAlloc(store: Store, id: string, noShutdownDelay: boolean): Promise<{ evaluation?: Evaluation; index: number }> {
+  const { result, index } = await store.write((tx) => {
+    const prev = getAlloc(tx, id);
+    if (!prev) return undefined;
+    const next: Allocation = {
+      ...prev,
+      DesiredStatus: allocTerminal(prev) ? prev.DesiredStatus : 'stop',
+      DesiredDescription: allocTerminal(prev) ? prev.DesiredDescription : 'alloc is being migrated',
+      DesiredTransition: { ...prev.DesiredTransition, Migrate: true, NoShutdownDelay: noShutdownDelay || null },
+      ModifyIndex: tx.index,
+      AllocModifyIndex: tx.index,
+      ModifyTime: Date.now() * 1_000_000,
+    };
+    putAlloc(tx, next, prev);
+    const job = tx.get<Job>(JOBS_TABLE, jobKey(prev.Namespace, prev.JobID));
+    const evaluation = job ? evaluateJob(tx, job, 'alloc-stop') : undefined;
+    unblockAll(tx);
+    refreshJobStatus(tx, prev.Namespace, prev.JobID);
+    return { evaluation };
+  });
+  if (!result) return { index };
+  return { evaluation: result.evaluation, index };
+}
+
+/**
+ * Forces a job's evaluation (`job eval`); with forceReschedule, its failed allocations are replaced now,
+ * past their reschedule limits and delays.
+ */
+export async function evaluateJobNow(store: Store, job: Job, forceReschedule: boolean): Promise<{ evaluation: Evaluation; index: number }> {
+  const { result, index } = await store.write((tx) => {
+    if (forceReschedule) {
+      for (const prev of allocsOfJob(tx, job.Namespace, job.ID)) {
+        if (prev.ClientStatus !== 'failed' || prev.DesiredStatus !== 'run' || prev.NextAllocation) continue;
+        putAlloc(tx, { ...prev, DesiredTransition: { ...prev.DesiredTransition, ForceReschedule: true }, ModifyIndex: tx.index }, prev);
+      }
+    }
+    const evaluation = evaluateJob(tx, job, 'job-register');
+    refreshJobStatus(tx, job.Namespace, job.ID);
+    return evaluation;
+  });
+  return { evaluation: result, index };
+}

@@ -1,0 +1,145 @@
+/**
+ * Nodes in the state store. A node's secret is kept only as a SHA-256 hash (it is a credential, like a
+ * token). Status changes create the evaluations Nomad creates: a node that becomes ready wakes blocked
+ * evaluations and system jobs; a node that goes down gets its jobs re-evaluated so lost allocations are
+ * replaced.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Store, WriteTx } from '../../storage/store.js';
+import { newEvaluation } from '../structs/evaluation.js';
+import type { Job } from '../structs/job.js';
+import { NODE_EVENTS_KEPT, type Node, type NodeEvent, type NodeStatus } from '../structs/node.js';
+import { allocTerminal } from '../structs/allocation.js';
+import { allocsOfNode } from './allocs.js';
+import { putEval, unblockAll } from './evals.js';
+import { JOBS_TABLE } from './tables.js';
+
+export const NODES_TABLE = 'nodes';
+const NODE_SECRETS = 'node-secrets';
+
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export function getNode(store: Store | WriteTx, id: string): Node | undefined {
+  return store.get<Node>(NODES_TABLE, id);
+}
+
+export function listNodes(store: Store | WriteTx): Node[] {
+  return store.list<Node>(NODES_TABLE).map((e) => e.value);
+}
+
+/** True when `secret` is the node's SecretID. */
+export function nodeSecretMatches(store: Store, id: string, secret: string): boolean {
+  const stored = store.get<string>(NODE_SECRETS, id);
+  if (!stored || !secret) return false;
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(hashSecret(secret), 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function nodeEvent(message: string, index: number): NodeEvent {
+  return { Message: message, Subsystem: 'Cluster', Details: null, Timestamp: new Date().toISOString(), CreateIndex: index };
+}
+
+function withEvent(node: Node, message: string, index: number): Node['Events'] {
+  return [...(node.Events ?? []), nodeEvent(message, index)].slice(-NODE_EVENTS_KEPT);
+}
+
+/**
+ * Registers a node or updates its registration. A node re-registering with another secret than the one
+ * it first registered with is refused: the ID belongs to the first.
+ */
+export async function registerNode(store: Store, input: Node, secret: string): Promise<{ node: Node; index: number }> {
+  const { result, index } = await store.write((tx) => {
+    const prev = getNode(tx, input.ID);
+    const storedSecret = tx.get<string>(NODE_SECRETS, input.ID);
+    if (storedSecret && storedSecret !== hashSecret(secret)) throw new NodeSecretMismatch(input.ID);
+    const node: Node = {
+      ...input,
+      Status: 'ready',
+      StatusDescription: '',
+      StatusUpdatedAt: Math.floor(Date.now() / 1000),
+      CreateIndex: prev?.CreateIndex ?? tx.index,
+      ModifyIndex: tx.index,
+      Events: prev ? withEvent(prev, prev.Status === 'ready' ? 'Node re-registered' : 'Node reregistered and is ready', tx.index) : [nodeEvent('Node registered', tx.index)],
+    };
+    tx.put(NODES_TABLE, node.ID, node);
+    if (!storedSecret) tx.put(NODE_SECRETS, node.ID, hashSecret(secret));
+    if (!prev || prev.Status !== 'ready') nodeBecameReady(tx, node);
+    return node;
+  });
+  return { node: result, index };
+}
+
+export class NodeSecretMismatch extends Error {
+  constructor(id: string) {
+    super(`node ${id} is registered with another secret`);
+  }
+}
+
+/** Capacity appeared: blocked evaluations run again, and every system job considers the node. */
+function nodeBecameReady(tx: WriteTx, node: Node): void {
+  unblockAll(tx);
+  for (const { value: job } of tx.list<Job>(JOBS_TABLE)) {
+    if ((job.Type === 'system' || job.Type === 'sysbatch') && !job.Stop) evaluateForNode(tx, job, node.ID, 'node-update');
+  }
+}
+
+function evaluateForNode(tx: WriteTx, job: Job, nodeId: string, triggeredBy: string): void {
+  putEval(
+    tx,
+    newEvaluation({
+      namespace: job.Namespace,
+      jobId: job.ID,
+      jobType: job.Type,
+      priority: job.Priority,
+      triggeredBy,
+      jobModifyIndex: job.JobModifyIndex,
+      index: tx.index,
+      extra: { NodeID: nodeId, NodeModifyIndex: tx.index },
+    }),
+  );
+}
+
+/**
+ * Moves a node to `down` (missed heartbeats) or back. Going down re-evaluates every job with live
+ * allocations on it, so the scheduler marks them lost and places replacements.
+ */
+export async function setNodeStatus(store: Store, id: string, status: NodeStatus, description: string): Promise<number> {
+  const { index } = await store.write((tx) => {
+    const node = getNode(tx, id);
+    if (!node || node.Status === status) return;
+    tx.put(NODES_TABLE, id, {
+      ...node,
+      Status: status,
+      StatusDescription: description,
+      StatusUpdatedAt: Math.floor(Date.now() / 1000),
+      ModifyIndex: tx.index,
+      Events: withEvent(node, `Node ${status}${description ? `: ${description}` : ''}`, tx.index),
+    });
+    if (status === 'ready') {
+      nodeBecameReady(tx, node);
+      return;
+    }
+    const jobs = new Map<string, Job>();
+    for (const alloc of allocsOfNode(tx, id)) {
+      if (allocTerminal(alloc)) continue;
+      const job = tx.get<Job>(JOBS_TABLE, `${alloc.Namespace}\u0000${alloc.JobID}`);
+      if (job) jobs.set(`${job.Namespace}\u0000${job.ID}`, job);
+    }
+    for (const job of jobs.values()) evaluateForNode(tx, job, id, 'node-update');
+  });
+  return index;
+}
+
+/** Marks a node eligible or ineligible for new placements. */
+export async function setNodeEligibility(store: Store, id: string, eligible: boolean): Promise<number> {
+  const { index } = await store.write((tx) => {
+    const node = getNode(tx, id);
+    if (!node) return;
+    const value = eligible ? 'eligible' : 'ineligible';
+    if (node.SchedulingEligibility === value) return;
+    tx.put(NODES_TABLE, id, { ...node, SchedulingEligibility: value, ModifyIndex: tx.index });
+    if (eligible) unblockAll(tx);
+  });
+  return index;
+}
