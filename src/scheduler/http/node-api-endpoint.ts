@@ -47,7 +47,11 @@ function checkNode(input: unknown): Node {
   if (!isObject(reserved) || !isCount(reserved.Cpu?.CpuShares) || !isCount(reserved.Memory?.MemoryMB) || !isCount(reserved.Disk?.DiskMB)) {
     throw new UserError('field "Node.ReservedResources" must give Cpu.CpuShares, Memory.MemoryMB and Disk.DiskMB as whole numbers');
   }
-  return { Links: null, HostVolumes: null, DrainStrategy: null, LastDrain: null, TLSEnabled: false, ComputedClass: '', Events: null, ...n } as unknown as Node;
+  if (n.SchedulingEligibility !== undefined && n.SchedulingEligibility !== 'eligible' && n.SchedulingEligibility !== 'ineligible') {
+    throw new UserError('field "Node.SchedulingEligibility" must be "eligible" or "ineligible"');
+  }
+  // A node that does not say is eligible, as Nomad registers it.
+  return { Links: null, HostVolumes: null, DrainStrategy: null, LastDrain: null, TLSEnabled: false, ComputedClass: '', Events: null, SchedulingEligibility: 'eligible', ...n } as unknown as Node;
 }
 
 export const nodeApiRoutes = [

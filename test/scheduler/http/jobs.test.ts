@@ -13,7 +13,8 @@ describe('job endpoints', () => {
   let srv: TestServer;
   let readOnly: string;
   beforeAll(async () => {
-    srv = await startTestServer();
+    // No node: these tests are about the job API, and with nothing to place on, jobs stay pending.
+    srv = await startTestServer({ client: false });
     const c = srv.client();
     await c.secrets('PUT', 'sys/policies/acl/reader', { body: { policy: 'namespace "default" { policy = "read" }' } });
     await c.secrets('PUT', 'sys/policies/acl/writer', { body: { policy: 'namespace "default" { policy = "write" }' } });
@@ -151,7 +152,8 @@ describe('job endpoints', () => {
 describe('POST /v1/jobs/parse', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer();
+    // No node: these tests are about the job API, and with nothing to place on, jobs stay pending.
+    srv = await startTestServer({ client: false });
   });
   afterAll(async () => srv?.close());
 
@@ -215,7 +217,8 @@ job "web" {
 describe('registration rules', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer();
+    // No node: these tests are about the job API, and with nothing to place on, jobs stay pending.
+    srv = await startTestServer({ client: false });
     await srv.client().scheduler('PUT', '/v1/namespace/dev', { body: {} });
   });
   afterAll(async () => srv?.close());
@@ -261,7 +264,13 @@ describe('registration rules', () => {
   });
 
   it('wakes a blocked job listing when a job is purged', async () => {
-    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('gone', { Namespace: 'dev' }) } });
+    const reg = await srv.client().scheduler<{ EvalID: string }>('POST', '/v1/jobs', { body: { Job: base('gone', { Namespace: 'dev' }) } });
+    // Let the broker finish with the job first: its summary changing would wake the listing too.
+    for (let i = 0; i < 200; i++) {
+      const e = await srv.client().scheduler<{ Status: string }>('GET', `/v1/evaluation/${reg.body.EvalID}`);
+      if (e.body.Status !== 'pending') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     const before = await srv.client().scheduler('GET', '/v1/jobs', { query: { namespace: 'dev' } });
     const blocked = srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { namespace: 'dev', index: before.index, wait: '20s' } });
     await new Promise((r) => setTimeout(r, 200));

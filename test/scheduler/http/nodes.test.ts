@@ -54,6 +54,13 @@ describe('node API', () => {
     const badResources = await statusOf(c().scheduler('PUT', '/v1/node/register', { body: { Node: { ...n.node, NodeResources: { Cpu: {} } }, SecretID: n.secret } }));
     expect(badResources.message).toMatch(/NodeResources/);
     expect((await statusOf(c().scheduler('PUT', '/v1/node/register', { body: { Node: n.node, SecretID: 'short' } }))).message).toMatch(/SecretID/);
+    const badEligibility = await statusOf(c().scheduler('PUT', '/v1/node/register', { body: { Node: { ...n.node, SchedulingEligibility: 'maybe' }, SecretID: n.secret } }));
+    expect(badEligibility.message).toMatch(/SchedulingEligibility/);
+    // Left out, a node is eligible, as Nomad registers it.
+    const unsaid = fakeNode();
+    const { SchedulingEligibility: _omitted, ...withoutEligibility } = unsaid.node;
+    await c().scheduler('PUT', '/v1/node/register', { body: { Node: withoutEligibility, SecretID: unsaid.secret } });
+    expect((await c().scheduler<{ SchedulingEligibility: string }>('GET', `/v1/node/${unsaid.node.ID}`)).body.SchedulingEligibility).toBe('eligible');
     const ok = await c().scheduler<{ HeartbeatTTL: number }>('PUT', '/v1/node/register', { body: { Node: n.node, SecretID: n.secret } });
     expect(ok.body.HeartbeatTTL).toBe(600 * 1_000_000);
     const taken = await statusOf(c().scheduler('PUT', '/v1/node/register', { body: { Node: n.node, SecretID: fakeNode().secret } }));
