@@ -254,6 +254,30 @@ describe('scheduling with real processes', () => {
   });
 });
 
+describe('shutdown delays', () => {
+  it('a task waits out its shutdown_delay when its job stops, and skips it with no_shutdown_delay', async () => {
+    const delayed = (id: string) => sleeper(id, 1, { task: { ShutdownDelay: 1_000_000_000 } });
+    const events = async (id: string) => {
+      const [a] = await until(() => allocs(id), (l) => l[0]?.ClientStatus === 'complete', `${id} to stop`);
+      return a.TaskStates!.t.Events.map((e) => e.Type);
+    };
+    await register(delayed('waits'));
+    await runningPids('waits', 1);
+    await c().scheduler('DELETE', '/v1/job/waits');
+    expect(await events('waits')).toContain('Waiting for shutdown delay');
+
+    await register(delayed('hurries'));
+    await runningPids('hurries', 1);
+    await c().scheduler('DELETE', '/v1/job/hurries', { query: { no_shutdown_delay: true } });
+    const types = await events('hurries');
+    expect(types).toContain('Skipping shutdown delay');
+    expect(types).not.toContain('Waiting for shutdown delay');
+    const [a] = await allocs('hurries');
+    const full = (await c().scheduler<{ DesiredTransition: { NoShutdownDelay: boolean | null } }>('GET', `/v1/allocation/${a.ID}`)).body;
+    expect(full.DesiredTransition.NoShutdownDelay).toBe(true);
+  });
+});
+
 /** The allocation's directory on the server's node. */
 async function findAllocDir(allocId: string): Promise<string> {
   const root = path.join(srv.dataDir, 'client', 'allocs', allocId);

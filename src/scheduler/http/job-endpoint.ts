@@ -42,7 +42,11 @@ export const jobRoutes = [
     handler: async (req) => {
       const priority = req.query.get<number>('eval_priority');
       if (priority !== 0 && (priority < 1 || priority > 100)) throw new UserError('Eval priority must be between 1 and 100 inclusively');
-      const { job, index, evaluation } = await stopJob(req.services.store, req.namespace, req.params.job_id, req.query.get<boolean>('purge'), priority);
+      const { job, index, evaluation } = await stopJob(req.services.store, req.namespace, req.params.job_id, {
+        purge: req.query.get<boolean>('purge'),
+        evalPriority: priority,
+        noShutdownDelay: req.query.get<boolean>('no_shutdown_delay'),
+      });
       return {
         index,
         body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' },

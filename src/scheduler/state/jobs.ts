@@ -8,7 +8,8 @@ import type { Store, WriteTx } from '../../storage/store.js';
 import { copyJob, jobSpecChanged, type Job, type TaskGroup } from '../structs/index.js';
 import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
 import { cancelJobEvals, putEval } from './evals.js';
-import { deleteSummary, touchSummary } from './allocs.js';
+import { allocsOfJob, deleteSummary, putAlloc, touchSummary } from './allocs.js';
+import { allocTerminal } from '../structs/allocation.js';
 import { refreshJobStatus } from './job-status.js';
 import { JOBS_TABLE, NAMESPACES_TABLE, jobKey } from './tables.js';
 
@@ -176,17 +177,25 @@ export function jobSubmission(store: Store, namespace: string, id: string, versi
  * Stops a job: without purge it stays, as a new version with Stop set, until garbage collection; with
  * purge it, its versions and its sources are removed at once.
  */
-export async function stopJob(
-  store: Store,
-  namespace: string,
-  id: string,
-  purge: boolean,
-  evalPriority = 0,
-): Promise<{ job: Job; index: number; evaluation?: Evaluation }> {
+export interface StopOptions {
+  purge?: boolean;
+  evalPriority?: number;
+  /** the job's tasks skip their shutdown_delay: their allocations are marked so the node knows */
+  noShutdownDelay?: boolean;
+}
+
+export async function stopJob(store: Store, namespace: string, id: string, opts: StopOptions = {}): Promise<{ job: Job; index: number; evaluation?: Evaluation }> {
+  const { purge = false, evalPriority = 0 } = opts;
   const { result, index } = await store.write((tx) => {
     const key = jobKey(namespace, id);
     const prev = tx.get<Job>(JOBS_TABLE, key);
     if (!prev) throw new NotFound('job not found');
+    if (opts.noShutdownDelay) {
+      for (const alloc of allocsOfJob(tx, namespace, id)) {
+        if (allocTerminal(alloc) || alloc.DesiredTransition.NoShutdownDelay) continue;
+        putAlloc(tx, { ...alloc, DesiredTransition: { ...alloc.DesiredTransition, NoShutdownDelay: true }, ModifyIndex: tx.index }, alloc);
+      }
+    }
     if (purge) {
       tx.delete(JOBS_TABLE, key);
       for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE]) {
