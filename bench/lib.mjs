@@ -51,8 +51,8 @@ export function startDevServer(bin, env) {
   });
 }
 
-/** One request over the given keep-alive agent; rejects on any status other than `expect`. */
-function request(agent, url, { method, path, token, body, expect }) {
+/** One request, answering the parsed body and the headers; rejects on an HTTP error with its body. */
+export function call(url, token, method, path, body, agent) {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   const headers = { 'x-svc-token': token };
   if (payload) {
@@ -61,12 +61,23 @@ function request(agent, url, { method, path, token, body, expect }) {
   }
   return new Promise((resolve, reject) => {
     const req = http.request(new URL(path, url), { method, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === expect ? resolve() : reject(new Error(`${method} ${path}: HTTP ${res.statusCode}`))));
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        if (res.statusCode >= 400) reject(new Error(`${method} ${path}: HTTP ${res.statusCode} ${text}`));
+        else resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined, headers: res.headers });
+      });
     });
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** One request over the given keep-alive agent; rejects on any status other than `expect`. */
+async function request(agent, url, { method, path, token, body, expect }) {
+  const { status } = await call(url, token, method, path, body, agent);
+  if (status !== expect) throw new Error(`${method} ${path}: HTTP ${status}`);
 }
 
 /**

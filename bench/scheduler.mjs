@@ -2,31 +2,8 @@
 // long allocation listings take once that many allocations exist. The nodes join through the node API
 // and heartbeat like real ones, but run nothing: this measures the server, not task start-up.
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { median, table } from './lib.mjs';
-
-function call(url, token, method, path, body) {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  const headers = { 'x-svc-token': token };
-  if (payload) {
-    headers['content-type'] = 'application/json';
-    headers['content-length'] = String(payload.length);
-  }
-  return new Promise((resolve, reject) => {
-    const req = http.request(new URL(path, url), { method, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        if (res.statusCode >= 400) reject(new Error(`${method} ${path}: HTTP ${res.statusCode} ${text}`));
-        else resolve({ body: text ? JSON.parse(text) : undefined, headers: res.headers });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+import { call, median, table } from './lib.mjs';
 
 function mockNode(i) {
   const id = randomUUID();

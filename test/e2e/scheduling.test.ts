@@ -8,6 +8,7 @@ import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, startTestServer, type TestServer } from '../support/server.js';
+import { alive, until } from '../support/wait.js';
 
 interface Stub {
   ID: string;
@@ -21,26 +22,6 @@ interface Stub {
 let srv: TestServer;
 let dir: string;
 const c = () => srv.client();
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: T | undefined;
-  for (;;) {
-    last = await fn().catch(() => undefined);
-    if (last !== undefined && ok(last)) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)?.slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const allocs = async (job: string) => (await c().scheduler<Stub[]>('GET', `/v1/job/${job}/allocations`)).body;
 const live = (list: Stub[]) => list.filter((a) => a.DesiredStatus === 'run');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { makeTempDir } from '../support/server.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { alive, until } from '../support/wait.js';
 
 const startSvc = (dataDir: string, home: string) => spawnServer([`-data-dir=${dataDir}`, '-port=0', '-log-level=warn'], { HOME: home });
 
@@ -17,25 +18,6 @@ interface Stub {
   ClientStatus: string;
   DesiredStatus: string;
   TaskStates: Record<string, { State: string; Restarts: number; Events: Array<{ Type: string }> }> | null;
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined && ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('running tasks survive a server restart', () => {

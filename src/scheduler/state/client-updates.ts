@@ -4,7 +4,7 @@
  * re-evaluated (so its reschedule policy applies), and resources given back wake blocked evaluations.
  */
 import { UserError } from '../../shared/errors.js';
-import type { Store, WriteTx } from '../../storage/store.js';
+import type { Store } from '../../storage/store.js';
 import {
   ALLOC_CLIENT_STATUSES,
   allocTerminal,
@@ -13,10 +13,10 @@ import {
   type AllocClientStatus,
   type TaskState,
 } from '../structs/allocation.js';
-import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
+import type { Evaluation } from '../structs/evaluation.js';
 import type { Job } from '../structs/job.js';
 import { allocsOfJob, getAlloc, putAlloc } from './allocs.js';
-import { putEval, unblockAll } from './evals.js';
+import { evaluateJob, unblockAll } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
 
@@ -45,21 +45,6 @@ export function parseClientUpdates(body: unknown): ClientAllocUpdate[] {
   const list = (body as { Allocs?: unknown } | undefined)?.Allocs;
   if (!Array.isArray(list)) throw new UserError('field "Allocs" must be a list of allocation updates');
   return list.map(checkUpdate);
-}
-
-function evaluateJob(tx: WriteTx, job: Job, triggeredBy: string, extra: Partial<Evaluation> = {}): Evaluation {
-  const evaluation = newEvaluation({
-    namespace: job.Namespace,
-    jobId: job.ID,
-    jobType: job.Type,
-    priority: job.Priority,
-    triggeredBy,
-    jobModifyIndex: job.JobModifyIndex,
-    index: tx.index,
-    extra,
-  });
-  putEval(tx, evaluation);
-  return evaluation;
 }
 
 /** Applies a node's reports. Allocations that are not on that node are ignored: a node speaks only for itself. */

@@ -4,7 +4,8 @@
  * reads the store, not memory, so any server process sharing the store sees the same queue.
  */
 import type { Store, WriteTx } from '../../storage/store.js';
-import type { Evaluation } from '../structs/evaluation.js';
+import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
+import type { Job } from '../structs/job.js';
 import { jobKey } from './tables.js';
 
 export const EVALS_TABLE = 'evals';
@@ -47,6 +48,25 @@ export function putEval(tx: WriteTx, evaluation: Evaluation): void {
   }
   if (evaluation.Status === 'blocked') tx.put(EVALS_BLOCKED, key, evaluation.ID);
   else tx.delete(EVALS_BLOCKED, key);
+}
+
+/**
+ * Creates and queues an evaluation of the job at the transaction's index: the one way register, stop,
+ * node events, allocation failures and `job eval` ask the scheduler to look at a job again.
+ */
+export function evaluateJob(tx: WriteTx, job: Job, triggeredBy: string, opts: { priority?: number; extra?: Partial<Evaluation> } = {}): Evaluation {
+  const evaluation = newEvaluation({
+    namespace: job.Namespace,
+    jobId: job.ID,
+    jobType: job.Type,
+    priority: opts.priority || job.Priority,
+    triggeredBy,
+    jobModifyIndex: job.JobModifyIndex,
+    index: tx.index,
+    extra: opts.extra,
+  });
+  putEval(tx, evaluation);
+  return evaluation;
 }
 
 /** Changes fields of a stored evaluation (status moves it between queues). */

@@ -6,8 +6,8 @@
 import { Conflict, NotFound, UserError } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import { copyJob, jobSpecChanged, type Job, type TaskGroup } from '../structs/index.js';
-import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
-import { cancelJobEvals, putEval } from './evals.js';
+import type { Evaluation } from '../structs/evaluation.js';
+import { cancelJobEvals, evaluateJob } from './evals.js';
 import { allocsOfJob, deleteSummary, putAlloc, touchSummary } from './allocs.js';
 import { allocTerminal } from '../structs/allocation.js';
 import { refreshJobStatus } from './job-status.js';
@@ -141,17 +141,7 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
 /** Periodic and parameterized parents are never evaluated themselves; their children are. */
 function evaluate(tx: WriteTx, job: Job, triggeredBy: string, priority = 0): Evaluation | undefined {
   if (job.Periodic !== null || job.ParameterizedJob !== null) return undefined;
-  const evaluation = newEvaluation({
-    namespace: job.Namespace,
-    jobId: job.ID,
-    jobType: job.Type,
-    priority: priority || job.Priority,
-    triggeredBy,
-    jobModifyIndex: job.JobModifyIndex,
-    index: tx.index,
-  });
-  putEval(tx, evaluation);
-  return evaluation;
+  return evaluateJob(tx, job, triggeredBy, { priority });
 }
 
 export function getJob(store: Store, namespace: string, id: string): Job | undefined {

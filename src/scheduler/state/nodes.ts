@@ -6,12 +6,11 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Store, WriteTx } from '../../storage/store.js';
-import { newEvaluation } from '../structs/evaluation.js';
 import type { Job } from '../structs/job.js';
 import { NODE_EVENTS_KEPT, type Node, type NodeEvent, type NodeStatus } from '../structs/node.js';
 import { allocTerminal } from '../structs/allocation.js';
 import { allocsOfNode } from './allocs.js';
-import { putEval, unblockAll } from './evals.js';
+import { evaluateJob, unblockAll } from './evals.js';
 import { JOBS_TABLE } from './tables.js';
 
 export const NODES_TABLE = 'nodes';
@@ -85,19 +84,7 @@ function nodeBecameReady(tx: WriteTx, node: Node): void {
 }
 
 function evaluateForNode(tx: WriteTx, job: Job, nodeId: string, triggeredBy: string): void {
-  putEval(
-    tx,
-    newEvaluation({
-      namespace: job.Namespace,
-      jobId: job.ID,
-      jobType: job.Type,
-      priority: job.Priority,
-      triggeredBy,
-      jobModifyIndex: job.JobModifyIndex,
-      index: tx.index,
-      extra: { NodeID: nodeId, NodeModifyIndex: tx.index },
-    }),
-  );
+  evaluateJob(tx, job, triggeredBy, { extra: { NodeID: nodeId, NodeModifyIndex: tx.index } });
 }
 
 /**

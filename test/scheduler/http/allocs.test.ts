@@ -4,10 +4,10 @@
  * restart rules are checked against what the scheduler really placed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError } from '../../../src/shared/errors.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import { ApiClient } from '../../../src/api/client.js';
+import { statusOf, until } from '../../support/wait.js';
 
 interface Stub {
   ID: string;
@@ -32,15 +32,6 @@ const mockJob = (id: string, count: number, extra: Record<string, unknown> = {})
   ...extra,
 });
 
-async function statusOf(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-    return { code: 200, message: '' };
-  } catch (err) {
-    return { code: (err as ApiError).statusCode, message: (err as ApiError).errors?.join(' ') ?? '' };
-  }
-}
-
 describe('allocations', () => {
   let srv: TestServer;
   let nodes: FakeNode[];
@@ -51,15 +42,6 @@ describe('allocations', () => {
     const reg = await c().scheduler<{ EvalID: string }>('POST', '/v1/jobs', { body: { Job: job }, query: namespace ? { namespace } : {} });
     await waitEval(reg.body.EvalID);
     return reg.body.EvalID;
-  }
-
-  async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-    for (let i = 0; i < 200; i++) {
-      const v = await fn();
-      if (ok(v)) return v;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`timed out waiting for ${what}`);
   }
 
   async function waitEval(id: string): Promise<Record<string, unknown>> {

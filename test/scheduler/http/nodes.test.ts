@@ -3,35 +3,16 @@
  * (allocations lost and replaced), and system jobs following nodes as they join.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError } from '../../../src/shared/errors.js';
 import { ApiClient } from '../../../src/api/client.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode } from '../../support/nodes.js';
-
-async function statusOf(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-    return { code: 200, message: '' };
-  } catch (err) {
-    return { code: (err as ApiError).statusCode, message: (err as ApiError).errors?.join(' ') ?? '' };
-  }
-}
+import { statusOf, until } from '../../support/wait.js';
 
 interface Stub {
   ID: string;
   NodeID: string;
   DesiredStatus: string;
   ClientStatus: string;
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let v: T | undefined;
-  for (let i = 0; i < 300; i++) {
-    v = await fn();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(v)}`);
 }
 
 describe('node API', () => {
