@@ -1,10 +1,11 @@
 /**
- * The node inside `svc server`: fingerprinted, registered directly in the store (it is the server's own
- * node, so no token is needed to join), then run by a NodeAgent that uses the node API over HTTP.
+ * The node inside `svc server`: fingerprinted, its secret authorised by the server (it is the server's
+ * own node, so it needs no token to join), then run by a NodeAgent that registers and works through the
+ * node API over HTTP, as a node on another machine would.
  */
 import path from 'node:path';
 import type { Services } from '../server/services.js';
-import { registerNode } from '../scheduler/state/nodes.js';
+import { authorizeNodeSecret } from '../scheduler/state/nodes.js';
 import { fingerprintNode } from './fingerprint.js';
 import { NodeAgent } from './node-agent.js';
 
@@ -30,18 +31,16 @@ export async function startLocalNode(services: Services, serverAddress: string, 
     httpAddr: new URL(serverAddress).host,
     enableMockDriver: opts.enableMockDriver ?? false,
   });
-  await registerNode(services.store, node, secret);
-  const ttl = services.scheduler.heartbeats.beat(node.ID);
+  await authorizeNodeSecret(services.store, node.ID, secret);
   const agent = new NodeAgent({
     node,
     secret,
     serverAddress,
     allocsDir: path.join(clientDir, 'allocs'),
     log: services.log.named('client'),
-    heartbeatTtlMs: ttl,
     stopTasksOnShutdown: opts.stopTasksOnShutdown ?? false,
   });
   services.scheduler.localNodes.set(node.ID, agent);
-  agent.start();
+  await agent.start();
   return agent;
 }

@@ -20,8 +20,6 @@ export interface NodeAgentOptions {
   /** where allocation directories live */
   allocsDir: string;
   log: Logger;
-  /** how long a heartbeat may be late, as the server answered at registration (ms) */
-  heartbeatTtlMs: number;
   /** stop every task when the agent stops (dev mode, tests); otherwise tasks outlive the server */
   stopTasksOnShutdown: boolean;
 }
@@ -47,6 +45,8 @@ export class NodeAgent {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private pullDone: Promise<void> | undefined;
+  /** how long a heartbeat may be late, as the server last answered (ms) */
+  private heartbeatTtlMs = 10_000;
 
   constructor(private readonly opts: NodeAgentOptions) {
     this.api = new ApiClient({ address: opts.serverAddress, token: opts.secret });
@@ -56,7 +56,19 @@ export class NodeAgent {
     return this.opts.node.ID;
   }
 
-  start(): void {
+  /** Registers the node (retrying until the server takes it), then heartbeats and pulls allocations. */
+  async start(): Promise<void> {
+    for (;;) {
+      try {
+        const { body } = await this.api.scheduler<{ HeartbeatTTL: number }>('PUT', '/v1/node/register', { body: { Node: this.opts.node, SecretID: this.opts.secret } });
+        this.heartbeatTtlMs = body.HeartbeatTTL / 1_000_000;
+        break;
+      } catch (err) {
+        if (this.stopped) return;
+        this.opts.log.warn(`registering node ${this.nodeId} failed: ${(err as Error).message}; retrying`);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
     this.scheduleHeartbeat();
     this.pullDone = this.pullLoop();
   }
@@ -91,14 +103,15 @@ export class NodeAgent {
 
   private scheduleHeartbeat(): void {
     // Beat at half the TTL, so one lost request does not mark the node down.
-    this.heartbeatTimer = setTimeout(() => void this.heartbeat(), Math.max(100, this.opts.heartbeatTtlMs / 2));
+    this.heartbeatTimer = setTimeout(() => void this.heartbeat(), Math.max(100, this.heartbeatTtlMs / 2));
     this.heartbeatTimer.unref();
   }
 
   private async heartbeat(): Promise<void> {
     if (this.stopped) return;
     try {
-      await this.api.scheduler('PUT', `/v1/node/${this.nodeId}/heartbeat`);
+      const { body } = await this.api.scheduler<{ HeartbeatTTL: number }>('PUT', `/v1/node/${this.nodeId}/heartbeat`);
+      this.heartbeatTtlMs = body.HeartbeatTTL / 1_000_000;
     } catch (err) {
       if (!this.stopped) this.opts.log.warn(`heartbeat failed: ${(err as Error).message}`);
     }

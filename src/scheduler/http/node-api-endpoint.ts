@@ -2,7 +2,8 @@
  * The node API: how a node joins, stays alive, learns what to run and reports what happened. The
  * server's own node uses it over HTTP like any other would, so a remote node is a deployment choice.
  *
- *   PUT  /v1/node/register                       (management token) {Node, SecretID} → {HeartbeatTTL, Index}
+ *   PUT  /v1/node/register                       (management token, or the node's own secret once it is known)
+ *                                                {Node, SecretID} → {HeartbeatTTL, Index}
  *   PUT  /v1/node/:node_id/heartbeat              (node secret) → {HeartbeatTTL, Index}
  *   GET  /v1/node/:node_id/client-allocations     (node secret, blocking) ?since=N → {Allocs, Changed}
  *   POST /v1/node/:node_id/client-allocations     (node secret) {Allocs: [updates]} → {Index}
@@ -58,7 +59,7 @@ export const nodeApiRoutes = [
   defineRoute({
     methods: ['PUT', 'POST'],
     path: '/v1/node/register',
-    acl: { management: true },
+    acl: { nodeRegistration: true },
     synopsis: 'Register a node (or update its registration).',
     handler: async (req) => {
       const body = bodyObject(req, 'object with Node and SecretID', true);

@@ -12,10 +12,14 @@ export type AclRequirement =
   | { namespace: readonly string[] }
   /** a management (root) token */
   | { management: true }
+  /** Nomad's node rule: `read` to read nodes, `write` to change them (a `write` rule also reads) */
+  | { node: 'read' | 'write' }
   /** any valid token (the handler filters by namespace access) */
   | { authenticated: true }
   /** the node named by `:node_id`, proving itself with its SecretID as the token (the node API) */
-  | { nodeSecret: true };
+  | { nodeSecret: true }
+  /** a node registering itself (Node.ID in the body) with the SecretID it is known by, or a management token */
+  | { nodeRegistration: true };
 
 export interface SchedulerRequest {
   requestId: string;

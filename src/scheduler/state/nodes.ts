@@ -35,6 +35,18 @@ export function nodeSecretMatches(store: Store, id: string, secret: string): boo
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * Lets a node ID register itself with this secret (the server does this for its own node, which then
+ * joins over the node API like any other). Refused when the ID is already known by another secret.
+ */
+export async function authorizeNodeSecret(store: Store, id: string, secret: string): Promise<void> {
+  await store.write((tx) => {
+    const stored = tx.get<string>(NODE_SECRETS, id);
+    if (stored && stored !== hashSecret(secret)) throw new NodeSecretMismatch(id);
+    if (!stored) tx.put(NODE_SECRETS, id, hashSecret(secret));
+  });
+}
+
 function nodeEvent(message: string, index: number): NodeEvent {
   return { Message: message, Subsystem: 'Cluster', Details: null, Timestamp: new Date().toISOString(), CreateIndex: index };
 }

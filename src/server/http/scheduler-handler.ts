@@ -47,10 +47,23 @@ const NODE_CALLER: Caller = {
   acl: Acl.fromPolicies([]),
 };
 
-function authenticateNode(raw: RawRequest, params: Record<string, string>, services: Services): Caller {
+function authenticateNode(raw: RawRequest, nodeId: string, services: Services): Caller {
   const secret = tokenFromHeaders(raw.headers) ?? '';
-  if (!nodeSecretMatches(services.store, params.node_id ?? '', secret)) throw new PermissionDenied('Permission denied');
+  if (!nodeSecretMatches(services.store, nodeId, secret)) throw new PermissionDenied('Permission denied');
   return NODE_CALLER;
+}
+
+/** Whether a registration comes from the node itself: its secret matches the one its ID is known by. */
+function registeringNodeProvesItself(raw: RawRequest, services: Services): boolean {
+  const secret = tokenFromHeaders(raw.headers);
+  if (!secret) return false;
+  let nodeId: unknown;
+  try {
+    nodeId = (JSON.parse(raw.body.toString('utf8')) as { Node?: { ID?: unknown } } | null)?.Node?.ID;
+  } catch {
+    return false;
+  }
+  return typeof nodeId === 'string' && nodeSecretMatches(services.store, nodeId, secret);
 }
 
 async function authenticate(raw: RawRequest, services: Services): Promise<Caller> {
@@ -72,8 +85,13 @@ function checkAcl(route: RouteDef, caller: Caller, namespace: string): void {
   const { acl } = caller;
   if (acl.root) return;
   const req = route.acl;
-  if ('management' in req) throw new PermissionDenied('Permission denied');
-  if ('authenticated' in req || 'nodeSecret' in req) return;
+  // Node routes answer only to nodes (their secret was checked before), registration also to management.
+  if ('management' in req || 'nodeRegistration' in req || 'nodeSecret' in req) throw new PermissionDenied('Permission denied');
+  if ('node' in req) {
+    if (!acl.allowsNode(req.node)) throw new PermissionDenied('Permission denied');
+    return;
+  }
+  if ('authenticated' in req) return;
   if (namespace === '*') return; // the handler filters what a `*` listing returns by namespace access
   if (!req.namespace.some((cap) => acl.allowsNamespace(namespace, cap))) throw new PermissionDenied('Permission denied');
 }
@@ -98,8 +116,8 @@ export async function handleScheduler(
     const hit = candidates.find((c) => c.route.methods.includes(raw.method));
     if (!hit) throw new UnsupportedOperation('Invalid method');
     const { route, params } = hit;
-    const asNode = 'nodeSecret' in route.acl;
-    const caller = asNode ? authenticateNode(raw, params, services) : await authenticate(raw, services);
+    const asNode = 'nodeSecret' in route.acl || ('nodeRegistration' in route.acl && registeringNodeProvesItself(raw, services));
+    const caller = 'nodeSecret' in route.acl ? authenticateNode(raw, params.node_id ?? '', services) : asNode ? NODE_CALLER : await authenticate(raw, services);
     // A use is counted for every authenticated request, allowed or not.
     if (!asNode) await services.tokens.use(caller.token);
 
@@ -112,7 +130,8 @@ export async function handleScheduler(
     const query = new FieldData(queryRaw, schema, 'read');
     const namespace = query.get<string>('namespace') || 'default';
     if (namespace === '*' && !route.allNamespaces) throw new UserError('namespace "*" is only accepted by list endpoints');
-    checkAcl(route, caller, namespace);
+    // A node proved who it is; what it may touch, its routes check (only its own records).
+    if (!asNode) checkAcl(route, caller, namespace);
 
     let parsedBody: unknown;
     let bodyParsed = false;

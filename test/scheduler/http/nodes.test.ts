@@ -46,6 +46,14 @@ describe('node API', () => {
     expect(ok.body.HeartbeatTTL).toBe(600 * 1_000_000);
     const taken = await statusOf(c().scheduler('PUT', '/v1/node/register', { body: { Node: n.node, SecretID: fakeNode().secret } }));
     expect(taken.code).toBe(409);
+    // A known node re-registers itself with its own secret; an unknown one, or a wrong secret, cannot.
+    const self = new ApiClient({ address: srv.url, token: n.secret });
+    const again = await self.scheduler<{ HeartbeatTTL: number }>('PUT', '/v1/node/register', { body: { Node: { ...n.node, Meta: { rack: 'r9' } }, SecretID: n.secret } });
+    expect(again.body.HeartbeatTTL).toBeGreaterThan(0);
+    expect((await c().scheduler<{ Meta: Record<string, string> }>('GET', `/v1/node/${n.node.ID}`)).body.Meta).toEqual({ rack: 'r9' });
+    const stranger = fakeNode();
+    expect((await statusOf(new ApiClient({ address: srv.url, token: stranger.secret }).scheduler('PUT', '/v1/node/register', { body: { Node: stranger.node, SecretID: stranger.secret } }))).code).toBe(403);
+    expect((await statusOf(new ApiClient({ address: srv.url, token: stranger.secret }).scheduler('PUT', '/v1/node/register', { body: { Node: n.node, SecretID: stranger.secret } }))).code).toBe(403);
     const node = (await c().scheduler<{ Status: string; Name: string }>('GET', `/v1/node/${n.node.ID}`)).body;
     expect(node).toMatchObject({ Status: 'ready', Name: n.node.Name });
     expect(JSON.stringify(node)).not.toContain(n.secret);
