@@ -235,6 +235,36 @@ describe('scheduling with real processes', () => {
   });
 });
 
+describe('signals and restarts of several tasks', () => {
+  it('a signal without Task reaches every task; AllTasks restarts every task', async () => {
+    const task = (name: string) => ({
+      Name: name,
+      Driver: 'raw_exec',
+      Config: { command: '/bin/sh', args: ['-c', `trap 'echo ${name} >> ${dir}/$NOMAD_ALLOC_ID.signals' HUP; echo $$ >> ${dir}/$NOMAD_ALLOC_ID.${name}.pids; while true; do sleep 0.1; done`] },
+      KillTimeout: 2_000_000_000,
+      Resources: { CPU: 20, MemoryMB: 16 },
+    });
+    await register({ ID: 'pair', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Tasks: [task('a'), task('b')] }] });
+    const [alloc] = await until(() => allocs('pair'), (l) => l[0]?.ClientStatus === 'running' && Object.values(l[0].TaskStates ?? {}).every((t) => t.State === 'running'), 'both tasks running');
+    const pids = async (name: string) => (await readFile(path.join(dir, `${alloc.ID}.${name}.pids`), 'utf8').catch(() => '')).trim().split('\n').filter(Boolean);
+    await until(async () => (await pids('a')).length + (await pids('b')).length, (n) => n === 2, 'both PIDs');
+
+    await c().scheduler('POST', `/v1/client/allocation/${alloc.ID}/signal`, { body: { Signal: 'SIGHUP' } });
+    const got = await until(() => readFile(path.join(dir, `${alloc.ID}.signals`), 'utf8'), (t) => t.includes('a') && t.includes('b'), 'both traps');
+    expect(got.trim().split('\n').sort()).toEqual(['a', 'b']);
+
+    await c().scheduler('POST', `/v1/client/allocation/${alloc.ID}/restart`, { body: { AllTasks: true } });
+    await until(async () => [(await pids('a')).length, (await pids('b')).length], ([na, nb]) => na === 2 && nb === 2, 'both tasks started again');
+    const states = await until(
+      () => c().scheduler<Stub>('GET', `/v1/allocation/${alloc.ID}`).then((r) => r.body.TaskStates!),
+      (t) => ['a', 'b'].every((n) => t[n].State === 'running' && t[n].Events.some((e) => e.Type === 'Restart Signaled')),
+      'both restarted in place',
+    );
+    expect(Object.keys(states).sort()).toEqual(['a', 'b']);
+    expect((await allocs('pair')).map((a) => a.ID)).toEqual([alloc.ID]);
+  });
+});
+
 describe('shutdown delays', () => {
   it('a task waits out its shutdown_delay when its job stops, and skips it with no_shutdown_delay', async () => {
     const delayed = (id: string) => sleeper(id, 1, { task: { ShutdownDelay: 1_000_000_000 } });
