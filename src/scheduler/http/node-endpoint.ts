@@ -1,6 +1,6 @@
 /**
  * Nodes as operators see them: GET /v1/nodes, /v1/node/:node_id, its allocations, and its scheduling
- * eligibility. Reading nodes needs a management token until policies gain Nomad's `node` rules.
+ * eligibility. Reading needs `node:read` and changing eligibility `node:write` (a policy's `node` rule).
  */
 import { NotFound, UserError } from '../../shared/errors.js';
 import { compileFilter } from '../filter/index.js';
@@ -22,7 +22,7 @@ export const nodeRoutes = [
   defineRoute({
     methods: ['GET'],
     path: '/v1/nodes',
-    acl: { management: true },
+    acl: { node: 'read' },
     blocking: true,
     synopsis: 'List nodes.',
     query: {
@@ -53,7 +53,7 @@ export const nodeRoutes = [
   defineRoute({
     methods: ['GET'],
     path: '/v1/node/:node_id',
-    acl: { management: true },
+    acl: { node: 'read' },
     blocking: true,
     synopsis: 'Read a node.',
     handler: async (req) => {
@@ -64,20 +64,23 @@ export const nodeRoutes = [
   defineRoute({
     methods: ['GET'],
     path: '/v1/node/:node_id/allocations',
-    acl: { management: true },
+    acl: { node: 'read' },
     blocking: true,
     synopsis: 'List the allocations placed on a node.',
     handler: async (req) => {
       const node = nodeForRequest(req);
       const jobOf = jobCache(req.services.store);
-      const allocs = allocsOfNode(req.services.store, node.ID).sort((a, b) => a.CreateIndex - b.CreateIndex);
+      // node:read shows the node; each allocation on it still needs read-job in its namespace, as in Nomad.
+      const allocs = allocsOfNode(req.services.store, node.ID)
+        .filter((a) => req.caller.acl.allowsNamespace(a.Namespace, 'read-job'))
+        .sort((a, b) => a.CreateIndex - b.CreateIndex);
       return { body: allocs.map((a) => allocStub(a, jobOf(a), { resources: false, taskStates: true })), index: Math.max(1, req.services.store.tableIndex(ALLOCS_TABLE)) };
     },
   }),
   defineRoute({
     methods: ['POST', 'PUT'],
     path: '/v1/node/:node_id/eligibility',
-    acl: { management: true },
+    acl: { node: 'write' },
     synopsis: 'Mark a node eligible or ineligible for new placements.',
     handler: async (req) => {
       const node = nodeForRequest(req);

@@ -5,9 +5,18 @@
  * Secrets paths follow Vault: identical patterns merge across policies, then the single most specific
  * matching pattern decides — capabilities never combine across different patterns. Namespaces follow
  * Nomad: an exact name wins, otherwise the glob that needs the fewest wildcard characters to match.
- * In both, a `deny` in the deciding rule denies everything.
+ * In both, a `deny` in the deciding rule denies everything. The node rule follows Nomad too: across policies
+ * a `deny` wins, otherwise the most permissive (`write` implies `read`).
  */
-import { ALL_NAMESPACE_GRANTS, ALL_PATH_GRANTS, NsCap, PathCap, type PathCapability } from './capabilities.js';
+import {
+  ALL_NAMESPACE_GRANTS,
+  ALL_PATH_GRANTS,
+  NsCap,
+  PathCap,
+  type NodeCapability,
+  type NodePolicy,
+  type PathCapability,
+} from './capabilities.js';
 import { ROOT_POLICY_NAME } from './builtin.js';
 import type { Policy } from './policy.js';
 
@@ -42,6 +51,8 @@ export class Acl {
   private readonly wildcardPaths: WildcardPathRule[] = [];
   private readonly exactNamespaces = new Map<string, ReadonlySet<string>>();
   private readonly namespaceGlobs: NamespaceGlob[] = [];
+  /** The merged node rule; undefined when no policy has one. */
+  private readonly nodePolicy: NodePolicy | undefined;
 
   private constructor(policies: Policy[]) {
     this.policyNames = [...new Set(policies.map((p) => p.name))];
@@ -71,6 +82,8 @@ export class Acl {
     }
     // Sorted so equally close globs resolve to the lexicographically smallest pattern, deterministically.
     this.namespaceGlobs.sort((a, b) => compareStrings(a.pattern, b.pattern));
+
+    this.nodePolicy = policies.reduce<NodePolicy | undefined>((merged, p) => maxNodePolicy(merged, p.node), undefined);
   }
 
   static fromPolicies(policies: Policy[]): Acl {
@@ -123,6 +136,13 @@ export class Acl {
     if (namespace === ALL_NAMESPACES && this.anyNamespaceRule(grantsAny)) return true;
     const caps = this.lookupNamespace(namespace);
     return caps !== undefined && grantsAny(caps);
+  }
+
+  /** Nomad's AllowNodeRead / AllowNodeWrite: `write` also grants `read`; `deny` or no node rule grants nothing. */
+  allowsNode(capability: NodeCapability): boolean {
+    if (this.root) return true;
+    if (capability === 'read') return this.nodePolicy === 'read' || this.nodePolicy === 'write';
+    return this.nodePolicy === 'write';
   }
 
   /** Vault's lookup order, including the list fallback to the path without its trailing slash. */
@@ -194,6 +214,12 @@ function mergeRules(rules: { pattern: string; capabilities: string[] }[]): Map<s
     for (const c of rule.capabilities) caps.add(c);
   }
   return merged;
+}
+
+/** Nomad's maxPrivilege for node rules: `deny` beats everything, then `write`, then `read`. */
+function maxNodePolicy(a: NodePolicy | undefined, b: NodePolicy | undefined): NodePolicy | undefined {
+  for (const level of ['deny', 'write', 'read'] as const) if (a === level || b === level) return level;
+  return undefined;
 }
 
 /** `+` matches any one segment; with a trailing `*` the last stem segment is a prefix and more may follow. */

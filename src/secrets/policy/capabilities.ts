@@ -108,3 +108,18 @@ export function expandNamespacePolicy(policy: string): readonly NamespaceCapabil
     ? NAMESPACE_POLICY_SHORTCUTS[policy as NamespacePolicyShortcut]
     : undefined;
 }
+
+/**
+ * Nomad's `node { policy = "..." }` values. `write` implies `read`; when several policies of a token have a
+ * node rule, `deny` beats everything and otherwise the most permissive wins (see Acl.allowsNode).
+ */
+export const NODE_POLICIES = ['deny', 'read', 'write'] as const;
+
+export type NodePolicy = (typeof NODE_POLICIES)[number];
+
+/** What a node route asks for: reading nodes, or changing them (eligibility). */
+export type NodeCapability = Exclude<NodePolicy, 'deny'>;
+
+export function isNodePolicy(value: unknown): value is NodePolicy {
+  return typeof value === 'string' && (NODE_POLICIES as readonly string[]).includes(value);
+}

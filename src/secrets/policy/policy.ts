@@ -1,19 +1,22 @@
 /**
  * Policy documents: HCL or JSON text → a validated `Policy`.
  *
- * One document can hold Vault-style `path` rules (secrets API) and Nomad-style `namespace` rules (scheduler
- * API). Parsing is strict: anything we do not enforce (Vault's allowed_parameters, wrapping TTLs, Nomad's
- * agent/node blocks...) is rejected rather than accepted and silently ignored, because a policy author
- * who writes a restriction must be able to trust that it applies.
+ * One document can hold Vault-style `path` rules (secrets API), Nomad-style `namespace` rules and one Nomad
+ * `node` rule (scheduler API). Parsing is strict: anything we do not enforce (Vault's allowed_parameters,
+ * wrapping TTLs, Nomad's agent/operator blocks...) is rejected rather than accepted and silently ignored,
+ * because a policy author who writes a restriction must be able to trust that it applies.
  */
 import { UserError } from '../../shared/errors.js';
 import {
   NAMESPACE_CAPABILITIES,
   NAMESPACE_POLICY_SHORTCUTS,
+  NODE_POLICIES,
   PATH_CAPABILITIES,
   expandNamespacePolicy,
   isNamespaceCapability,
+  isNodePolicy,
   isPathCapability,
+  type NodePolicy,
 } from './capabilities.js';
 
 export interface PathRule {
@@ -35,6 +38,8 @@ export interface Policy {
   text: string;
   paths: PathRule[];
   namespaces: NamespaceRule[];
+  /** The `node { policy = ... }` rule; absent when the document has no node block. */
+  node?: NodePolicy;
 }
 
 // Nomad's namespace-name rule, with `*` for globs.
@@ -75,8 +80,10 @@ export async function parsePolicy(name: string, text: string): Promise<Policy> {
       for (const block of labeledBlocks(ctx, key, value)) addTo(paths, ...parsePathBlock(ctx, block));
     } else if (key === 'namespace') {
       for (const block of labeledBlocks(ctx, key, value)) addTo(namespaces, ...parseNamespaceBlock(ctx, block));
+    } else if (key === 'node') {
+      policy.node = parseNodeBlock(ctx, value);
     } else {
-      throw fail(ctx, undefined, `unknown top-level key "${key}": only "path" and "namespace" blocks are allowed`);
+      throw fail(ctx, undefined, `unknown top-level key "${key}": only "path", "namespace" and "node" blocks are allowed`);
     }
   }
   // Repeated blocks for one pattern in one document are merged here; the Acl merges across policies.
@@ -150,6 +157,32 @@ function parseNamespaceBlock(ctx: Ctx, block: Block): [string, string[]] {
     caps.push(...expanded);
   }
   return [block.label, dedupe(caps)];
+}
+
+/**
+ * Nomad's `node { policy = "read" }`: one unlabeled block with a required `policy`. hcl2json gives
+ * `[body, ...]` (one entry per block); JSON may give the body itself or that same array.
+ */
+function parseNodeBlock(ctx: Ctx, value: unknown): NodePolicy {
+  const valid = NODE_POLICIES.join(', ');
+  const bodies = Array.isArray(value) && value.every(isObject) ? value : ctx.format === 'json' && isObject(value) ? [value] : undefined;
+  if (bodies === undefined) {
+    const expected = ctx.format === 'json' ? 'an object, as in {"node": {"policy": "read"}}' : 'a block without a label, as in node { policy = "read" }';
+    throw failAt(ctx, nodePosition(ctx, 0), `"node" must be ${expected}`);
+  }
+  if (bodies.length === 0) throw failAt(ctx, nodePosition(ctx, 0), `node: expected a block body`);
+  if (bodies.length > 1) throw failAt(ctx, nodePosition(ctx, 1), 'node: only one node block is allowed in a policy');
+  const body = bodies[0];
+  for (const key of Object.keys(body)) {
+    if (key !== 'policy') {
+      throw failAt(ctx, nodePosition(ctx, 0, key), `node: unknown attribute "${key}": only "policy" is supported`);
+    }
+  }
+  if (!('policy' in body)) throw failAt(ctx, nodePosition(ctx, 0), `node: "policy" is required (valid: ${valid})`);
+  if (!isNodePolicy(body.policy)) {
+    throw failAt(ctx, nodePosition(ctx, 0, 'policy', true), `node: invalid policy ${JSON.stringify(body.policy)} (valid: ${valid})`);
+  }
+  return body.policy;
 }
 
 function stringList(ctx: Ctx, block: Block, where: string, value: unknown): string[] {
@@ -261,6 +294,111 @@ function blockLine(ctx: Ctx, block: Block): number | undefined {
     if (match === null) return undefined;
   }
   return match === null ? undefined : ctx.text.slice(0, match.index).split('\n').length;
+}
+
+function failAt(ctx: Ctx, offset: number | undefined, message: string): UserError {
+  const at = offset === undefined ? '' : `${position(ctx.text, offset)}: `;
+  return new UserError(`failed to parse policy "${ctx.name}": ${at}${message}`);
+}
+
+interface Token {
+  offset: number;
+  /** Brace/bracket nesting before the token; a closing bracket carries the depth it closes back to. */
+  depth: number;
+  kind: 'ident' | 'string' | 'punct';
+  text: string;
+}
+
+/**
+ * A rough tokenizer, only run to place an error: it skips strings, and in HCL comments and heredocs, tracks
+ * nesting, and yields identifiers, strings and single punctuation characters.
+ */
+function tokenize(text: string, format: Format): Token[] {
+  const out: Token[] = [];
+  let depth = 0;
+  let i = 0;
+  const skipTo = (from: number, marker: string, past: number): number => {
+    const at = text.indexOf(marker, from);
+    return at === -1 ? text.length : at + past;
+  };
+  while (i < text.length) {
+    const ch = text[i];
+    const heredoc = format === 'hcl' && ch === '<' ? /^<<-?([A-Za-z_][\w-]*)[ \t]*\n/.exec(text.slice(i, i + 300)) : null;
+    if (/\s/.test(ch)) {
+      i++;
+    } else if (format === 'hcl' && (ch === '#' || text.startsWith('//', i))) {
+      i = skipTo(i, '\n', 0);
+    } else if (format === 'hcl' && text.startsWith('/*', i)) {
+      i = skipTo(i + 2, '*/', 2);
+    } else if (heredoc) {
+      const body = i + heredoc[0].length;
+      const end = new RegExp(`^[ \\t]*${escapeRegExp(heredoc[1])}[ \\t]*$`, 'm').exec(text.slice(body));
+      i = end === null ? text.length : body + end.index + end[0].length;
+    } else if (ch === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      out.push({ offset: i, depth, kind: 'string', text: text.slice(i, j + 1) });
+      i = j + 1;
+    } else if (/[A-Za-z_]/.test(ch)) {
+      const word = /^[A-Za-z_][\w-]*/.exec(text.slice(i, i + 256))![0];
+      out.push({ offset: i, depth, kind: 'ident', text: word });
+      i += word.length;
+    } else {
+      if (ch === '}' || ch === ']') depth = Math.max(0, depth - 1);
+      out.push({ offset: i, depth, kind: 'punct', text: ch });
+      if (ch === '{' || ch === '[') depth++;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** An HCL identifier or a JSON key spelled `name`. */
+function isName(tok: Token | undefined, format: Format, name: string): boolean {
+  if (tok === undefined) return false;
+  return format === 'hcl' ? tok.kind === 'ident' && tok.text === name : tok.kind === 'string' && tok.text === JSON.stringify(name);
+}
+
+/**
+ * The offset where the `occurrence`-th node block (0-based) starts; with `key`, where that key sits in it;
+ * with `atValue`, where the key's value starts. Best effort: undefined when the block cannot be found, and
+ * the block's start when the key cannot.
+ */
+function nodePosition(ctx: Ctx, occurrence: number, key?: string, atValue = false): number | undefined {
+  const { format } = ctx;
+  const toks = tokenize(ctx.text, format);
+  // The top-level `node` keys: at depth 0 in HCL; in JSON inside the outer object, followed by a colon.
+  const headers: number[] = [];
+  toks.forEach((t, i) => {
+    if (format === 'hcl' ? t.depth === 0 && isName(t, format, 'node') : t.depth === 1 && isName(t, format, 'node') && toks[i + 1]?.text === ':') {
+      headers.push(i);
+    }
+  });
+  let start: number | undefined;
+  if (format === 'hcl') {
+    start = headers[occurrence];
+  } else if (headers.length > 0) {
+    // JSON.parse keeps the last of repeated keys; several blocks are the elements of an array value.
+    start = headers[headers.length - 1];
+    const value = start + 2;
+    if (toks[value]?.text === '[') {
+      const elements: number[] = [];
+      for (let i = value + 1; i < toks.length && toks[i].depth > toks[value].depth; i++) {
+        if (toks[i].text === '{' && toks[i].depth === toks[value].depth + 1) elements.push(i);
+      }
+      start = elements[occurrence] ?? start;
+    }
+  }
+  if (start === undefined) return undefined;
+  const open = key === undefined ? -1 : toks.findIndex((t, i) => i > start && t.text === '{');
+  if (open === -1) return toks[start].offset;
+  const inner = toks[open].depth + 1;
+  for (let i = open + 1; i < toks.length && toks[i].depth >= inner; i++) {
+    if (toks[i].depth !== inner || !isName(toks[i], format, key!)) continue;
+    const sep = toks[i + 1];
+    return atValue && (sep?.text === '=' || sep?.text === ':') && toks[i + 2] ? toks[i + 2].offset : toks[i].offset;
+  }
+  return toks[start].offset;
 }
 
 function escapeRegExp(s: string): string {
