@@ -16,6 +16,7 @@ import { type AllocDirs, allocDirs, buildAllocDir } from './task-dir.js';
 import * as ev from './task-events.js';
 import { type SavedTask, TaskRunner } from './task-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, AllocRunnerOptions, ClientAlloc } from './types.js';
+import { AllocHealthWatcher } from './alloc-health.js';
 
 /** The on-disk format of `<alloc dir>/.svc/alloc.json`. */
 interface SavedAlloc {
@@ -55,6 +56,7 @@ class Runner implements AllocRunner {
   private flushQueued = false;
   private detached = false;
   private shutdownDone?: Promise<void>;
+  private readonly health = new AllocHealthWatcher(() => this.changed(false));
 
   constructor(
     private readonly opts: AllocRunnerConfig,
@@ -95,7 +97,7 @@ class Runner implements AllocRunner {
   state(): AllocClientUpdate {
     const TaskStates = Object.fromEntries([...this.tasks].map(([name, tr]) => [name, tr.state()]));
     const { status, description } = clientStatusFromTasks(TaskStates);
-    return { ID: this.alloc.ID, ClientStatus: status, ClientDescription: description, TaskStates };
+    return { ID: this.alloc.ID, ClientStatus: status, ClientDescription: description, TaskStates, DeploymentStatus: this.health.current() ?? null };
   }
 
   update(alloc: ClientAlloc): void {
@@ -159,6 +161,7 @@ class Runner implements AllocRunner {
 
   detach(): void {
     this.detached = true;
+    this.health.stop();
     for (const tr of this.tasks.values()) tr.detach();
   }
 
@@ -173,8 +176,10 @@ class Runner implements AllocRunner {
       if (this.detached) return;
       this.advance();
       this.persist();
+      const state = this.state();
+      this.health.observe(this.alloc, state.TaskStates);
       try {
-        this.opts.onUpdate(this.state());
+        this.opts.onUpdate({ ...state, DeploymentStatus: this.health.current() ?? null });
       } catch (err) {
         this.opts.log.error(`alloc ${this.alloc.ID}: update callback failed: ${(err as Error).message}`);
       }

@@ -16,6 +16,8 @@ export interface AllocClientUpdate {
   ClientStatus: AllocClientStatus;
   ClientDescription: string;
   TaskStates: Record<string, TaskState>;
+  /** the allocation's health in its deployment, once this node has judged it */
+  DeploymentStatus?: { Healthy: boolean; Timestamp: string } | null;
 }
 
 export interface AllocRunnerOptions {

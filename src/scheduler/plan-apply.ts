@@ -11,6 +11,8 @@ import type { Evaluation } from './structs/evaluation.js';
 import { getAlloc, putAlloc, putAllocJob, touchSummary } from './state/allocs.js';
 import { blockEval, putEval, unblockAll, updateEval } from './state/evals.js';
 import { refreshJobStatus } from './state/job-status.js';
+import { cancelActiveDeployment, putDeployment } from './state/deployments.js';
+import { DEPLOYMENT_DESCRIPTIONS, type Deployment } from './structs/deployment.js';
 
 /** Allocations written per transaction: big enough to amortise the flush, small enough to keep the server responsive. */
 const CHUNK = 4000;
@@ -38,6 +40,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   const rest = place.slice(written);
   const { index } = await store.write((tx) => {
     if (plan.Job) putAllocJob(tx, plan.Job);
+    if (plan.Deployment) writeDeployment(tx, plan.Deployment, now);
     for (const alloc of rest) placeAlloc(tx, alloc, now);
     let capacityFreed = false;
     for (const alloc of plan.InPlace) {
@@ -73,6 +76,16 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
     refreshJobStatus(tx, evaluation.Namespace, evaluation.JobID);
   });
   return { index, placed: place.length, updated: plan.InPlace.length + plan.Updates.length };
+}
+
+/** A new deployment replaces the job's older active one; an existing one gets its new counts. */
+function writeDeployment(tx: WriteTx, deployment: Deployment, now: number): void {
+  if (deployment.CreateIndex === 0) {
+    cancelActiveDeployment(tx, deployment.Namespace, deployment.JobID, DEPLOYMENT_DESCRIPTIONS.newerJob, deployment.ID);
+    putDeployment(tx, { ...deployment, CreateIndex: tx.index, ModifyIndex: tx.index, CreateTime: now, ModifyTime: now });
+  } else {
+    putDeployment(tx, { ...deployment, ModifyIndex: tx.index, ModifyTime: now });
+  }
 }
 
 function placeAlloc(tx: WriteTx, alloc: Allocation, now: number): void {

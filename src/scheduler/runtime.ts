@@ -1,12 +1,17 @@
 /**
- * The scheduler's moving parts in one server process: the evaluation broker, node heartbeats, and the
- * nodes this server can reach directly (its own), to which signal and restart requests are forwarded.
+ * The scheduler's moving parts in one server process: the evaluation broker, node heartbeats, the
+ * deployment watcher (progress deadlines), and the nodes this server can reach directly (its own), to
+ * which signal and restart requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
 import { EvalBroker } from './broker.js';
 import { Heartbeats } from './heartbeats.js';
 import { schedulerFor } from './sched/index.js';
+import { enforceProgressDeadlines } from './state/deployments.js';
+
+/** How often running deployments are checked against their progress deadlines. */
+const DEPLOYMENT_WATCH_MS = 1000;
 
 export interface NodeControl {
   signal(allocId: string, signal: string, task?: string): Promise<void>;
@@ -17,8 +22,14 @@ export class SchedulerRuntime {
   readonly broker: EvalBroker;
   readonly heartbeats: Heartbeats;
   readonly localNodes = new Map<string, NodeControl>();
+  private deploymentWatch: NodeJS.Timeout | undefined;
+  private watching: Promise<unknown> = Promise.resolve();
 
-  constructor(store: Store, log: Logger, heartbeatTtlMs?: number) {
+  constructor(
+    private readonly store: Store,
+    private readonly log: Logger,
+    heartbeatTtlMs?: number,
+  ) {
     this.broker = new EvalBroker(store, log.named('broker'), schedulerFor);
     this.heartbeats = new Heartbeats(store, log.named('heartbeat'), heartbeatTtlMs);
   }
@@ -26,10 +37,16 @@ export class SchedulerRuntime {
   start(): void {
     this.heartbeats.start();
     this.broker.start();
+    this.deploymentWatch = setInterval(() => {
+      this.watching = enforceProgressDeadlines(this.store).catch((err: Error) => this.log.error(`deployment watcher: ${err.message}`));
+    }, DEPLOYMENT_WATCH_MS);
+    this.deploymentWatch.unref();
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.deploymentWatch);
     this.heartbeats.stop();
+    await this.watching;
     await this.broker.stop();
   }
 }

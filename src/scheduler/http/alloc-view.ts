@@ -41,7 +41,7 @@ export function allocStub(alloc: Allocation, job: Job | null, opts: { resources:
     ClientDescription: alloc.ClientDescription,
     DesiredTransition: alloc.DesiredTransition,
     TaskStates: opts.taskStates ? alloc.TaskStates : null,
-    DeploymentStatus: null,
+    DeploymentStatus: alloc.DeploymentStatus ?? null,
     FollowupEvalID: alloc.FollowupEvalID,
     NextAllocation: alloc.NextAllocation,
     RescheduleTracker: alloc.RescheduleTracker,

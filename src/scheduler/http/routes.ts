@@ -9,6 +9,7 @@ import { evalRoutes } from './eval-endpoint.js';
 import { allocRoutes } from './alloc-endpoint.js';
 import { nodeRoutes } from './node-endpoint.js';
 import { nodeApiRoutes } from './node-api-endpoint.js';
+import { deploymentRoutes } from './deployment-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -20,4 +21,5 @@ export const schedulerRoutes: RouteDef[] = [
   ...allocRoutes,
   ...nodeRoutes,
   ...nodeApiRoutes,
+  ...deploymentRoutes,
 ];

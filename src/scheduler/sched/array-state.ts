@@ -5,6 +5,7 @@
 import { allocTerminal, type Allocation } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
 import type { Node } from '../structs/node.js';
+import type { Deployment } from '../structs/deployment.js';
 import type { NodeUsage, SchedulerState } from './types.js';
 import { allocUsage } from './usage.js';
 
@@ -15,6 +16,7 @@ export interface ArrayData {
   nodes: Node[];
   /** earlier versions, for telling in-place from destructive updates */
   jobVersions?: Job[];
+  deployments?: Deployment[];
 }
 
 const key = (namespace: string, id: string) => `${namespace}\u0000${id}`;
@@ -44,6 +46,8 @@ export function arrayState(data: ArrayData): SchedulerState {
     nodes: () => data.nodes,
     node: (id) => nodes.get(id),
     nodeUsage: (id) => usage.get(id) ?? { cpu: 0, memoryMB: 0, diskMB: 0, ports: new Set() },
+    latestDeployment: (namespace, id) =>
+      (data.deployments ?? []).filter((d) => d.Namespace === namespace && d.JobID === id).sort((a, b) => b.CreateIndex - a.CreateIndex)[0],
     allocJob: (a) =>
       [...data.jobs, ...(data.jobVersions ?? [])].find((j) => j.Namespace === a.Namespace && j.ID === a.JobID && j.JobModifyIndex === a.JobModifyIndex),
   };

@@ -12,6 +12,7 @@ import { newMetric } from './metrics.js';
 import { newAllocation } from './new-alloc.js';
 import { selectNode } from './rank.js';
 import { reconcile, type Placement } from './reconcile.js';
+import { deploymentBudget, joinDeployment, versionDeployment } from './deployment.js';
 import { nextTracker } from './reschedule.js';
 import { lostNodes, priorJobs, stopUpdate } from './state-reads.js';
 import type { Plan, Scheduler, SchedulerResult } from './types.js';
@@ -26,6 +27,7 @@ export const genericScheduler: Scheduler = async (evaluation, state) => {
   const allocs = state.allocsOfJob(evaluation.Namespace, evaluation.JobID);
   const active = job && !job.Stop ? job : null;
   const ctx = active ? new EvalContext(state, active, allocs) : null;
+  const deployment = active ? versionDeployment(active, state.latestDeployment(active.Namespace, active.ID)) : undefined;
   const rec = reconcile({
     jobId: evaluation.JobID,
     job,
@@ -33,11 +35,12 @@ export const genericScheduler: Scheduler = async (evaluation, state) => {
     lostNodes: lostNodes(state, allocs),
     priorJobs: priorJobs(state, job, allocs),
     inPlaceRefused: ctx ? refusedInPlace(ctx, allocs) : new Set(),
+    deploymentBudget: active ? deploymentBudget(active, deployment, allocs) : undefined,
     evalId: evaluation.ID,
     now,
   });
 
-  const plan: Plan = { EvalID: evaluation.ID, Job: job, Place: [], InPlace: [], Updates: [] };
+  const plan: Plan = { EvalID: evaluation.ID, Job: job, Place: [], InPlace: [], Updates: [], Deployment: null };
   const result: SchedulerResult = {
     plan,
     eval: { Status: 'complete', StatusDescription: '', FailedTGAllocs: null, QueuedAllocations: {} },
@@ -67,6 +70,8 @@ export const genericScheduler: Scheduler = async (evaluation, state) => {
     result.createEvals.push(blocked);
     result.eval.BlockedEval = blocked.ID;
   }
+  plan.Deployment = joinDeployment(active, deployment, plan, Math.floor(now / 1_000_000));
+  if (plan.Deployment) result.eval.DeploymentID = plan.Deployment.ID;
   if (rec.rolling.length > 0) {
     const staggers = active.TaskGroups.filter((g) => rec.rolling.includes(g.Name)).map((g) => g.Update?.Stagger ?? active.Update.Stagger);
     const next = rollingEval(evaluation, Math.min(...staggers), now);

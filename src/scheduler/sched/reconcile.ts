@@ -27,6 +27,12 @@ export interface ReconcileInput {
   priorJobs: ReadonlyMap<number, Job>;
   /** live allocations whose node no longer takes the new version (datacenter, pool, driver, constraint) */
   inPlaceRefused: ReadonlySet<string>;
+  /**
+   * Groups rolling out under a deployment, with how many destructive updates this evaluation may make:
+   * max_parallel less the allocations still proving healthy. The deployment's progress triggers the next
+   * evaluation, so these groups need no stagger follow-up.
+   */
+  deploymentBudget?: ReadonlyMap<string, number>;
   evalId: string;
   /** Unix nanoseconds */
   now: number;
@@ -229,10 +235,11 @@ function planUpdates(input: ReconcileInput, job: Job, group: TaskGroup, untainte
     }
   }
   destructive.sort(byIndex);
-  const now = rollingLimit(job, group, destructive.length);
+  const budget = input.deploymentBudget?.get(group.Name);
+  const now = budget !== undefined ? Math.max(0, Math.min(budget, destructive.length)) : rollingLimit(job, group, destructive.length);
   d.DestructiveUpdate = now;
   d.Ignore += destructive.length - now;
-  if (now < destructive.length) out.rolling.push(group.Name);
+  if (now < destructive.length && budget === undefined) out.rolling.push(group.Name);
   for (const a of destructive.slice(0, now)) out.place.push({ group: group.Name, name: a.Name, kind: 'destructive', previous: a });
 }
 

@@ -39,7 +39,7 @@ export const systemScheduler: Scheduler = async (evaluation, state) => {
   const now = Date.now() * 1_000_000;
   const job = state.job(evaluation.Namespace, evaluation.JobID) ?? null;
   const allocs = state.allocsOfJob(evaluation.Namespace, evaluation.JobID).filter((a) => a.JobID === evaluation.JobID);
-  const plan: Plan = { EvalID: evaluation.ID, Job: job, Place: [], InPlace: [], Updates: [] };
+  const plan: Plan = { EvalID: evaluation.ID, Job: job, Place: [], InPlace: [], Updates: [], Deployment: null };
   const result: SchedulerResult = {
     plan,
     eval: { Status: 'complete', StatusDescription: '', FailedTGAllocs: null, QueuedAllocations: {} },

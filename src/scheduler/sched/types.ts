@@ -7,6 +7,7 @@ import type { Allocation, AllocMetric } from '../structs/allocation.js';
 import type { Evaluation } from '../structs/evaluation.js';
 import type { Job } from '../structs/job.js';
 import type { Node } from '../structs/node.js';
+import type { Deployment } from '../structs/deployment.js';
 
 /** Resources taken on a node by its non-terminal allocations (every job's). */
 export interface NodeUsage {
@@ -34,6 +35,8 @@ export interface SchedulerState {
    * depends on what changed since it. Undefined when that version is no longer known.
    */
   allocJob(alloc: Allocation): Job | null | undefined;
+  /** The job's newest deployment, whatever its status. */
+  latestDeployment(namespace: string, jobId: string): Deployment | undefined;
 }
 
 /** A change to an existing allocation that the plan makes (stop, evict, lost, or bookkeeping). */
@@ -60,6 +63,12 @@ export interface Plan {
   /** Existing allocations moved to the plan's job version in place (same ID, same node). */
   InPlace: Allocation[];
   Updates: AllocUpdate[];
+  /**
+   * The deployment this plan's placements and in-place updates join, with its counts updated: new when
+   * its CreateIndex is 0 (the applier cancels the job's older active deployment then), else the job
+   * version's running one. null when the job does not roll out under deployments.
+   */
+  Deployment: Deployment | null;
 }
 
 /** What the scheduler decided per task group, as `job plan` shows it (DesiredTGUpdates). */
@@ -86,6 +95,7 @@ export interface SchedulerResult {
     QueuedAllocations: Record<string, number>;
     BlockedEval?: string;
     NextEval?: string;
+    DeploymentID?: string;
   };
   /** evaluations to create: the blocked evaluation, delayed reschedules, rolling-update follow-ups */
   createEvals: Evaluation[];

@@ -18,6 +18,7 @@ import type { Job } from '../structs/job.js';
 import { allocsOfJob, getAlloc, putAlloc } from './allocs.js';
 import { evaluateJob, unblockAll } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
+import { recordAllocHealth } from './deployments.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
 
 export interface ClientAllocUpdate {
@@ -25,6 +26,8 @@ export interface ClientAllocUpdate {
   ClientStatus: AllocClientStatus;
   ClientDescription: string;
   TaskStates: Record<string, TaskState>;
+  /** the allocation's health in its deployment, once the node has decided it */
+  DeploymentStatus?: { Healthy: boolean; Timestamp: string } | null;
 }
 
 function checkUpdate(u: unknown, i: number): ClientAllocUpdate {
@@ -37,6 +40,10 @@ function checkUpdate(u: unknown, i: number): ClientAllocUpdate {
   }
   if (typeof o.ClientDescription !== 'string') throw new UserError(`${where}.ClientDescription must be a string`);
   if (typeof o.TaskStates !== 'object' || o.TaskStates === null || Array.isArray(o.TaskStates)) throw new UserError(`${where}.TaskStates must be an object`);
+  const health = o.DeploymentStatus as { Healthy?: unknown; Timestamp?: unknown } | null | undefined;
+  if (health !== undefined && health !== null && (typeof health.Healthy !== 'boolean' || typeof health.Timestamp !== 'string')) {
+    throw new UserError(`${where}.DeploymentStatus must be {Healthy: bool, Timestamp: string}`);
+  }
   return o as unknown as ClientAllocUpdate;
 }
 
@@ -65,7 +72,12 @@ export async function updateAllocsFromClient(store: Store, nodeId: string, updat
         ModifyIndex: tx.index,
         ModifyTime: now,
       };
+      // Health counts once per allocation and deployment: the first verdict the node reports.
+      const health = u.DeploymentStatus;
+      const judged = health && prev.DeploymentID && (prev.DeploymentStatus?.Healthy ?? null) === null;
+      if (judged) next.DeploymentStatus = { Healthy: health.Healthy, Timestamp: health.Timestamp, Canary: false, ModifyIndex: tx.index };
       putAlloc(tx, next, prev);
+      if (judged) recordAllocHealth(tx, next, health.Healthy);
       const key = jobKey(prev.Namespace, prev.JobID);
       touchedJobs.set(key, { namespace: prev.Namespace, id: prev.JobID });
       if (clientTerminal(next.ClientStatus) && !clientTerminal(prev.ClientStatus) && prev.DesiredStatus === 'run') freed = true;

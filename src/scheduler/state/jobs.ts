@@ -10,11 +10,12 @@ import type { Evaluation } from '../structs/evaluation.js';
 import { cancelJobEvals, evaluateJob } from './evals.js';
 import { allocsOfJob, deleteSummary, putAlloc, touchSummary } from './allocs.js';
 import { allocTerminal } from '../structs/allocation.js';
+import { DEPLOYMENT_DESCRIPTIONS } from '../structs/deployment.js';
+import { cancelActiveDeployment } from './deployments.js';
 import { refreshJobStatus } from './job-status.js';
-import { JOBS_TABLE, NAMESPACES_TABLE, jobKey } from './tables.js';
+import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, jobKey, versionKey } from './tables.js';
 
-export { JOBS_TABLE };
-export const JOB_VERSIONS_TABLE = 'job-versions';
+export { JOBS_TABLE, JOB_VERSIONS_TABLE };
 export const JOB_SUBMISSIONS_TABLE = 'job-submissions';
 
 /** Nomad keeps the six most recent job sources. */
@@ -35,8 +36,6 @@ export interface JobSubmission {
 
 const SEP = '\u0000';
 export { jobKey };
-/** Versions sort numerically within a job because the number is zero-padded. */
-const versionKey = (namespace: string, id: string, version: number) => `${jobKey(namespace, id)}${SEP}${String(version).padStart(10, '0')}`;
 
 export interface RegisterOptions {
   enforceIndex?: boolean;
@@ -192,10 +191,12 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
         for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
       }
       deleteSummary(tx, namespace, id);
+      cancelActiveDeployment(tx, namespace, id, DEPLOYMENT_DESCRIPTIONS.stoppedJob);
       const evaluation = evaluate(tx, prev, 'job-deregister', evalPriority);
       cancelJobEvals(tx, namespace, id, evaluation?.ID);
       return { job: prev, evaluation };
     }
+    cancelActiveDeployment(tx, namespace, id, DEPLOYMENT_DESCRIPTIONS.stoppedJob);
     const job = copyJob(prev);
     job.Stop = true;
     job.Version = prev.Version + 1;

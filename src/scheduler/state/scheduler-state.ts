@@ -4,6 +4,7 @@ import type { NodeUsage, SchedulerState } from '../sched/types.js';
 import { allocJob, allocsOfJob, nodeUsageEntries } from './allocs.js';
 import { getJob } from './jobs.js';
 import { getNode, listNodes } from './nodes.js';
+import { latestDeployment } from './deployments.js';
 
 export function storeState(store: Store): SchedulerState {
   return {
@@ -12,6 +13,7 @@ export function storeState(store: Store): SchedulerState {
     nodes: () => listNodes(store),
     node: (id) => getNode(store, id),
     allocJob: (alloc) => allocJob(store, alloc),
+    latestDeployment: (namespace, id) => latestDeployment(store, namespace, id),
     nodeUsage(nodeId): NodeUsage {
       const usage: NodeUsage = { cpu: 0, memoryMB: 0, diskMB: 0, ports: new Set() };
       for (const entry of nodeUsageEntries(store, nodeId)) {

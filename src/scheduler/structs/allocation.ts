@@ -118,6 +118,16 @@ export interface DesiredTransition {
   MigrateDisablePlacement: boolean | null;
 }
 
+/** An allocation's health within its deployment, as its node reports it. */
+export interface AllocDeploymentStatus {
+  /** null until the node has decided */
+  Healthy: boolean | null;
+  /** RFC3339 */
+  Timestamp: string;
+  Canary: boolean;
+  ModifyIndex: number;
+}
+
 export interface Allocation {
   ID: string;
   Namespace: string;
@@ -139,6 +149,8 @@ export interface Allocation {
   ClientDescription: string;
   TaskStates: Record<string, TaskState> | null;
   DeploymentID: string;
+  /** set by the node's health report while the allocation is part of a deployment */
+  DeploymentStatus?: AllocDeploymentStatus | null;
   PreviousAllocation: string;
   NextAllocation: string;
   FollowupEvalID: string;

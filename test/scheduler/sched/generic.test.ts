@@ -155,18 +155,45 @@ describe('generic scheduler: updates', () => {
     expect(r.desiredUpdates.g.DestructiveUpdate).toBeGreaterThan(0);
   });
 
-  it('limits destructive updates to max_parallel and follows up after the stagger', async () => {
+  it('rolls a new version out under a deployment, max_parallel at a time, as replacements prove healthy', async () => {
     const data = await running(4, { MaxParallel: 2, Stagger: 5 * 1_000_000_000 });
     const v1 = makeJob(simpleJob(4, { Update: { MaxParallel: 2, Stagger: 5 * 1_000_000_000 } }, { Config: { x: 1 } }), 1);
-    const before = Date.now();
-    const r = await schedule(data, v1);
-    expect(r.plan.Place).toHaveLength(2);
+    const r = await scheduleAndApply(data, v1);
     expect(names(r.plan.Place)).toEqual(['web.g[0]', 'web.g[1]']);
     expect(r.desiredUpdates.g).toMatchObject({ DestructiveUpdate: 2, Ignore: 2 });
-    const next = r.createEvals.find((e) => e.TriggeredBy === 'rolling-update')!;
-    expect(next).toMatchObject({ Status: 'pending', Wait: 5 * 1_000_000_000, JobID: 'web' });
-    expect(Date.parse(next.WaitUntil!)).toBeGreaterThanOrEqual(before + 5000 - 1);
-    expect(r.eval.NextEval).toBe(next.ID);
+    // The deployment's progress, not a stagger, brings the next batch.
+    expect(r.createEvals.filter((e) => e.TriggeredBy === 'rolling-update')).toEqual([]);
+    const d = r.plan.Deployment!;
+    expect(d).toMatchObject({ JobVersion: 1, Status: 'running', CreateIndex: 0 });
+    expect(d.TaskGroups.g).toMatchObject({ DesiredTotal: 4, PlacedAllocs: 2, HealthyAllocs: 0 });
+    expect(r.plan.Place.every((a) => a.DeploymentID === d.ID)).toBe(true);
+    expect(r.eval.DeploymentID).toBe(d.ID);
+
+    // While the two replacements have not proved healthy, nothing more is replaced.
+    const waiting = await scheduleAndApply(data, v1);
+    expect(waiting.plan.Place).toEqual([]);
+    expect(waiting.plan.Deployment?.ID).toBe(d.ID);
+
+    // One proves healthy: one more may go.
+    const first = data.allocs.find((a) => a.DeploymentID === d.ID)!;
+    first.DeploymentStatus = { Healthy: true, Timestamp: new Date().toISOString(), Canary: false, ModifyIndex: 1 };
+    const next = await scheduleAndApply(data, v1);
+    expect(next.plan.Place).toHaveLength(1);
+    expect(next.plan.Deployment).toMatchObject({ ID: d.ID, TaskGroups: { g: { PlacedAllocs: 3 } } });
+  });
+
+  it('a failed or paused deployment replaces nothing more', async () => {
+    const data = await running(2, { MaxParallel: 1 });
+    const v1 = makeJob(simpleJob(2, { Update: { MaxParallel: 1 } }, { Config: { x: 1 } }), 1);
+    const r = await scheduleAndApply(data, v1);
+    expect(r.plan.Place).toHaveLength(1);
+    for (const status of ['failed', 'paused'] as const) {
+      data.deployments = data.deployments!.map((x) => ({ ...x, Status: status }));
+      data.allocs.filter((a) => a.DeploymentID).forEach((a) => (a.DeploymentStatus = { Healthy: true, Timestamp: '', Canary: false, ModifyIndex: 1 }));
+      const halted = await schedule(data, v1);
+      expect(halted.plan.Place, status).toEqual([]);
+      expect(halted.plan.Deployment, status).toBeNull();
+    }
   });
 
   it('a batch job has no rolling limit', async () => {

@@ -115,6 +115,12 @@ export function applyPlan(data: ArrayData, result: SchedulerResult): void {
     data.allocs.push({ ...a, CreateIndex: index, ModifyIndex: index, AllocModifyIndex: index, CreateTime: now, ModifyTime: now });
     if (a.PreviousAllocation) byId.get(a.PreviousAllocation)!.NextAllocation = a.ID;
   }
+  const d = result.plan.Deployment;
+  if (d) {
+    index++;
+    const stored = { ...d, CreateIndex: d.CreateIndex || index, ModifyIndex: index };
+    data.deployments = [...(data.deployments ?? []).filter((x) => x.ID !== d.ID), stored];
+  }
 }
 
 /** Runs the evaluation and applies its plan, as the worker and applier would; the store keeps the version. */

@@ -1,0 +1,158 @@
+/**
+ * /v1/deployments and /v1/deployment/...: list and read deployments and their allocations, fail them
+ * (with auto-revert), pause and resume them. Promotion is for canaries, which svc does not place yet.
+ */
+import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
+import { compileFilter } from '../filter/index.js';
+import { ALLOCS_TABLE, allocsOfJob } from '../state/allocs.js';
+import { DEPLOYMENTS_TABLE, failDeployment, getDeployment, listDeployments, setDeploymentStatus } from '../state/deployments.js';
+import { evaluateJob } from '../state/evals.js';
+import { JOBS_TABLE, jobKey } from '../state/tables.js';
+import type { Job } from '../structs/job.js';
+import { DEPLOYMENT_DESCRIPTIONS, deploymentActive, type Deployment } from '../structs/deployment.js';
+import { bodyObject } from './alloc-endpoint.js';
+import { allocStub, jobCache } from './alloc-view.js';
+import { compareCreateIndexTokens, createIndexToken, paginate, validateHexPrefix } from './paging.js';
+import { defineRoute, type SchedulerRequest } from './route.js';
+
+/** The deployment named by the path, after checking the caller holds `capability` in its namespace. */
+function deploymentForRequest(req: SchedulerRequest, capability: string): Deployment {
+  if (!req.caller.acl.allowsNamespace('*', capability)) throw new PermissionDenied('Permission denied');
+  const d = getDeployment(req.services.store, req.params.deployment_id);
+  if (!d) throw new NotFound('deployment not found');
+  if (!req.caller.acl.allowsNamespace(d.Namespace, capability)) throw new PermissionDenied('Permission denied');
+  return d;
+}
+
+/** What fail and pause answer: Nomad's DeploymentUpdateResponse. */
+function updateResponse(index: number, evalId: string, reverted?: number) {
+  return {
+    EvalID: evalId,
+    EvalCreateIndex: evalId ? index : 0,
+    DeploymentModifyIndex: index,
+    ...(reverted !== undefined ? { RevertedJobVersion: reverted } : {}),
+    Index: index,
+    LastContact: 0,
+    KnownLeader: true,
+  };
+}
+
+export const deploymentRoutes = [
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/deployments',
+    acl: { namespace: ['read-job'] },
+    blocking: true,
+    allNamespaces: true,
+    synopsis: 'List deployments, oldest first.',
+    query: {
+      prefix: { type: 'string', description: 'Only deployments whose ID starts with this (an even number of hex characters).' },
+      filter: { type: 'string', description: 'A filter expression evaluated against each deployment.' },
+      per_page: { type: 'int', description: 'Page size; 0 means no paging.' },
+      next_token: { type: 'string', description: 'Where the page starts: the X-Svc-NextToken of the previous page.' },
+      reverse: { type: 'bool', description: 'Newest first.' },
+    },
+    handler: async (req) => {
+      const prefix = req.query.get<string>('prefix').replace(/-/g, '');
+      if (prefix) validateHexPrefix(prefix);
+      const { acl } = req.caller;
+      const reverse = req.query.get<boolean>('reverse');
+      const all = listDeployments(req.services.store).filter(
+        (d) =>
+          (req.namespace === '*' ? acl.allowsNamespace(d.Namespace, 'read-job') : d.Namespace === req.namespace) &&
+          (!prefix || d.ID.replace(/-/g, '').startsWith(prefix)),
+      );
+      if (reverse) all.reverse();
+      const filterText = req.query.get<string>('filter');
+      const { page, nextToken } = paginate(all, {
+        perPage: req.query.get<number>('per_page'),
+        nextToken: req.query.get<string>('next_token'),
+        tokenOf: (d) => createIndexToken(d.CreateIndex, d.ID),
+        compareToken: compareCreateIndexTokens,
+        filter: filterText ? compileFilter(filterText) : undefined,
+        reverse,
+      });
+      return {
+        body: page,
+        index: Math.max(1, req.services.store.tableIndex(DEPLOYMENTS_TABLE)),
+        headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
+      };
+    },
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/deployment/:deployment_id',
+    acl: { authenticated: true },
+    blocking: true,
+    synopsis: 'Read a deployment.',
+    handler: async (req) => {
+      const d = deploymentForRequest(req, 'read-job');
+      return { body: d, index: d.ModifyIndex };
+    },
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/deployment/allocations/:deployment_id',
+    acl: { authenticated: true },
+    blocking: true,
+    synopsis: 'List the allocations of a deployment.',
+    handler: async (req) => {
+      const d = deploymentForRequest(req, 'read-job');
+      const { store } = req.services;
+      const jobOf = jobCache(store);
+      const allocs = allocsOfJob(store, d.Namespace, d.JobID)
+        .filter((a) => a.DeploymentID === d.ID)
+        .sort((a, b) => a.CreateIndex - b.CreateIndex);
+      return { body: allocs.map((a) => allocStub(a, jobOf(a), { resources: false, taskStates: true })), index: Math.max(1, store.tableIndex(ALLOCS_TABLE)) };
+    },
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/deployment/fail/:deployment_id',
+    acl: { authenticated: true },
+    synopsis: 'Mark a deployment failed; with auto_revert the last stable job version is registered again.',
+    handler: async (req) => {
+      const d = deploymentForRequest(req, 'submit-job');
+      if (!deploymentActive(d)) throw new UserError(`can't fail terminal deployment (status "${d.Status}")`);
+      const { result, index } = await req.services.store.write((tx) => {
+        const current = getDeployment(tx, d.ID)!;
+        return failDeployment(tx, current, DEPLOYMENT_DESCRIPTIONS.failedByUser);
+      });
+      return { body: updateResponse(index, '', result), index };
+    },
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/deployment/pause/:deployment_id',
+    acl: { authenticated: true },
+    synopsis: 'Pause a deployment (no further allocations are replaced) or resume it.',
+    handler: async (req) => {
+      const d = deploymentForRequest(req, 'submit-job');
+      const { Pause } = bodyObject(req, 'object with Pause', true);
+      if (typeof Pause !== 'boolean') throw new UserError('field "Pause" must be a boolean');
+      if (!deploymentActive(d)) throw new UserError(`can't ${Pause ? 'pause' : 'resume'} terminal deployment (status "${d.Status}")`);
+      const { result, index } = await req.services.store.write((tx) => {
+        const current = getDeployment(tx, d.ID)!;
+        if (Pause) {
+          setDeploymentStatus(tx, current, 'paused', DEPLOYMENT_DESCRIPTIONS.paused);
+          return '';
+        }
+        setDeploymentStatus(tx, current, 'running', DEPLOYMENT_DESCRIPTIONS.running);
+        // Resumed: the scheduler carries on with what the pause held back.
+        const job = tx.get<Job>(JOBS_TABLE, jobKey(d.Namespace, d.JobID));
+        return job ? evaluateJob(tx, job, 'deployment-watcher', { extra: { DeploymentID: d.ID } }).ID : '';
+      });
+      return { body: updateResponse(index, result), index };
+    },
+  }),
+  defineRoute({
+    methods: ['POST', 'PUT'],
+    path: '/v1/deployment/promote/:deployment_id',
+    acl: { authenticated: true },
+    synopsis: 'Promote canaries (svc does not place canaries yet, so there is never anything to promote).',
+    handler: async (req) => {
+      deploymentForRequest(req, 'submit-job');
+      throw new UserError('deployment has no canaries to promote: svc does not place canaries yet');
+    },
+  }),
+];
