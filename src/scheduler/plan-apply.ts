@@ -28,19 +28,23 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   const now = Date.now() * 1_000_000;
   const place = plan.Place;
   let written = 0;
-  // All chunks but the last carry only placements.
+  // The deployment goes in with the first chunk: the allocations in it already name it.
+  let deployment = plan.Deployment;
+  // All chunks but the last carry only placements (and the deployment, the first time).
   while (place.length - written > CHUNK) {
     const slice = place.slice(written, written + CHUNK);
-    await store.write((tx) => {
+    const { result } = await store.write((tx) => {
       if (plan.Job) putAllocJob(tx, plan.Job);
       for (const alloc of slice) placeAlloc(tx, alloc, now);
+      return deployment ? writeDeployment(tx, deployment, now) : null;
     });
+    deployment = result;
     written += CHUNK;
   }
   const rest = place.slice(written);
   const { index } = await store.write((tx) => {
     if (plan.Job) putAllocJob(tx, plan.Job);
-    if (plan.Deployment) writeDeployment(tx, plan.Deployment, now);
+    if (deployment) writeDeployment(tx, deployment, now);
     for (const alloc of rest) placeAlloc(tx, alloc, now);
     let capacityFreed = false;
     for (const alloc of plan.InPlace) {
@@ -78,14 +82,15 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   return { index, placed: place.length, updated: plan.InPlace.length + plan.Updates.length };
 }
 
-/** A new deployment replaces the job's older active one; an existing one gets its new counts. */
-function writeDeployment(tx: WriteTx, deployment: Deployment, now: number): void {
-  if (deployment.CreateIndex === 0) {
-    cancelActiveDeployment(tx, deployment.Namespace, deployment.JobID, DEPLOYMENT_DESCRIPTIONS.newerJob, deployment.ID);
-    putDeployment(tx, { ...deployment, CreateIndex: tx.index, ModifyIndex: tx.index, CreateTime: now, ModifyTime: now });
-  } else {
-    putDeployment(tx, { ...deployment, ModifyIndex: tx.index, ModifyTime: now });
-  }
+/** A new deployment replaces the job's older active one; an existing one gets its new counts. Answers what was stored. */
+function writeDeployment(tx: WriteTx, deployment: Deployment, now: number): Deployment {
+  const stored: Deployment =
+    deployment.CreateIndex === 0
+      ? { ...deployment, CreateIndex: tx.index, ModifyIndex: tx.index, CreateTime: now, ModifyTime: now }
+      : { ...deployment, ModifyIndex: tx.index, ModifyTime: now };
+  if (deployment.CreateIndex === 0) cancelActiveDeployment(tx, deployment.Namespace, deployment.JobID, DEPLOYMENT_DESCRIPTIONS.newerJob, deployment.ID);
+  putDeployment(tx, stored);
+  return stored;
 }
 
 function placeAlloc(tx: WriteTx, alloc: Allocation, now: number): void {

@@ -279,6 +279,30 @@ describe('allocations', () => {
     expect((await allocsOf('life')).every((a) => a.DesiredStatus === 'stop')).toBe(true);
   });
 
+  it('a plan too big for one transaction is written in chunks under one deployment', async () => {
+    const count = 4500;
+    // Room for them all, in a datacenter of their own.
+    for (let i = 0; i < 2; i++) {
+      const big = fakeNode({ Datacenter: 'dc-big' });
+      big.node.NodeResources = { ...big.node.NodeResources, Cpu: { ...big.node.NodeResources.Cpu, CpuShares: 100_000 }, Memory: { MemoryMB: 100_000 }, Disk: { DiskMB: 10_000_000 } };
+      await registerFakeNode(c(), big);
+    }
+    const job = mockJob('huge', count, {
+      Datacenters: ['dc-big'],
+      TaskGroups: [{ Name: 'g', Count: count, Update: { MaxParallel: 1 }, Tasks: [{ Name: 't', Driver: 'mock', Resources: { CPU: 10, MemoryMB: 10 } }] }],
+    });
+    const evaluation = await waitEval(await run(job));
+    expect(evaluation.Status).toBe('complete');
+    const deployments = (await c().scheduler<Array<{ ID: string; TaskGroups: Record<string, { PlacedAllocs: number; DesiredTotal: number }> }>>('GET', '/v1/job/huge/deployments')).body;
+    expect(deployments.length).toBe(1);
+    expect(deployments[0].TaskGroups.g).toMatchObject({ PlacedAllocs: count, DesiredTotal: count });
+    const placed = (await c().scheduler<Array<{ ID: string }>>('GET', `/v1/deployment/allocations/${deployments[0].ID}`)).body;
+    expect(placed.length).toBe(count);
+    const summary = (await c().scheduler<{ Summary: Record<string, { Starting: number }> }>('GET', '/v1/job/huge/summary')).body;
+    expect(summary.Summary.g.Starting).toBe(count);
+    await c().scheduler('DELETE', '/v1/job/huge', { query: { purge: true } });
+  });
+
   it('an unknown job has no allocations and no summary', async () => {
     expect((await c().scheduler<Stub[]>('GET', '/v1/job/ghost/allocations')).body).toEqual([]);
     expect((await statusOf(c().scheduler('GET', '/v1/job/ghost/summary'))).code).toBe(404);
