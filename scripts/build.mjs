@@ -1,42 +1,97 @@
 // Bundles svc into CommonJS files:
-//   dist/main.cjs     the CLI: every command, the argv parser, output, the API client;
-//   dist/server.cjs   the embedded server, loaded only by `svc server`;
-//   dist/jobspec.cjs  the job file parser, loaded only by job commands.
+//   dist/main.cjs           the CLI: every command's declaration, the argv parser, help, the API client,
+//                           and what the secrets commands do;
+//   dist/cli-scheduler.cjs  what the scheduler commands (job, alloc, eval, node) do, loaded by those commands;
+//   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
+//   dist/server.cjs         the embedded server, loaded only by `svc server`;
+//   dist/jobspec.cjs        the job file parser, loaded only by job commands.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
 // `svc --help` close to a bare `node -e 0`. Inside each bundle, modules reached through `await import()`
-// are initialised on first use. Packages stay external: the native lmdb binding and the wasm HCL parser
-// load from node_modules as usual.
-import { build } from 'esbuild';
+// are initialised on first use, but they are still read and parsed at start-up: a module only some
+// commands need belongs in a bundle of its own. Packages stay external: the native lmdb binding and the
+// wasm HCL parser load from node_modules as usual.
+//
+// `node scripts/build.mjs --analyze` also prints the largest inputs of each bundle.
+import { analyzeMetafile, build } from 'esbuild';
 import { copyFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
  * Modules the CLI loads only for some commands, built as bundles of their own so that `svc version`
- * does not compile them: the embedded server, and the jobspec parser (job commands).
+ * does not compile them. They must be reached only through `await import()`: a static import would load
+ * the bundle at start-up. `cli: true` marks parts of the CLI itself, which take the SHARED modules from
+ * dist/main.cjs.
  */
 const SEPARATE = new Map([
-  [path.resolve('src/server/start.ts'), 'server.cjs'],
-  [path.resolve('src/jobspec/index.ts'), 'jobspec.cjs'],
+  [path.resolve('src/server/start.ts'), { out: 'server.cjs' }],
+  [path.resolve('src/jobspec/index.ts'), { out: 'jobspec.cjs' }],
+  [path.resolve('src/cli/scheduler/index.ts'), { out: 'cli-scheduler.cjs', cli: true }],
+  [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
 ]);
 
-/** In the CLI bundle, an import of one of those modules becomes a require of its own bundle. */
-const separateBundles = {
-  name: 'separate-bundles',
+/**
+ * Modules that must be one instance across dist/main.cjs and the CLI's own bundles: src/main.ts turns
+ * errors into exit codes with `instanceof`, so an error a scheduler command throws must be made by
+ * main.cjs's class, not by a copy. main.cjs exports them as `__shared`, by path.
+ */
+const SHARED = [path.resolve('src/shared/errors.ts')];
+
+const rel = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
+const sourceOf = (args) => path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+
+/**
+ * An import of a SEPARATE module becomes a require of its bundle; in a CLI bundle (fromMain), an import
+ * of a SHARED module becomes main.cjs's instance of it.
+ */
+const bundleLinks = ({ fromMain }) => ({
+  name: 'bundle-links',
   setup(b) {
     b.onResolve({ filter: /\.js$/ }, (args) => {
-      const target = SEPARATE.get(path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
-      return target ? { path: `./${target}`, external: true } : undefined;
+      const file = sourceOf(args);
+      const separate = SEPARATE.get(file);
+      if (separate) return { path: `./${separate.out}`, external: true };
+      if (fromMain && SHARED.includes(file)) return { path: rel(file), namespace: 'from-main' };
+      return undefined;
     });
+    b.onResolve({ filter: /^\.\/main\.cjs$/ }, () => ({ path: './main.cjs', external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'from-main' }, (args) => ({
+      contents: `module.exports = require('./main.cjs').__shared[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
   },
+});
+
+/** The CLI's entry: src/main.ts, plus the SHARED modules for the CLI's other bundles. */
+const mainEntry = {
+  contents: [
+    `export * from './src/main.ts';`,
+    ...SHARED.map((file, i) => `import * as shared${i} from './${rel(file)}';`),
+    `export const __shared = { ${SHARED.map((file, i) => `${JSON.stringify(rel(file))}: shared${i}`).join(', ')} };`,
+  ].join('\n'),
+  resolveDir: process.cwd(),
+  sourcefile: 'cli-entry.ts',
+  loader: 'ts',
 };
 
-const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'warning' };
+const analyze = process.argv.includes('--analyze');
+const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'warning', metafile: analyze };
+/**
+ * The CLI's bundles turn `await import()` into `require()`: Node's import() starts its ES module loader
+ * (some 2 ms, even for a built-in module) and, for a CommonJS file, scans it for its export names (some
+ * 10 ms for a bundle), where require() loads the same file at once. The packages the CLI loads this way
+ * (yaml, @cdktn/hcl2json) resolve to the same CommonJS file either way.
+ */
+const cli = { ...common, supported: { 'dynamic-import': false } };
 
 await rm('dist', { recursive: true, force: true });
-await Promise.all([
-  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [separateBundles] }),
-  ...[...SEPARATE].map(([entry, out]) => build({ ...common, entryPoints: [entry], outfile: `dist/${out}` })),
+const results = await Promise.all([
+  build({ ...cli, stdin: mainEntry, outfile: 'dist/main.cjs', plugins: [bundleLinks({ fromMain: false })] }),
+  // The server and the jobspec parser are self-contained; the CLI's other bundles link like main.cjs.
+  ...[...SEPARATE].map(([entry, { out, cli: part }]) =>
+    build(part ? { ...cli, entryPoints: [entry], outfile: `dist/${out}`, plugins: [bundleLinks({ fromMain: true })] } : { ...common, entryPoints: [entry], outfile: `dist/${out}` }),
+  ),
 ]);
+if (analyze) for (const r of results) console.log(await analyzeMetafile(r.metafile));
 // The task executor runs as its own process (one per task, so tasks outlive the server); it is plain
 // CommonJS with no imports, and the server finds it next to its own bundle.
 await copyFile('src/client/executor/executor.cjs', 'dist/executor.cjs');

@@ -1,13 +1,13 @@
 /**
  * The token file that `svc login` and `svc server -dev` write and every command reads (~/.svc-token).
  * Synchronous node:fs only: it is already loaded at start-up, where node:fs/promises would cost a module.
+ * For the same reason node:os is loaded only when HOME is unset.
  */
 import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 
 export function tokenFilePath(env: NodeJS.ProcessEnv): string {
-  return env.SVC_TOKEN_FILE || path.join(env.HOME || homedir(), '.svc-token');
+  return env.SVC_TOKEN_FILE || path.join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.svc-token');
 }
 
 export function readTokenFile(env: NodeJS.ProcessEnv): string | undefined {

@@ -1,8 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { UsageError } from '../../../shared/errors.js';
-import { reportingFailures } from '../../command-failure.js';
-import { apiFailure, checkTask, resolveAlloc } from './resolve.js';
 
 export default defineCommand({
   path: ['alloc', 'restart'],
@@ -25,20 +21,5 @@ export default defineCommand({
     { name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' },
     { name: 'task', description: 'Restart only this task.' },
   ],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const flagTask = (ctx.flags.task as string | undefined) ?? '';
-      const argTask = ctx.args[1] ?? '';
-      if (flagTask && argTask && flagTask !== argTask) throw new UsageError('Give the task either as -task or as the TASK argument, not both');
-      const task = flagTask || argTask;
-      const allTasks = ctx.flags['all-tasks'] === true;
-      if (task && allTasks) throw new UsageError('The -task and -all-tasks options are mutually exclusive');
-      const client = clientFor(ctx);
-      const stub = await resolveAlloc(client, ctx.args[0], ctx.flags.verbose === true);
-      const { getAlloc, restartAlloc } = await import('../../../api/allocs.js');
-      if (task) checkTask(await getAlloc(client, stub.ID, stub.Namespace), task);
-      await restartAlloc(client, stub.ID, { task: task || undefined, allTasks, namespace: stub.Namespace }).catch((err: unknown) => apiFailure('restarting allocation', err));
-      return 0;
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).allocRestart(ctx),
 });

@@ -1,8 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { UsageError } from '../../../shared/errors.js';
-import { reportingFailures } from '../../command-failure.js';
-import { apiFailure, checkTask, resolveAlloc } from './resolve.js';
 
 export default defineCommand({
   path: ['alloc', 'signal'],
@@ -24,21 +20,5 @@ export default defineCommand({
     { name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' },
     { name: 'task', description: 'Signal only this task.' },
   ],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const flagTask = (ctx.flags.task as string | undefined) ?? '';
-      const argTask = ctx.args[1] ?? '';
-      if (flagTask && argTask && flagTask !== argTask) throw new UsageError('Give the task either as -task or as the TASK argument, not both');
-      const task = flagTask || argTask;
-      let signal = String(ctx.flags.s ?? 'SIGKILL').trim().toUpperCase();
-      if (signal === '') throw new UsageError('-s must name a signal');
-      if (!signal.startsWith('SIG')) signal = `SIG${signal}`;
-      const client = clientFor(ctx);
-      const stub = await resolveAlloc(client, ctx.args[0], ctx.flags.verbose === true);
-      const { getAlloc, signalAlloc } = await import('../../../api/allocs.js');
-      if (task) checkTask(await getAlloc(client, stub.ID, stub.Namespace), task);
-      await signalAlloc(client, stub.ID, signal, task || undefined, stub.Namespace).catch((err: unknown) => apiFailure('signalling allocation', err));
-      return 0;
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).allocSignal(ctx),
 });

@@ -1,8 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { reportingFailures } from '../../command-failure.js';
-import { idLength } from '../../output/nomad.js';
-import { apiFailure, resolveAlloc } from './resolve.js';
 
 export default defineCommand({
   path: ['alloc', 'stop'],
@@ -21,21 +17,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' }],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const client = clientFor(ctx);
-      const length = idLength(ctx.flags.verbose);
-      const alloc = await resolveAlloc(client, ctx.args[0], ctx.flags.verbose === true);
-      const { stopAlloc } = await import('../../../api/allocs.js');
-      const resp = await stopAlloc(client, alloc.ID, { noShutdownDelay: ctx.flags['no-shutdown-delay'] === true, namespace: alloc.Namespace }).catch((err: unknown) =>
-        apiFailure('stopping allocation', err),
-      );
-      if (ctx.flags.detach === true || !resp.EvalID) {
-        if (resp.EvalID) ctx.io.out(resp.EvalID);
-        return 0;
-      }
-      const { monitorEvaluation } = await import('../../monitor.js');
-      return monitorEvaluation({ client, io: ctx.io, length, namespace: alloc.Namespace }, resp.EvalID);
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).allocStop(ctx),
 });

@@ -1,8 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { reportingFailures } from '../../command-failure.js';
-import { allocListTable, newestFirst } from '../../output/nomad.js';
-import { resolveJob } from './status.js';
 
 export default defineCommand({
   path: ['job', 'allocs'],
@@ -20,18 +16,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Full IDs, the evaluation and node name, and absolute times.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const client = clientFor(ctx);
-      const job = await resolveJob(ctx, client, ctx.args[0]);
-      const { jobAllocations } = await import('../../../api/jobs.js');
-      const allocs = newestFirst(await jobAllocations(client, job.ID, { all: ctx.flags.all === true, namespace: job.Namespace }));
-      if (ctx.flags.json === true) {
-        ctx.io.out(JSON.stringify(allocs, null, 4));
-        return 0;
-      }
-      ctx.io.out(allocListTable(allocs, ctx.flags.verbose === true, Date.now()));
-      return 0;
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).jobAllocs(ctx),
 });

@@ -1,9 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { ApiError } from '../../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../../command-failure.js';
-import { idLength, limit, quote } from '../../output/nomad.js';
-import { resolveJob } from './status.js';
 
 export default defineCommand({
   path: ['job', 'eval'],
@@ -23,25 +18,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const client = clientFor(ctx);
-      const job = await resolveJob(ctx, client, ctx.args[0]);
-      const { evaluateJob } = await import('../../../api/jobs.js');
-      let evalId: string;
-      try {
-        evalId = (await evaluateJob(client, job.ID, { forceReschedule: ctx.flags['force-reschedule'] === true, namespace: job.Namespace })).EvalID;
-      } catch (err) {
-        if (err instanceof ApiError) throw new CommandFailure(`Error evaluating job: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`);
-        throw err;
-      }
-      const length = idLength(ctx.flags.verbose);
-      if (ctx.flags.detach === true) {
-        ctx.io.out(`Created eval ID: ${quote(limit(evalId, length))}`);
-        return 0;
-      }
-      const { monitorEvaluation } = await import('../../monitor.js');
-      return monitorEvaluation({ client, io: ctx.io, length, namespace: job.Namespace }, evalId);
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).jobEval(ctx),
 });

@@ -1,19 +1,4 @@
 import { defineCommand, type CommandSpec } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { ApiError, UsageError, UserError } from '../../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../../command-failure.js';
-import { idLength } from '../../output/nomad.js';
-
-/** The upstream message the CLI recognises a check-and-set conflict by. */
-const ENFORCE_INDEX = 'Enforcing job modify index';
-
-/** A non-negative integer flag (Nomad parses -check-index as an unsigned integer). */
-function indexFlag(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid value "${String(value)}" for -${name}: expected a non-negative integer`);
-  return n;
-}
 
 export const runCommand = defineCommand({
   path: ['job', 'run'],
@@ -53,68 +38,7 @@ export const runCommand = defineCommand({
     { name: 'hcl2-strict', type: 'bool', default: true, description: 'Fail on unknown variables in -var and -var-file (always on; accepted for compatibility).' },
   ],
   args: [{ name: 'file', description: 'The job file, or "-" for stdin.', required: true, complete: 'file' }],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const checkIndex = indexFlag(ctx.flags['check-index'], 'check-index');
-      const evalPriority = ctx.flags['eval-priority'] as number | undefined;
-      if (evalPriority !== undefined && (evalPriority < 1 || evalPriority > 100)) throw new UsageError('-eval-priority must be between 1 and 100');
-      const { loadJobFile } = await import('../../job-file.js');
-      const loaded = await loadJobFile({
-        path: ctx.args[0],
-        vars: (ctx.flags.var as string[] | undefined) ?? [],
-        varFiles: (ctx.flags['var-file'] as string[] | undefined) ?? [],
-        env: ctx.env,
-        stdin: ctx.io.stdin,
-        json: ctx.flags.json === true,
-      }).catch((err: unknown) => {
-        throw err instanceof UserError ? new CommandFailure(`Error getting job struct: ${err.message}`) : err;
-      });
-      const job = loaded.job as Record<string, unknown>;
-      if (ctx.flags.output === true) {
-        ctx.io.out(JSON.stringify({ Job: job }, null, 4));
-        return 0;
-      }
-      const periodic = job.Periodic !== undefined && job.Periodic !== null;
-      const parameterized = job.ParameterizedJob !== undefined && job.ParameterizedJob !== null;
-      // A namespace in the job file wins over -namespace, as upstream.
-      const namespace = typeof job.Namespace === 'string' && job.Namespace !== '' ? job.Namespace : undefined;
-
-      const client = clientFor(ctx);
-      const { registerJob } = await import('../../../api/jobs.js');
-      let resp;
-      try {
-        resp = await registerJob(
-          client,
-          {
-            Job: job,
-            Submission: loaded.submission,
-            ...(checkIndex !== undefined ? { EnforceIndex: true, JobModifyIndex: checkIndex } : {}),
-            ...(evalPriority !== undefined ? { EvalPriority: evalPriority } : {}),
-            ...(ctx.flags['policy-override'] === true ? { PolicyOverride: true } : {}),
-            ...(ctx.flags['preserve-counts'] === true ? { PreserveCounts: true } : {}),
-          },
-          namespace,
-        );
-      } catch (err) {
-        if (err instanceof ApiError) {
-          const text = err.errors.join('; ');
-          const at = text.indexOf(ENFORCE_INDEX);
-          if (at >= 0) throw new CommandFailure(`${text.slice(at).replace(/\)$/, '')}\nJob not updated`);
-          throw new CommandFailure(`Error submitting job: Unexpected response code: ${err.statusCode} (${text})`);
-        }
-        throw err;
-      }
-      if (resp.Warnings) ctx.io.out(`Job Warnings:\n${resp.Warnings}\n\n`);
-
-      if (ctx.flags.detach === true || periodic || parameterized || !resp.EvalID) {
-        ctx.io.out('Job registration successful');
-        if (!periodic && !parameterized && resp.EvalID) ctx.io.out(`Evaluation ID: ${resp.EvalID}`);
-        return 0;
-      }
-      const { monitorEvaluation } = await import('../../monitor.js');
-      return monitorEvaluation({ client, io: ctx.io, length: idLength(ctx.flags.verbose), namespace }, resp.EvalID);
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).jobRun(ctx),
 });
 
 /** `svc run`: the same command under its top-level name, as Nomad's `run` alias. */

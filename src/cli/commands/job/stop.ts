@@ -1,24 +1,4 @@
-import { defineCommand, type CommandContext, type CommandSpec } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { ApiError, UsageError } from '../../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../../command-failure.js';
-import { idLength } from '../../output/nomad.js';
-import { resolveJob } from './status.js';
-
-/** Asks a yes/no question on the terminal; answers the typed line. */
-async function ask(ctx: CommandContext, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: false });
-  ctx.io.stderr.write(`${question} `);
-  try {
-    return await new Promise<string>((resolve) => {
-      rl.once('line', (line) => resolve(line));
-      rl.once('close', () => resolve(''));
-    });
-  } finally {
-    rl.close();
-  }
-}
+import { defineCommand, type CommandSpec } from '../../define.js';
 
 export const stopCommand = defineCommand({
   path: ['job', 'stop'],
@@ -46,49 +26,7 @@ export const stopCommand = defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'job', description: 'Job IDs or unique prefixes of them.', required: true, variadic: true, complete: 'job' }],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const evalPriority = ctx.flags['eval-priority'] as number | undefined;
-      if (evalPriority !== undefined && (evalPriority < 1 || evalPriority > 100)) throw new UsageError('-eval-priority must be between 1 and 100');
-      const client = clientFor(ctx);
-      const { deregisterJob } = await import('../../../api/jobs.js');
-      let worst = 0;
-      for (const typed of ctx.args) {
-        const job = await resolveJob(ctx, client, typed);
-        if (typed !== job.ID && ctx.flags.yes !== true && ctx.io.stdin.isTTY === true) {
-          const answer = (await ask(ctx, `Are you sure you want to stop job "${job.ID}"? [y/N]`)).trim().toLowerCase();
-          if (answer === '' || answer === 'n' || answer === 'no') {
-            ctx.io.out('Cancelling job stop');
-            continue;
-          }
-          if (answer !== 'y' && answer !== 'yes') throw new CommandFailure(`Unexpected answer "${answer}"`);
-        }
-        let resp;
-        try {
-          resp = await deregisterJob(client, job.ID, {
-            namespace: job.Namespace,
-            purge: ctx.flags.purge === true,
-            global: ctx.flags.global === true,
-            noShutdownDelay: ctx.flags['no-shutdown-delay'] === true,
-            evalPriority,
-          });
-        } catch (err) {
-          if (err instanceof ApiError) throw new CommandFailure(`Error deregistering job: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`);
-          throw err;
-        }
-        // Periodic and parameterized jobs are stopped without an evaluation.
-        if (!resp.EvalID) continue;
-        if (ctx.flags.detach === true) {
-          ctx.io.out(resp.EvalID);
-          continue;
-        }
-        const { monitorEvaluation } = await import('../../monitor.js');
-        const code = await monitorEvaluation({ client, io: ctx.io, length: idLength(ctx.flags.verbose), namespace: job.Namespace }, resp.EvalID);
-        worst = Math.max(worst, code);
-      }
-      return worst;
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).jobStop(ctx),
 });
 
 /** `svc stop`: the same command under its top-level name, as Nomad's `stop` alias. */

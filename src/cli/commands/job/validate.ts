@@ -1,14 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { UserError } from '../../../shared/errors.js';
-import { JobCommandFailure, reportingFailures } from './status.js';
-
-interface ValidateResponse {
-  DriverConfigValidated: boolean;
-  ValidationErrors: string[] | null;
-  Error: string;
-  Warnings: string;
-}
 
 export default defineCommand({
   path: ['job', 'validate'],
@@ -33,24 +23,5 @@ export default defineCommand({
     { name: 'var-file', type: 'strings', description: 'A file of variable values, HCL or JSON. Repeatable; later files win.', complete: 'file' },
   ],
   args: [{ name: 'file', description: 'The job file, or "-" for stdin.', required: true, complete: 'file' }],
-  run(ctx) {
-    return reportingFailures(ctx, async () => {
-      const { loadJobFile } = await import('../../job-file.js');
-      const loaded = await loadJobFile({
-        path: ctx.args[0],
-        vars: (ctx.flags.var as string[] | undefined) ?? [],
-        varFiles: (ctx.flags['var-file'] as string[] | undefined) ?? [],
-        env: ctx.env,
-        stdin: ctx.io.stdin,
-        json: ctx.flags.json === true,
-      }).catch((err: unknown) => {
-        throw err instanceof UserError ? new JobCommandFailure(`Error getting job struct: ${err.message}`) : err;
-      });
-      const { body } = await clientFor(ctx).scheduler<ValidateResponse>('PUT', '/v1/validate/job', { body: { Job: loaded.job } });
-      if (body.Error !== '') throw new JobCommandFailure(`Job validation errors:\n${body.Error}`);
-      if (body.Warnings !== '') ctx.io.out(`Job Warnings:\n${body.Warnings}\n\n`);
-      ctx.io.out('Job validation successful');
-      return 0;
-    });
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).jobValidate(ctx),
 });

@@ -1,11 +1,11 @@
 /** Allocation ID prefixes, and the checks the alloc lifecycle commands share. */
-import type { ApiClient } from '../../../api/client.js';
-import { listAllocs, type Allocation, type AllocStub } from '../../../api/allocs.js';
-import { ApiError } from '../../../shared/errors.js';
-import { CommandFailure } from '../../command-failure.js';
-import { formatTable } from '../../output/format.js';
-import { allocListTable } from '../../output/nomad.js';
-import { resolveByPrefix } from '../../prefix.js';
+import type { ApiClient } from '../../api/client.js';
+import { listAllocs, type Allocation, type AllocStub } from '../../api/allocs.js';
+import { ApiError } from '../../shared/errors.js';
+import { CommandFailure } from '../command-failure.js';
+import { formatTable } from '../output/format.js';
+import { allocListTable } from '../output/nomad.js';
+import { resolveByPrefix } from '../prefix.js';
 
 export function resolveAlloc(client: ApiClient, typed: string, verbose: boolean): Promise<AllocStub> {
   return resolveByPrefix<AllocStub>(

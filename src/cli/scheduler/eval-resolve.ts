@@ -1,8 +1,8 @@
 /** Evaluation ID prefixes, for the eval commands. */
-import type { ApiClient } from '../../../api/client.js';
-import { listEvals, type Evaluation } from '../../../api/evals.js';
-import { evalListTable, newestFirst } from '../../output/nomad.js';
-import { resolveByPrefix } from '../../prefix.js';
+import type { ApiClient } from '../../api/client.js';
+import { listEvals, type Evaluation } from '../../api/evals.js';
+import { evalListTable, newestFirst } from '../output/nomad.js';
+import { resolveByPrefix } from '../prefix.js';
 
 export function resolveEval(client: ApiClient, typed: string, verbose: boolean): Promise<Evaluation> {
   return resolveByPrefix<Evaluation>(

@@ -1,0 +1,24 @@
+/**
+ * What the scheduler commands (job, alloc, eval, node) do, loaded on first use: the declarations in
+ * src/cli/commands/<group>/<verb>.ts stay in the CLI bundle, for help, man pages and completions, and
+ * each one's `run` calls its implementation here, `src/cli/scheduler/<group>-<verb>.ts`. scripts/build.mjs
+ * builds this module as dist/cli-scheduler.cjs, so `svc version` does not compile the screens, the
+ * evaluation monitor, the ID prefix lookups or the API wrappers they use.
+ *
+ * Nothing outside this directory may import from it except through `await import()`.
+ */
+export { jobAllocs } from './job-allocs.js';
+export { jobEval } from './job-eval.js';
+export { jobHistory } from './job-history.js';
+export { jobInspect } from './job-inspect.js';
+export { jobRun } from './job-run.js';
+export { jobStatus } from './job-status.js';
+export { jobStop } from './job-stop.js';
+export { jobValidate } from './job-validate.js';
+export { allocRestart } from './alloc-restart.js';
+export { allocSignal } from './alloc-signal.js';
+export { allocStatus } from './alloc-status.js';
+export { allocStop } from './alloc-stop.js';
+export { evalList } from './eval-list.js';
+export { evalStatus } from './eval-status.js';
+export { nodeStatus } from './node-status.js';

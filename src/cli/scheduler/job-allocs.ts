@@ -1,0 +1,24 @@
+/**
+ * `svc job allocs`: the allocations of a job. The command's declaration is in
+ * src/cli/commands/job/allocs.ts.
+ */
+import type { CommandContext } from '../define.js';
+import { clientFor } from '../client-from-flags.js';
+import { reportingFailures } from '../command-failure.js';
+import { allocListTable, newestFirst } from '../output/nomad.js';
+import { resolveJob } from './job-status.js';
+import { jobAllocations } from '../../api/jobs.js';
+
+export function jobAllocs(ctx: CommandContext): Promise<number> {
+  return reportingFailures(ctx, async () => {
+    const client = clientFor(ctx);
+    const job = await resolveJob(ctx, client, ctx.args[0]);
+    const allocs = newestFirst(await jobAllocations(client, job.ID, { all: ctx.flags.all === true, namespace: job.Namespace }));
+    if (ctx.flags.json === true) {
+      ctx.io.out(JSON.stringify(allocs, null, 4));
+      return 0;
+    }
+    ctx.io.out(allocListTable(allocs, ctx.flags.verbose === true, Date.now()));
+    return 0;
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * `svc job inspect`: a job as the server holds it, or the file it was submitted as. The command's
+ * declaration is in src/cli/commands/job/inspect.ts.
+ */
+import type { CommandContext } from '../define.js';
+import { clientFor } from '../client-from-flags.js';
+import { UsageError } from '../../shared/errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { JobCommandFailure, jobPath, reportingFailures, resolveJob, type JobListStub } from './job-status.js';
+
+type Job = Record<string, unknown> & { Version: number };
+
+/** A `-version` value: Nomad takes an unsigned integer. */
+export function parseVersionFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (!/^\d+$/.test(text)) throw new UsageError(`invalid value "${text}" for -version: expected a non-negative integer`);
+  return Number(text);
+}
+
+/** The job's versions, newest first, read in the job's own namespace. */
+export async function jobVersions(client: ApiClient, stub: JobListStub): Promise<Job[]> {
+  const { body } = await client.scheduler<{ Versions: Job[] }>('GET', jobPath(stub.ID, '/versions'), { query: { namespace: stub.Namespace } });
+  return body?.Versions ?? [];
+}
+
+export function jobInspect(ctx: CommandContext): Promise<number> {
+  return reportingFailures(ctx, async () => {
+    const version = parseVersionFlag(ctx.flags.version);
+    if (ctx.flags.hcl === true && ctx.flags.json === true) throw new UsageError('-hcl and -json cannot be used together');
+    const client = clientFor(ctx);
+    const stub = await resolveJob(ctx, client, ctx.args[0]);
+    let job: Job;
+    if (version === undefined) {
+      job = (await client.scheduler<Job>('GET', jobPath(stub.ID), { query: { namespace: stub.Namespace } })).body;
+    } else {
+      const found = (await jobVersions(client, stub)).find((v) => v.Version === version);
+      if (!found) throw new JobCommandFailure(`Error inspecting job: job "${stub.ID}" with version ${version} couldn't be found`);
+      job = found;
+    }
+    if (ctx.flags.hcl === true) {
+      const { body } = await client.scheduler<{ Source: string }>('GET', jobPath(stub.ID, '/submission'), {
+        query: { namespace: stub.Namespace, version: String(job.Version) },
+      });
+      ctx.io.out(body.Source);
+      return 0;
+    }
+    ctx.io.out(JSON.stringify(ctx.flags.json === true ? job : { Job: job }, null, 4));
+    return 0;
+  });
+}

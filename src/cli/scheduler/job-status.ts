@@ -1,0 +1,322 @@
+/**
+ * `svc job status`: Nomad's job list, or one job's screen (header, summary, evaluations, placement
+ * failures, rescheduling, latest deployment, allocations). Also home of the job ID prefix lookup, whose
+ * ambiguity message is this command's list table, and of names other job commands import from here.
+ * The command's declaration is in src/cli/commands/job/status.ts.
+ */
+import type { CommandContext } from '../define.js';
+import { clientFor } from '../client-from-flags.js';
+import { formatTable } from '../output/format.js';
+import type { ApiClient } from '../../api/client.js';
+import { CommandFailure, reportingFailures } from '../command-failure.js';
+import { resolveByPrefix } from '../prefix.js';
+import {
+  allocListTable,
+  evalFailureStatus,
+  formatAllocMetrics,
+  formatKV,
+  formatNomadTime,
+  formatTime,
+  idLength,
+  limit,
+  newestFirst,
+  parseWireTime,
+  prettyTimeDiff,
+  quote,
+  sortedKeys,
+} from '../output/nomad.js';
+import { ApiError } from '../../shared/errors.js';
+import { jobAllocations, jobEvaluations, jobPath, jobSummary, latestDeployment, type Deployment } from '../../api/jobs.js';
+import { getEval, type Evaluation } from '../../api/evals.js';
+import type { AllocStub } from '../../api/allocs.js';
+
+export { formatKV, formatNomadTime, reportingFailures };
+/** A failure the command reports as one message on stderr, exit 1 (the scheduler commands' CommandFailure). */
+export const JobCommandFailure = CommandFailure;
+export type JobCommandFailure = CommandFailure;
+
+export interface JobSummaryCounts {
+  Queued: number;
+  Complete: number;
+  Failed: number;
+  Running: number;
+  Starting: number;
+  Lost: number;
+  Unknown: number;
+}
+
+export interface JobListStub {
+  ID: string;
+  ParentID: string;
+  Name: string;
+  Namespace: string;
+  Type: string;
+  Priority: number;
+  Periodic: boolean;
+  ParameterizedJob: boolean;
+  Stop: boolean;
+  Status: string;
+  SubmitTime: number;
+  JobSummary: {
+    Namespace: string;
+    Summary: Record<string, JobSummaryCounts>;
+    Children: { Pending: number; Running: number; Dead: number } | null;
+  };
+}
+
+function typeString(job: JobListStub): string {
+  return job.Type + (job.Periodic ? '/periodic' : '') + (job.ParameterizedJob ? '/parameterized' : '');
+}
+
+export function statusString(status: string, stop: boolean): string {
+  return stop ? `${status} (stopped)` : status;
+}
+
+/** The job list table; a Namespace column when listing every namespace. */
+export function jobListTable(jobs: JobListStub[], withNamespace: boolean): string {
+  const headers = withNamespace ? ['ID', 'Namespace', 'Type', 'Priority', 'Status', 'Submit Date'] : ['ID', 'Type', 'Priority', 'Status', 'Submit Date'];
+  const rows = jobs.map((j) => [
+    j.ID,
+    ...(withNamespace ? [j.JobSummary?.Namespace ?? j.Namespace] : []),
+    typeString(j),
+    String(j.Priority),
+    statusString(j.Status, j.Stop),
+    formatNomadTime(j.SubmitTime),
+  ]);
+  return formatTable(headers, rows);
+}
+
+/** The Go client sorts job lists by ID; the server orders by namespace first. */
+function byId(jobs: JobListStub[]): JobListStub[] {
+  return [...jobs].sort((a, b) => (a.ID < b.ID ? -1 : a.ID > b.ID ? 1 : a.Namespace < b.Namespace ? -1 : a.Namespace > b.Namespace ? 1 : 0));
+}
+
+export async function listJobs(client: ApiClient, prefix?: string): Promise<JobListStub[]> {
+  const { body } = await client.scheduler<JobListStub[]>('GET', '/v1/jobs', { query: prefix !== undefined ? { prefix } : {} });
+  return byId(body ?? []);
+}
+
+function allNamespaces(ctx: CommandContext): boolean {
+  return ((ctx.flags.namespace as string | undefined) || ctx.env.SVC_NAMESPACE) === '*';
+}
+
+/**
+ * The job a user means by an ID or ID prefix: an exact ID wins, a unique prefix is accepted, several
+ * matches are refused with the list of them (as Nomad).
+ */
+export async function resolveJob(ctx: CommandContext, client: ApiClient, typed: string): Promise<JobListStub> {
+  return resolveByPrefix<JobListStub>(
+    {
+      plural: 'jobs',
+      notFound: (prefix) => `No job(s) with prefix or id "${prefix}" found`,
+      list: (prefix) => listJobs(client, prefix),
+      idOf: (j) => j.ID,
+      table: (jobs) => jobListTable(jobs, allNamespaces(ctx)),
+    },
+    typed,
+  );
+}
+
+export { jobPath };
+
+interface FullJob {
+  ID: string;
+  Name: string;
+  Namespace: string;
+  Type: string;
+  Priority: number;
+  Datacenters: string[] | null;
+  NodePool: string;
+  Status: string;
+  Stop: boolean;
+  SubmitTime: number;
+  Periodic: unknown;
+  ParameterizedJob: { Payload?: string; MetaRequired?: string[] | null; MetaOptional?: string[] | null } | null;
+}
+
+type SummaryLike = Pick<JobListStub['JobSummary'], 'Summary' | 'Children'>;
+
+function summarySection(summary: SummaryLike | null | undefined, job: FullJob): string {
+  const periodic = job.Periodic !== null && job.Periodic !== undefined;
+  const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined;
+  let out = '';
+  if (!periodic && !parameterized) {
+    const groups = sortedKeys(summary?.Summary);
+    const rows = groups.map((g) => {
+      const s = summary!.Summary[g];
+      return [g, s.Queued, s.Starting, s.Running, s.Failed, s.Complete, s.Lost, s.Unknown].map(String);
+    });
+    out += '\nSummary\n' + formatTable(['Task Group', 'Queued', 'Starting', 'Running', 'Failed', 'Complete', 'Lost', 'Unknown'], rows);
+  }
+  const children = summary?.Children;
+  // Nomad always shows the children of periodic and parameterized parents, and of others only when any exist.
+  if (children && (periodic || parameterized || children.Pending + children.Running + children.Dead > 0)) {
+    out += `\n${parameterized ? 'Parameterized Job Summary' : 'Children Job Summary'}\n`;
+    out += formatTable(['Pending', 'Running', 'Dead'], [[String(children.Pending), String(children.Running), String(children.Dead)]]);
+  }
+  return out;
+}
+
+async function childrenSection(client: ApiClient, job: FullJob, suffix: string, none: string, title: string): Promise<string> {
+  const children = (await listJobs(client, job.ID + suffix)).filter((c) => c.ParentID === job.ID);
+  if (children.length === 0) return `\n${none}\n`;
+  return `\n${title}\n` + formatTable(['ID', 'Status'], children.map((c) => [c.ID, c.Status]));
+}
+
+/** Nomad shows the placement failures of at most this many task groups. */
+const MAX_FAILED_GROUPS = 5;
+
+/** `Placement Failure`: the latest evaluation with failures, while a blocked evaluation waits. */
+export function placementFailureSection(evals: Evaluation[]): string {
+  const blocked = evals.some((e) => e.Status === 'blocked');
+  let latest: Evaluation | undefined;
+  for (const e of evals) {
+    if (Object.keys(e.FailedTGAllocs ?? {}).length === 0) continue;
+    if (!latest || latest.CreateIndex < e.CreateIndex) latest = e;
+  }
+  if (!blocked || !latest) return '';
+  const failed = latest.FailedTGAllocs!;
+  const groups = sortedKeys(failed);
+  const parts = groups.slice(0, MAX_FAILED_GROUPS).map((g) => `Task Group ${quote(g)}:\n${formatAllocMetrics(failed[g], false, '  ')}`);
+  let out = `\nPlacement Failure\n${parts.join('\n\n')}\n`;
+  if (groups.length > MAX_FAILED_GROUPS) out += `\nPlacement failures truncated. To see remainder run:\nsvc eval status ${latest.ID}\n`;
+  return out;
+}
+
+/** `Evaluations` (-evals or -verbose). */
+export function evaluationsSection(evals: Evaluation[], length: number): string {
+  const rows = evals.map((e) => [limit(e.ID, length), String(e.Priority), e.TriggeredBy, e.Status, evalFailureStatus(e).text]);
+  return '\nEvaluations\n' + formatTable(['ID', 'Priority', 'Triggered By', 'Status', 'Placement Failures'], rows);
+}
+
+/** `Future Rescheduling Attempts`: the delayed follow-up evaluation of each group's latest allocation. */
+async function reschedulingSection(client: ApiClient, allocs: AllocStub[], length: number, namespace: string, nowMs: number): Promise<string> {
+  const latest = new Map<string, AllocStub>();
+  for (const a of allocs) {
+    const seen = latest.get(a.TaskGroup);
+    if (!seen || a.ModifyTime > seen.ModifyTime) latest.set(a.TaskGroup, a);
+  }
+  const rows: string[][] = [];
+  for (const group of [...latest.keys()].sort()) {
+    const evalId = latest.get(group)!.FollowupEvalID;
+    if (!evalId) continue;
+    const e = await getEval(client, evalId, namespace).catch(() => undefined);
+    const waitUntil = parseWireTime(e?.WaitUntil);
+    if (waitUntil === undefined || waitUntil < nowMs) continue;
+    rows.push([group, limit(evalId, length), prettyTimeDiff(waitUntil, nowMs)]);
+  }
+  if (rows.length === 0) return '';
+  return '\nFuture Rescheduling Attempts\n' + formatTable(['Task Group', 'Eval ID', 'Eval Time'], rows);
+}
+
+/** `Latest Deployment` with its `Deployed` table. */
+export function deploymentSection(d: Deployment, length: number): string {
+  let out = '\nLatest Deployment\n' + formatKV([['ID', limit(d.ID, length)], ['Status', d.Status], ['Description', d.StatusDescription]]);
+  const groups = sortedKeys(d.TaskGroups);
+  if (groups.length === 0) return out;
+  const states = groups.map((g) => d.TaskGroups![g]);
+  const autoRevert = states.some((s) => s.AutoRevert);
+  const canaries = states.some((s) => (s.DesiredCanaries ?? 0) > 0);
+  const deadline = states.some((s) => parseWireTime(s.RequireProgressBy) !== undefined);
+  const headers = ['Task Group', ...(autoRevert ? ['Auto Revert'] : []), ...(canaries ? ['Promoted'] : []), 'Desired', ...(canaries ? ['Canaries'] : []), 'Placed', 'Healthy', 'Unhealthy', ...(deadline ? ['Progress Deadline'] : [])];
+  const rows = groups.map((g, i) => {
+    const s = states[i];
+    const progress = parseWireTime(s.RequireProgressBy);
+    return [
+      g,
+      ...(autoRevert ? [String(s.AutoRevert === true)] : []),
+      ...(canaries ? [(s.DesiredCanaries ?? 0) > 0 ? String(s.Promoted === true) : 'N/A'] : []),
+      String(s.DesiredTotal),
+      ...(canaries ? [String(s.DesiredCanaries ?? 0)] : []),
+      String(s.PlacedAllocs),
+      String(s.HealthyAllocs),
+      String(s.UnhealthyAllocs),
+      ...(deadline ? [progress === undefined ? 'N/A' : formatTime(new Date(progress))] : []),
+    ];
+  });
+  out += '\nDeployed\n' + formatTable(headers, rows);
+  return out;
+}
+
+export function jobStatus(ctx: CommandContext): Promise<number> {
+  return reportingFailures(ctx, async () => {
+    const client = clientFor(ctx);
+    if (ctx.args.length === 0) {
+      const jobs = await listJobs(client);
+      if (ctx.flags.json === true) {
+        ctx.io.out(JSON.stringify(jobs, null, 4));
+        return 0;
+      }
+      ctx.io.out(jobs.length === 0 ? 'No running jobs' : jobListTable(jobs, allNamespaces(ctx)));
+      return 0;
+    }
+    const stub = await resolveJob(ctx, client, ctx.args[0]);
+    const { body: job } = await client.scheduler<FullJob>('GET', jobPath(stub.ID), { query: { namespace: stub.Namespace } });
+    if (ctx.flags.json === true) {
+      ctx.io.out(JSON.stringify(job, null, 4));
+      return 0;
+    }
+    const periodic = job.Periodic !== null && job.Periodic !== undefined;
+    const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined;
+    let out = formatKV([
+      ['ID', job.ID],
+      ['Name', job.Name],
+      ['Submit Date', formatNomadTime(job.SubmitTime)],
+      ['Type', job.Type],
+      ['Priority', String(job.Priority)],
+      ['Datacenters', (job.Datacenters ?? []).join(',')],
+      ['Namespace', job.Namespace],
+      ['Node Pool', job.NodePool],
+      ['Status', statusString(job.Status, job.Stop)],
+      ['Periodic', String(periodic)],
+      ['Parameterized', String(parameterized)],
+    ]);
+    if (ctx.flags.short === true) {
+      ctx.io.out(out);
+      return 0;
+    }
+    const namespace = stub.Namespace;
+    const scoped = clientFor({ ...ctx, flags: { ...ctx.flags, namespace } });
+    // The summary endpoint is the source; the list stub's copy is the fallback for older servers.
+    const summary = await jobSummary(client, job.ID, namespace).catch((err: unknown) => {
+      if (err instanceof ApiError && err.statusCode === 404) return stub.JobSummary;
+      throw err;
+    });
+    if (periodic && !parameterized) {
+      out += summarySection(summary, job);
+      out += await childrenSection(scoped, job, '/periodic-', 'No instances of periodic job found', 'Previously Launched Jobs');
+      ctx.io.out(out);
+      return 0;
+    }
+    if (parameterized) {
+      const p = job.ParameterizedJob!;
+      out += '\nParameterized Job\n';
+      out += formatKV([
+        ['Payload', p.Payload ?? ''],
+        ['Required Metadata', (p.MetaRequired ?? []).join(', ')],
+        ['Optional Metadata', (p.MetaOptional ?? []).join(', ')],
+      ]);
+      out += summarySection(summary, job);
+      out += await childrenSection(scoped, job, '/dispatch-', 'No dispatched instances of parameterized job found', 'Dispatched Jobs');
+      ctx.io.out(out);
+      return 0;
+    }
+    const verbose = ctx.flags.verbose === true;
+    const length = idLength(verbose);
+    const [allocs, evals, deployment] = await Promise.all([
+      jobAllocations(client, job.ID, { all: ctx.flags['all-allocs'] === true, namespace }),
+      jobEvaluations(client, job.ID, namespace),
+      latestDeployment(client, job.ID, namespace),
+    ]);
+    const nowMs = Date.now();
+    out += summarySection(summary, job);
+    const sortedEvals = newestFirst(evals);
+    if (verbose || ctx.flags.evals === true) out += evaluationsSection(sortedEvals, length);
+    out += placementFailureSection(sortedEvals);
+    out += await reschedulingSection(client, allocs, length, namespace, nowMs);
+    if (deployment) out += deploymentSection(deployment, length);
+    out += '\nAllocations\n' + allocListTable(newestFirst(allocs), verbose, nowMs);
+    ctx.io.out(out);
+    return 0;
+  });
+}

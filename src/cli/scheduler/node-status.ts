@@ -1,0 +1,171 @@
+/**
+ * `svc node status`: the node list, or one node's screen. The command's declaration is in
+ * src/cli/commands/node/status.ts.
+ */
+import type { CommandContext } from '../define.js';
+import { clientFor } from '../client-from-flags.js';
+import { reportingFailures } from '../command-failure.js';
+import { formatTable } from '../output/format.js';
+import { allocListTable, formatKV, formatTaskTime, idLength, limit, megabytes, newestFirst, sortedKeys } from '../output/nomad.js';
+import { resolveByPrefix } from '../prefix.js';
+import type { ApiClient } from '../../api/client.js';
+import { getAlloc, type Allocation, type AllocStub } from '../../api/allocs.js';
+import { getNode, listNodes, nodeAllocations, type Node, type NodeStub } from '../../api/nodes.js';
+
+/** `ID  Node Pool  DC  Name  Class  [Address  Version]  Drain  Eligibility  Status` */
+export function nodeListTable(nodes: NodeStub[], verbose: boolean): string {
+  const length = idLength(verbose);
+  return formatTable(
+    ['ID', 'Node Pool', 'DC', 'Name', 'Class', ...(verbose ? ['Address', 'Version'] : []), 'Drain', 'Eligibility', 'Status'],
+    nodes.map((n) => [
+      limit(n.ID, length),
+      n.NodePool,
+      n.Datacenter,
+      n.Name,
+      n.NodeClass,
+      ...(verbose ? [n.Address, n.Version] : []),
+      String(n.Drain),
+      n.SchedulingEligibility,
+      n.Status,
+    ]),
+  );
+}
+
+/** Detected drivers, `name (unhealthy)` for the unhealthy ones, sorted, comma-separated. */
+export function driverStatus(drivers: Node['Drivers']): string {
+  const names: string[] = [];
+  for (const name of sortedKeys(drivers)) {
+    const d = drivers![name];
+    if (!d.Detected) continue;
+    names.push(d.Healthy ? name : `${name} (unhealthy)`);
+  }
+  return names.sort().join(',');
+}
+
+/** `Allocated Resources`: what the running allocations reserve, of what the node offers beyond its reservations. */
+export function allocatedResources(node: Node, running: Allocation[]): string {
+  let cpu = 0;
+  let mem = 0;
+  let disk = 0;
+  for (const a of running) {
+    for (const t of Object.values(a.AllocatedResources?.Tasks ?? {})) {
+      cpu += t.Cpu?.CpuShares ?? 0;
+      mem += t.Memory?.MemoryMB ?? 0;
+    }
+    disk += a.AllocatedResources?.Shared?.DiskMB ?? 0;
+  }
+  const total = (get: (r: NonNullable<Node['NodeResources']>) => number | undefined) =>
+    (node.NodeResources ? get(node.NodeResources) ?? 0 : 0) - (node.ReservedResources ? get(node.ReservedResources) ?? 0 : 0);
+  const totalCpu = total((r) => r.Cpu?.CpuShares);
+  const totalMem = total((r) => r.Memory?.MemoryMB);
+  const totalDisk = total((r) => r.Disk?.DiskMB);
+  return formatTable(['CPU', 'Memory', 'Disk'], [[`${cpu}/${totalCpu} MHz`, `${megabytes(mem)}/${megabytes(totalMem)}`, `${megabytes(disk)}/${megabytes(totalDisk)}`]]);
+}
+
+export interface NodeScreenOptions {
+  verbose: boolean;
+  short: boolean;
+  nowMs: number;
+}
+
+/** The single-node screen. */
+export function formatNode(node: Node, allocs: AllocStub[], running: Allocation[], opts: NodeScreenOptions): string {
+  const rows: Array<[string, string]> = [
+    ['ID', node.ID],
+    ['Name', node.Name],
+    ['Node Pool', node.NodePool],
+    ['Class', node.NodeClass],
+    ['DC', node.Datacenter],
+    ['Drain', String(node.DrainStrategy !== null && node.DrainStrategy !== undefined)],
+    ['Eligibility', node.SchedulingEligibility],
+    ['Status', node.Status],
+    ['CSI Controllers', ''],
+    ['CSI Drivers', ''],
+  ];
+  const hostVolumes = sortedKeys(node.HostVolumes).join(',');
+  const hostNetworks = sortedKeys(node.HostNetworks).join(',');
+  const allocTable = '\nAllocations\n' + allocListTable(newestFirst(allocs), opts.verbose, opts.nowMs, { nodeName: false });
+  if (opts.short) {
+    const drivers = sortedKeys(node.Drivers).filter((d) => node.Drivers![d].Detected);
+    rows.push(['Host Volumes', hostVolumes], ['Host Networks', hostNetworks], ['CSI Volumes', ''], ['Drivers', drivers.join(',')]);
+    return formatKV(rows) + allocTable;
+  }
+  if (!opts.verbose) rows.push(['Host Volumes', hostVolumes], ['Host Networks', hostNetworks], ['CSI Volumes', ''], ['Driver Status', driverStatus(node.Drivers)]);
+  let out = formatKV(rows);
+  if (opts.verbose) {
+    const volumes = sortedKeys(node.HostVolumes);
+    if (volumes.length > 0) {
+      out += '\nHost Volumes\n' + formatTable(['Name', 'ReadOnly', 'Source'], volumes.map((v) => [v, String(node.HostVolumes![v].ReadOnly), node.HostVolumes![v].Path]));
+    }
+    const drivers = sortedKeys(node.Drivers);
+    out +=
+      '\nDrivers\n' +
+      formatTable(
+        ['Driver', 'Detected', 'Healthy', 'Message', 'Time'],
+        drivers.map((d) => {
+          const info = node.Drivers![d];
+          return [d, String(info.Detected), String(info.Healthy), info.HealthDescription, formatTaskTime(info.UpdateTime)];
+        }),
+      );
+  }
+  const events = [...(node.Events ?? [])].reverse();
+  out +=
+    '\nNode Events\n' +
+    formatTable(
+      opts.verbose ? ['Time', 'Subsystem', 'Message', 'Details'] : ['Time', 'Subsystem', 'Message'],
+      events.map((e) => {
+        const subsystem = e.Details?.driver ? `Driver: ${e.Details.driver}` : e.Subsystem;
+        const row = [formatTaskTime(e.Timestamp), subsystem, e.Message];
+        if (opts.verbose) row.push(sortedKeys(e.Details).map((k) => `${k}: ${e.Details![k]}`).join(', '));
+        return row;
+      }),
+    );
+  out += '\nAllocated Resources\n' + allocatedResources(node, running);
+  out += allocTable;
+  if (opts.verbose) {
+    out += '\nAttributes\n' + formatKV(sortedKeys(node.Attributes).map((k) => [k, node.Attributes![k]]));
+    const meta = sortedKeys(node.Meta);
+    out += '\nMeta\n' + (meta.length > 0 ? formatKV(meta.map((k) => [k, node.Meta![k]])) : '');
+  }
+  return out;
+}
+
+async function resolveNode(client: ApiClient, typed: string, verbose: boolean): Promise<NodeStub> {
+  return resolveByPrefix<NodeStub>(
+    {
+      plural: 'nodes',
+      uuid: true,
+      notFound: (prefix) => `No node(s) with prefix "${prefix}" found`,
+      list: (prefix) => listNodes(client, prefix),
+      idOf: (n) => n.ID,
+      table: (nodes) => nodeListTable(nodes, verbose),
+    },
+    typed,
+  );
+}
+
+export function nodeStatus(ctx: CommandContext): Promise<number> {
+  return reportingFailures(ctx, async () => {
+    const client = clientFor(ctx);
+    const verbose = ctx.flags.verbose === true;
+    if (ctx.args.length === 0) {
+      const nodes = await listNodes(client);
+      if (ctx.flags.json === true) {
+        ctx.io.out(JSON.stringify(nodes, null, 4));
+        return 0;
+      }
+      ctx.io.out(nodes.length === 0 ? 'No nodes registered' : nodeListTable(nodes, verbose));
+      return 0;
+    }
+    const stub = await resolveNode(client, ctx.args[0], verbose);
+    const node = await getNode(client, stub.ID);
+    if (ctx.flags.json === true) {
+      ctx.io.out(JSON.stringify(node, null, 4));
+      return 0;
+    }
+    const allocs = await nodeAllocations(client, node.ID);
+    const running = ctx.flags.short === true ? [] : await Promise.all(allocs.filter((a) => a.ClientStatus === 'running').map((a) => getAlloc(client, a.ID, a.Namespace)));
+    ctx.io.out(formatNode(node, allocs, running, { verbose, short: ctx.flags.short === true, nowMs: Date.now() }));
+    return 0;
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * `svc version` and `svc --help` start close to a bare `node -e 0` because dist/main.cjs holds only what
+ * every start needs: the command declarations, the argv parser, help. What only some commands do lives
+ * in bundles of their own (scripts/build.mjs), loaded by those commands' `run`. These checks read the
+ * build output (`npm run build`), so that a static import that pulls such a module back into
+ * dist/main.cjs fails here rather than only in `npm run bench`.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const dist = (name: string) => new URL(`../../dist/${name}`, import.meta.url);
+
+/**
+ * The source modules in a bundle and the size of each one's code, from the `// src/…` line esbuild
+ * writes before each module in unminified output.
+ */
+function modulesOf(bundle: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const marks = [...bundle.matchAll(/^\/\/ (\S+\.ts)$/gm)];
+  marks.forEach((m, i) => out.set(m[1], (marks[i + 1]?.index ?? bundle.length) - m.index!));
+  return out;
+}
+
+/** Modules only some commands run; none may be compiled by every start. */
+const LAZY = [
+  /^src\/cli\/scheduler\//,
+  /^src\/cli\/monitor\.ts$/,
+  /^src\/cli\/prefix\.ts$/,
+  /^src\/cli\/job-file\.ts$/,
+  /^src\/cli\/command-failure\.ts$/,
+  /^src\/cli\/docs\/completions\.ts$/,
+  /^src\/api\/(jobs|allocs|evals|nodes)\.ts$/,
+  /^src\/scheduler\//,
+  /^src\/jobspec\//,
+];
+
+/** dist/main.cjs was 167 KB before the scheduler commands and 160 KB after their code moved out of it. */
+const MAIN_BUDGET = 180_000;
+
+describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.cjs)', () => {
+  const main = readFileSync(dist('main.cjs'), 'utf8');
+  const modules = modulesOf(main);
+
+  it('is a build of the current layout', () => {
+    expect(modules.size, 'no module markers: is dist/main.cjs minified?').toBeGreaterThan(50);
+    for (const bundle of ['cli-scheduler.cjs', 'completions.cjs']) expect(existsSync(dist(bundle)), `dist/${bundle} is missing: run npm run build`).toBe(true);
+  });
+
+  it('holds no code that only some commands run', () => {
+    // output/nomad.ts may appear as an empty module: commands/job/status.ts re-exports one of its names.
+    const found = [...modules].filter(([src, bytes]) => LAZY.some((re) => re.test(src)) || (src === 'src/cli/output/nomad.ts' && bytes > 200));
+    expect(found.map(([src]) => src), 'import these only through `await import()` of a bundle entry in scripts/build.mjs').toEqual([]);
+  });
+
+  it(`stays under ${MAIN_BUDGET / 1000} KB`, () => {
+    expect(statSync(dist('main.cjs')).size).toBeLessThan(MAIN_BUDGET);
+  });
+
+  it('loads the scheduler commands and the completion scripts from their own bundles', () => {
+    expect(main).toContain('require("./cli-scheduler.cjs")');
+    expect(main).toContain('require("./completions.cjs")');
+  });
+
+  it('shares the error classes with the scheduler bundle, so exit codes follow the error type', () => {
+    const scheduler = readFileSync(dist('cli-scheduler.cjs'), 'utf8');
+    expect(modulesOf(scheduler).has('src/shared/errors.ts'), 'dist/cli-scheduler.cjs carries its own copy of src/shared/errors.ts').toBe(false);
+    expect(scheduler).toContain('require("./main.cjs").__shared["src/shared/errors.ts"]');
+  });
+});
