@@ -32,12 +32,20 @@ function subcommandsOf(path: string[]): Array<{ name: string; synopsis: string }
   for (const c of [...groups, ...commands.filter((cmd) => !cmd.hidden)]) {
     if (c.path.length === path.length + 1 && path.every((w, i) => c.path[i] === w)) seen.set(c.path[path.length], c.synopsis);
   }
-  return [...seen].map(([name, synopsis]) => ({ name, synopsis })).sort((a, b) => a.name.localeCompare(b.name));
+  // Code-point order, not localeCompare: command names are ASCII, and collation costs ~7 ms to set up.
+  return [...seen].map(([name, synopsis]) => ({ name, synopsis })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export async function run(
   argv: string[],
-  streams: Pick<Io, 'stdin' | 'stdout' | 'stderr'> = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+  // stdin is a getter: creating process.stdin costs a few ms, and most commands never read it.
+  streams: Pick<Io, 'stdin' | 'stdout' | 'stderr'> = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+  },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const bare = createIo(streams, env, { noColor: argv.includes('-no-color') || argv.includes('--no-color'), forceColor: argv.includes('-force-color') || argv.includes('--force-color') });

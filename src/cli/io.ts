@@ -28,11 +28,18 @@ export function createIo(
 ): Io {
   const envNoColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? true : env.SVC_CLI_NO_COLOR === 'true' || env.SVC_CLI_NO_COLOR === '1';
   const color = opts.forceColor === true || (!opts.noColor && !envNoColor && streams.stdout.isTTY === true);
+  // stdin is read only when asked for: touching process.stdin creates the stream, which costs start-up time.
   return {
-    ...streams,
+    get stdin() {
+      return streams.stdin;
+    },
+    stdout: streams.stdout,
+    stderr: streams.stderr,
     out: (text) => void streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => void streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
     color,
-    canPrompt: !opts.nonInteractive && streams.stdin.isTTY === true && streams.stdout.isTTY === true,
+    get canPrompt() {
+      return !opts.nonInteractive && streams.stdin.isTTY === true && streams.stdout.isTTY === true;
+    },
   };
 }
