@@ -56,6 +56,11 @@ export class NodeAgent {
     return this.opts.node.ID;
   }
 
+  /** The node as it registered: name, datacenter, drivers and why any of them is unavailable. */
+  get node(): Node {
+    return this.opts.node;
+  }
+
   /** Registers the node (retrying until the server takes it), then heartbeats and pulls allocations. */
   async start(): Promise<void> {
     for (;;) {

@@ -31,6 +31,7 @@ import { VERSION } from '../version.js';
 import { SchedulerRuntime } from '../scheduler/runtime.js';
 import type { LocalNodeOptions } from '../client/local-node.js';
 import type { NodeAgent } from '../client/node-agent.js';
+import type { Node } from '../scheduler/structs/node.js';
 
 export interface ServerOptions {
   dev: boolean;
@@ -55,6 +56,8 @@ export interface SvcServer {
   routing: SecretsRouting;
   /** the root token made at this start, if one was (first start, or every -dev start) */
   rootToken?: string;
+  /** the server's own node, once listen() has started it */
+  node(): Node | undefined;
   handle(raw: RawRequest): Promise<RawResponse>;
   listen(): Promise<{ address: string; port: number }>;
   close(): Promise<void>;
@@ -183,6 +186,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       services,
       routing,
       rootToken,
+      node: () => localNode?.node,
       handle,
       async listen() {
         const bound = await new Promise<{ address: string; port: number }>((resolve, reject) => {

@@ -35,8 +35,16 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     `             Address: ${url}`,
     `            Data dir: ${opts.dataDir ?? '(temporary, removed at shutdown)'}`,
     `             Storage: lmdb`,
-    '',
   ];
+  const node = server.node();
+  if (node) {
+    const drivers = Object.entries(node.Drivers);
+    const usable = drivers.filter(([, d]) => d.Detected && d.Healthy).map(([name]) => name);
+    lines.push(`                Node: ${node.Name} (${node.ID.slice(0, 8)}), datacenter ${node.Datacenter}, drivers: ${usable.join(', ') || 'none'}`);
+    // A driver the node cannot offer says why, so a job that needs it is not a mystery later.
+    for (const [name, d] of drivers) if (!(d.Detected && d.Healthy)) lines.push(`                      ${name} unavailable: ${d.HealthDescription}`);
+  }
+  lines.push('');
   if (server.rootToken) {
     if (opts.dev) {
       const file = await writeTokenFile(env, server.rootToken);
