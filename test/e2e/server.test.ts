@@ -79,6 +79,28 @@ describe('svc server -dev', () => {
     }
   });
 
+  it('names its node and its drivers in the banner; -node, -dc, -meta and -client=false shape the node', async () => {
+    const proc = await startSvc(['-dev', '-port=0', '-node=n1', '-dc=east', '-meta=rack=r7'], { HOME: home });
+    try {
+      expect(proc.stdout()).toMatch(/\n {16}Node: n1 \([0-9a-f]{8}\), datacenter east, drivers: [a-z_, ]*raw_exec/);
+      const nodes = await runCli(['node', 'status', '-json'], { HOME: home, SVC_ADDR: proc.url, NO_COLOR: '1' });
+      const [node] = JSON.parse(nodes.stdout) as Array<{ ID: string; Name: string; Datacenter: string }>;
+      expect(node).toMatchObject({ Name: 'n1', Datacenter: 'east' });
+      const full = await runCli(['node', 'status', '-json', node.ID], { HOME: home, SVC_ADDR: proc.url, NO_COLOR: '1' });
+      expect(JSON.parse(full.stdout).Meta).toEqual({ rack: 'r7' });
+    } finally {
+      await stop(proc);
+    }
+    const bare = await startSvc(['-dev', '-port=0', '-client=false'], { HOME: home });
+    try {
+      expect(bare.stdout()).not.toContain('Node:');
+      const nodes = await runCli(['node', 'status', '-json'], { HOME: home, SVC_ADDR: bare.url, NO_COLOR: '1' });
+      expect(JSON.parse(nodes.stdout)).toEqual([]);
+    } finally {
+      await stop(bare);
+    }
+  });
+
   it('-dev-root-token-id sets the root token', async () => {
     const proc = await startSvc(['-dev', '-port=0', '-dev-root-token-id=my-dev-root'], { HOME: home });
     try {
