@@ -25,6 +25,9 @@ export const EV = {
   restoreFailed: 'Failed Restoring Task',
   waitingShutdownDelay: 'Waiting for shutdown delay',
   skippingShutdownDelay: 'Skipping shutdown delay',
+  downloadingArtifacts: 'Downloading Artifacts',
+  artifactDownloadFailed: 'Failed Artifact Download',
+  hookFailed: 'Task hook failed',
 } as const;
 
 export const BUILDING_TASK_DIR = 'Building Task Directory';
@@ -108,3 +111,14 @@ export function waitingShutdownDelay(delayNs: number): TaskEvent {
 
 export const skippingShutdownDelay = (): TaskEvent =>
   newTaskEvent(EV.skippingShutdownDelay, { DisplayMessage: 'Skipping shutdown_delay before killing the task.' });
+
+export const downloadingArtifacts = (): TaskEvent => newTaskEvent(EV.downloadingArtifacts, { DisplayMessage: 'Client is downloading artifacts' });
+
+export function artifactDownloadFailed(message: string): TaskEvent {
+  return newTaskEvent(EV.artifactDownloadFailed, { DownloadError: message, DisplayMessage: message || 'Failed to download artifacts', Details: { download_error: message } });
+}
+
+/** A prestart hook failed: `message` is `<hook>: <error>`, as Nomad words it. */
+export function hookFailed(message: string): TaskEvent {
+  return newTaskEvent(EV.hookFailed, { Message: message, DisplayMessage: message, Details: { message } });
+}

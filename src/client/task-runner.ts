@@ -13,6 +13,7 @@ import type { Logger } from '../shared/log.js';
 import { type Driver, type DriverHandle, DriverStartError, type ExitResult, type TaskStartRequest } from './drivers/driver.js';
 import { normalizeSignal } from './drivers/signals.js';
 import { TaskNotRunningError } from './errors.js';
+import { type PrestartContext, TaskHookError, runArtifacts, runTemplates } from './prestart.js';
 import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './restart-tracker.js';
 import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs } from './task-dir.js';
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
@@ -35,6 +36,8 @@ export interface SavedTask {
   restartAtMs: number;
   killRequested: boolean;
   noShutdownDelay: boolean;
+  /** the artifacts already downloaded (see prestart.ts artifactId); absent in state from before artifacts */
+  artifacts?: string[];
 }
 
 export interface TaskRunnerOptions {
@@ -73,6 +76,13 @@ export class TaskRunner {
   /** cuts a restart delay short (kill, detach) */
   private wake?: () => void;
   private deadWaiters: (() => void)[] = [];
+  private artifactsDone: Set<string>;
+  /** the variables of `env = true` templates, added to the task's environment */
+  private templateEnv: Record<string, string> = {};
+  /** the templates last rendered (as JSON); undefined until the first render of this runner */
+  private renderedTemplates?: string;
+  /** cuts a download short (kill, detach) */
+  private prestartAbort?: AbortController;
 
   constructor(private readonly opts: TaskRunnerOptions) {
     this.task = opts.task;
@@ -88,6 +98,7 @@ export class TaskRunner {
     this.restartAtMs = s?.restartAtMs ?? 0;
     this.killRequested = s?.killRequested ?? false;
     this.noShutdownDelay = s?.noShutdownDelay ?? false;
+    this.artifactsDone = new Set(s?.artifacts ?? []);
     if (!s) this.emit(ev.received());
   }
 
@@ -122,6 +133,7 @@ export class TaskRunner {
       restartAtMs: this.restartAtMs,
       killRequested: this.killRequested,
       noShutdownDelay: this.noShutdownDelay,
+      artifacts: [...this.artifactsDone],
     };
   }
 
@@ -163,7 +175,10 @@ export class TaskRunner {
       if (opts.event) this.emit(opts.event);
       if (!this.began) this.setState('dead');
       else if (this.handle) void this.killHandle();
-      else this.wake?.();
+      else {
+        this.prestartAbort?.abort();
+        this.wake?.();
+      }
     }
     await this.dead();
   }
@@ -205,6 +220,7 @@ export class TaskRunner {
   detach(): void {
     this.detached = true;
     this.handle?.release();
+    this.prestartAbort?.abort();
     this.wake?.();
   }
 
@@ -312,7 +328,8 @@ export class TaskRunner {
     const now = Date.now();
     let decision;
     if (outcome.kind === 'start-failed') {
-      const recoverable = outcome.err instanceof DriverStartError ? outcome.err.recoverable : true;
+      const err = outcome.err;
+      const recoverable = err instanceof DriverStartError || err instanceof TaskHookError ? err.recoverable : true;
       decision = this.tracker.onStartError(recoverable, now);
     } else if (outcome.kind === 'lost') {
       decision = this.tracker.onExit(false, now);
@@ -335,13 +352,22 @@ export class TaskRunner {
     return !this.detached;
   }
 
+  /**
+   * The task's environment without templates' variables: as the task sees it (paths inside its root for a
+   * chroot driver), or with `hostPaths` as the client sees it, for the paths of templates and artifacts.
+   */
+  private baseEnv(task: Task, hostPaths = false): Record<string, string> {
+    const chroot = this.opts.driver?.fsIsolation === 'chroot';
+    const paths =
+      chroot && !hostPaths
+        ? { allocDir: '/alloc', taskDir: '/local', secretsDir: '/secrets' }
+        : { allocDir: this.dirs.shared, taskDir: this.dirs.local, secretsDir: this.dirs.secrets };
+    return buildTaskEnv({ alloc: this.alloc, task, node: this.opts.node, paths, hostEnv: chroot ? undefined : process.env });
+  }
+
   private request(launch: string, task: Task): TaskStartRequest {
-    const driver = this.opts.driver;
-    const chroot = driver?.fsIsolation === 'chroot';
-    const paths = chroot
-      ? { allocDir: '/alloc', taskDir: '/local', secretsDir: '/secrets' }
-      : { allocDir: this.dirs.shared, taskDir: this.dirs.local, secretsDir: this.dirs.secrets };
-    const env = buildTaskEnv({ alloc: this.alloc, task, node: this.opts.node, paths, hostEnv: chroot ? undefined : process.env });
+    // Variables from `env = true` templates override the task's own, as in Nomad.
+    const env = { ...this.baseEnv(task), ...this.templateEnv };
     return {
       allocId: this.alloc.ID,
       taskName: task.Name,
@@ -353,8 +379,52 @@ export class TaskRunner {
     };
   }
 
+  /**
+   * Artifacts, then templates (prestart.ts). Returns the outcome when one of them failed or the task was
+   * killed meanwhile; undefined when the task may start.
+   */
+  private async prestart(): Promise<Outcome | undefined> {
+    const task = this.task;
+    const templates = JSON.stringify(task.Templates ?? []);
+    // Templates render before the first start; at a restart only with render_templates, as in Nomad.
+    const render = this.renderedTemplates !== templates || task.RestartPolicy.RenderTemplates;
+    if ((task.Artifacts ?? []).length === 0 && !render) return undefined;
+    const abort = new AbortController();
+    this.prestartAbort = abort;
+    const ctx: PrestartContext = {
+      task,
+      env: this.baseEnv(task),
+      pathEnv: this.baseEnv(task, true),
+      node: this.opts.node,
+      allocDirs: this.opts.allocDirs,
+      taskDirs: this.dirs,
+      signal: abort.signal,
+      emit: (event) => this.emit(event),
+    };
+    try {
+      await runArtifacts(ctx, this.artifactsDone, () => this.opts.onChange(true));
+      if (render) {
+        this.templateEnv = await runTemplates(ctx);
+        this.renderedTemplates = templates;
+      }
+      return undefined;
+    } catch (err) {
+      // Killed or detached while downloading: the loop sees why and ends; no failure to report.
+      if (abort.signal.aborted) return { kind: 'start-failed', err: err as Error };
+      if (!(err instanceof TaskHookError)) throw err;
+      this.emit(err.event);
+      return { kind: 'start-failed', err };
+    } finally {
+      this.prestartAbort = undefined;
+    }
+  }
+
   private async startAndWait(): Promise<Outcome> {
     const driver = this.opts.driver;
+    // Without a driver there is nothing to prepare for: the start below fails with the reason.
+    const failed = driver ? await this.prestart() : undefined;
+    if (failed) return failed;
+    if (this.killRequested || this.detached) return { kind: 'start-failed', err: new Error('killed before start') };
     // The launch is on disk before the process exists, so a crash in between cannot orphan it.
     const launch = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     this.launch = launch;
