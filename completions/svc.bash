@@ -5,14 +5,15 @@
 # The subcommands of the words in $1.
 _svc_words() {
   case "$1" in
-    '') REPLY='alloc auth completion delete eval identity job list login namespace node path-help policy read run server status stop token version write' ;;
+    '') REPLY='alloc auth completion delete deployment eval identity job list login namespace node path-help policy read run server status stop token version write' ;;
     'alloc') REPLY='restart signal status stop' ;;
     'auth') REPLY='disable enable list' ;;
+    'deployment') REPLY='fail list pause promote resume status' ;;
     'eval') REPLY='list status' ;;
     'identity') REPLY='entity entity-alias' ;;
     'identity entity') REPLY='create delete list read update' ;;
     'identity entity-alias') REPLY='create delete list read update' ;;
-    'job') REPLY='allocs eval history inspect run status stop validate' ;;
+    'job') REPLY='allocs deployments eval history inspect run status stop validate' ;;
     'namespace') REPLY='apply delete list' ;;
     'node') REPLY='status' ;;
     'policy') REPLY='delete list read write' ;;
@@ -32,6 +33,12 @@ _svc_flags() {
     'auth enable') REPLY='-address= -token= -namespace= -region= -no-color -force-color -path= -description= -default-lease-ttl= -max-lease-ttl= -token-type=' ;;
     'auth list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -detailed' ;;
     'delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
+    'deployment fail') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose' ;;
+    'deployment list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -filter= -per-page= -page-token= -verbose' ;;
+    'deployment pause') REPLY='-address= -token= -namespace= -region= -no-color -force-color -verbose' ;;
+    'deployment promote') REPLY='-address= -token= -namespace= -region= -no-color -force-color -group= -detach -verbose' ;;
+    'deployment resume') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose' ;;
+    'deployment status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -verbose -monitor' ;;
     'eval list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -job= -status= -filter= -per-page= -page-token= -verbose' ;;
     'eval status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -verbose -monitor' ;;
     'identity entity create') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -metadata= -policies= -disabled' ;;
@@ -45,6 +52,7 @@ _svc_flags() {
     'identity entity-alias read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'identity entity-alias update') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -canonical-id= -mount-accessor= -custom-metadata=' ;;
     'job allocs') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -all -verbose' ;;
+    'job deployments') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -latest -all -verbose' ;;
     'job eval') REPLY='-address= -token= -namespace= -region= -no-color -force-color -force-reschedule -detach -verbose' ;;
     'job history') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -p -diff-version= -diff-tag= -full -version=' ;;
     'job inspect') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -version= -hcl' ;;
@@ -88,6 +96,12 @@ _svc_valued() {
     'auth enable') REPLY=' address token namespace region path description default-lease-ttl max-lease-ttl token-type ' ;;
     'auth list') REPLY=' address token namespace region format field ' ;;
     'delete') REPLY=' address token namespace region format field ' ;;
+    'deployment fail') REPLY=' address token namespace region ' ;;
+    'deployment list') REPLY=' address token namespace region filter per-page page-token ' ;;
+    'deployment pause') REPLY=' address token namespace region ' ;;
+    'deployment promote') REPLY=' address token namespace region group ' ;;
+    'deployment resume') REPLY=' address token namespace region ' ;;
+    'deployment status') REPLY=' address token namespace region ' ;;
     'eval list') REPLY=' address token namespace region job status filter per-page page-token ' ;;
     'eval status') REPLY=' address token namespace region ' ;;
     'identity entity create') REPLY=' address token namespace region format field name metadata policies ' ;;
@@ -101,6 +115,7 @@ _svc_valued() {
     'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
     'job allocs') REPLY=' address token namespace region ' ;;
+    'job deployments') REPLY=' address token namespace region ' ;;
     'job eval') REPLY=' address token namespace region ' ;;
     'job history') REPLY=' address token namespace region diff-version diff-tag version ' ;;
     'job inspect') REPLY=' address token namespace region version ' ;;
@@ -136,7 +151,7 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job allocs|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job run|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'status|-namespace'|'stop|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'deployment fail|-namespace'|'deployment list|-namespace'|'deployment pause|-namespace'|'deployment promote|-namespace'|'deployment resume|-namespace'|'deployment status|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job allocs|-namespace'|'job deployments|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job run|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'status|-namespace'|'stop|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
     'auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
     'auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
     'eval list|-job') REPLY='dynamic:job' ;;
@@ -150,7 +165,13 @@ _svc_value_spec() {
     'alloc signal#0') REPLY='dynamic:alloc' ;;
     'alloc status#0') REPLY='dynamic:alloc' ;;
     'alloc stop#0') REPLY='dynamic:alloc' ;;
+    'deployment fail#0') REPLY='dynamic:deployment' ;;
+    'deployment pause#0') REPLY='dynamic:deployment' ;;
+    'deployment promote#0') REPLY='dynamic:deployment' ;;
+    'deployment resume#0') REPLY='dynamic:deployment' ;;
+    'deployment status#0') REPLY='dynamic:deployment' ;;
     'job allocs#0') REPLY='dynamic:job' ;;
+    'job deployments#0') REPLY='dynamic:job' ;;
     'job eval#0') REPLY='dynamic:job' ;;
     'job history#0') REPLY='dynamic:job' ;;
     'job inspect#0') REPLY='dynamic:job' ;;

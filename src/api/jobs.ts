@@ -35,11 +35,17 @@ export interface JobSummary {
   Children: { Pending: number; Running: number; Dead: number } | null;
 }
 
+/** The fields of a deployment `job status` reads; the whole shape is in ./deployments.ts. */
 export interface Deployment {
   ID: string;
+  JobID?: string;
+  JobVersion?: number;
   Status: string;
   StatusDescription: string;
-  TaskGroups: Record<string, { AutoRevert?: boolean; Promoted?: boolean; DesiredCanaries?: number; DesiredTotal: number; PlacedAllocs: number; HealthyAllocs: number; UnhealthyAllocs: number; RequireProgressBy?: string }> | null;
+  TaskGroups: Record<
+    string,
+    { AutoRevert?: boolean; Promoted?: boolean; DesiredCanaries?: number; DesiredTotal: number; PlacedAllocs: number; HealthyAllocs: number; UnhealthyAllocs: number; ProgressDeadline?: number; RequireProgressBy?: string }
+  > | null;
 }
 
 const ns = (namespace?: string): Record<string, string> => (namespace ? { namespace } : {});

@@ -27,7 +27,7 @@ export interface FlagSpec {
   /** help section heading; defaults to "Command Options" */
   group?: string;
   /** what completion should offer for the value: a file, or a dynamic kind resolved by `svc __complete` */
-  complete?: 'file' | 'dir' | 'alloc' | 'job' | 'policy' | 'node' | 'namespace';
+  complete?: 'file' | 'dir' | 'alloc' | 'job' | 'policy' | 'node' | 'namespace' | 'deployment';
   hidden?: boolean;
 }
 

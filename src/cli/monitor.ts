@@ -8,10 +8,11 @@
  *       2026-08-21T10:00:01Z: Evaluation status changed: "pending" -> "complete"
  *   ==> 2026-08-21T10:00:01Z: Evaluation "b9c0dff9" finished with status "complete"
  *
- * It follows NextEval, and ends when the evaluation is terminal: there are no deployments to watch yet.
- * The result is the exit code: 0, 2 when an evaluation failed to place allocations (a blocked
- * evaluation then waits for capacity; the monitor does not wait for it), 1 when the evaluation could
- * not be read. Lines go to stdout, one per change, on a terminal or not.
+ * It follows NextEval, and ends when the evaluation is terminal. The result is the exit code: 0, 2 when
+ * an evaluation failed to place allocations (a blocked evaluation then waits for capacity; the monitor
+ * does not wait for it), 1 when the evaluation could not be read; `followEvaluation` also answers the
+ * deployment the last evaluation placed into, which `job run` then follows with the deployment monitor
+ * (src/cli/deployment-monitor.ts). Lines go to stdout, one per change, on a terminal or not.
  */
 import type { ApiClient } from '../api/client.js';
 import type { Io } from './io.js';
@@ -132,6 +133,11 @@ class Monitor {
     }
   }
 
+  /** The deployment of the evaluation looked at last ("" when none). */
+  get deployment(): string {
+    return this.state.deployment;
+  }
+
   async run(evalId: string): Promise<number> {
     let schedFailure = false;
     let current = evalId;
@@ -202,4 +208,18 @@ function describe(err: unknown): string {
 /** Monitors an evaluation to its end; answers the exit code (0, 1, or 2 for placement failures). */
 export function monitorEvaluation(opts: MonitorOptions, evalId: string): Promise<number> {
   return new Monitor(opts).run(evalId);
+}
+
+export interface EvaluationOutcome {
+  /** 0, 1 (the evaluation could not be read) or 2 (allocations could not be placed) */
+  code: number;
+  /** the deployment the last evaluation of the chain placed into, "" when none */
+  deploymentId: string;
+}
+
+/** Monitors an evaluation to its end, as monitorEvaluation, and answers its deployment too. */
+export async function followEvaluation(opts: MonitorOptions, evalId: string): Promise<EvaluationOutcome> {
+  const monitor = new Monitor(opts);
+  const code = await monitor.run(evalId);
+  return { code, deploymentId: monitor.deployment };
 }

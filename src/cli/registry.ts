@@ -18,8 +18,9 @@ import { jobGroup, jobCommands, runAlias, stopAlias } from './commands/job/index
 import { evalGroup, evalCommands } from './commands/eval/index.js';
 import { allocGroup, allocCommands } from './commands/alloc/index.js';
 import { nodeGroup, nodeCommands } from './commands/node/index.js';
+import { deploymentGroup, deploymentCommands } from './commands/deployment/index.js';
 
-export const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, nodeGroup];
+export const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup];
 
 export const commands: CommandSpec[] = [
   serverCommand,
@@ -36,6 +37,7 @@ export const commands: CommandSpec[] = [
   stopAlias,
   ...evalCommands,
   ...allocCommands,
+  ...deploymentCommands,
   ...nodeCommands,
   ...docsCommands,
 ];

@@ -19,9 +19,13 @@ const file = (name: string) => path.join(dir, name);
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)/;
 
+// Service jobs roll out under a deployment, which job run follows: a short min_healthy_time keeps it quick.
 const mockJob = (id: string, count = 2, memory = 32) => `job "${id}" {
   group "cache" {
     count = ${count}
+    update {
+      min_healthy_time = "300ms"
+    }
     task "redis" {
       driver = "mock"
       config {
@@ -38,6 +42,9 @@ const mockJob = (id: string, count = 2, memory = 32) => `job "${id}" {
 
 const SLEEP_JOB = `job "sleeper" {
   group "g" {
+    update {
+      min_healthy_time = "300ms"
+    }
     restart {
       attempts = 3
       delay    = "1s"
@@ -113,7 +120,7 @@ afterAll(async () => {
 });
 
 describe('svc job run', () => {
-  it('submits a job and monitors its evaluation to the placed allocations', async () => {
+  it('submits a job and monitors its evaluation to the placed allocations, then its deployment', async () => {
     const res = await cli(['job', 'run', file('web.nomad.hcl')]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
@@ -121,7 +128,13 @@ describe('svc job run', () => {
     expect(lines[0]).toMatch(new RegExp(`^==> ${TIME.source}: Monitoring evaluation "[0-9a-f]{8}"$`));
     expect(res.stdout).toMatch(/\n {4}\S+: Evaluation triggered by job "web"\n/);
     expect(lines.filter((l) => /: Allocation "[0-9a-f]{8}" created: node "[0-9a-f]{8}", group "cache"$/.test(l))).toHaveLength(2);
-    expect(lines.at(-1)).toMatch(/^==> \S+: Evaluation "[0-9a-f]{8}" finished with status "complete"$/);
+    const finished = lines.findIndex((l) => /^==> \S+: Evaluation "[0-9a-f]{8}" finished with status "complete"$/.test(l));
+    expect(finished).toBeGreaterThan(0);
+    // A service job rolls out under a deployment: the monitor follows it to the end.
+    const deployment = /^==> \S+: Monitoring deployment "([0-9a-f]{8})"$/.exec(lines[finished + 1])?.[1];
+    expect(deployment).toBeDefined();
+    expect(res.stdout).toMatch(/\n {4}Job ID {6}= web\n {4}Job Version = 0\n {4}Status {6}= successful\n/);
+    expect(lines.at(-1)).toBe(`  ✓ Deployment "${deployment}" successful`);
     await runningAllocs('web', 2);
   });
 
@@ -194,7 +207,7 @@ describe('svc job status, allocs and eval', () => {
     const res = await cli(['job', 'status', 'web']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/\nSummary\nTask Group +Queued +Starting +Running +Failed +Complete +Lost +Unknown\ncache +0 +0 +2 +0 +\d+ +0 +0\n/);
-    expect(res.stdout).not.toContain('Latest Deployment');
+    expect(res.stdout).toMatch(/\nLatest Deployment\nID {10}= [0-9a-f]{8}\nStatus {6}= successful\nDescription = Deployment completed successfully\n\nDeployed\nTask Group +Desired +Placed +Healthy +Unhealthy +Progress Deadline\ncache +2 +2 +2 +0 +\S+\n\nAllocations\n/);
     const allocs = res.stdout.slice(res.stdout.indexOf('\nAllocations\n'));
     const rows = allocs.trimEnd().split('\n').slice(2);
     expect(allocs.split('\n')[2]).toMatch(/^ID +Node ID +Task Group +Version +Desired +Status +Created +Modified$/);

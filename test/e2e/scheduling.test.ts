@@ -194,7 +194,7 @@ describe('scheduling with real processes', () => {
       TaskGroups: [
         {
           Name: 'g',
-          Networks: [{ DynamicPorts: [{ Label: 'http' }] }],
+          Networks: [{ DynamicPorts: [{ Label: 'http' }], ReservedPorts: [{ Label: 'admin', Value: 31917 }] }],
           Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/usr/bin/env' }, Resources: { CPU: 20, MemoryMB: 16 } }],
         },
       ],
@@ -205,9 +205,13 @@ describe('scheduling with real processes', () => {
     const port = full.AllocatedResources.Shared.Ports.find((p) => p.Label === 'http')!.Value;
     expect(port).toBeGreaterThanOrEqual(20000);
     const env = await readFile(path.join(await findAllocDir(done.ID), 'alloc', 'logs', 't.stdout.0'), 'utf8');
-    for (const line of [`NOMAD_ALLOC_ID=${done.ID}`, 'NOMAD_JOB_ID=envy', 'NOMAD_GROUP_NAME=g', 'NOMAD_TASK_NAME=t', `NOMAD_PORT_http=${port}`, 'NOMAD_META_team=infra', 'NOMAD_DC=dc1', `SVC_ALLOC_ID=${done.ID}`]) {
+    for (const line of [`NOMAD_ALLOC_ID=${done.ID}`, 'NOMAD_JOB_ID=envy', 'NOMAD_GROUP_NAME=g', 'NOMAD_TASK_NAME=t', `NOMAD_PORT_http=${port}`, 'NOMAD_PORT_admin=31917', 'NOMAD_META_team=infra', 'NOMAD_DC=dc1', `SVC_ALLOC_ID=${done.ID}`]) {
       expect(env).toContain(`${line}\n`);
     }
+    // The placed network tells a static port from a dynamic one, as `alloc status` shows it.
+    const status = await srv.cli(['alloc', 'status', done.ID]);
+    expect(status.stdout).toMatch(/\*admin +no +\S+:31917\n/);
+    expect(status.stdout).toMatch(new RegExp(`\\*http +yes +\\S+:${port}\\n`));
   });
 
   it('signals, restarts and stops a real task through the allocation endpoints', async () => {

@@ -1,9 +1,9 @@
 /**
- * What the scheduler commands (job, alloc, eval, node) do, loaded on first use: the declarations in
- * src/cli/commands/<group>/<verb>.ts stay in the CLI bundle, for help, man pages and completions, and
- * each one's `run` calls its implementation here, `src/cli/scheduler/<group>-<verb>.ts`. scripts/build.mjs
- * builds this module as dist/cli-scheduler.cjs, so `svc version` does not compile the screens, the
- * evaluation monitor, the ID prefix lookups or the API wrappers they use.
+ * What the scheduler commands (job, alloc, eval, deployment, node) do, loaded on first use: the
+ * declarations in src/cli/commands/<group>/<verb>.ts stay in the CLI bundle, for help, man pages and
+ * completions, and each one's `run` calls its implementation here, `src/cli/scheduler/<group>-<verb>.ts`.
+ * scripts/build.mjs builds this module as dist/cli-scheduler.cjs, so `svc version` does not compile the
+ * screens, the evaluation and deployment monitors, the ID prefix lookups or the API wrappers they use.
  *
  * Nothing outside this directory may import from it except through `await import()`.
  */
@@ -22,3 +22,10 @@ export { allocStop } from './alloc-stop.js';
 export { evalList } from './eval-list.js';
 export { evalStatus } from './eval-status.js';
 export { nodeStatus } from './node-status.js';
+export { jobDeployments } from './job-deployments.js';
+export { deploymentList } from './deployment-list.js';
+export { deploymentStatus } from './deployment-status.js';
+export { deploymentFail } from './deployment-fail.js';
+export { deploymentPause } from './deployment-pause.js';
+export { deploymentResume } from './deployment-resume.js';
+export { deploymentPromote } from './deployment-promote.js';

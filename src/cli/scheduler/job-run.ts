@@ -1,6 +1,7 @@
 /**
- * `svc job run` (and `svc run`): submit a job file, then follow its evaluation. The command's declaration
- * is in src/cli/commands/job/run.ts.
+ * `svc job run` (and `svc run`): submit a job file, then follow its evaluation and, for a job that rolls
+ * out under a deployment (service jobs), the deployment. The command's declaration is in
+ * src/cli/commands/job/run.ts.
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
@@ -9,7 +10,10 @@ import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { idLength } from '../output/nomad.js';
 import { loadJobFile } from '../job-file.js';
 import { registerJob } from '../../api/jobs.js';
-import { monitorEvaluation } from '../monitor.js';
+import { followEvaluation } from '../monitor.js';
+import { monitorDeployment } from '../deployment-monitor.js';
+import { jobLatestDeployment } from '../../api/deployments.js';
+import type { ApiClient } from '../../api/client.js';
 
 /** The upstream message the CLI recognises a check-and-set conflict by. */
 const ENFORCE_INDEX = 'Enforcing job modify index';
@@ -78,6 +82,24 @@ export function jobRun(ctx: CommandContext): Promise<number> {
       if (!periodic && !parameterized && resp.EvalID) ctx.io.out(`Evaluation ID: ${resp.EvalID}`);
       return 0;
     }
-    return monitorEvaluation({ client, io: ctx.io, length: idLength(ctx.flags.verbose), namespace }, resp.EvalID);
+    const length = idLength(ctx.flags.verbose);
+    const outcome = await followEvaluation({ client, io: ctx.io, length, namespace }, resp.EvalID);
+    // An unreadable evaluation, or allocations that could not be placed: the deployment would only wait
+    // for capacity until its progress deadline, so the placement failure is the answer.
+    if (outcome.code !== 0) return outcome.code;
+    const deploymentId = outcome.deploymentId || (await runningDeploymentOf(client, String(job.ID ?? ''), resp.JobModifyIndex, namespace));
+    if (!deploymentId) return 0;
+    return monitorDeployment({ client, io: ctx.io, length, verbose: ctx.flags.verbose === true }, deploymentId, namespace);
   });
+}
+
+/**
+ * The running deployment of the version just registered, when the evaluation did not name one (it
+ * placed nothing, for instance an unchanged job submitted again while its rollout goes on): "" if none.
+ */
+async function runningDeploymentOf(client: ApiClient, jobId: string, jobModifyIndex: number, namespace: string | undefined): Promise<string> {
+  if (!jobId) return '';
+  const latest = await jobLatestDeployment(client, jobId, namespace).catch(() => null);
+  if (!latest || latest.Status !== 'running') return '';
+  return latest.JobSpecModifyIndex === jobModifyIndex ? latest.ID : '';
 }

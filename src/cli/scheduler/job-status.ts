@@ -16,7 +16,6 @@ import {
   formatAllocMetrics,
   formatKV,
   formatNomadTime,
-  formatTime,
   idLength,
   limit,
   newestFirst,
@@ -26,6 +25,7 @@ import {
   sortedKeys,
 } from '../output/nomad.js';
 import { ApiError } from '../../shared/errors.js';
+import { latestDeploymentSection } from '../output/deployment.js';
 import { jobAllocations, jobEvaluations, jobPath, jobSummary, latestDeployment, type Deployment } from '../../api/jobs.js';
 import { getEval, type Evaluation } from '../../api/evals.js';
 import type { AllocStub } from '../../api/allocs.js';
@@ -209,33 +209,9 @@ async function reschedulingSection(client: ApiClient, allocs: AllocStub[], lengt
   return '\nFuture Rescheduling Attempts\n' + formatTable(['Task Group', 'Eval ID', 'Eval Time'], rows);
 }
 
-/** `Latest Deployment` with its `Deployed` table. */
+/** `Latest Deployment` with its `Deployed` table (src/cli/output/deployment.ts). */
 export function deploymentSection(d: Deployment, length: number): string {
-  let out = '\nLatest Deployment\n' + formatKV([['ID', limit(d.ID, length)], ['Status', d.Status], ['Description', d.StatusDescription]]);
-  const groups = sortedKeys(d.TaskGroups);
-  if (groups.length === 0) return out;
-  const states = groups.map((g) => d.TaskGroups![g]);
-  const autoRevert = states.some((s) => s.AutoRevert);
-  const canaries = states.some((s) => (s.DesiredCanaries ?? 0) > 0);
-  const deadline = states.some((s) => parseWireTime(s.RequireProgressBy) !== undefined);
-  const headers = ['Task Group', ...(autoRevert ? ['Auto Revert'] : []), ...(canaries ? ['Promoted'] : []), 'Desired', ...(canaries ? ['Canaries'] : []), 'Placed', 'Healthy', 'Unhealthy', ...(deadline ? ['Progress Deadline'] : [])];
-  const rows = groups.map((g, i) => {
-    const s = states[i];
-    const progress = parseWireTime(s.RequireProgressBy);
-    return [
-      g,
-      ...(autoRevert ? [String(s.AutoRevert === true)] : []),
-      ...(canaries ? [(s.DesiredCanaries ?? 0) > 0 ? String(s.Promoted === true) : 'N/A'] : []),
-      String(s.DesiredTotal),
-      ...(canaries ? [String(s.DesiredCanaries ?? 0)] : []),
-      String(s.PlacedAllocs),
-      String(s.HealthyAllocs),
-      String(s.UnhealthyAllocs),
-      ...(deadline ? [progress === undefined ? 'N/A' : formatTime(new Date(progress))] : []),
-    ];
-  });
-  out += '\nDeployed\n' + formatTable(headers, rows);
-  return out;
+  return latestDeploymentSection(d, length);
 }
 
 export function jobStatus(ctx: CommandContext): Promise<number> {

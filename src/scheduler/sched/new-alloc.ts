@@ -4,6 +4,7 @@ import { emptyDesiredTransition, type AllocatedPortMapping, type AllocatedResour
 import type { Job } from '../structs/job.js';
 import type { Node } from '../structs/node.js';
 import type { TaskGroup } from '../structs/task-group.js';
+import type { NetworkResource, Port } from '../structs/resources.js';
 
 export interface NewAlloc {
   job: Job;
@@ -51,11 +52,23 @@ export function newAllocation(p: NewAlloc): Allocation {
   };
 }
 
+/**
+ * The group network as placed, as Nomad records it: the node's address, static ports as asked, dynamic
+ * ports with the values they got. Clients tell static from dynamic ports by it.
+ */
+function sharedNetworks(group: TaskGroup, ports: AllocatedPortMapping[] | null): NetworkResource[] | null {
+  const network = group.Networks?.[0];
+  if (!network) return null;
+  const byLabel = new Map((ports ?? []).map((p) => [p.Label, p.Value]));
+  const assigned = (list: Port[] | null) => list?.map((p) => ({ ...p, Value: byLabel.get(p.Label) ?? p.Value })) ?? null;
+  return [{ ...network, IP: ports?.[0]?.HostIP ?? network.IP, ReservedPorts: assigned(network.ReservedPorts), DynamicPorts: assigned(network.DynamicPorts) }];
+}
+
 function allocatedResources(group: TaskGroup, ports: AllocatedPortMapping[] | null): AllocatedResources {
   const out: AllocatedResources = {
     Tasks: {},
     TaskLifecycles: {},
-    Shared: { DiskMB: group.EphemeralDisk?.SizeMB ?? 0, Networks: null, Ports: ports },
+    Shared: { DiskMB: group.EphemeralDisk?.SizeMB ?? 0, Networks: sharedNetworks(group, ports), Ports: ports },
   };
   for (const t of group.Tasks) {
     out.Tasks[t.Name] = {

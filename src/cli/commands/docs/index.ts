@@ -70,6 +70,13 @@ async function completeValues(ctx: CommandContext, kind: string, prefix: string)
       return ids('/v1/allocations', 'ID');
     case 'node':
       return ids('/v1/nodes', 'ID');
+    case 'deployment': {
+      // The server takes an even number of hex digits; the odd one out is matched below.
+      if (!/^[0-9a-fA-F-]*$/.test(prefix)) return [];
+      const even = prefix.replace(/-/g, '').length % 2 === 1 ? prefix.slice(0, -1) : prefix;
+      const { body } = await client.scheduler<Array<{ ID: string }>>('GET', '/v1/deployments', { query: { prefix: even } });
+      return (body ?? []).map((d) => d.ID);
+    }
     default:
       return [];
   }
@@ -81,13 +88,13 @@ export const completeCommand = defineCommand({
   synopsis: 'Print completion values (used by the completion scripts)',
   usage: 'svc __complete KIND [PREFIX]',
   description:
-    'Prints, one per line, the values of KIND (policy, namespace, job, alloc, node) that start with PREFIX, ' +
+    'Prints, one per line, the values of KIND (policy, namespace, job, alloc, node, deployment) that start with PREFIX, ' +
     'as the server knows them. The completion scripts call it; on any error it prints nothing, so a ' +
     'missing server or token never disturbs the shell.',
   family: 'local',
   flagSets: ['http'],
   args: [
-    { name: 'kind', description: 'What to complete: policy, namespace, job, alloc or node.', required: true },
+    { name: 'kind', description: 'What to complete: policy, namespace, job, alloc, node or deployment.', required: true },
     { name: 'prefix', description: 'Only values starting with this are printed.' },
   ],
   async run(ctx) {

@@ -8,6 +8,7 @@ import runCommand from './run.js';
 import stopCommand from './stop.js';
 import allocsCommand from './allocs.js';
 import evalCommand from './eval.js';
+import deploymentsCommand from './deployments.js';
 
 export const jobGroup = defineGroup({
   path: ['job'],
@@ -17,7 +18,7 @@ export const jobGroup = defineGroup({
     'unchanged. Jobs may be named by ID or by a unique ID prefix.',
 });
 
-export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, evalCommand, stopCommand];
+export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand];
 
 export { runAlias } from './run.js';
 export { stopAlias } from './stop.js';

@@ -1,0 +1,22 @@
+import { defineCommand } from '../../define.js';
+
+export default defineCommand({
+  path: ['deployment', 'promote'],
+  synopsis: 'Promote canaries in a deployment',
+  usage: 'svc deployment promote [options] DEPLOYMENT',
+  description:
+    'Promotes the canaries of a deployment, of every task group or of those named by -group, so the rest ' +
+    'of the allocations are replaced. svc does not place canaries yet, so the server refuses every ' +
+    'promotion, and the command reports its answer.',
+  examples: [{ command: 'svc deployment promote 3eefc5eb' }, { command: 'svc deployment promote -group web 3eefc5eb' }],
+  exitCodes: { 0: 'the canaries were promoted', 1: 'an error: an unknown deployment, or nothing to promote' },
+  family: 'scheduler',
+  flagSets: ['http'],
+  flags: [
+    { name: 'group', type: 'strings', description: 'Promote only this task group\'s canaries. Repeatable.' },
+    { name: 'detach', type: 'bool', description: 'Print the evaluation ID and return instead of following the evaluation.' },
+    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+  ],
+  args: [{ name: 'deployment', description: 'A deployment ID or a unique prefix of one.', required: true, complete: 'deployment' }],
+  run: async (ctx) => (await import('../../scheduler/index.js')).deploymentPromote(ctx),
+});

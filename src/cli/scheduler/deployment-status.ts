@@ -1,0 +1,39 @@
+/**
+ * `svc deployment status`: one deployment, or with -monitor, the deployment followed to its end. The
+ * command's declaration is in src/cli/commands/deployment/status.ts.
+ */
+import type { CommandContext } from '../define.js';
+import { clientFor } from '../client-from-flags.js';
+import { UsageError } from '../../shared/errors.js';
+import { reportingFailures } from '../command-failure.js';
+import { idLength } from '../output/nomad.js';
+import { formatDeployment } from '../output/deployment.js';
+import { getDeployment } from '../../api/deployments.js';
+import { monitorDeployment } from '../deployment-monitor.js';
+import { resolveDeployment } from './deployment-resolve.js';
+import { orFail } from './deployment-errors.js';
+import { deploymentList } from './deployment-list.js';
+
+export function deploymentStatus(ctx: CommandContext): Promise<number> {
+  if (ctx.args.length === 0) {
+    if (ctx.flags.monitor === true) return Promise.reject(new UsageError('-monitor needs a deployment'));
+    return deploymentList(ctx);
+  }
+  return reportingFailures(ctx, async () => {
+    if (ctx.flags.monitor === true && ctx.flags.json === true) throw new UsageError("The monitor flag cannot be used with the '-json' flag");
+    const verbose = ctx.flags.verbose === true;
+    const length = idLength(verbose);
+    const client = clientFor(ctx);
+    const found = await resolveDeployment(client, ctx.args[0], length);
+    if (ctx.flags.monitor === true) {
+      return monitorDeployment({ client, io: ctx.io, length, verbose }, found.ID, found.Namespace);
+    }
+    const { deployment } = await orFail('Error retrieving deployment', () => getDeployment(client, found.ID, { namespace: found.Namespace }));
+    if (ctx.flags.json === true) {
+      ctx.io.out(JSON.stringify(deployment, null, 4));
+      return 0;
+    }
+    ctx.io.out(formatDeployment(deployment, length));
+    return 0;
+  });
+}
