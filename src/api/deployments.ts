@@ -2,43 +2,9 @@
 import type { ApiClient } from './client.js';
 import type { AllocStub } from './allocs.js';
 
-/** One task group's progress in a deployment (Nomad's DeploymentState). */
-export interface DeploymentGroupState {
-  AutoRevert: boolean;
-  AutoPromote: boolean;
-  /** nanoseconds; 0 when the group has no progress deadline */
-  ProgressDeadline: number;
-  /** RFC3339; Go's zero time when not set */
-  RequireProgressBy: string;
-  Promoted: boolean;
-  PlacedCanaries: string[] | null;
-  DesiredCanaries: number;
-  DesiredTotal: number;
-  PlacedAllocs: number;
-  HealthyAllocs: number;
-  UnhealthyAllocs: number;
-}
-
-export interface Deployment {
-  ID: string;
-  Namespace: string;
-  JobID: string;
-  JobVersion: number;
-  JobModifyIndex: number;
-  JobSpecModifyIndex: number;
-  JobCreateIndex: number;
-  IsMultiregion: boolean;
-  TaskGroups: Record<string, DeploymentGroupState> | null;
-  /** running, paused, failed, successful, cancelled (and Nomad's pending, blocked, unblocking, initializing) */
-  Status: string;
-  StatusDescription: string;
-  EvalPriority: number;
-  CreateIndex: number;
-  ModifyIndex: number;
-  /** Unix nanoseconds */
-  CreateTime: number;
-  ModifyTime: number;
-}
+/** The wire shape is the server's own record: one definition for both sides. */
+export type { Deployment, DeploymentGroupState } from '../scheduler/structs/deployment.js';
+import type { Deployment } from '../scheduler/structs/deployment.js';
 
 /** What fail, pause and promote answer (Nomad's DeploymentUpdateResponse). */
 export interface DeploymentUpdateResponse {

@@ -35,18 +35,6 @@ export interface JobSummary {
   Children: { Pending: number; Running: number; Dead: number } | null;
 }
 
-/** The fields of a deployment `job status` reads; the whole shape is in ./deployments.ts. */
-export interface Deployment {
-  ID: string;
-  JobID?: string;
-  JobVersion?: number;
-  Status: string;
-  StatusDescription: string;
-  TaskGroups: Record<
-    string,
-    { AutoRevert?: boolean; Promoted?: boolean; DesiredCanaries?: number; DesiredTotal: number; PlacedAllocs: number; HealthyAllocs: number; UnhealthyAllocs: number; ProgressDeadline?: number; RequireProgressBy?: string }
-  > | null;
-}
 
 const ns = (namespace?: string): Record<string, string> => (namespace ? { namespace } : {});
 export const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
@@ -87,10 +75,6 @@ export async function jobSummary(client: ApiClient, id: string, namespace?: stri
 }
 
 /** The job's latest deployment; null when it has none. */
-export async function latestDeployment(client: ApiClient, id: string, namespace?: string): Promise<Deployment | null> {
-  return (await client.scheduler<Deployment | null>('GET', jobPath(id, '/deployment'), { query: ns(namespace) })).body ?? null;
-}
-
 export async function evaluateJob(client: ApiClient, id: string, opts: { forceReschedule?: boolean; namespace?: string } = {}): Promise<RegisterResponse> {
   return (
     await client.scheduler<RegisterResponse>('POST', jobPath(id, '/evaluate'), {

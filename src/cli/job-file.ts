@@ -10,6 +10,8 @@ import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UserError } from '../shared/errors.js';
 import type { ApiJob, JobSubmission } from '../jobspec/index.js';
+import { CommandFailure } from './command-failure.js';
+import type { CommandContext } from './define.js';
 
 export interface JobFileOptions {
   /** a file path, or `-` to read stdin */
@@ -30,6 +32,23 @@ export interface LoadedJobFile {
   submission: JobSubmission;
   /** the name errors and the submission refer to: the path, or "stdin" */
   filename: string;
+}
+
+/**
+ * The job file a job command names (its first argument), read with the command's -var, -var-file and
+ * -json flags; what is wrong with it is reported as Nomad words it.
+ */
+export function loadJobFileOfCommand(ctx: CommandContext): Promise<LoadedJobFile> {
+  return loadJobFile({
+    path: ctx.args[0],
+    vars: (ctx.flags.var as string[] | undefined) ?? [],
+    varFiles: (ctx.flags['var-file'] as string[] | undefined) ?? [],
+    env: ctx.env,
+    stdin: ctx.io.stdin,
+    json: ctx.flags.json === true,
+  }).catch((err: unknown) => {
+    throw err instanceof UserError ? new CommandFailure(`Error getting job struct: ${err.message}`) : err;
+  });
 }
 
 /** `-var name=value` → a map; the value may itself hold `=`. */

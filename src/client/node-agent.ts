@@ -61,21 +61,37 @@ export class NodeAgent {
     return this.opts.node;
   }
 
-  /** Registers the node (retrying until the server takes it), then heartbeats and pulls allocations. */
+  /**
+   * Registers the node, then heartbeats and pulls allocations. Resolves after the first registration
+   * attempt: a server that refuses it (or is not answering yet) gets retried in the background, so the
+   * node never holds up the server's start.
+   */
   async start(): Promise<void> {
-    for (;;) {
-      try {
-        const { body } = await this.api.scheduler<{ HeartbeatTTL: number }>('PUT', '/v1/node/register', { body: { Node: this.opts.node, SecretID: this.opts.secret } });
-        this.heartbeatTtlMs = body.HeartbeatTTL / 1_000_000;
-        break;
-      } catch (err) {
-        if (this.stopped) return;
-        this.opts.log.warn(`registering node ${this.nodeId} failed: ${(err as Error).message}; retrying`);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-      }
+    const registered = await this.register();
+    this.pullDone = registered ? this.work() : this.registerThenWork();
+  }
+
+  private async register(): Promise<boolean> {
+    try {
+      const { body } = await this.api.scheduler<{ HeartbeatTTL: number }>('PUT', '/v1/node/register', { body: { Node: this.opts.node, SecretID: this.opts.secret } });
+      this.heartbeatTtlMs = body.HeartbeatTTL / 1_000_000;
+      return true;
+    } catch (err) {
+      if (!this.stopped) this.opts.log.warn(`registering node ${this.nodeId} failed: ${(err as Error).message}; retrying`);
+      return false;
     }
+  }
+
+  private async registerThenWork(): Promise<void> {
+    while (!this.stopped) {
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      if (!this.stopped && (await this.register())) return this.work();
+    }
+  }
+
+  private work(): Promise<void> {
     this.scheduleHeartbeat();
-    this.pullDone = this.pullLoop();
+    return this.pullLoop();
   }
 
   async signal(allocId: string, signal: string, task?: string): Promise<void> {

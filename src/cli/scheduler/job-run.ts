@@ -5,10 +5,10 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError, UserError } from '../../shared/errors.js';
+import { ApiError, UsageError } from '../../shared/errors.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { idLength } from '../output/nomad.js';
-import { loadJobFile } from '../job-file.js';
+import { loadJobFileOfCommand } from '../job-file.js';
 import { registerJob } from '../../api/jobs.js';
 import { followEvaluation } from '../monitor.js';
 import { monitorDeployment } from '../deployment-monitor.js';
@@ -31,16 +31,7 @@ export function jobRun(ctx: CommandContext): Promise<number> {
     const checkIndex = indexFlag(ctx.flags['check-index'], 'check-index');
     const evalPriority = ctx.flags['eval-priority'] as number | undefined;
     if (evalPriority !== undefined && (evalPriority < 1 || evalPriority > 100)) throw new UsageError('-eval-priority must be between 1 and 100');
-    const loaded = await loadJobFile({
-      path: ctx.args[0],
-      vars: (ctx.flags.var as string[] | undefined) ?? [],
-      varFiles: (ctx.flags['var-file'] as string[] | undefined) ?? [],
-      env: ctx.env,
-      stdin: ctx.io.stdin,
-      json: ctx.flags.json === true,
-    }).catch((err: unknown) => {
-      throw err instanceof UserError ? new CommandFailure(`Error getting job struct: ${err.message}`) : err;
-    });
+    const loaded = await loadJobFileOfCommand(ctx);
     const job = loaded.job as Record<string, unknown>;
     if (ctx.flags.output === true) {
       ctx.io.out(JSON.stringify({ Job: job }, null, 4));

@@ -26,7 +26,8 @@ import {
 } from '../output/nomad.js';
 import { ApiError } from '../../shared/errors.js';
 import { latestDeploymentSection } from '../output/deployment.js';
-import { jobAllocations, jobEvaluations, jobPath, jobSummary, latestDeployment, type Deployment } from '../../api/jobs.js';
+import { jobAllocations, jobEvaluations, jobPath, jobSummary } from '../../api/jobs.js';
+import { jobLatestDeployment, type Deployment } from '../../api/deployments.js';
 import { getEval, type Evaluation } from '../../api/evals.js';
 import type { AllocStub } from '../../api/allocs.js';
 
@@ -35,15 +36,9 @@ export { formatKV, formatNomadTime, reportingFailures };
 export const JobCommandFailure = CommandFailure;
 export type JobCommandFailure = CommandFailure;
 
-export interface JobSummaryCounts {
-  Queued: number;
-  Complete: number;
-  Failed: number;
-  Running: number;
-  Starting: number;
-  Lost: number;
-  Unknown: number;
-}
+/** A task group's allocations counted by status: the server's own summary record. */
+export type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/allocs.js';
+import type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/allocs.js';
 
 export interface JobListStub {
   ID: string;
@@ -282,7 +277,7 @@ export function jobStatus(ctx: CommandContext): Promise<number> {
     const [allocs, evals, deployment] = await Promise.all([
       jobAllocations(client, job.ID, { all: ctx.flags['all-allocs'] === true, namespace }),
       jobEvaluations(client, job.ID, namespace),
-      latestDeployment(client, job.ID, namespace),
+      jobLatestDeployment(client, job.ID, namespace),
     ]);
     const nowMs = Date.now();
     out += summarySection(summary, job);

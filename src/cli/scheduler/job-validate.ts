@@ -4,9 +4,8 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
-import { UserError } from '../../shared/errors.js';
 import { JobCommandFailure, reportingFailures } from './job-status.js';
-import { loadJobFile } from '../job-file.js';
+import { loadJobFileOfCommand } from '../job-file.js';
 
 interface ValidateResponse {
   DriverConfigValidated: boolean;
@@ -17,16 +16,7 @@ interface ValidateResponse {
 
 export function jobValidate(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
-    const loaded = await loadJobFile({
-      path: ctx.args[0],
-      vars: (ctx.flags.var as string[] | undefined) ?? [],
-      varFiles: (ctx.flags['var-file'] as string[] | undefined) ?? [],
-      env: ctx.env,
-      stdin: ctx.io.stdin,
-      json: ctx.flags.json === true,
-    }).catch((err: unknown) => {
-      throw err instanceof UserError ? new JobCommandFailure(`Error getting job struct: ${err.message}`) : err;
-    });
+    const loaded = await loadJobFileOfCommand(ctx);
     const { body } = await clientFor(ctx).scheduler<ValidateResponse>('PUT', '/v1/validate/job', { body: { Job: loaded.job } });
     if (body.Error !== '') throw new JobCommandFailure(`Job validation errors:\n${body.Error}`);
     if (body.Warnings !== '') ctx.io.out(`Job Warnings:\n${body.Warnings}\n\n`);
