@@ -92,6 +92,28 @@ describe('node API', () => {
     }
   });
 
+  it('a job that fits nowhere waits in a blocked evaluation, and is placed when a node that fits joins', async () => {
+    const late = fakeNode({ Datacenter: 'dc-late' });
+    const beat = setInterval(() => void new ApiClient({ address: srv.url, token: late.secret }).scheduler('PUT', `/v1/node/${late.node.ID}/heartbeat`).catch(() => undefined), 150);
+    try {
+      const job = { ID: 'patient', Datacenters: ['dc-late'], TaskGroups: [{ Name: 'g', Count: 2, Tasks: [{ Name: 't', Driver: 'mock', Resources: { CPU: 100, MemoryMB: 64 } }] }] };
+      const reg = await c().scheduler<{ EvalID: string }>('POST', '/v1/jobs', { body: { Job: job } });
+      const first = await until(() => c().scheduler<{ Status: string; BlockedEval?: string; QueuedAllocations?: Record<string, number> }>('GET', `/v1/evaluation/${reg.body.EvalID}`).then((r) => r.body), (e) => e.Status !== 'pending', 'the evaluation');
+      expect(first).toMatchObject({ Status: 'complete', QueuedAllocations: { g: 2 } });
+      expect((await c().scheduler<{ Status: string }>('GET', `/v1/evaluation/${first.BlockedEval}`)).body.Status).toBe('blocked');
+      expect((await c().scheduler<{ Summary: Record<string, { Queued: number }> }>('GET', '/v1/job/patient/summary')).body.Summary.g.Queued).toBe(2);
+      expect((await c().scheduler<Stub[]>('GET', '/v1/job/patient/allocations')).body).toEqual([]);
+
+      await registerFakeNode(c(), late);
+      const placed = await until(() => c().scheduler<Stub[]>('GET', '/v1/job/patient/allocations').then((r) => r.body), (l) => l.length === 2, 'the placements');
+      expect(placed.every((a) => a.NodeID === late.node.ID)).toBe(true);
+      expect((await c().scheduler<{ Status: string }>('GET', `/v1/evaluation/${first.BlockedEval}`)).body.Status).toBe('complete');
+      expect((await c().scheduler<{ Summary: Record<string, { Queued: number; Starting: number }> }>('GET', '/v1/job/patient/summary')).body.Summary.g).toMatchObject({ Queued: 0, Starting: 2 });
+    } finally {
+      clearInterval(beat);
+    }
+  });
+
   it('a system job runs one allocation on every node, including nodes that join later', async () => {
     const job = { ID: 'agent', Type: 'system', Datacenters: ['*'], TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock', Resources: { CPU: 50, MemoryMB: 32 } }] }] };
     const late = fakeNode();
