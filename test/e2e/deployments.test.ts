@@ -86,7 +86,7 @@ describe('deployments', () => {
   });
 
   it('a new version replaces one allocation at a time, each after the last proved healthy', async () => {
-    await c().scheduler('POST', '/v1/jobs', { body: { Job: web('site', { command: 'echo v1; exec sleep 300', minHealthy: 800 }) } });
+    await c().scheduler('POST', '/v1/jobs', { body: { Job: web('site', { command: 'echo v1; exec sleep 300', minHealthy: 2500 }) } });
     const rolling = await until(() => latest('site'), (d) => d?.JobVersion === 1, 'the version 1 deployment');
     expect(rolling!.Status).toBe('running');
     // While the first replacement proves healthy, the second old allocation keeps running.

@@ -14,6 +14,7 @@ interface Stub {
   ID: string;
   Name: string;
   NodeID: string;
+  JobVersion: number;
   DesiredStatus: string;
   ClientStatus: string;
   TaskStates: Record<string, { State: string; Failed: boolean; Restarts: number; Events: Array<{ Type: string; DisplayMessage: string; Details: Record<string, string> }> }> | null;
@@ -110,9 +111,11 @@ describe('scheduling with real processes', () => {
     expect(await pidOf(id)).toBe(pid);
 
     await register(sleeper('upd', 1, { task: { KillTimeout: 3_000_000_000 }, args: 'echo v3;' }));
-    const replaced = await runningPids('upd', 1);
-    const [[newId, newPid]] = [...replaced.entries()];
-    expect(newId).not.toBe(id);
+    // The old allocation stays the live one until the evaluation has run: wait for its replacement.
+    const [replacement] = live(await until(() => allocs('upd'), (l) => live(l).length === 1 && live(l)[0].ID !== id && live(l)[0].ClientStatus === 'running', 'the replacement to run'));
+    const newId = replacement.ID;
+    const newPid = await until(() => pidOf(newId), (p) => p > 0 && alive(p), 'the PID of the replacement');
+    expect(replacement.JobVersion).toBe(2);
     expect(newPid).not.toBe(pid);
     await until(async () => !alive(pid), (gone) => gone, 'the old process to exit');
     const old = (await c().scheduler<Record<string, unknown>>('GET', `/v1/allocation/${id}`)).body;
