@@ -3,7 +3,6 @@
  * (with auto-revert), pause and resume them. Promotion is for canaries, which svc does not place yet.
  */
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
-import { compileFilter } from '../filter/index.js';
 import { ALLOCS_TABLE, allocsOfJob } from '../state/allocs.js';
 import { DEPLOYMENTS_TABLE, failDeployment, getDeployment, listDeployments, setDeploymentStatus } from '../state/deployments.js';
 import { evaluateJob } from '../state/evals.js';
@@ -12,7 +11,7 @@ import type { Job } from '../structs/job.js';
 import { DEPLOYMENT_DESCRIPTIONS, deploymentActive, type Deployment } from '../structs/deployment.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { allocStub, jobCache } from './alloc-view.js';
-import { compareCreateIndexTokens, createIndexToken, paginate, validateHexPrefix } from './paging.js';
+import { LIST_QUERY, listByCreateIndex } from './list-by-create-index.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 
 /** The deployment named by the path, after checking the caller holds `capability` in its namespace. */
@@ -44,40 +43,9 @@ export const deploymentRoutes = [
     acl: { namespace: ['read-job'] },
     blocking: true,
     allNamespaces: true,
-    synopsis: 'List deployments, oldest first.',
-    query: {
-      prefix: { type: 'string', description: 'Only deployments whose ID starts with this (an even number of hex characters).' },
-      filter: { type: 'string', description: 'A filter expression evaluated against each deployment.' },
-      per_page: { type: 'int', description: 'Page size; 0 means no paging.' },
-      next_token: { type: 'string', description: 'Where the page starts: the X-Svc-NextToken of the previous page.' },
-      reverse: { type: 'bool', description: 'Newest first.' },
-    },
-    handler: async (req) => {
-      const prefix = req.query.get<string>('prefix').replace(/-/g, '');
-      if (prefix) validateHexPrefix(prefix);
-      const { acl } = req.caller;
-      const reverse = req.query.get<boolean>('reverse');
-      const all = listDeployments(req.services.store).filter(
-        (d) =>
-          (req.namespace === '*' ? acl.allowsNamespace(d.Namespace, 'read-job') : d.Namespace === req.namespace) &&
-          (!prefix || d.ID.replace(/-/g, '').startsWith(prefix)),
-      );
-      if (reverse) all.reverse();
-      const filterText = req.query.get<string>('filter');
-      const { page, nextToken } = paginate(all, {
-        perPage: req.query.get<number>('per_page'),
-        nextToken: req.query.get<string>('next_token'),
-        tokenOf: (d) => createIndexToken(d.CreateIndex, d.ID),
-        compareToken: compareCreateIndexTokens,
-        filter: filterText ? compileFilter(filterText) : undefined,
-        reverse,
-      });
-      return {
-        body: page,
-        index: Math.max(1, req.services.store.tableIndex(DEPLOYMENTS_TABLE)),
-        headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
-      };
-    },
+    synopsis: 'List deployments, oldest first (by ID with a prefix).',
+    query: LIST_QUERY,
+    handler: async (req) => listByCreateIndex(req, listDeployments(req.services.store), req.services.store.tableIndex(DEPLOYMENTS_TABLE)),
   }),
   defineRoute({
     methods: ['GET'],
