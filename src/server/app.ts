@@ -20,6 +20,7 @@ import { sysBackend } from '../secrets/sys/backend.js';
 import { identityBackend } from '../secrets/identity/backend.js';
 import { tokenBackend } from '../secrets/token/backend.js';
 import { authMethodBackends } from '../secrets/auth/backends.js';
+import { deleteMountEntries } from '../secrets/auth/cloud/mount-storage.js';
 import { schedulerRoutes } from '../scheduler/http/routes.js';
 import { handleSecrets, type SecretsRouting } from './http/secrets-handler.js';
 import { handleScheduler } from './http/scheduler-handler.js';
@@ -104,6 +105,10 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false };
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
+    // A disabled cloud mount's configuration, roles and lists go with it.
+    mounts.onDisable(async (m) => {
+      if (m.type === 'cloud') await store!.write((tx) => deleteMountEntries(tx, m.accessor));
+    });
 
     const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
     const initialized = store.get<boolean>(META_TABLE, 'initialized') === true;

@@ -1,12 +1,35 @@
 /**
- * The `cloud` auth method. The mount itself (accessor, aliases, enable/disable) works today; its paths
- * (config, roles, role tags, access and deny lists, tidy, login) arrive with issues 4 and 5, and until
- * then every request under the mount answers 404 "unsupported path".
+ * The `cloud` auth method: its paths in order. Configuration is served today; roles, role tags, the
+ * access and deny lists, tidy and login come next (issues 4 and 5), and until then those paths answer
+ * 404 "unsupported path". Deprecated path names are served as aliases of their current paths, with a
+ * warning naming the current one.
  */
-import type { Backend } from '../../../server/framework/path.js';
+import type { Backend, PathDef } from '../../../server/framework/path.js';
+import { configIdentityPaths } from './path-config-identity.js';
+import { configStsPaths } from './path-config-sts.js';
+import { configTidyPaths } from './path-config-tidy.js';
+
+/** The spec's Versioning table: deprecated name → current name (as path prefixes). */
+export const DEPRECATED_NAMES: ReadonlyArray<[string, string]> = [
+  ['config/tidy/identity-whitelist', 'config/tidy/identity-accesslist'],
+  ['config/tidy/roletag-blacklist', 'config/tidy/roletag-denylist'],
+];
+
+function deprecatedAliases(paths: PathDef[]): PathDef[] {
+  const out: PathDef[] = [];
+  for (const [old, current] of DEPRECATED_NAMES) {
+    for (const def of paths) {
+      if (def.pattern !== current && !def.pattern.startsWith(`${current}/`)) continue;
+      out.push({ ...def, pattern: old + def.pattern.slice(current.length), deprecatedFor: def.pattern });
+    }
+  }
+  return out;
+}
+
+const current: PathDef[] = [...configIdentityPaths, ...configStsPaths, ...configTidyPaths];
 
 export const cloudBackend: Backend = {
   type: 'cloud',
   description: 'Log in with a cloud instance identity document or a signed caller-identity request.',
-  paths: [],
+  paths: [...current, ...deprecatedAliases(current)],
 };

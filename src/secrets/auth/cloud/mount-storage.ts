@@ -1,0 +1,45 @@
+/**
+ * The cloud mount's records, keyed by the mount's accessor: moving the mount moves every path, and the
+ * data stays with the mount; disabling it removes them all (see backend.ts).
+ */
+import type { Store, WriteTx } from '../../../storage/store.js';
+
+export const CLOUD_TABLE = 'auth-cloud';
+
+const key = (accessor: string, name: string) => `${accessor}/${name}`;
+
+export function readEntry<T>(store: Store, accessor: string, name: string): T | undefined {
+  return store.get<T>(CLOUD_TABLE, key(accessor, name));
+}
+
+export async function writeEntry(store: Store, accessor: string, name: string, value: unknown): Promise<void> {
+  await store.write((tx) => tx.put(CLOUD_TABLE, key(accessor, name), value));
+}
+
+/** Read, change and write one entry in a transaction: concurrent partial updates cannot lose each other's fields. */
+export async function updateEntry<T>(store: Store, accessor: string, name: string, change: (current: T | undefined) => T): Promise<T> {
+  const { result } = await store.write((tx) => {
+    const next = change(tx.get<T>(CLOUD_TABLE, key(accessor, name)));
+    tx.put(CLOUD_TABLE, key(accessor, name), next);
+    return next;
+  });
+  return result;
+}
+
+export async function deleteEntry(store: Store, accessor: string, name: string): Promise<void> {
+  await store.write((tx) => tx.delete(CLOUD_TABLE, key(accessor, name)));
+}
+
+/** Names under `prefix/` (one level), sorted. */
+export function listEntries(store: Store, accessor: string, prefix: string): string[] {
+  const start = key(accessor, `${prefix}/`);
+  return store
+    .list(CLOUD_TABLE, start)
+    .map((e) => e.key.slice(start.length))
+    .filter((k) => k !== '' && !k.includes('/'));
+}
+
+/** Every record of a mount goes with it. */
+export function deleteMountEntries(tx: WriteTx, accessor: string): void {
+  for (const { key: k } of tx.list(CLOUD_TABLE, `${accessor}/`)) tx.delete(CLOUD_TABLE, k);
+}

@@ -1,0 +1,59 @@
+/**
+ * auth/cloud/config/tidy/identity-accesslist and config/tidy/roletag-denylist: how long past expiry an
+ * entry is kept before tidy removes it, and whether the periodic tidy runs at all. The deprecated
+ * `identity-whitelist` and `roletag-blacklist` names are served by backend.ts as aliases.
+ */
+import { definePath } from '../../../server/framework/path.js';
+import { deleteEntry, readEntry, updateEntry } from './mount-storage.js';
+
+export const TIDY_LISTS = ['identity-accesslist', 'roletag-denylist'] as const;
+export type TidyList = (typeof TIDY_LISTS)[number];
+
+/** The spec's default for both lists and both tidy operations. */
+export const DEFAULT_SAFETY_BUFFER_SECONDS = 72 * 3600;
+
+export interface TidyConfig {
+  safety_buffer: number;
+  disable_periodic_tidy: boolean;
+}
+
+const entry = (list: TidyList) => `config/tidy/${list}`;
+
+export function tidyConfig(store: Parameters<typeof readEntry>[0], accessor: string, list: TidyList): TidyConfig {
+  return readEntry<TidyConfig>(store, accessor, entry(list)) ?? { safety_buffer: DEFAULT_SAFETY_BUFFER_SECONDS, disable_periodic_tidy: false };
+}
+
+function tidyConfigPath(list: TidyList) {
+  const what = list === 'identity-accesslist' ? 'identity access list' : 'role tag deny list';
+  return definePath({
+    pattern: `config/tidy/${list}`,
+    fields: {
+      safety_buffer: { type: 'duration', default: DEFAULT_SAFETY_BUFFER_SECONDS, description: `How long past its expiry an entry of the ${what} is kept before tidy removes it (seconds or a duration such as "72h").` },
+      disable_periodic_tidy: { type: 'bool', default: false, description: `Do not tidy the ${what} periodically.` },
+    },
+    synopsis: `Configure tidying of the ${what}.`,
+    description: `Sets the safety buffer used when the ${what} is tidied, and whether the periodic tidy runs.`,
+    operations: {
+      read: {
+        summary: 'Read the tidy configuration.',
+        handler: async (req) => ({ data: { ...tidyConfig(req.services.store, req.mountAccessor, list) } }),
+      },
+      update: {
+        summary: 'Change the given fields; the others keep their values (the defaults at first).',
+        handler: async (req, data) => {
+          await updateEntry<TidyConfig>(req.services.store, req.mountAccessor, entry(list), (current) => ({
+            ...(current ?? tidyConfig(req.services.store, req.mountAccessor, list)),
+            ...(data.has('safety_buffer') ? { safety_buffer: data.get<number>('safety_buffer') } : {}),
+            ...(data.has('disable_periodic_tidy') ? { disable_periodic_tidy: data.get<boolean>('disable_periodic_tidy') } : {}),
+          }));
+        },
+      },
+      delete: {
+        summary: 'Remove the tidy configuration (the defaults apply again).',
+        handler: async (req) => deleteEntry(req.services.store, req.mountAccessor, entry(list)),
+      },
+    },
+  });
+}
+
+export const configTidyPaths = TIDY_LISTS.map(tidyConfigPath);

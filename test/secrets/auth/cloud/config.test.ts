@@ -1,0 +1,120 @@
+/**
+ * The cloud mount's configuration endpoints that need no provider: identity integration, STS roles per
+ * account, tidy settings (with their deprecated names), per-mount storage and cleanup on disable.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../support/server.js';
+import { statusOf } from '../../../support/wait.js';
+
+let srv: TestServer;
+const c = () => srv.client();
+const read = async (path: string) => (await c().secrets('GET', path))?.data;
+
+beforeAll(async () => {
+  srv = await startTestServer({ client: false });
+  await c().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
+});
+afterAll(async () => srv?.close());
+
+describe('config/identity', () => {
+  it('reads the defaults on a new mount', async () => {
+    expect(await read('auth/cloud/config/identity')).toEqual({
+      iam_alias: 'role_id',
+      iam_metadata: ['account_id', 'auth_type'],
+      ec2_alias: 'role_id',
+      ec2_metadata: ['account_id', 'auth_type'],
+    });
+  });
+
+  it('updates only the fields given', async () => {
+    await c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_alias: 'full_arn' } });
+    await c().secrets('POST', 'auth/cloud/config/identity', { body: { ec2_metadata: ['instance_id', 'region'] } });
+    expect(await read('auth/cloud/config/identity')).toEqual({
+      iam_alias: 'full_arn',
+      iam_metadata: ['account_id', 'auth_type'],
+      ec2_alias: 'role_id',
+      ec2_metadata: ['instance_id', 'region'],
+    });
+  });
+
+  it('[] selects no metadata, "default" the defaults, and a comma string works like a list', async () => {
+    await c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_metadata: [] } });
+    expect((await read('auth/cloud/config/identity'))?.iam_metadata).toEqual([]);
+    await c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_metadata: 'client_arn,canonical_arn' } });
+    expect((await read('auth/cloud/config/identity'))?.iam_metadata).toEqual(['client_arn', 'canonical_arn']);
+    await c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_metadata: ['default'] } });
+    expect((await read('auth/cloud/config/identity'))?.iam_metadata).toEqual(['account_id', 'auth_type']);
+  });
+
+  it('refuses invalid values with a 400 naming the field, and stores nothing of a bad request', async () => {
+    const before = await read('auth/cloud/config/identity');
+    const badAlias = await statusOf(c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_alias: 'instance_id' } }));
+    expect(badAlias.code).toBe(400);
+    expect(badAlias.message).toMatch(/iam_alias/);
+    expect((await statusOf(c().secrets('POST', 'auth/cloud/config/identity', { body: { ec2_alias: 'full_arn' } }))).message).toMatch(/ec2_alias/);
+    const mixed = await statusOf(c().secrets('POST', 'auth/cloud/config/identity', { body: { ec2_metadata: ['default', 'region'] } }));
+    expect(mixed).toMatchObject({ code: 400 });
+    expect(mixed.message).toMatch(/contains default - default can't be used in combination with other fields/);
+    const unknown = await statusOf(c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_alias: 'unique_id', ec2_metadata: ['ami_id', 'client_arn'] } }));
+    expect(unknown.code).toBe(400);
+    expect(unknown.message).toMatch(/ec2_metadata.*unavailable field \(client_arn\)/);
+    expect(await read('auth/cloud/config/identity')).toEqual(before);
+  });
+});
+
+describe('config/sts', () => {
+  const role = 'arn:aws:iam::123456789012:role/svc-reader';
+
+  it('writes, reads, lists and deletes the STS role of an account', async () => {
+    expect((await statusOf(c().secrets('LIST', 'auth/cloud/config/sts'))).code).toBe(404);
+    await c().secrets('POST', 'auth/cloud/config/sts/123456789012', { body: { sts_role: role } });
+    await c().secrets('POST', 'auth/cloud/config/sts/210987654321', { body: { sts_role: 'arn:aws-us-gov:iam::210987654321:role/path/r' } });
+    expect(await read('auth/cloud/config/sts/123456789012')).toEqual({ sts_role: role });
+    expect((await c().secrets('LIST', 'auth/cloud/config/sts'))?.data?.keys).toEqual(['123456789012', '210987654321']);
+    await c().secrets('DELETE', 'auth/cloud/config/sts/210987654321');
+    expect((await statusOf(c().secrets('GET', 'auth/cloud/config/sts/210987654321'))).code).toBe(404);
+    expect((await c().secrets('LIST', 'auth/cloud/config/sts'))?.data?.keys).toEqual(['123456789012']);
+  });
+
+  it('refuses a malformed account ID, a missing or malformed role ARN', async () => {
+    expect((await statusOf(c().secrets('POST', 'auth/cloud/config/sts/12345', { body: { sts_role: role } }))).message).toMatch(/account_id/);
+    expect((await statusOf(c().secrets('POST', 'auth/cloud/config/sts/123456789012', { body: {} }))).message).toMatch(/sts_role/);
+    const notArn = await statusOf(c().secrets('POST', 'auth/cloud/config/sts/123456789012', { body: { sts_role: 'svc-reader' } }));
+    expect(notArn).toMatchObject({ code: 400 });
+    expect(notArn.message).toMatch(/sts_role "svc-reader" is not a role ARN/);
+    expect(await read('auth/cloud/config/sts/123456789012')).toEqual({ sts_role: role });
+  });
+});
+
+describe('config/tidy', () => {
+  for (const list of ['identity-accesslist', 'roletag-denylist']) {
+    it(`${list}: defaults to a 72h safety buffer, updates partially, deletes back to the defaults`, async () => {
+      expect(await read(`auth/cloud/config/tidy/${list}`)).toEqual({ safety_buffer: 259200, disable_periodic_tidy: false });
+      await c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { safety_buffer: '24h' } });
+      await c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { disable_periodic_tidy: true } });
+      expect(await read(`auth/cloud/config/tidy/${list}`)).toEqual({ safety_buffer: 86400, disable_periodic_tidy: true });
+      expect((await statusOf(c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { safety_buffer: 'soon' } }))).message).toMatch(/safety_buffer/);
+      await c().secrets('DELETE', `auth/cloud/config/tidy/${list}`);
+      expect(await read(`auth/cloud/config/tidy/${list}`)).toEqual({ safety_buffer: 259200, disable_periodic_tidy: false });
+    });
+  }
+
+  it('serves the deprecated names as aliases, with a warning naming the current path', async () => {
+    const written = await c().secrets('POST', 'auth/cloud/config/tidy/identity-whitelist', { body: { safety_buffer: 3600 } });
+    expect(written?.warnings?.join(' ')).toMatch(/deprecated; use auth\/cloud\/config\/tidy\/identity-accesslist/);
+    expect((await read('auth/cloud/config/tidy/identity-accesslist'))?.safety_buffer).toBe(3600);
+    expect((await read('auth/cloud/config/tidy/roletag-blacklist'))?.safety_buffer).toBe(259200);
+  });
+});
+
+describe('the mount', () => {
+  it('keeps each mount\'s configuration apart, and a disabled mount\'s configuration goes with it', async () => {
+    await c().secrets('POST', 'sys/auth/other', { body: { type: 'cloud' } });
+    await c().secrets('POST', 'auth/other/config/identity', { body: { ec2_alias: 'image_id' } });
+    expect((await read('auth/other/config/identity'))?.ec2_alias).toBe('image_id');
+    expect((await read('auth/cloud/config/identity'))?.ec2_alias).toBe('role_id');
+    await c().secrets('DELETE', 'sys/auth/other');
+    await c().secrets('POST', 'sys/auth/other', { body: { type: 'cloud' } });
+    expect((await read('auth/other/config/identity'))?.ec2_alias).toBe('role_id');
+  });
+});
