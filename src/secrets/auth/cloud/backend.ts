@@ -8,6 +8,7 @@ import type { Backend, PathDef } from '../../../server/framework/path.js';
 import { configIdentityPaths } from './path-config-identity.js';
 import { configStsPaths } from './path-config-sts.js';
 import { configTidyPaths } from './path-config-tidy.js';
+import { configCertificatePaths } from './path-config-certificate.js';
 
 /** The spec's Versioning table: deprecated name → current name (as path prefixes). */
 export const DEPRECATED_NAMES: ReadonlyArray<[string, string]> = [
@@ -26,7 +27,7 @@ function deprecatedAliases(paths: PathDef[]): PathDef[] {
   return out;
 }
 
-const current: PathDef[] = [...configIdentityPaths, ...configStsPaths, ...configTidyPaths];
+const current: PathDef[] = [...configIdentityPaths, ...configCertificatePaths, ...configStsPaths, ...configTidyPaths];
 
 export const cloudBackend: Backend = {
   type: 'cloud',

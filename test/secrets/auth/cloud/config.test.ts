@@ -1,7 +1,12 @@
 /**
- * The cloud mount's configuration endpoints that need no provider: identity integration, STS roles per
- * account, tidy settings (with their deprecated names), per-mount storage and cleanup on disable.
+ * The cloud mount's configuration endpoints that need no provider: identity integration, certificates,
+ * STS roles per account, tidy settings (with their deprecated names), per-mount storage and cleanup on
+ * disable.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { statusOf } from '../../../support/wait.js';
@@ -116,5 +121,51 @@ describe('the mount', () => {
     await c().secrets('DELETE', 'sys/auth/other');
     await c().secrets('POST', 'sys/auth/other', { body: { type: 'cloud' } });
     expect((await read('auth/other/config/identity'))?.ec2_alias).toBe('role_id');
+  });
+});
+
+describe('config/certificate', () => {
+  /** A real self-signed certificate, made with the system's openssl. */
+  function makeCert(algorithm: 'rsa:2048' | 'dsa'): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-cert-'));
+    try {
+      const keyArgs = algorithm === 'dsa' ? (execFileSync('openssl', ['dsaparam', '-out', path.join(dir, 'p.pem'), '1024'], { stdio: 'ignore' }), ['-newkey', `dsa:${path.join(dir, 'p.pem')}`]) : ['-newkey', algorithm];
+      execFileSync('openssl', ['req', '-x509', ...keyArgs, '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-subj', '/CN=svc-test', '-days', '2'], { stdio: 'ignore' });
+      return readFileSync(path.join(dir, 'c.pem'), 'utf8');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('registers PEM or base64 PEM certificates of either type, reads, lists and deletes them', async () => {
+    const rsa = makeCert('rsa:2048');
+    const dsa = makeCert('dsa');
+    expect((await statusOf(c().secrets('LIST', 'auth/cloud/config/certificates'))).code).toBe(404);
+    await c().secrets('POST', 'auth/cloud/config/certificate/sig', { body: { cloud_public_cert: Buffer.from(rsa).toString('base64'), type: 'IDENTITY' } });
+    await c().secrets('POST', 'auth/cloud/config/certificate/legacy', { body: { cloud_public_cert: dsa } });
+    expect(await read('auth/cloud/config/certificate/sig')).toEqual({ cloud_public_cert: rsa, type: 'identity' });
+    expect(await read('auth/cloud/config/certificate/legacy')).toEqual({ cloud_public_cert: dsa, type: 'pkcs7' });
+    expect((await c().secrets('LIST', 'auth/cloud/config/certificates'))?.data?.keys).toEqual(['legacy', 'sig']);
+    await c().secrets('DELETE', 'auth/cloud/config/certificate/sig');
+    expect((await statusOf(c().secrets('GET', 'auth/cloud/config/certificate/sig'))).code).toBe(404);
+  });
+
+  it('refuses what is not exactly one valid certificate, and an unknown type', async () => {
+    const rsa = makeCert('rsa:2048');
+    const body = (cloud_public_cert: string, type?: string) => ({ body: { cloud_public_cert, ...(type ? { type } : {}) } });
+    const cases: Array<[string, ReturnType<typeof body>, RegExp]> = [
+      ['missing', { body: {} } as ReturnType<typeof body>, /cloud_public_cert/],
+      ['empty', body(''), /cloud_public_cert/],
+      ['not a certificate', body('hello'), /neither a PEM certificate nor base64/],
+      ['two blocks', body(rsa + rsa), /exactly one PEM certificate block, found 2/],
+      ['corrupt', body(rsa.replace(/[A-Za-z]{20}\n/, 'AAAAAAAAAAAAAAAAAAAA\n')), /not a valid X\.509 certificate/],
+      ['bad type', body(rsa, 'x509'), /type/],
+    ];
+    for (const [what, b, message] of cases) {
+      const answer = await statusOf(c().secrets('POST', 'auth/cloud/config/certificate/bad', b));
+      expect(answer.code, what).toBe(400);
+      expect(answer.message, what).toMatch(message);
+    }
+    expect((await statusOf(c().secrets('GET', 'auth/cloud/config/certificate/bad'))).code).toBe(404);
   });
 });
