@@ -111,6 +111,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     });
 
     const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
+    // -dev is for trying things: the cloud login is there without a setup step, at its usual path.
+    if (opts.dev) await mounts.ensure('auth/cloud/', 'cloud', 'cloud instance and principal identity');
     const initialized = store.get<boolean>(META_TABLE, 'initialized') === true;
     let rootToken: string | undefined;
     const reusable = opts.dev && opts.devRootTokenId ? tokens.find(opts.devRootTokenId) : undefined;

@@ -74,6 +74,9 @@ describe('svc server -dev', () => {
 
       const elsewhere = await runCli(['token', 'lookup'], { HOME: work, SVC_ADDR: proc.url, NO_COLOR: '1' });
       expect(elsewhere.code).toBe(2);
+      // The cloud auth method is mounted at its usual path, ready to configure.
+      const auths = await runCli(['auth', 'list', '-format=json'], { HOME: home, SVC_ADDR: proc.url, NO_COLOR: '1' });
+      expect(JSON.parse(auths.stdout)['cloud/']).toMatchObject({ type: 'cloud' });
     } finally {
       expect(await stop(proc)).toEqual({ code: 0, signal: null });
     }
