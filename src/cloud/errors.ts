@@ -1,0 +1,46 @@
+/**
+ * Typed failures of the provider layer. Messages name the action and the provider's own code and text,
+ * never a request body, a signature or a secret key: the server shows them to callers and writes them to logs.
+ */
+import { SvcError } from '../shared/errors.js';
+
+/**
+ * The provider answered with an error document (or could not be reached: status 0). `status` is the
+ * provider's HTTP status; `statusCode` stays 500 because, for our callers, a provider failure is ours.
+ */
+export class CloudApiError extends SvcError {
+  override readonly code: string;
+  override readonly name = 'CloudApiError';
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+    readonly requestId?: string,
+    /** The action that failed, e.g. `ec2:DescribeInstances`. */
+    readonly action?: string,
+  ) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** No link of the credential chain produced credentials. */
+export class CloudCredentialsError extends SvcError {
+  override readonly code = 'cloud_credentials';
+  override readonly name = 'CloudCredentialsError';
+}
+
+/** A per-account client was asked for an account the configured credentials cannot reach. */
+export class CloudAccountError extends SvcError {
+  override readonly code = 'cloud_account';
+  override readonly name = 'CloudAccountError';
+}
+
+/** Errors worth another attempt: the provider is throttling us or had a server-side failure. */
+const THROTTLING_CODES = new Set(['Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+
+export function isRetryable(err: CloudApiError): boolean {
+  if (THROTTLING_CODES.has(err.code)) return true;
+  // status 0 = no answer at all (refused, reset, timed out): transient as far as we can tell.
+  return err.status === 0 || err.status >= 500;
+}

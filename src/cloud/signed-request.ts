@@ -1,0 +1,141 @@
+/**
+ * Sends one query-protocol call (Action + Version + params, form-encoded POST) signed with Signature V4,
+ * and turns the XML answer into a document or a CloudApiError. Throttling, 5xx and lost connections are
+ * retried with capped exponential backoff and full jitter; other 4xx answers are final.
+ */
+import aws4 from 'aws4';
+import { CloudApiError, isRetryable } from './errors.js';
+import { httpCall } from './http.js';
+import { parseXml, text, type XmlNode } from './xml.js';
+import type { CredentialSource } from './credentials.js';
+
+/** Knobs shared by every client; all optional. Tests inject `sleep` and `random` to observe backoff. */
+export interface TransportOptions {
+  /** Retries after the first attempt; -1 or undefined = the library default (3), as config/client's max_retries. */
+  maxRetries?: number;
+  /** Per-attempt timeout. */
+  timeoutMs?: number;
+  /** First backoff step; attempt n waits random() * min(maxDelayMs, baseDelayMs * 2^n). */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Told about each retry (action, provider code, wait) — never about bodies or keys. */
+  onRetry?: (info: { action: string; attempt: number; code: string; status: number; delayMs: number }) => void;
+}
+
+export const DEFAULT_MAX_RETRIES = 3;
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+export interface QueryCall {
+  endpoint: string;
+  service: string;
+  region: string;
+  action: string;
+  version: string;
+  params?: Record<string, string | number | boolean | undefined>;
+  credentials: CredentialSource;
+}
+
+export interface QueryAnswer {
+  doc: XmlNode;
+  requestId?: string;
+  status: number;
+}
+
+export function effectiveMaxRetries(maxRetries: number | undefined): number {
+  return maxRetries === undefined || maxRetries < 0 ? DEFAULT_MAX_RETRIES : maxRetries;
+}
+
+export async function sendQuery(call: QueryCall, opts: TransportOptions = {}): Promise<QueryAnswer> {
+  const maxRetries = effectiveMaxRetries(opts.maxRetries);
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = opts.random ?? Math.random;
+  const base = opts.baseDelayMs ?? 100;
+  const cap = opts.maxDelayMs ?? 20_000;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await attemptOnce(call, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    } catch (err) {
+      if (!(err instanceof CloudApiError) || !isRetryable(err) || attempt >= maxRetries) throw err;
+      const delayMs = Math.floor(random() * Math.min(cap, base * 2 ** attempt));
+      opts.onRetry?.({ action: err.action ?? call.action, attempt: attempt + 1, code: err.code, status: err.status, delayMs });
+      await sleep(delayMs);
+    }
+  }
+}
+
+function formBody(call: QueryCall): string {
+  const form = new URLSearchParams({ Action: call.action, Version: call.version });
+  for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) form.append(k, String(v));
+  return form.toString();
+}
+
+async function attemptOnce(call: QueryCall, timeoutMs: number): Promise<QueryAnswer> {
+  const action = `${call.service}:${call.action}`;
+  const url = new URL(call.endpoint);
+  const path = url.pathname === '' ? '/' : url.pathname;
+  const body = formBody(call);
+  // Credentials are fetched per attempt so a retry after expiry picks up refreshed ones.
+  const creds = await call.credentials.get();
+  const signed = aws4.sign(
+    {
+      service: call.service,
+      region: call.region,
+      method: 'POST',
+      host: url.host,
+      path,
+      body,
+      headers: { Host: url.host, 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    },
+    { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken },
+  );
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(signed.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+
+  let answer;
+  try {
+    answer = await httpCall({ url: new URL(path, url), method: 'POST', headers, body, timeoutMs });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'NetworkingError';
+    throw new CloudApiError(0, code, `${action} to ${url.origin} failed: ${code}`, undefined, action);
+  }
+  const raw = answer.body.toString('utf8');
+  let doc: XmlNode | undefined;
+  try {
+    doc = raw.trim() === '' ? {} : parseXml(raw);
+  } catch {
+    doc = undefined;
+  }
+  if (answer.status >= 200 && answer.status < 300) {
+    if (!doc) throw new CloudApiError(answer.status, 'InvalidResponse', `${action}: the answer is not XML`, undefined, action);
+    return { doc, status: answer.status, requestId: requestIdOf(doc) ?? header(answer.headers['x-amzn-requestid']) };
+  }
+  throw errorFrom(answer.status, doc, action, header(answer.headers['x-amzn-requestid']));
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** IAM/STS put it in ResponseMetadata/RequestId, EC2 in a top-level requestId. */
+function requestIdOf(doc: XmlNode): string | undefined {
+  const root = Object.values(doc)[0];
+  return text(root, 'ResponseMetadata', 'RequestId') ?? text(root, 'requestId') ?? text(root, 'RequestId');
+}
+
+/**
+ * Two error shapes: IAM/STS `<ErrorResponse><Error><Code/><Message/></Error><RequestId/></ErrorResponse>`,
+ * EC2 `<Response><Errors><Error><Code/><Message/></Error></Errors><RequestID/></Response>`.
+ */
+function errorFrom(status: number, doc: XmlNode | undefined, action: string, headerRequestId?: string): CloudApiError {
+  const iam = doc?.ErrorResponse;
+  const ec2 = doc?.Response;
+  const error = iam !== undefined ? (iam as XmlNode).Error : ec2 !== undefined ? (ec2 as XmlNode).Errors && ((ec2 as XmlNode).Errors as XmlNode).Error : undefined;
+  const first = Array.isArray(error) ? error[0] : error;
+  const code = text(first, 'Code') ?? (status >= 500 ? 'InternalFailure' : `HTTP${status}`);
+  const detail = text(first, 'Message');
+  const requestId = text(iam, 'RequestId') ?? text(ec2, 'RequestID') ?? text(ec2, 'RequestId') ?? headerRequestId;
+  const message = `${action} failed: ${code}${detail ? `: ${detail}` : ''} (status ${status})`;
+  return new CloudApiError(status, code, message, requestId, action);
+}
