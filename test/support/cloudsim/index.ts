@@ -118,6 +118,10 @@ export interface SimRequest {
   /** Provider error code when the answer was an error. */
   errorCode?: string;
   params: Record<string, string>;
+  /** The request ID the answer carried ('' when none, e.g. a respondNext answer). */
+  requestId: string;
+  /** SignedHeaders of the Authorization header or X-Amz-SignedHeaders ([] when unsigned). */
+  signedHeaders: string[];
 }
 
 export interface MetadataRequest {
@@ -125,6 +129,8 @@ export interface MetadataRequest {
   method: string;
   path: string;
   status: number;
+  /** Request headers, names lower-cased (first value of repeated ones). */
+  headers: Record<string, string>;
 }
 
 export interface FailureSpec {
@@ -132,6 +138,15 @@ export interface FailureSpec {
   code?: string;
   message?: string;
   /** How many consecutive matching calls fail (default 1). */
+  times?: number;
+}
+
+/** A raw answer for respondNext: sent as is, after the call was authenticated. */
+export interface CannedAnswer {
+  status?: number;
+  body: string;
+  contentType?: string;
+  /** How many consecutive matching calls get this answer (default 1). */
   times?: number;
 }
 
@@ -167,6 +182,19 @@ export interface CloudSim {
   revokeAccessKey(accessKeyId: string): void;
   /** Make the next `times` calls of `action` ('*' = any) fail with the given status/code. */
   failNext(action: string, spec?: FailureSpec): void;
+  /**
+   * Answer the next `times` calls of `action` ('*' = any) with this raw status/body instead of the simulated
+   * answer — for answers the provider can give but the simulator never produces on its own (a proxy's
+   * non-XML error page, a truncated body). The signature is still checked first; failNext wins over it.
+   */
+  respondNext(action: string, answer: CannedAnswer): void;
+  /** Hold the answer to the next `times` calls of `action` ('*' = any) for `ms` before handling them normally. */
+  delayNext(action: string, ms: number, times?: number): void;
+  /**
+   * Largest page DescribeInstances (nextToken) and ListAccessKeys (Marker/IsTruncated) return; undefined
+   * (default) = everything in one page. The real services may split any list into pages.
+   */
+  setPageSize(n: number | undefined): void;
   /** Shift the simulator's clock (signature skew window, credential expiry). */
   advanceClock(ms: number): void;
   now(): Date;
@@ -288,6 +316,9 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
   const imdsTokens = new Map<string, number>(); // token -> expiry ms
   const imdsCreds = new Map<string, KeyRecord>(); // instanceId -> current creds
   const failures: Array<{ action: string; status: number; code: string; message: string; left: number }> = [];
+  const canned: Array<{ action: string; status: number; body: string; contentType: string; left: number }> = [];
+  const delays: Array<{ action: string; ms: number; left: number }> = [];
+  let pageSize: number | undefined;
   const requests: SimRequest[] = [];
   const metadataRequests: MetadataRequest[] = [];
   let currentInstance: string | undefined;
@@ -467,6 +498,19 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
     return v;
   }
 
+  /** One page of `all` from the opaque continuation token `token` (see setPageSize). */
+  function paginate<T>(all: T[], token: string | undefined, param: string): { page: T[]; next?: string } {
+    let start = 0;
+    if (token) {
+      const m = /^cloudsim-page-(\d+)$/.exec(Buffer.from(token, 'base64').toString('utf8'));
+      if (!m) throw new ApiError(param === 'Marker' ? 'ValidationError' : 'InvalidParameterValue', `Invalid ${param}: ${token}`, 400);
+      start = Number(m[1]);
+    }
+    if (pageSize === undefined) return { page: all.slice(start) };
+    const end = start + pageSize;
+    return { page: all.slice(start, end), next: end < all.length ? Buffer.from(`cloudsim-page-${end}`).toString('base64') : undefined };
+  }
+
   const iamActions: Record<string, (ctx: Ctx) => XmlNode[] | null> = {
     GetUser: (ctx) => [el('User', userXml(targetUser(ctx, 'GetUser')))],
     GetRole: (ctx) => {
@@ -495,13 +539,15 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
     },
     ListAccessKeys: (ctx) => {
       const u = targetUser(ctx, 'ListAccessKeys');
-      const mine = [...keys.values()].filter((k) => k.userName === u.name && k.accountId === u.accountId);
+      const all = [...keys.values()].filter((k) => k.userName === u.name && k.accountId === u.accountId);
+      const { page, next } = paginate(all, ctx.params.Marker, 'Marker');
       return [
         el(
           'AccessKeyMetadata',
-          mine.map((k) => el('member', [el('UserName', u.name), el('AccessKeyId', k.accessKeyId), el('Status', k.status), el('CreateDate', iso(k.createDate))])),
+          page.map((k) => el('member', [el('UserName', u.name), el('AccessKeyId', k.accessKeyId), el('Status', k.status), el('CreateDate', iso(k.createDate))])),
         ),
-        el('IsTruncated', 'false'),
+        el('IsTruncated', next ? 'true' : 'false'),
+        ...(next ? [el('Marker', next)] : []),
       ];
     },
     CreateAccessKey: (ctx) => {
@@ -578,7 +624,8 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
     } else {
       found = [...instances.values()].filter(visible);
     }
-    const items = found.map((i) => {
+    const { page, next } = paginate(found, ctx.params.NextToken, 'NextToken');
+    const items = page.map((i) => {
       const prof = i.instanceProfile ? profiles.get(`${i.accountId}/${i.instanceProfile}`) : undefined;
       const inst: XmlNode[] = [
         el('instanceId', i.instanceId),
@@ -610,7 +657,7 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
       ]);
     });
     return xmlDoc(
-      el('DescribeInstancesResponse', [el('requestId', ctx.requestId), el('reservationSet', items)], { xmlns: NS.ec2 }),
+      el('DescribeInstancesResponse', [el('requestId', ctx.requestId), el('reservationSet', items), ...(next ? [el('nextToken', next)] : [])], { xmlns: NS.ec2 }),
       true,
     );
   }
@@ -721,6 +768,8 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
       path: inp.path,
       status: 200,
       params,
+      requestId,
+      signedHeaders: [],
     };
     requests.push(entry);
     const fail = (service: string, status: number, code: string, message: string) => {
@@ -742,6 +791,7 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
     entry.service = service;
     entry.accessKeyId = auth.accessKeyId;
     entry.region = auth.region;
+    entry.signedHeaders = auth.signedHeaders;
     if (service !== 'ec2' && service !== 'iam' && service !== 'sts')
       return fail('sts', 400, 'UnknownService', `cloudsim does not simulate service "${service}"`);
 
@@ -754,11 +804,28 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
       return fail(service, err.status, err.code, err.message);
     }
 
+    const di = delays.findIndex((d) => d.left > 0 && (d.action === action || d.action === '*'));
+    if (di >= 0) {
+      const d = delays[di];
+      if (--d.left <= 0) delays.splice(di, 1);
+      await new Promise((r) => setTimeout(r, d.ms));
+      if (res.destroyed) return; // the caller gave up waiting
+    }
+
     const fi = failures.findIndex((f) => f.left > 0 && (f.action === action || f.action === '*'));
     if (fi >= 0) {
       const f = failures[fi];
       if (--f.left <= 0) failures.splice(fi, 1);
       return fail(service, f.status, f.code, f.message);
+    }
+
+    const ci = canned.findIndex((c) => c.left > 0 && (c.action === action || c.action === '*'));
+    if (ci >= 0) {
+      const c = canned[ci];
+      if (--c.left <= 0) canned.splice(ci, 1);
+      entry.status = c.status;
+      entry.requestId = '';
+      return send(res, c.status, c.body, c.contentType);
     }
 
     if (!action) return fail(service, 400, 'MissingAction', 'Missing Action');
@@ -820,7 +887,9 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
 
   function handleMetadata(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
-    const entry: MetadataRequest = { time: now(), method: req.method ?? 'GET', path, status: 200 };
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers[req.rawHeaders[i].toLowerCase()] ??= req.rawHeaders[i + 1];
+    const entry: MetadataRequest = { time: now(), method: req.method ?? 'GET', path, status: 200, headers };
     metadataRequests.push(entry);
     const reply = (status: number, body: string, ctype = 'text/plain', extra: Record<string, string> = {}) => {
       entry.status = status;
@@ -984,6 +1053,16 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
       const status = spec.status ?? (spec.code ? (byCode[spec.code] ?? 400) : 503);
       const code = spec.code ?? byStatus[status] ?? 'InternalFailure';
       failures.push({ action, status, code, message: spec.message ?? (code === 'Throttling' ? 'Rate exceeded' : `Injected failure ${code}`), left: spec.times ?? 1 });
+    },
+    respondNext(action, a) {
+      canned.push({ action, status: a.status ?? 200, body: a.body, contentType: a.contentType ?? 'text/xml', left: a.times ?? 1 });
+    },
+    delayNext(action, ms, times = 1) {
+      delays.push({ action, ms, left: times });
+    },
+    setPageSize(n) {
+      if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new Error(`cloudsim: page size must be a positive integer: ${n}`);
+      pageSize = n;
     },
     advanceClock(ms) {
       clockOffset += ms;
