@@ -62,6 +62,16 @@ export function formatKV(rows: Array<[string, string]>): string {
  * Nomad's prettyTimeDiff: the difference rounded to the second, in its two largest non-zero units
  * (s, m, h, d, mo = 30d, y = 12mo), then `ago` or `from now`. "" for a zero time.
  */
+/** [how many of this unit make the next one (0: the last unit), its suffix] */
+const DIFF_UNITS: ReadonlyArray<[number, string]> = [
+  [60, 's'],
+  [60, 'm'],
+  [24, 'h'],
+  [30, 'd'],
+  [12, 'mo'],
+  [0, 'y'],
+];
+
 export function prettyTimeDiff(firstMs: number, secondMs: number): string {
   if (!Number.isFinite(firstMs) || firstMs <= 0) return '';
   const first = Math.round(firstMs / 1000);
@@ -69,27 +79,13 @@ export function prettyTimeDiff(firstMs: number, secondMs: number): string {
   const suffix = second >= first ? 'ago' : 'from now';
   let u = Math.abs(second - first);
   const parts: string[] = [];
-  const push = (n: number, unit: string) => {
+  // Each unit takes what is left of the one below: seconds, minutes, hours, days, months, then years.
+  for (const [size, unit] of DIFF_UNITS) {
+    const n = size === 0 ? u : u % size;
     if (n > 0) parts.unshift(`${n}${unit}`);
-  };
-  push(u % 60, 's');
-  u = Math.floor(u / 60);
-  if (u > 0) {
-    push(u % 60, 'm');
-    u = Math.floor(u / 60);
-    if (u > 0) {
-      push(u % 24, 'h');
-      u = Math.floor(u / 24);
-    }
-    if (u > 0) {
-      push(u % 30, 'd');
-      u = Math.floor(u / 30);
-    }
-    if (u > 0) {
-      push(u % 12, 'mo');
-      u = Math.floor(u / 12);
-    }
-    if (u > 0) push(u, 'y');
+    if (size === 0) break;
+    u = Math.floor(u / size);
+    if (u === 0) break;
   }
   if (parts.length === 0) return `0s ${suffix}`;
   return `${parts.slice(0, 2).join('')} ${suffix}`;

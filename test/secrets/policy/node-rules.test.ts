@@ -7,16 +7,8 @@ import { Acl } from '../../../src/secrets/policy/acl.js';
 import { ROOT_POLICY } from '../../../src/secrets/policy/builtin.js';
 import { parsePolicy, type Policy } from '../../../src/secrets/policy/policy.js';
 import type { NodePolicy } from '../../../src/secrets/policy/capabilities.js';
-import { UserError } from '../../../src/shared/errors.js';
+import { parseError } from './parse-error.js';
 
-async function parseError(text: string, name = 'p'): Promise<UserError> {
-  const err: unknown = await parsePolicy(name, text).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(UserError);
-  return err as UserError;
-}
 
 describe('parsePolicy: node rule', () => {
   it.each(['read', 'write', 'deny'] as const)('parses node { policy = "%s" } and keeps the text', async (level) => {

@@ -1,16 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { parsePolicy, validatePolicyName } from '../../../src/secrets/policy/policy.js';
 import { UserError } from '../../../src/shared/errors.js';
-
-/** Resolves to the UserError a parse throws, failing the test if it does not throw one. */
-async function parseError(text: string, name = 'p'): Promise<UserError> {
-  const err: unknown = await parsePolicy(name, text).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(UserError);
-  return err as UserError;
-}
+import { parseError } from './parse-error.js';
 
 describe('parsePolicy: HCL', () => {
   it('parses path and namespace blocks and keeps the text', async () => {
