@@ -237,7 +237,8 @@ describe('scheduling with real processes', () => {
     await until(async () => !alive(restartedPid), (gone) => gone, 'the stopped task to exit');
     const replacement = await runningPids('ctl', 1);
     expect([...replacement.keys()][0]).not.toBe(id);
-    const stopped = (await c().scheduler<Stub>('GET', `/v1/allocation/${id}`)).body;
+    // The node reports in batches: the exit reaches the server shortly after the process is gone.
+    const stopped = await until(() => c().scheduler<Stub>('GET', `/v1/allocation/${id}`).then((r) => r.body), (x) => x.ClientStatus !== 'running', 'the stop to be reported');
     expect(stopped).toMatchObject({ DesiredStatus: 'stop', ClientStatus: 'complete' });
   });
 });
