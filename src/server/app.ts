@@ -50,6 +50,8 @@ export interface ServerOptions {
   client?: LocalNodeOptions | false;
   /** how long a node may go without a heartbeat before it is marked down */
   heartbeatTtlMs?: number;
+  /** the cloud auth method's CLOUD_* variables (default: the process environment) and metadata service */
+  cloud?: Partial<ServerConfig['cloud']>;
 }
 
 export interface SvcServer {
@@ -88,6 +90,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     logLevel: opts.logLevel ?? 'info',
     maxRequestBytes: opts.maxRequestBytes ?? 32 * 1024 * 1024,
     sweepIntervalMs: opts.sweepIntervalMs ?? 60_000,
+    cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint },
   };
   const log = createLogger(opts.logLevel ?? 'info', opts.logWrite);
   const tempDir = opts.dev && !opts.dataDir ? await mkdtemp(path.join(tmpdir(), 'svc-dev-')) : undefined;

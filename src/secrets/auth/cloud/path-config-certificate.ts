@@ -6,9 +6,9 @@
 import { X509Certificate } from 'node:crypto';
 import { NotFound, UserError } from '../../../shared/errors.js';
 import { definePath } from '../../../server/framework/path.js';
+import { CERTIFICATE_TYPES, CONFIG_CERTIFICATE_FIELDS } from './fields.js';
 import { deleteEntry, listEntries, readEntry, writeEntry } from './mount-storage.js';
 
-export const CERTIFICATE_TYPES = ['pkcs7', 'identity'] as const;
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number];
 
 export interface RegisteredCertificate {
@@ -66,16 +66,7 @@ export const configCertificatePaths = [
   }),
   definePath({
     pattern: 'config/certificate/:cert_name',
-    fields: {
-      cert_name: { type: 'string', description: 'Name of the certificate.', required: true },
-      cloud_public_cert: { type: 'string', description: 'The certificate: PEM, or base64 of the PEM.', required: ['create', 'update'] },
-      type: {
-        type: 'lowercase-string',
-        default: 'pkcs7',
-        allowedValues: CERTIFICATE_TYPES,
-        description: 'What it verifies: "pkcs7" (the pkcs7 and rsa2048 documents) or "identity" (the identity document\'s raw signature).',
-      },
-    },
+    fields: CONFIG_CERTIFICATE_FIELDS,
     synopsis: 'Register a provider certificate.',
     description:
       'Registers a public certificate of the provider, trusted besides the built-in ones: type "pkcs7" for PKCS#7 ' +

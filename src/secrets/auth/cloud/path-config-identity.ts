@@ -5,14 +5,8 @@
  */
 import { UserError } from '../../../shared/errors.js';
 import { definePath } from '../../../server/framework/path.js';
-import type { Fields } from '../../../server/framework/field-schema.js';
+import { CONFIG_IDENTITY_FIELDS, DEFAULT_METADATA, EC2_METADATA_FIELDS, IAM_METADATA_FIELDS } from './fields.js';
 import { readEntry, updateEntry } from './mount-storage.js';
-
-export const IAM_ALIASES = ['role_id', 'unique_id', 'full_arn'] as const;
-export const EC2_ALIASES = ['role_id', 'instance_id', 'image_id'] as const;
-const DEFAULT_METADATA = ['account_id', 'auth_type'];
-export const IAM_METADATA_FIELDS = [...DEFAULT_METADATA, 'canonical_arn', 'client_arn', 'client_user_id', 'inferred_cloud_region', 'inferred_entity_id', 'inferred_entity_type'];
-export const EC2_METADATA_FIELDS = [...DEFAULT_METADATA, 'ami_id', 'instance_id', 'region'];
 
 export interface IdentityConfig {
   iam_alias: string;
@@ -24,19 +18,6 @@ export interface IdentityConfig {
 const ENTRY = 'config/identity';
 
 export const DEFAULT_IDENTITY_CONFIG: IdentityConfig = { iam_alias: 'role_id', iam_metadata: DEFAULT_METADATA, ec2_alias: 'role_id', ec2_metadata: DEFAULT_METADATA };
-
-const FIELDS: Fields = {
-  iam_alias: { type: 'string', description: 'What names the entity alias of an iam login: role_id, unique_id or full_arn.', allowedValues: IAM_ALIASES },
-  iam_metadata: {
-    type: 'list',
-    description: `Login facts copied to the token and alias metadata on iam logins: "default" (${DEFAULT_METADATA.join(', ')}), [] for none, or a list of: ${IAM_METADATA_FIELDS.join(', ')}.`,
-  },
-  ec2_alias: { type: 'string', description: 'What names the entity alias of an ec2 login: role_id, instance_id or image_id.', allowedValues: EC2_ALIASES },
-  ec2_metadata: {
-    type: 'list',
-    description: `Login facts copied to the token and alias metadata on ec2 logins: "default" (${DEFAULT_METADATA.join(', ')}), [] for none, or a list of: ${EC2_METADATA_FIELDS.join(', ')}.`,
-  },
-};
 
 /** `["default"]` alone means the defaults; `default` with anything else, or an unknown field, is refused. */
 export function metadataFields(field: string, given: string[], available: readonly string[]): string[] {
@@ -57,7 +38,7 @@ export function identityConfig(store: Parameters<typeof readEntry>[0], accessor:
 export const configIdentityPaths = [
   definePath({
     pattern: 'config/identity',
-    fields: FIELDS,
+    fields: CONFIG_IDENTITY_FIELDS,
     synopsis: 'Configure how logins map to identity entities.',
     description:
       'Chooses the name of the entity alias each login creates or updates, and which login facts are copied ' +

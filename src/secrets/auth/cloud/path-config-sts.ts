@@ -4,6 +4,7 @@
  */
 import { NotFound, UserError } from '../../../shared/errors.js';
 import { definePath } from '../../../server/framework/path.js';
+import { CONFIG_STS_FIELDS } from './fields.js';
 import { deleteEntry, listEntries, readEntry, writeEntry } from './mount-storage.js';
 
 const ACCOUNT_ID = /^\d{12}$/;
@@ -40,10 +41,7 @@ export const configStsPaths = [
   }),
   definePath({
     pattern: 'config/sts/:account_id',
-    fields: {
-      account_id: { type: 'string', description: 'The 12-digit ID of the account the role gives access to.', required: true },
-      sts_role: { type: 'string', description: 'ARN of the role to assume for that account; the server must be allowed to assume it.', required: ['create', 'update'] },
-    },
+    fields: CONFIG_STS_FIELDS,
     synopsis: 'Configure the STS role of an account.',
     description:
       'For a satellite account (not the one the server runs in), instances and principals are looked up with ' +

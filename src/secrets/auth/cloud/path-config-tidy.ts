@@ -4,13 +4,11 @@
  * `identity-whitelist` and `roletag-blacklist` names are served by backend.ts as aliases.
  */
 import { definePath } from '../../../server/framework/path.js';
+import { configTidyFields, DEFAULT_SAFETY_BUFFER_SECONDS } from './fields.js';
 import { deleteEntry, readEntry, updateEntry } from './mount-storage.js';
 
 export const TIDY_LISTS = ['identity-accesslist', 'roletag-denylist'] as const;
 export type TidyList = (typeof TIDY_LISTS)[number];
-
-/** The spec's default for both lists and both tidy operations. */
-export const DEFAULT_SAFETY_BUFFER_SECONDS = 72 * 3600;
 
 export interface TidyConfig {
   safety_buffer: number;
@@ -27,10 +25,7 @@ function tidyConfigPath(list: TidyList) {
   const what = list === 'identity-accesslist' ? 'identity access list' : 'role tag deny list';
   return definePath({
     pattern: `config/tidy/${list}`,
-    fields: {
-      safety_buffer: { type: 'duration', default: DEFAULT_SAFETY_BUFFER_SECONDS, description: `How long past its expiry an entry of the ${what} is kept before tidy removes it (seconds or a duration such as "72h").` },
-      disable_periodic_tidy: { type: 'bool', default: false, description: `Do not tidy the ${what} periodically.` },
-    },
+    fields: configTidyFields(what),
     synopsis: `Configure tidying of the ${what}.`,
     description: `Sets the safety buffer used when the ${what} is tidied, and whether the periodic tidy runs.`,
     operations: {
