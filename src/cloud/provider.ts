@@ -43,7 +43,7 @@ export interface CloudProvider {
   identity(accountId?: string, region?: string): IdentityClient;
   /** STS client with the default credentials; `region` overrides sts_region. */
   tokenService(region?: string): TokenServiceClient;
-  /** The default chain (config keys > env > metadata); rotate-root uses it. */
+  /** The default chain (config keys > env > metadata). */
   readonly defaultCredentials: CredentialSource;
   /** Account of the default credentials, asked once via GetCallerIdentity and cached. */
   defaultAccountId(): Promise<string>;

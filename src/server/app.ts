@@ -21,6 +21,8 @@ import { identityBackend } from '../secrets/identity/backend.js';
 import { tokenBackend } from '../secrets/token/backend.js';
 import { authMethodBackends } from '../secrets/auth/backends.js';
 import { deleteMountEntries } from '../secrets/auth/cloud/mount-storage.js';
+import { periodicTidy, tidiesSettled } from '../secrets/auth/cloud/tidy.js';
+import { forgetCloudProvider } from '../secrets/auth/cloud/mount-provider.js';
 import { schedulerRoutes } from '../scheduler/http/routes.js';
 import { handleSecrets, type SecretsRouting } from './http/secrets-handler.js';
 import { handleScheduler } from './http/scheduler-handler.js';
@@ -45,6 +47,8 @@ export interface ServerOptions {
   devRootTokenId?: string;
   maxRequestBytes?: number;
   sweepIntervalMs?: number;
+  /** how often the cloud auth mounts' access and deny lists are tidied (default: hourly) */
+  cloudTidyIntervalMs?: number;
   logWrite?: (line: string) => void;
   /** the node this server runs tasks on; `false` runs a server without one */
   client?: LocalNodeOptions | false;
@@ -90,6 +94,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     logLevel: opts.logLevel ?? 'info',
     maxRequestBytes: opts.maxRequestBytes ?? 32 * 1024 * 1024,
     sweepIntervalMs: opts.sweepIntervalMs ?? 60_000,
+    cloudTidyIntervalMs: opts.cloudTidyIntervalMs ?? 3_600_000,
     cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint },
   };
   const log = createLogger(opts.logLevel ?? 'info', opts.logWrite);
@@ -111,6 +116,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     // A disabled cloud mount's configuration, roles and lists go with it.
     mounts.onDisable(async (m) => {
       if (m.type === 'cloud') await store!.write((tx) => deleteMountEntries(tx, m.accessor));
+      if (m.type === 'cloud') forgetCloudProvider(services, m.accessor);
     });
 
     const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
@@ -188,6 +194,14 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       tokens.sweepExpired().catch((err: Error) => log.error(`token sweep failed: ${err.message}`));
     }, config.sweepIntervalMs);
     sweeper.unref();
+    const cloudTidy = setInterval(() => {
+      try {
+        periodicTidy(services);
+      } catch (err) {
+        log.error(`periodic cloud tidy failed: ${(err as Error).message}`);
+      }
+    }, config.cloudTidyIntervalMs);
+    cloudTidy.unref();
     scheduler.start();
     let localNode: NodeAgent | undefined;
 
@@ -223,6 +237,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         if (closed) return;
         closed = true;
         clearInterval(sweeper);
+        clearInterval(cloudTidy);
         // Stop accepting and drop idle keep-alive connections; blocking queries answer within a second;
         // requests in flight finish (up to a bound) before storage closes under them.
         services.stopping = true;
@@ -242,6 +257,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
           await waitAtMost(1000, allClosed);
         }
         httpServer.closeAllConnections();
+        // A background tidy stops at its next batch once `stopping` is set; let it get there.
+        await tidiesSettled(services);
         await store!.close();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });
       },

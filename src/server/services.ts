@@ -87,6 +87,8 @@ export interface ServerConfig {
   maxRequestBytes: number;
   /** how often expired tokens are swept, ms */
   sweepIntervalMs: number;
+  /** how often the cloud auth mounts' access and deny lists are tidied, ms */
+  cloudTidyIntervalMs: number;
   /** what the cloud auth method reads CLOUD_* credentials from, and where it finds the metadata service */
   cloud: { env: Readonly<Record<string, string | undefined>>; metadataEndpoint?: string };
 }

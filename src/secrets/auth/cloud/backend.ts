@@ -9,11 +9,22 @@ import { configIdentityPaths } from './path-config-identity.js';
 import { configStsPaths } from './path-config-sts.js';
 import { configTidyPaths } from './path-config-tidy.js';
 import { configCertificatePaths } from './path-config-certificate.js';
+import { configClientPaths } from './path-config-client.js';
+import { configRotateRootPaths } from './path-config-rotate-root.js';
+import { rolePaths } from './path-role.js';
+import { roleTagPaths } from './path-role-tag.js';
+import { roleTagDenyListPaths } from './path-roletag-denylist.js';
+import { identityAccessListPaths } from './path-identity-accesslist.js';
+import { tidyPaths } from './path-tidy.js';
 
 /** The spec's Versioning table: deprecated name → current name (as path prefixes). */
 export const DEPRECATED_NAMES: ReadonlyArray<[string, string]> = [
   ['config/tidy/identity-whitelist', 'config/tidy/identity-accesslist'],
   ['config/tidy/roletag-blacklist', 'config/tidy/roletag-denylist'],
+  ['roletag-blacklist', 'roletag-denylist'],
+  ['identity-whitelist', 'identity-accesslist'],
+  ['tidy/identity-whitelist', 'tidy/identity-accesslist'],
+  ['tidy/roletag-blacklist', 'tidy/roletag-denylist'],
 ];
 
 function deprecatedAliases(paths: PathDef[]): PathDef[] {
@@ -27,7 +38,7 @@ function deprecatedAliases(paths: PathDef[]): PathDef[] {
   return out;
 }
 
-const current: PathDef[] = [...configIdentityPaths, ...configCertificatePaths, ...configStsPaths, ...configTidyPaths];
+const current: PathDef[] = [...configClientPaths, ...configRotateRootPaths, ...configIdentityPaths, ...configCertificatePaths, ...configStsPaths, ...configTidyPaths, ...roleTagPaths, ...rolePaths, ...roleTagDenyListPaths, ...identityAccessListPaths, ...tidyPaths];
 
 export const cloudBackend: Backend = {
   type: 'cloud',

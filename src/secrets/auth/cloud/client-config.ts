@@ -4,7 +4,8 @@
  */
 import type { Services } from '../../../server/services.js';
 import type { CloudClientConfig } from '../../../cloud/provider.js';
-import { deleteEntry, readEntry, writeEntry } from './mount-storage.js';
+import { Conflict } from '../../../shared/errors.js';
+import { deleteEntry, readEntry, updateEntry } from './mount-storage.js';
 
 export interface ClientConfig {
   max_retries: number;
@@ -50,14 +51,38 @@ export function providerClientConfig(services: Services, accessor: string): Clou
   };
 }
 
-/** Whether a secret key is stored (rotate-root needs static credentials). */
-export function hasSecretKey(services: Services, accessor: string): boolean {
-  return Boolean(readEntry<StoredClientConfig>(services.store, accessor, CLIENT_CONFIG_ENTRY)?.secret_key_sealed);
+/**
+ * Read-modify-write in one transaction, so concurrent partial updates keep each other's fields. `change`
+ * gets the stored configuration (undefined when there is none) and whether a secret key is stored, and
+ * may throw to store nothing. The sealed secret is kept unless `secretKey` is given ('' removes it).
+ */
+export async function updateClientConfig(
+  services: Services,
+  accessor: string,
+  change: (current: ClientConfig | undefined, hasSecret: boolean) => ClientConfig,
+  secretKey?: string,
+): Promise<{ config: ClientConfig; hasSecret: boolean }> {
+  const stored = await updateEntry<StoredClientConfig>(services.store, accessor, CLIENT_CONFIG_ENTRY, (current) => {
+    const { secret_key_sealed: keptSealed = '', ...fields } = current ?? {};
+    const config = change(current ? (fields as ClientConfig) : undefined, keptSealed !== '');
+    const sealed = secretKey === undefined ? keptSealed : secretKey ? services.seal.encrypt(secretKey, sealContext(accessor)) : '';
+    return { ...config, secret_key_sealed: sealed };
+  });
+  const { secret_key_sealed: sealed, ...config } = stored;
+  return { config, hasSecret: sealed !== '' };
 }
 
-export async function writeClientConfig(services: Services, accessor: string, config: ClientConfig, secretKey: string): Promise<void> {
-  const stored: StoredClientConfig = { ...config, secret_key_sealed: secretKey ? services.seal.encrypt(secretKey, sealContext(accessor)) : '' };
-  await writeEntry(services.store, accessor, CLIENT_CONFIG_ENTRY, stored);
+/**
+ * rotate-root's compare-and-set: stores the new key pair only while access_key is still `expected`, so a
+ * config/client write or another rotation that happened meanwhile is not overwritten (Conflict instead).
+ */
+export async function replaceStaticKeys(services: Services, accessor: string, expected: string, accessKey: string, secretKey: string): Promise<void> {
+  await updateEntry<StoredClientConfig>(services.store, accessor, CLIENT_CONFIG_ENTRY, (current) => {
+    if (!current || current.access_key !== expected) {
+      throw new Conflict(`config/client changed while rotate-root was running (access_key is no longer ${expected}); the new key was not stored`);
+    }
+    return { ...current, access_key: accessKey, secret_key_sealed: services.seal.encrypt(secretKey, sealContext(accessor)) };
+  });
 }
 
 export async function deleteClientConfig(services: Services, accessor: string): Promise<void> {

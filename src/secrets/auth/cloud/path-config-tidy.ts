@@ -3,6 +3,7 @@
  * entry is kept before tidy removes it, and whether the periodic tidy runs at all. The deprecated
  * `identity-whitelist` and `roletag-blacklist` names are served by backend.ts as aliases.
  */
+import { UserError } from '../../../shared/errors.js';
 import { definePath } from '../../../server/framework/path.js';
 import { configTidyFields, DEFAULT_SAFETY_BUFFER_SECONDS } from './fields.js';
 import { deleteEntry, readEntry, updateEntry } from './mount-storage.js';
@@ -36,6 +37,8 @@ function tidyConfigPath(list: TidyList) {
       update: {
         summary: 'Change the given fields; the others keep their values (the defaults at first).',
         handler: async (req, data) => {
+          // A negative buffer would let the periodic tidy drop entries before they expire (a deny-listed tag usable again).
+          if (data.get<number>('safety_buffer') < 0) throw new UserError('safety_buffer cannot be negative');
           await updateEntry<TidyConfig>(req.services.store, req.mountAccessor, entry(list), (current) => ({
             ...(current ?? tidyConfig(req.services.store, req.mountAccessor, list)),
             ...(data.has('safety_buffer') ? { safety_buffer: data.get<number>('safety_buffer') } : {}),

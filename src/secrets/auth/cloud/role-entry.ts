@@ -1,26 +1,16 @@
 /**
  * A cloud role as stored: its constraints, its token settings and its role-tag key. Reading is here so
- * that login, role tags, the deny list and tidy share one shape; writing and the rules are in
- * path-role.ts. Names are stored lower-cased, so any casing finds the role.
+ * that login, role tags, the deny list and tidy share one shape; writing is in path-role.ts and the rules
+ * in role-validate.ts. Names are stored lower-cased, so any casing finds the role.
  */
 import type { Services } from '../../../server/services.js';
+import type { LegacyTokenSettings, RoleTokenSettings } from '../role-token.js';
 import { listEntries, readEntry } from './mount-storage.js';
 
-export interface RoleTokenSettings {
-  /** seconds; 0 = the mount default */
-  token_ttl: number;
-  token_max_ttl: number;
-  token_explicit_max_ttl: number;
-  token_period: number;
-  token_policies: string[];
-  token_bound_cidrs: string[];
-  token_no_default_policy: boolean;
-  token_num_uses: number;
-  /** 'default' | 'service' | 'batch' */
-  token_type: string;
-}
+export type { RoleTokenSettings } from '../role-token.js';
 
-export interface RoleEntry extends RoleTokenSettings {
+/** The deprecated ttl/max_ttl/period/policies are kept only for role reads; login uses the token_* fields. */
+export interface RoleEntry extends RoleTokenSettings, Partial<LegacyTokenSettings> {
   role_id: string;
   auth_type: 'ec2' | 'iam';
   bound_ami_id: string[];

@@ -99,6 +99,9 @@ describe('config/tidy', () => {
       await c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { disable_periodic_tidy: true } });
       expect(await read(`auth/cloud/config/tidy/${list}`)).toEqual({ safety_buffer: 86400, disable_periodic_tidy: true });
       expect((await statusOf(c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { safety_buffer: 'soon' } }))).message).toMatch(/safety_buffer/);
+      const negative = await statusOf(c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { safety_buffer: -60 } }));
+      expect([negative.code, negative.message]).toEqual([400, 'safety_buffer cannot be negative']);
+      expect((await read(`auth/cloud/config/tidy/${list}`))?.safety_buffer).toBe(86400);
       await c().secrets('DELETE', `auth/cloud/config/tidy/${list}`);
       expect(await read(`auth/cloud/config/tidy/${list}`)).toEqual({ safety_buffer: 259200, disable_periodic_tidy: false });
     });

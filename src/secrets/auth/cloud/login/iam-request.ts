@@ -5,6 +5,10 @@
  * to the configured token-service endpoint, never to the host the client names (iam-forward.ts).
  */
 import { UserError } from '../../../../shared/errors.js';
+import { canonicalHeaderName as canonical } from '../header-name.js';
+
+/** Header names that cannot be valid stay as sent: they match nothing allowed. */
+export const canonicalHeaderName = (name: string): string => canonical(name) ?? name;
 
 export const SERVER_ID_HEADER = 'X-Svc-Cloud-IAM-Server-ID';
 
@@ -33,15 +37,6 @@ export interface IamLoginFields {
   iam_request_url?: string;
   iam_request_body?: string;
   iam_request_headers?: unknown;
-}
-
-/** `x-amz-date` → `X-Amz-Date`, as Go's textproto canonicalises header names. */
-export function canonicalHeaderName(name: string): string {
-  return name
-    .toLowerCase()
-    .split('-')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join('-');
 }
 
 function decodeBase64Strict(value: string, field: string): string {
