@@ -1,7 +1,10 @@
 // Bundles svc into CommonJS files:
-//   dist/main.cjs           the CLI: every command's declaration, the argv parser, help, the API client,
+//   dist/main.cjs           the CLI: the commands' declarations, the argv parser, help, the API client,
 //                           and what the secrets commands do;
 //   dist/cli-scheduler.cjs  what the scheduler commands (job, alloc, eval, node) do, loaded by those commands;
+//   dist/cli-auth-cloud.cjs the `svc auth cloud` commands, declarations included (their field schemas are
+//                           large), loaded by src/cli/registry.ts when argv starts with `auth cloud` or
+//                           when every command is listed;
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
 //   dist/jobspec.cjs        the job file parser, loaded only by job commands.
@@ -26,6 +29,7 @@ const SEPARATE = new Map([
   [path.resolve('src/server/start.ts'), { out: 'server.cjs' }],
   [path.resolve('src/jobspec/index.ts'), { out: 'jobspec.cjs' }],
   [path.resolve('src/cli/scheduler/index.ts'), { out: 'cli-scheduler.cjs', cli: true }],
+  [path.resolve('src/cli/commands/auth/cloud/index.ts'), { out: 'cli-auth-cloud.cjs', cli: true }],
   [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
 ]);
 

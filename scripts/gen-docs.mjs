@@ -24,7 +24,7 @@ await mkdir(path.dirname(out), { recursive: true });
 await writeFile(out, result.outputFiles[0].contents);
 const { generateAll, GENERATED_DIRS } = await import(`${pathToFileURL(out).href}?t=${Date.now()}`);
 
-const files = generateAll();
+const files = await generateAll();
 const stale = [];
 for (const [rel, content] of Object.entries(files)) {
   const file = path.join(root, rel);

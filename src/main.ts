@@ -6,7 +6,7 @@
 import { ApiError, ConnectionError, UsageError } from './shared/errors.js';
 import { createIo, type Io } from './cli/io.js';
 import type { CommandSpec, FlagSpec } from './cli/define.js';
-import { commands, groups } from './cli/registry.js';
+import { registryFor, type Registry } from './cli/registry.js';
 import { FLAG_SETS } from './cli/flags/common.js';
 import { helpRequested, parseArgs } from './cli/argv.js';
 import { renderCommandHelp, renderGroupHelp, renderRootHelp } from './cli/output/help.js';
@@ -18,7 +18,7 @@ export function flagsOf(spec: CommandSpec): FlagSpec[] {
 }
 
 /** The command whose words are the longest prefix of argv's leading words. */
-export function findCommand(argv: string[]): { spec?: CommandSpec; consumed: number } {
+export function findCommand(argv: string[], commands: CommandSpec[]): { spec?: CommandSpec; consumed: number } {
   let best: { spec?: CommandSpec; consumed: number } = { consumed: 0 };
   for (const spec of commands) {
     const n = spec.path.length;
@@ -27,7 +27,7 @@ export function findCommand(argv: string[]): { spec?: CommandSpec; consumed: num
   return best;
 }
 
-function subcommandsOf(path: string[]): Array<{ name: string; synopsis: string }> {
+function subcommandsOf(path: string[], { commands, groups }: Registry): Array<{ name: string; synopsis: string }> {
   const seen = new Map<string, string>();
   for (const c of [...groups, ...commands.filter((cmd) => !cmd.hidden)]) {
     if (c.path.length === path.length + 1 && path.every((w, i) => c.path[i] === w)) seen.set(c.path[path.length], c.synopsis);
@@ -49,19 +49,20 @@ export async function run(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const bare = createIo(streams, env, { noColor: argv.includes('-no-color') || argv.includes('--no-color'), forceColor: argv.includes('-force-color') || argv.includes('--force-color') });
+  const registry = await registryFor(argv);
   if (argv.length === 0 || ['-h', '-help', '--help'].includes(argv[0])) {
-    bare.out(renderRootHelp(subcommandsOf([])));
+    bare.out(renderRootHelp(subcommandsOf([], registry)));
     return argv.length === 0 ? 1 : 0;
   }
   if (['-v', '-version', '--version'].includes(argv[0])) argv = ['version'];
 
-  const { spec, consumed } = findCommand(argv);
+  const { spec, consumed } = findCommand(argv, registry.commands);
   if (!spec) {
     const words = argv.filter((a) => !a.startsWith('-'));
     for (let n = words.length; n > 0; n--) {
-      const group = groups.find((g) => g.path.length === n && g.path.every((w, i) => words[i] === w));
+      const group = registry.groups.find((g) => g.path.length === n && g.path.every((w, i) => words[i] === w));
       if (group && argv.slice(0, n).every((w, i) => w === group.path[i])) {
-        bare.out(renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path)));
+        bare.out(renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path, registry)));
         return helpRequested(argv) ? 0 : 1;
       }
     }

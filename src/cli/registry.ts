@@ -1,7 +1,9 @@
 /**
  * Every command and group of the CLI, in one ordered list: the CLI's table of contents. Help, the man
  * pages and the completions are generated from it. Command modules are small; each imports what is
- * heavy inside its `run`, so loading this list stays fast.
+ * heavy inside its `run`, so loading this list stays fast. A subtree whose declarations alone are too
+ * large for every start lives in a bundle of its own (LAZY_SUBTREES), so the full list is reached
+ * through `registryFor(argv)` and `fullRegistry()`.
  */
 import type { CommandSpec, GroupSpec } from './define.js';
 import serverCommand from './commands/server.js';
@@ -10,7 +12,7 @@ import versionCommand from './commands/version.js';
 import { genericCommands } from './commands/generic/index.js';
 import { tokenGroup, tokenCommands } from './commands/token/index.js';
 import { policyGroup, policyCommands } from './commands/policy/index.js';
-import { authGroup, authCommands } from './commands/auth/index.js';
+import { authGroup, authCloudGroup, authCommands } from './commands/auth/index.js';
 import { identityGroups, identityCommands } from './commands/identity/index.js';
 import { namespaceGroup, namespaceCommands } from './commands/namespace/index.js';
 import { docsCommands } from './commands/docs/index.js';
@@ -20,9 +22,9 @@ import { allocGroup, allocCommands } from './commands/alloc/index.js';
 import { nodeGroup, nodeCommands } from './commands/node/index.js';
 import { deploymentGroup, deploymentCommands } from './commands/deployment/index.js';
 
-export const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup];
 
-export const commands: CommandSpec[] = [
+const commands: CommandSpec[] = [
   serverCommand,
   statusCommand,
   versionCommand,
@@ -41,3 +43,42 @@ export const commands: CommandSpec[] = [
   ...nodeCommands,
   ...docsCommands,
 ];
+
+export interface Registry {
+  commands: CommandSpec[];
+  groups: GroupSpec[];
+}
+
+/**
+ * A subtree whose groups and commands are loaded on demand, from a bundle of its own (scripts/build.mjs).
+ * Its root group is in `groups` above, so its parent's help lists it without loading it.
+ */
+interface LazySubtree {
+  root: GroupSpec;
+  load(): Promise<Registry>;
+}
+
+const LAZY_SUBTREES: LazySubtree[] = [{ root: authCloudGroup, load: () => import('./commands/auth/cloud/index.js') }];
+
+async function withSubtrees(subtrees: LazySubtree[]): Promise<Registry> {
+  const all: Registry = { commands: [...commands], groups: [...groups] };
+  for (const tree of subtrees) {
+    const loaded = await tree.load();
+    // Placed after the commands of the subtree's parent, so listings keep the table-of-contents order.
+    const parent = tree.root.path.slice(0, -1);
+    const after = all.commands.findLastIndex((c) => parent.every((w, i) => c.path[i] === w));
+    all.commands.splice(after === -1 ? all.commands.length : after + 1, 0, ...loaded.commands);
+    all.groups.push(...loaded.groups);
+  }
+  return all;
+}
+
+/** What argv can reach: every command declared here, and the subtrees whose words argv starts with. */
+export function registryFor(argv: string[]): Promise<Registry> {
+  return withSubtrees(LAZY_SUBTREES.filter((t) => t.root.path.every((w, i) => argv[i] === w)));
+}
+
+/** Every command and group, for what lists them all: the man pages, the completions, the contract tests. */
+export function fullRegistry(): Promise<Registry> {
+  return withSubtrees(LAZY_SUBTREES);
+}

@@ -4,11 +4,12 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { commands, groups } from '../../src/cli/registry.js';
+import { fullRegistry } from '../../src/cli/registry.js';
 import { FLAG_SETS } from '../../src/cli/flags/common.js';
 import type { FlagSpec } from '../../src/cli/define.js';
 import { run } from '../../src/main.js';
 
+const { commands, groups } = await fullRegistry();
 const FAMILIES = ['secrets', 'scheduler', 'local'];
 const words = (path: string[]) => path.join(' ');
 

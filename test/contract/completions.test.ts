@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands, groups } from '../../src/cli/registry.js';
+import { fullRegistry } from '../../src/cli/registry.js';
 import { FLAG_SETS } from '../../src/cli/flags/common.js';
 import type { CommandSpec } from '../../src/cli/define.js';
 import { run } from '../../src/main.js';
@@ -44,6 +44,7 @@ function complete(lines: string[], opts: { env?: Record<string, string>; wordbre
   });
 }
 
+const { commands, groups } = await fullRegistry();
 const visible = commands.filter((c) => !c.path[0].startsWith('__'));
 const flagsOf = (c: CommandSpec) => [...(c.flagSets ?? []).flatMap((s) => FLAG_SETS[s].flags), ...(c.flags ?? [])].filter((f) => !f.hidden);
 

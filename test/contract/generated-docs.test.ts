@@ -6,12 +6,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateAll, GENERATED_DIRS } from '../../src/cli/docs/generate.js';
-import { commands, groups } from '../../src/cli/registry.js';
+import { fullRegistry } from '../../src/cli/registry.js';
 import { renderManPage, roffEscape } from '../../src/cli/docs/man.js';
 import { FLAG_SETS } from '../../src/cli/flags/common.js';
 import { REPO } from '../support/server.js';
 
-const generated = generateAll();
+const generated = await generateAll();
+const { commands, groups } = await fullRegistry();
 const visible = commands.filter((c) => !c.path[0].startsWith('__'));
 
 describe('generated docs', () => {

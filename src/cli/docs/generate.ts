@@ -2,7 +2,7 @@
  * Every generated documentation file, as relative path → content: the man pages and the completion
  * scripts. `npm run gen` writes them; the contract tests compare them with the committed files.
  */
-import { commands, groups } from '../registry.js';
+import { fullRegistry } from '../registry.js';
 import { FLAG_SETS } from '../flags/common.js';
 import { isHidden, manPageName, renderGroupManPage, renderManPage, renderRootManPage } from './man.js';
 import { renderCompletion, SHELLS } from './completions.js';
@@ -10,7 +10,8 @@ import { renderCompletion, SHELLS } from './completions.js';
 /** Directories whose generated files are replaced as a whole: anything else in them is stale. */
 export const GENERATED_DIRS = ['man/man1', 'completions'];
 
-export function generateAll(): Record<string, string> {
+export async function generateAll(): Promise<Record<string, string>> {
+  const { commands, groups } = await fullRegistry();
   const files: Record<string, string> = {};
   const add = (file: string, content: string) => {
     if (file in files) throw new Error(`two generated documents would be written to ${file}`);

@@ -1,4 +1,4 @@
-/** Vault's auth commands: enable, disable and list auth method mounts. */
+/** Vault's auth commands: enable, disable and list auth method mounts; the `auth cloud` group. */
 import { defineGroup, type CommandSpec } from '../../define.js';
 import enableCommand from './enable.js';
 import disableCommand from './disable.js';
@@ -14,3 +14,16 @@ export const authGroup = defineGroup({
 });
 
 export const authCommands: CommandSpec[] = [enableCommand, disableCommand, listCommand];
+
+/**
+ * Declared here rather than with its commands (commands/auth/cloud/, a bundle loaded on demand) so that
+ * `svc auth -help` lists it without loading them.
+ */
+export const authCloudGroup = defineGroup({
+  path: ['auth', 'cloud'],
+  synopsis: 'Configure the cloud auth method',
+  description:
+    'Configure the cloud auth method mounted at auth/cloud/, or at the mount given by -path: its roles ' +
+    'and role tags, its provider client and certificates, and its access and deny lists. Machines log in ' +
+    'to it with their instance identity (ec2) or a signed caller-identity request (iam).',
+});

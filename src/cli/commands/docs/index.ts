@@ -32,7 +32,7 @@ export const completionCommand = defineCommand({
     if (!(SHELL_NAMES as readonly string[]).includes(shell)) throw new UsageError(`unknown shell "${shell}": use one of ${SHELL_NAMES.join(', ')}`);
     const [{ renderCompletion }, { commands, groups }, { FLAG_SETS }] = await Promise.all([
       import('../../docs/completions.js'),
-      import('../../registry.js'),
+      import('../../registry.js').then((r) => r.fullRegistry()),
       import('../../flags/common.js'),
     ]);
     io.out(renderCompletion(shell as (typeof SHELL_NAMES)[number], commands, groups, FLAG_SETS));
