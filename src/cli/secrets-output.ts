@@ -27,6 +27,20 @@ export async function readAndPrint(ctx: CommandContext, path: string, query?: Re
   return 0;
 }
 
+/** Writes `body` to `path` and prints what Vault's CLI prints for a write. */
+export async function writeAndPrint(ctx: CommandContext, path: string, body: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST'): Promise<number> {
+  const secret = await clientFor(ctx).secrets(method, path, { body });
+  const format = ctx.flags.format as OutputFormat;
+  if (!secret) {
+    // As Vault: the message is for people; json/yaml output stays empty so scripts can parse it.
+    if (format === 'table') ctx.io.out(`Success! Data written to: ${path}`);
+    return 0;
+  }
+  const { renderSecret } = await import('./output/format.js');
+  await renderSecret(ctx.io, secret, { format, field: ctx.flags.field as string | undefined });
+  return 0;
+}
+
 /** `path` is listed with the LIST method; its trailing slash is added here. */
 export async function listAndPrint(ctx: CommandContext, path: string): Promise<number> {
   if (ctx.flags.field !== undefined) throw new UsageError('-field is not supported by list; use -format=json');

@@ -12,6 +12,7 @@ import { staticCredentials } from '../../../src/cloud/credentials.js';
 import { identityClient } from '../../../src/cloud/identity.js';
 import { startCloudSim, type CloudSim } from '../../support/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { data, expectOk } from './cli-checks.js';
 
 let srv: TestServer;
 let sim: CloudSim;
@@ -29,14 +30,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const data = (stdout: string) => (JSON.parse(stdout) as { data: Record<string, unknown> }).data;
 
-async function ok(args: string[]) {
-  const res = await srv.cli(args);
-  expect(res.stderr, `svc ${args.join(' ')}`).toBe('');
-  expect(res.code, `svc ${args.join(' ')}`).toBe(0);
-  return res;
-}
+const ok = (args: string[]) => expectOk(srv, args);
 
 describe('svc auth cloud config client and rotate-root', () => {
   it('writes the client config (secret key from a file), rotates the key at the provider and deletes the config', async () => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putAccessListEntry, readAccessListEntry, type AccessListEntry } from '../../../src/secrets/auth/cloud/access-list.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { data, expectOk } from './cli-checks.js';
 import { until } from '../../support/wait.js';
 
 let srv: TestServer;
@@ -20,15 +21,9 @@ beforeAll(async () => {
 });
 afterAll(async () => srv?.close());
 
-const data = (stdout: string) => (JSON.parse(stdout) as { data: Record<string, unknown> }).data;
 const accessor = (mount: string) => srv.server.services.mounts.get(`auth/${mount}/`)!.accessor;
 
-async function ok(args: string[]) {
-  const res = await srv.cli(args);
-  expect(res.stderr, `svc ${args.join(' ')}`).toBe('');
-  expect(res.code, `svc ${args.join(' ')}`).toBe(0);
-  return res;
-}
+const ok = (args: string[]) => expectOk(srv, args);
 
 function entry(expiresInSeconds: number): AccessListEntry {
   const now = new Date();

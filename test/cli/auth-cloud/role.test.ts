@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { data, expectOk } from './cli-checks.js';
 
 let srv: TestServer;
 
@@ -15,14 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => srv?.close());
 
-const data = (stdout: string) => (JSON.parse(stdout) as { data: Record<string, unknown> }).data;
 
-async function ok(args: string[]) {
-  const res = await srv.cli(args);
-  expect(res.stderr, `svc ${args.join(' ')}`).toBe('');
-  expect(res.code, `svc ${args.join(' ')}`).toBe(0);
-  return res;
-}
+const ok = (args: string[]) => expectOk(srv, args);
 
 describe('svc auth cloud role', () => {
   it('writes a role from generated flags, reads it as json and as a table, lists and deletes it', async () => {

@@ -1,8 +1,7 @@
+import { writeAndPrint } from '../../secrets-output.js';
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
 import { kvSources, parseKvArgs, sanitizePath } from '../../kv-args.js';
 import { UsageError } from '../../../shared/errors.js';
-import type { OutputFormat } from '../../output/format.js';
 
 export default defineCommand({
   path: ['write'],
@@ -38,15 +37,6 @@ export default defineCommand({
     const pairs = ctx.args.slice(1);
     if (pairs.length === 0 && ctx.flags.force !== true) throw new UsageError('Must supply data or use -force');
     const data = await parseKvArgs(pairs, kvSources(ctx.io.stdin));
-    const secret = await clientFor(ctx).secrets('PUT', path, { body: data });
-    const format = ctx.flags.format as OutputFormat;
-    if (!secret) {
-      // As Vault: the message is for people; json/yaml output stays empty so scripts can parse it.
-      if (format === 'table') ctx.io.out(`Success! Data written to: ${path}`);
-      return 0;
-    }
-    const { renderSecret } = await import('../../output/format.js');
-    await renderSecret(ctx.io, secret, { format, field: ctx.flags.field as string | undefined });
-    return 0;
+    return writeAndPrint(ctx, path, data, 'PUT');
   },
 });

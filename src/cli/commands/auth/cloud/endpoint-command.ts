@@ -7,7 +7,7 @@
 import { defineCommand, type ArgSpec, type CommandContext, type CommandSpec, type FlagSpec } from '../../../define.js';
 import { clientFor } from '../../../client-from-flags.js';
 import { flagName, flagsFromFields, toRequestData } from '../../../flags/from-fields.js';
-import { listAndPrint, readAndPrint } from '../../../secrets-output.js';
+import { listAndPrint, readAndPrint, writeAndPrint } from '../../../secrets-output.js';
 import type { OutputFormat } from '../../../output/format.js';
 import type { Fields, FieldSchema } from '../../../../server/framework/field-schema.js';
 import { UsageError } from '../../../../shared/errors.js';
@@ -107,16 +107,7 @@ function apiPath(ctx: CommandContext, row: EndpointCommand): string {
 
 async function write(ctx: CommandContext, row: EndpointCommand, path: string, params: string[]): Promise<number> {
   const body = await requestBody(ctx, row, params);
-  const secret = await clientFor(ctx).secrets('POST', path, { body });
-  const format = ctx.flags.format as OutputFormat;
-  if (!secret) {
-    // As Vault: the message is for people; json/yaml output stays empty so scripts can parse it.
-    if (format === 'table') ctx.io.out(`Success! Data written to: ${path}`);
-    return 0;
-  }
-  const { renderSecret } = await import('../../../output/format.js');
-  await renderSecret(ctx.io, secret, { format, field: ctx.flags.field as string | undefined });
-  return 0;
+  return writeAndPrint(ctx, path, body);
 }
 
 async function remove(ctx: CommandContext, path: string): Promise<number> {

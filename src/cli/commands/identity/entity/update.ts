@@ -1,9 +1,8 @@
+import { writeAndPrint } from '../../../secrets-output.js';
 import { defineCommand } from '../../../define.js';
-import { clientFor } from '../../../client-from-flags.js';
 import { flagsFromFields, toRequestData } from '../../../flags/from-fields.js';
 import { ENTITY_ID_FIELDS } from '../../../../secrets/identity/fields.js';
 import { UsageError } from '../../../../shared/errors.js';
-import type { OutputFormat } from '../../../output/format.js';
 
 export default defineCommand({
   path: ['identity', 'entity', 'update'],
@@ -25,14 +24,6 @@ export default defineCommand({
     const body = toRequestData(ENTITY_ID_FIELDS, ctx.flags);
     if (Object.keys(body).length === 0) throw new UsageError('Nothing to update: give at least one of -name, -metadata, -policies, -disabled');
     const path = `identity/entity/id/${encodeURIComponent(ctx.args[0])}`;
-    const secret = await clientFor(ctx).secrets('POST', path, { body });
-    const format = ctx.flags.format as OutputFormat;
-    if (!secret) {
-      if (format === 'table') ctx.io.out(`Success! Data written to: ${path}`);
-      return 0;
-    }
-    const { renderSecret } = await import('../../../output/format.js');
-    await renderSecret(ctx.io, secret, { format, field: ctx.flags.field as string | undefined });
-    return 0;
+    return writeAndPrint(ctx, path, body);
   },
 });
