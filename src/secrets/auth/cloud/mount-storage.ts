@@ -30,6 +30,21 @@ export async function deleteEntry(store: Store, accessor: string, name: string):
   await store.write((tx) => tx.delete(CLOUD_TABLE, key(accessor, name)));
 }
 
+/**
+ * Deletes, in one transaction, each named entry whose current value `stale` accepts (checked inside the
+ * transaction, so a value rewritten since the caller looked stays); answers how many went.
+ */
+export async function deleteEntriesIf<T>(store: Store, accessor: string, names: string[], stale: (value: T | undefined) => boolean): Promise<number> {
+  const { result } = await store.write((tx) => {
+    let n = 0;
+    for (const name of names) {
+      if (stale(tx.get<T>(CLOUD_TABLE, key(accessor, name))) && tx.delete(CLOUD_TABLE, key(accessor, name))) n++;
+    }
+    return n;
+  });
+  return result;
+}
+
 /** Names under `prefix/` (one level), sorted. */
 export function listEntries(store: Store, accessor: string, prefix: string): string[] {
   const start = key(accessor, `${prefix}/`);

@@ -6,7 +6,7 @@
 import type { Services } from '../../../server/services.js';
 import { ACCESS_LIST_PREFIX } from './access-list.js';
 import { DENY_LIST_PREFIX } from './deny-list.js';
-import { CLOUD_TABLE, listEntries } from './mount-storage.js';
+import { deleteEntriesIf, listEntries } from './mount-storage.js';
 import { TIDY_LISTS, tidyConfig, type TidyList } from './path-config-tidy.js';
 
 export const TIDY_STARTED = 'Tidy operation successfully started. Any information from the operation will be printed to the server logs.';
@@ -32,18 +32,8 @@ export async function tidyList(services: Services, accessor: string, list: TidyL
   const names = listEntries(services.store, accessor, prefix);
   let removed = 0;
   for (let i = 0; i < names.length && !services.stopping; i += BATCH) {
-    const batch = names.slice(i, i + BATCH);
-    const { result } = await services.store.write((tx) => {
-      let n = 0;
-      for (const name of batch) {
-        // mount-storage.ts's key layout; it has no conditional delete to call.
-        const key = `${accessor}/${prefix}/${name}`;
-        const expires = Date.parse(tx.get<{ expiration_time?: string }>(CLOUD_TABLE, key)?.expiration_time ?? '');
-        if (expires < cutoffMs && tx.delete(CLOUD_TABLE, key)) n++;
-      }
-      return n;
-    });
-    removed += result;
+    const batch = names.slice(i, i + BATCH).map((name) => `${prefix}/${name}`);
+    removed += await deleteEntriesIf<{ expiration_time?: string }>(services.store, accessor, batch, (entry) => Date.parse(entry?.expiration_time ?? '') < cutoffMs);
   }
   return removed;
 }
