@@ -29,6 +29,7 @@
 import type { FlagSpec, FlagValues } from './define.js';
 import { UsageError } from '../shared/errors.js';
 import { parseDurationSeconds } from '../shared/duration.js';
+import { parseGoBool } from '../shared/go-bool.js';
 
 export interface ParseArgsOptions {
   /** everything from the first positional argument on is positional (exec-like commands) */
@@ -42,15 +43,6 @@ export interface ParsedArgs {
   args: string[];
 }
 
-const TRUE_VALUES = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const FALSE_VALUES = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
-
-/** Go's strconv.ParseBool; undefined when the text is not a boolean. */
-export function parseBool(text: string): boolean | undefined {
-  if (TRUE_VALUES.has(text)) return true;
-  if (FALSE_VALUES.has(text)) return false;
-  return undefined;
-}
 
 type Token =
   | { kind: 'positional' }
@@ -104,7 +96,7 @@ function convert(spec: FlagSpec, text: string, where: string): string | number {
 }
 
 function convertBool(text: string, where: string): boolean {
-  const value = parseBool(text);
+  const value = parseGoBool(text);
   if (value === undefined) throw new UsageError(`invalid boolean value "${text}" for ${where}`);
   return value;
 }

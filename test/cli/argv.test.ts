@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { helpRequested, parseArgs, parseBool } from '../../src/cli/argv.js';
+import { helpRequested, parseArgs } from '../../src/cli/argv.js';
+import { parseGoBool as parseBool } from '../../src/shared/go-bool.js';
 import type { FlagSpec } from '../../src/cli/define.js';
 import { UsageError } from '../../src/shared/errors.js';
 

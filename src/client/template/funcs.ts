@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type Value, formatValue, goJSON, goType, isMap, isNil, sprint, sprintf, sprintln } from './go-format.js';
 import { type FuncLookup } from './parser.js';
+import { parseGoBool } from '../../shared/go-bool.js';
 
 export interface FuncContext {
   /** the task's environment, which `env` reads */
@@ -380,8 +381,8 @@ export const FUNCS: Record<string, FuncDef> = {
     fn: (_c, [s]) => {
       const t = str(s, 'parseBool');
       if (t === '') return false;
-      if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(t)) return true;
-      if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(t)) return false;
+      const b = parseGoBool(t);
+      if (b !== undefined) return b;
       throw new Error(`parseBool: strconv.ParseBool: parsing ${JSON.stringify(t)}: invalid syntax`);
     },
   },

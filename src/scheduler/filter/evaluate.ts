@@ -11,6 +11,7 @@
  * - Selecting a key of a string, number or boolean, or a non-numeric key of a list, is an error.
  */
 import { UserError } from '../../shared/errors.js';
+import { parseGoBool } from '../../shared/go-bool.js';
 import type { CollectionExpr, Expr, MatchExpr, Selector } from './parser.js';
 import { safeRegexTest } from './lexer.js';
 
@@ -74,15 +75,6 @@ function resolve(sel: Selector, datum: unknown, scope: Scope): Found {
   return { found: true, value: cur };
 }
 
-const TRUE_WORDS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const FALSE_WORDS = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
-
-/** Go's strconv.ParseBool. */
-function coerceBool(raw: string): boolean | undefined {
-  if (TRUE_WORDS.has(raw)) return true;
-  if (FALSE_WORDS.has(raw)) return false;
-  return undefined;
-}
 
 /** Go's strconv.ParseInt (base prefixes allowed) / ParseFloat, as one JavaScript number. */
 function coerceNumber(raw: string): number | undefined {
@@ -104,7 +96,7 @@ function literalEquals(raw: string, v: unknown): Eq {
     case 'string':
       return { ok: true, equal: raw === v };
     case 'bool': {
-      const b = coerceBool(raw);
+      const b = parseGoBool(raw);
       return b === undefined ? { ok: false, reason: `cannot read ${JSON.stringify(raw)} as a bool` } : { ok: true, equal: b === v };
     }
     case 'number': {

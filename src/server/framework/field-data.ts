@@ -5,10 +5,9 @@
  */
 import { UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
+import { parseGoBool } from '../../shared/go-bool.js';
 import type { FieldSchema, Fields, Operation } from './field-schema.js';
 
-const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -60,8 +59,8 @@ export function coerceField(name: string, schema: FieldSchema, v: unknown): unkn
       if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1;
       if (typeof v === 'string') {
         if (v === '') return false;
-        if (TRUE.has(v)) return true;
-        if (FALSE.has(v)) return false;
+        const b = parseGoBool(v);
+        if (b !== undefined) return b;
       }
       throw bad(name, 'a boolean', v, schema);
     }

@@ -14,6 +14,7 @@
  */
 import crypto from 'node:crypto';
 import { UserError } from '../../../shared/errors.js';
+import { parseGoBool } from '../../../shared/go-bool.js';
 import type { Services } from '../../../server/services.js';
 import { sanitizePolicies } from '../../token/token-store.js';
 import { readRole, roleHmacKey, type RoleEntry } from './role-entry.js';
@@ -64,17 +65,13 @@ export function signRoleTag(tag: RoleTag, key: string): string {
   return `${plaintext}:${roleTagHmac(plaintext, key)}`;
 }
 
-// Go's strconv.ParseBool, which Vault reads d= and m= with.
-const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
-
 /** Tag text quoted in a message: a tag is no secret (it sits in instance tags), but it can be long. */
 const quote = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
 function parseBool(item: string): boolean {
-  const v = item.slice(2);
-  if (TRUE.has(v)) return true;
-  if (FALSE.has(v)) return false;
+  // Go's strconv.ParseBool, which Vault reads d= and m= with.
+  const b = parseGoBool(item.slice(2));
+  if (b !== undefined) return b;
   throw new UserError(`invalid item ${quote(item)} in role tag: ${item.slice(0, 2)} takes true or false`);
 }
 
