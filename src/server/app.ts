@@ -95,7 +95,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     maxRequestBytes: opts.maxRequestBytes ?? 32 * 1024 * 1024,
     sweepIntervalMs: opts.sweepIntervalMs ?? 60_000,
     cloudTidyIntervalMs: opts.cloudTidyIntervalMs ?? 3_600_000,
-    cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint },
+    cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint, allowSha1: opts.cloud?.allowSha1 ?? false },
   };
   const log = createLogger(opts.logLevel ?? 'info', opts.logWrite);
   const tempDir = opts.dev && !opts.dataDir ? await mkdtemp(path.join(tmpdir(), 'svc-dev-')) : undefined;

@@ -89,8 +89,11 @@ export interface ServerConfig {
   sweepIntervalMs: number;
   /** how often the cloud auth mounts' access and deny lists are tidied, ms */
   cloudTidyIntervalMs: number;
-  /** what the cloud auth method reads CLOUD_* credentials from, and where it finds the metadata service */
-  cloud: { env: Readonly<Record<string, string | undefined>>; metadataEndpoint?: string };
+  /**
+   * The cloud auth method: where it reads CLOUD_* credentials from, where it finds the metadata service,
+   * and whether ec2 logins may use SHA-1 signed documents (the DSA `pkcs7` one; off unless -cloud-allow-sha1).
+   */
+  cloud: { env: Readonly<Record<string, string | undefined>>; metadataEndpoint?: string; allowSha1: boolean };
 }
 
 export interface Services {

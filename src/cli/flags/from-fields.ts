@@ -15,6 +15,7 @@ const FLAG_TYPE: Record<FieldSchema['type'], FlagType> = {
   list: 'strings',
   map: 'strings',
   object: 'string',
+  headers: 'string',
 };
 
 export const flagName = (field: string, schema: FieldSchema): string => schema.cli?.flag ?? field.replace(/_/g, '-');

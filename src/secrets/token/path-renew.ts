@@ -1,15 +1,26 @@
 /** auth/token/renew, renew-self and renew-accessor: extend a token's lease within its limits. */
-import { definePath, type PathDef } from '../../server/framework/path.js';
+import { definePath, type PathDef, type RenewSettings } from '../../server/framework/path.js';
+import type { Services } from '../../server/services.js';
+import { authMethodBackends } from '../auth/backends.js';
 import type { SecretsRequest, SecretsResponse } from '../../server/http/types.js';
 import { UserError } from '../../shared/errors.js';
 import { TOKEN_RENEW_ACCESSOR_FIELDS, TOKEN_RENEW_FIELDS, TOKEN_RENEW_SELF_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';
 import { callerEntry } from './path-lookup.js';
 
+/** The issuing auth method's re-check, for tokens of a method that has one (the token store's own have none). */
+async function authMethodSettings(services: Services, entry: TokenEntry): Promise<RenewSettings | undefined> {
+  const mount = services.mounts.byAccessor(entry.mountAccessor);
+  const backend = mount && Object.hasOwn(authMethodBackends, mount.type) ? authMethodBackends[mount.type] : undefined;
+  return backend?.renew?.(services, entry);
+}
+
 /** `clientToken` is echoed in the auth block: '' when renewed by accessor, as Vault does. */
 async function renew(req: SecretsRequest, entry: TokenEntry, clientToken: string, increment: number): Promise<SecretsResponse> {
   const tokens = req.services.tokens;
-  const { entry: renewed, warnings } = await tokens.renew(entry, increment);
+  if (entry.type === 'batch') throw new UserError('batch tokens cannot be renewed');
+  const settings = entry.renewable ? await authMethodSettings(req.services, entry) : undefined;
+  const { entry: renewed, warnings } = await tokens.renew(entry, increment, settings);
   const identityPolicies = renewed.entityId ? req.services.identity.entityPolicies(renewed.entityId) : [];
   return { data: null, auth: tokens.authBlock(clientToken, renewed, identityPolicies), warnings };
 }

@@ -15,6 +15,7 @@ import type { Logger } from '../../shared/log.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Seal } from '../../storage/seal.js';
 import type { CreateTokenParams, TokenService } from '../../server/services.js';
+import type { RenewSettings } from '../../server/framework/path.js';
 import type { AuthBlock } from '../../server/http/types.js';
 import type { TokenEntry } from './token-entry.js';
 import { addressInCidrs, parseCidrList } from './cidr.js';
@@ -331,8 +332,9 @@ export class TokenStore implements TokenService {
   /**
    * Renews a token's lease as Vault does: the new TTL is the increment, or the current TTL when none is
    * given; periodic tokens go back to their period; the max TTL from creation and the explicit max TTL cap it.
+   * An auth method's `settings` (its role's current values) replace the TTL, max TTL and period.
    */
-  async renew(entry: TokenEntry, increment: number): Promise<{ entry: TokenEntry; warnings: string[] }> {
+  async renew(entry: TokenEntry, increment: number, settings?: RenewSettings): Promise<{ entry: TokenEntry; warnings: string[] }> {
     if (entry.type === 'batch') throw new UserError('batch tokens cannot be renewed');
     if (increment < 0) throw new UserError('increment must be positive');
     const { result } = await this.store.write((tx) => {
@@ -340,16 +342,25 @@ export class TokenStore implements TokenService {
       const nowMs = Date.now();
       if (!current || isExpired(current, nowMs)) throw new UserError('token not found');
       if (!current.renewable || current.expireTime === 0) throw new UserError('lease is not renewable');
+      // An auth method's current role values replace the ones the token was issued with.
+      const limits = settings ?? { ttl: current.ttl, maxTtl: current.maxTtl, period: current.period };
       const { ttl, warnings } = calculateTtl({
         increment,
-        backendTtl: current.ttl,
-        period: current.period,
-        backendMaxTtl: current.maxTtl,
+        backendTtl: limits.ttl,
+        period: limits.period,
+        backendMaxTtl: limits.maxTtl,
         explicitMaxTtl: current.explicitMaxTtl,
         startMs: current.creationTime * 1000,
         nowMs,
       });
-      const renewed: TokenEntry = { ...current, ttl, expireTime: nowMs + ttl * 1000, lastRenewalTime: Math.floor(nowMs / 1000) };
+      const renewed: TokenEntry = {
+        ...current,
+        ttl,
+        maxTtl: limits.maxTtl,
+        period: limits.period,
+        expireTime: nowMs + ttl * 1000,
+        lastRenewalTime: Math.floor(nowMs / 1000),
+      };
       tx.put(TOKENS_TABLE, current.id, renewed);
       return { entry: renewed, warnings };
     });

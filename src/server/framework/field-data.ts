@@ -109,6 +109,10 @@ export function coerceField(name: string, schema: FieldSchema, v: unknown): unkn
       if (!obj) throw bad(name, 'a JSON object', v, schema);
       return obj;
     }
+    case 'headers': {
+      if (isPlainObject(v) || typeof v === 'string') return v;
+      throw bad(name, 'a JSON object of header names to values, or that object as JSON or base64 JSON text', v, schema);
+    }
   }
 }
 
@@ -123,6 +127,7 @@ function zeroValue(schema: FieldSchema): unknown {
       return [];
     case 'map':
     case 'object':
+    case 'headers':
       return {};
     default:
       return '';

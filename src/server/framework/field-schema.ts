@@ -14,7 +14,12 @@ export type FieldType =
   /** a JSON object of string to string (or a JSON string holding one) */
   | 'map'
   /** any JSON object */
-  | 'object';
+  | 'object'
+  /**
+   * HTTP headers, as Vault's TypeHeader: a JSON object of name to a string or a list of strings, or that
+   * object as JSON text or base64 JSON text. Kept as sent; the endpoint decodes it.
+   */
+  | 'headers';
 
 export type Operation = 'read' | 'create' | 'update' | 'delete' | 'list';
 

@@ -16,6 +16,7 @@ const HELP_TYPE_NAMES: Record<FieldType, string> = {
   list: 'slice',
   map: 'keypair',
   object: 'map',
+  headers: 'header',
 };
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -143,6 +144,7 @@ export function fieldSchema(field: FieldSchema): OpenApiSchema {
       case 'map':
         return { type: 'object', additionalProperties: { type: 'string' } };
       case 'object':
+      case 'headers':
         return { type: 'object' };
       case 'lowercase-string':
         return { type: 'string', format: 'lowercase' };

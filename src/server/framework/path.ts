@@ -6,6 +6,8 @@
 import type { Fields, Operation } from './field-schema.js';
 import type { FieldData } from './field-data.js';
 import type { SecretsRequest, SecretsResponse } from '../http/types.js';
+import type { Services } from '../services.js';
+import type { TokenEntry } from '../../secrets/token/token-entry.js';
 
 export type Handler = (req: SecretsRequest, data: FieldData) => Promise<SecretsResponse | void>;
 
@@ -34,10 +36,23 @@ export interface PathDef {
   deprecatedFor?: string;
 }
 
+/** What an auth method decides when one of its tokens is renewed: the current role's values. */
+export interface RenewSettings {
+  /** seconds; 0 = the mount's default */
+  ttl: number;
+  maxTtl: number;
+  period: number;
+}
+
 export interface Backend {
   type: string;
   description: string;
   paths: PathDef[];
+  /**
+   * Re-checks a login when its token is renewed (the role still exists, the instance or principal still
+   * qualifies) and answers the lease settings now in force; throws to refuse the renewal.
+   */
+  renew?: (services: Services, token: TokenEntry) => Promise<RenewSettings>;
 }
 
 export function definePath(def: PathDef): PathDef {

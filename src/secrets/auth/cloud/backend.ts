@@ -1,8 +1,6 @@
 /**
- * The `cloud` auth method: its paths in order. Configuration is served today; roles, role tags, the
- * access and deny lists, tidy and login come next (issues 4 and 5), and until then those paths answer
- * 404 "unsupported path". Deprecated path names are served as aliases of their current paths, with a
- * warning naming the current one.
+ * The `cloud` auth method: its paths in order, and the re-check its tokens get on renewal. Deprecated
+ * path names are served as aliases of their current paths, with a warning naming the current one.
  */
 import type { Backend, PathDef } from '../../../server/framework/path.js';
 import { configIdentityPaths } from './path-config-identity.js';
@@ -16,6 +14,8 @@ import { roleTagPaths } from './path-role-tag.js';
 import { roleTagDenyListPaths } from './path-roletag-denylist.js';
 import { identityAccessListPaths } from './path-identity-accesslist.js';
 import { tidyPaths } from './path-tidy.js';
+import { loginPaths } from './path-login.js';
+import { renewCloudToken } from './renew.js';
 
 /** The spec's Versioning table: deprecated name → current name (as path prefixes). */
 export const DEPRECATED_NAMES: ReadonlyArray<[string, string]> = [
@@ -38,10 +38,11 @@ function deprecatedAliases(paths: PathDef[]): PathDef[] {
   return out;
 }
 
-const current: PathDef[] = [...configClientPaths, ...configRotateRootPaths, ...configIdentityPaths, ...configCertificatePaths, ...configStsPaths, ...configTidyPaths, ...roleTagPaths, ...rolePaths, ...roleTagDenyListPaths, ...identityAccessListPaths, ...tidyPaths];
+const current: PathDef[] = [...loginPaths, ...configClientPaths, ...configRotateRootPaths, ...configIdentityPaths, ...configCertificatePaths, ...configStsPaths, ...configTidyPaths, ...roleTagPaths, ...rolePaths, ...roleTagDenyListPaths, ...identityAccessListPaths, ...tidyPaths];
 
 export const cloudBackend: Backend = {
   type: 'cloud',
   description: 'Log in with a cloud instance identity document or a signed caller-identity request.',
   paths: [...current, ...deprecatedAliases(current)],
+  renew: renewCloudToken,
 };

@@ -160,3 +160,29 @@ export const TIDY_FIELDS: Fields = {
     description: 'How long past its expiry an entry is kept before it is removed (seconds or a duration such as "72h").',
   },
 };
+
+export const LOGIN_FIELDS: Fields = {
+  role: {
+    type: 'string',
+    description: "Role to log in to. Without it: the role named like the instance's image ID (ec2), or like the principal's friendly name (iam).",
+  },
+  identity: { type: 'string', description: 'ec2: base64 of the instance identity document, sent with signature (or send pkcs7 instead).' },
+  signature: { type: 'string', description: 'ec2: base64 SHA-256 RSA signature of the identity document, from the metadata service.' },
+  pkcs7: {
+    type: 'string',
+    description: 'ec2: the PKCS#7 signed identity document (the metadata service\'s rsa2048 one, or its SHA-1 pkcs7 one when the server allows SHA-1), newlines removed.',
+  },
+  nonce: {
+    type: 'string',
+    sensitive: true,
+    description:
+      'ec2: the nonce of earlier logins of this instance. Left out on the first login, the server makes one and returns it in the metadata; sent empty, the instance gives up logging in again.',
+  },
+  iam_http_request_method: { type: 'string', description: 'iam: HTTP method of the signed caller-identity request: POST or GET.' },
+  iam_request_url: { type: 'string', description: 'iam: base64 of the URL of the signed request (for GET it carries the signature).' },
+  iam_request_body: { type: 'string', description: 'iam: base64 of the body of a POST request: Action=GetCallerIdentity&Version=2011-06-15.' },
+  iam_request_headers: {
+    type: 'headers',
+    description: 'iam: the signed request\'s headers, a JSON object of name to a value or a list of values (or base64 of it); X-Svc-Cloud-IAM-Server-ID among them when the mount requires it.',
+  },
+};

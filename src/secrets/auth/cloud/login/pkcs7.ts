@@ -116,7 +116,7 @@ function serialKey(serial: asn1js.AsnType, what: string): string {
   return Buffer.from(serial.valueBlock.valueHexView).toString('hex').replace(/^(00)+(?=.)/, '');
 }
 
-interface TrustedCertificate {
+export interface TrustedCertificate {
   cert: X509Certificate;
   key: string;
 }

@@ -1,0 +1,134 @@
+/**
+ * The ec2 login: an instance sends its identity document signed by the provider (as PKCS#7, or as the
+ * document and its raw signature). The signature is checked against the trusted certificates, the
+ * instance against the provider (running) and the role's constraints, the nonce and access list per the
+ * reauthentication rules, and the role tag when the role uses them.
+ */
+import { UserError } from '../../../shared/errors.js';
+import type { FieldData } from '../../../server/framework/field-data.js';
+import type { SecretsRequest } from '../../../server/http/types.js';
+import { formatDuration } from '../../../shared/duration.js';
+import { mountTtls } from '../role-token.js';
+import { updateAccessListEntry } from './access-list.js';
+import { identityConfig } from './path-config-identity.js';
+import { verifyIdentitySignature } from './login/identity-signature.js';
+import { checkInstanceBindings, describeRunningInstance, InstanceCheckFailed } from './login/instance-checks.js';
+import type { LoginOutcome } from './login/issue-token.js';
+import { selectedMetadata } from './login/login-metadata.js';
+import { loginRole } from './login/login-role.js';
+import { accessListAfterLogin, checkReauthentication, type NonceRequest } from './login/nonce.js';
+import { verifyPkcs7 } from './login/pkcs7.js';
+import { roleTagForLogin } from './login/role-tag-login.js';
+import { trustedFor } from './login/trusted-certificates.js';
+import type { VerifiedRoleTag } from './role-tag.js';
+
+/** The identity document's fields a login reads; the rest is ignored. */
+export interface IdentityDocumentFacts {
+  instanceId: string;
+  accountId: string;
+  region: string;
+  imageId: string;
+  pendingTime: string;
+}
+
+/** Verifies the signed document and returns its bytes. */
+function verifiedDocument(req: SecretsRequest, data: FieldData): Buffer {
+  const pkcs7 = data.get<string>('pkcs7');
+  const identity = data.get<string>('identity');
+  const signature = data.get<string>('signature');
+  const tuple = identity !== '' && signature !== '';
+  if (pkcs7 === '' && !tuple) {
+    throw new UserError('either pkcs7 or a tuple containing the instance identity document and its SHA256 RSA signature needs to be provided');
+  }
+  if (pkcs7 !== '' && tuple) {
+    throw new UserError('both pkcs7 and a tuple containing the instance identity document and its SHA256 RSA signature is supplied; provide only one');
+  }
+  const { store, config } = req.services;
+  if (pkcs7 !== '') return verifyPkcs7(pkcs7, trustedFor(store, req.mountAccessor, 'pkcs7'), { allowSha1: config.cloud.allowSha1 }).content;
+  return verifyIdentitySignature(
+    identity,
+    signature,
+    trustedFor(store, req.mountAccessor, 'identity').map((t) => t.cert),
+  );
+}
+
+export function parseIdentityDocument(bytes: Buffer): IdentityDocumentFacts {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new UserError('the signed instance identity document is not JSON');
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new UserError('the signed instance identity document is not a JSON object');
+  const field = (name: string, required: boolean): string => {
+    const v = (doc as Record<string, unknown>)[name];
+    if (typeof v === 'string' && v !== '') return v;
+    if (required) throw new UserError(`the signed instance identity document has no ${name}`);
+    return '';
+  };
+  return {
+    instanceId: field('instanceId', true),
+    accountId: field('accountId', true),
+    region: field('region', true),
+    imageId: field('imageId', false),
+    pendingTime: field('pendingTime', true),
+  };
+}
+
+export async function ec2Login(req: SecretsRequest, data: FieldData): Promise<LoginOutcome> {
+  const { services, mountAccessor: accessor } = req;
+  const doc = parseIdentityDocument(verifiedDocument(req, data));
+  const roleName = data.get<string>('role') || doc.imageId;
+  if (roleName === '') throw new UserError('no role was given and the instance identity document has no imageId to name one');
+  const role = loginRole(req, { name: roleName, authType: 'ec2', impliedBy: data.get<string>('role') ? undefined : "instance's image ID" });
+
+  let instance;
+  try {
+    instance = await describeRunningInstance(services, accessor, doc);
+  } catch (err) {
+    if (err instanceof InstanceCheckFailed) throw new UserError(`failed to verify instance ID: ${err.message}`);
+    throw err;
+  }
+  if (role.bound_region.length > 0 && !role.bound_region.includes(doc.region)) {
+    throw new UserError(`Region "${doc.region}" does not satisfy the constraint on role "${roleName}"`);
+  }
+  try {
+    await checkInstanceBindings(services, accessor, roleName, role, doc, instance);
+  } catch (err) {
+    if (err instanceof InstanceCheckFailed) throw new UserError(`Error validating instance: ${err.message}`);
+    throw err;
+  }
+
+  const nonce: NonceRequest = { sent: data.has('nonce'), value: data.get<string>('nonce') };
+  const mountMax = mountTtls(services, accessor).maxTtl;
+  let tag: VerifiedRoleTag | undefined;
+  let returnedNonce: string | undefined;
+  let shortestMaxTtl = mountMax;
+  await updateAccessListEntry(services, accessor, doc.instanceId, (stored) => {
+    const check = checkReauthentication(stored, nonce, role, doc.pendingTime);
+    tag = role.role_tag ? roleTagForLogin(services, accessor, roleName, role, instance) : undefined;
+    if (tag?.disallowReauthentication) check.disallow = true;
+    const limits = [role.token_max_ttl, tag?.maxTtl ?? 0].filter((t) => t > 0);
+    shortestMaxTtl = Math.min(mountMax, ...limits);
+    const longestMaxTtl = Math.max(mountMax, ...limits);
+    const update = accessListAfterLogin(stored, check, nonce, { role: roleName.toLowerCase(), pendingTime: doc.pendingTime, longestMaxTtl, now: new Date() });
+    returnedNonce = update.returnedNonce;
+    return update.entry;
+  });
+
+  const config = identityConfig(services.store, accessor);
+  const facts = { account_id: doc.accountId, auth_type: 'ec2', ami_id: doc.imageId, instance_id: doc.instanceId, region: doc.region };
+  const selected = selectedMetadata(facts, config.ec2_metadata);
+  const aliasName = config.ec2_alias === 'instance_id' ? doc.instanceId : config.ec2_alias === 'image_id' ? doc.imageId : role.role_id;
+  const tagMaxTtl = tag?.maxTtl ?? 0;
+  return {
+    role,
+    policies: tag && tag.policies.length > 0 ? tag.policies : role.token_policies,
+    maxTtl: shortestMaxTtl,
+    metadata: { ...selected, role: roleName, role_tag_max_ttl: formatDuration(tagMaxTtl), ...(returnedNonce ? { nonce: returnedNonce } : {}) },
+    aliasName,
+    aliasMetadata: selected,
+    displayName: doc.instanceId,
+    internal: { auth_type: 'ec2', role: roleName.toLowerCase(), instance_id: doc.instanceId, region: doc.region, account_id: doc.accountId, role_tag_max_ttl: tagMaxTtl },
+  };
+}

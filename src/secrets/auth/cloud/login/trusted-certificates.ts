@@ -1,0 +1,30 @@
+/**
+ * The certificates an ec2 login's document is checked against: the built-in provider certificates plus
+ * the mount's registered ones of the matching type (`pkcs7` for PKCS#7 documents, `identity` for the raw
+ * signature). Parsing a certificate costs far more than a signature check, so each PEM is parsed once
+ * per process and the parsed form reused for every login.
+ */
+import type { Store } from '../../../../storage/store.js';
+import { registeredCertificates } from '../path-config-certificate.js';
+import { BUILTIN_CERTIFICATES } from './builtin-certificates.js';
+import { indexCertificates, type TrustedCertificate } from './pkcs7.js';
+
+const indexed = new Map<string, TrustedCertificate>();
+
+function parsed(pem: string): TrustedCertificate {
+  let entry = indexed.get(pem);
+  if (!entry) {
+    [entry] = indexCertificates([pem]);
+    indexed.set(pem, entry);
+  }
+  return entry;
+}
+
+/**
+ * The registered ones first, in name order, then the built-ins. Any trusted certificate that verifies is
+ * enough, so the order only decides speed: the raw signature is tried against one key after another,
+ * and a mount that registers certificates is usually verifying documents signed with them.
+ */
+export function trustedFor(store: Store, accessor: string, type: 'pkcs7' | 'identity'): TrustedCertificate[] {
+  return [...registeredCertificates(store, accessor, type), ...BUILTIN_CERTIFICATES].map(parsed);
+}
