@@ -24,9 +24,12 @@ export function timeProcess(args, { runs, env }) {
   return Array.from({ length: runs }, once);
 }
 
-/** Starts `bin/svc server -dev -port=0`; resolves with its address, root token and a stop function. */
-export function startDevServer(bin, env) {
-  const child = spawn(process.execPath, [bin, 'server', '-dev', '-port=0', '-log-level=warn'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `bin/svc server -dev -port=0` (plus `args`); resolves with its address, root token, banner (once
+ * it matches `waitFor`) and a stop function.
+ */
+export function startDevServer(bin, env, { args = [], waitFor = /Root Token: / } = {}) {
+  const child = spawn(process.execPath, [bin, 'server', '-dev', '-port=0', '-log-level=warn', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
@@ -36,10 +39,11 @@ export function startDevServer(bin, env) {
       out += d;
       const address = /Address: (http:\/\/\S+)/.exec(out);
       const token = /Root Token: (\S+)/.exec(out);
-      if (address && token) {
+      if (address && token && waitFor.test(out)) {
         resolve({
           url: address[1],
           token: token[1],
+          banner: out,
           stop: () => {
             child.kill('SIGTERM');
             return exited;
@@ -54,7 +58,8 @@ export function startDevServer(bin, env) {
 /** One request, answering the parsed body and the headers; rejects on an HTTP error with its body. */
 export function call(url, token, method, path, body, agent) {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  const headers = { 'x-svc-token': token };
+  // No token at all for unauthenticated paths (logins): an empty one is still a token to check.
+  const headers = token ? { 'x-svc-token': token } : {};
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(payload.length);

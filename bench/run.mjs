@@ -1,9 +1,11 @@
-// `npm run bench`: CLI start-up times and request throughput of a local dev server. Figures only: the
-// targets are printed next to the measurements, never asserted, because they depend on the machine.
+// `npm run bench`: CLI start-up times, request throughput of a local dev server, the scheduler's and the
+// cloud logins' rates. Figures only: the targets are printed next to the measurements, never asserted,
+// because they depend on the machine.
 //
 //   BENCH_RUNS=15  runs per start-up measurement     BENCH_N=500  requests per throughput row
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
+//   BENCH_LOGINS=2000 ec2 logins per row (iam: half)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -11,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, median, startDevServer, table, timeProcess } from './lib.mjs';
 import { schedulerBench } from './scheduler.mjs';
+import { cloudBench } from './cloud.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -20,6 +23,7 @@ const WRITES = Number(process.env.BENCH_WRITES ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const ALLOCS = Number(process.env.BENCH_ALLOCS ?? 50000);
+const LOGINS = Number(process.env.BENCH_LOGINS ?? 2000);
 
 if (!existsSync(path.join(REPO, 'dist/main.cjs'))) {
   console.error('dist/ is missing: run `npm run bench` (it builds first) or `npm run build`.');
@@ -91,6 +95,9 @@ try {
   const purge = Array.from({ length: Math.min(registered, 20) }, (_, i) => ({ method: 'DELETE', path: `/v1/job/bench-${i}?purge=true`, token: server.token, expect: 200 }));
   await load(server.url, purge.length, 1, (i) => purge[i]);
   await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
+  // A server of its own, started once the scheduler's nodes have stopped heartbeating into the first.
+  await server.stop();
+  await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, ec2Logins: LOGINS, iamLogins: Math.ceil(LOGINS / 2) });
 } finally {
   await server.stop();
   await rm(home, { recursive: true, force: true });

@@ -103,7 +103,7 @@ _svc_flags() {
     'job stop') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -purge -global -no-shutdown-delay -eval-priority= -yes -verbose' ;;
     'job validate') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -var= -var-file=' ;;
     'list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
-    'login') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -method= -no-store -token-only -no-print' ;;
+    'login') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -method= -path= -no-store -token-only -no-print' ;;
     'namespace apply') REPLY='-address= -token= -namespace= -region= -no-color -force-color -description=' ;;
     'namespace delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'namespace list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
@@ -115,7 +115,7 @@ _svc_flags() {
     'policy write') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'run') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
-    'server') REPLY='-dev -config= -data-dir= -bind= -port= -log-level= -dev-root-token-id= -client -dc= -node= -node-class= -meta=' ;;
+    'server') REPLY='-dev -config= -data-dir= -bind= -port= -log-level= -dev-root-token-id= -dev-cloud -cloud-allow-sha1 -client -dc= -node= -node-class= -meta=' ;;
     'status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'stop') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -purge -global -no-shutdown-delay -eval-priority= -yes -verbose' ;;
     'token create') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -policy= -ttl= -explicit-max-ttl= -period= -use-limit= -bound-cidrs= -no-default-policy -orphan -renewable -type= -metadata= -display-name= -id= -entity-id=' ;;
@@ -197,7 +197,7 @@ _svc_valued() {
     'job stop') REPLY=' address token namespace region eval-priority ' ;;
     'job validate') REPLY=' address token namespace region var var-file ' ;;
     'list') REPLY=' address token namespace region format field ' ;;
-    'login') REPLY=' address token namespace region format field method ' ;;
+    'login') REPLY=' address token namespace region format field method path ' ;;
     'namespace apply') REPLY=' address token namespace region description ' ;;
     'namespace delete') REPLY=' address token namespace region ' ;;
     'namespace list') REPLY=' address token namespace region ' ;;

@@ -31,6 +31,8 @@ const SEPARATE = new Map([
   [path.resolve('src/cli/scheduler/index.ts'), { out: 'cli-scheduler.cjs', cli: true }],
   [path.resolve('src/cli/commands/auth/cloud/index.ts'), { out: 'cli-auth-cloud.cjs', cli: true }],
   [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
+  [path.resolve('src/cli/login-methods/cloud.ts'), { out: 'cli-login-cloud.cjs', cli: true }],
+  [path.resolve('src/server/dev-cloud.ts'), { out: 'dev-cloud.cjs' }],
 ]);
 
 /**

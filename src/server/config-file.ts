@@ -2,6 +2,7 @@
  * The server's configuration file, HCL or YAML (or JSON), with the same settings as the flags:
  *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"
  *   datacenter = "dc1"   name = "node-1"   client { enabled = true, node_class = "gpu", meta { rack = "r1" } }
+ *   cloud { allow_sha1 = false }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -16,10 +17,12 @@ export interface FileConfig {
   datacenter?: string;
   name?: string;
   client?: { enabled?: boolean; nodeClass?: string; meta?: Record<string, string> };
+  cloud?: { allowSha1?: boolean };
 }
 
-const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client']);
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud']);
 const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta']);
+const CLOUD_KNOWN = new Set(['allow_sha1']);
 
 function single(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
@@ -51,29 +54,37 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     if (!KNOWN.has(key)) throw new UsageError(`config file ${file}: unknown setting "${key}" (known: ${[...KNOWN].join(', ')})`);
   }
   const out: FileConfig = {};
-  const str = (key: string): string | undefined => {
-    const v = doc[key];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string') throw new UsageError(`config file ${file}: "${key}" must be a string`);
-    return v;
+  const typed = <T>(value: unknown, name: string, type: 'string' | 'boolean'): T | undefined => {
+    if (value !== undefined && typeof value !== type) throw new UsageError(`config file ${file}: "${name}" must be ${type === 'string' ? 'a string' : 'true or false'}`);
+    return value as T | undefined;
+  };
+  const str = (key: string) => typed<string>(doc[key], key, 'string');
+  const block = (name: string, known: Set<string>): Record<string, unknown> | undefined => {
+    const b = single(doc[name]);
+    if (b === undefined) return undefined;
+    if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new UsageError(`config file ${file}: "${name}" must be a block`);
+    for (const key of Object.keys(b)) {
+      if (!known.has(key)) throw new UsageError(`config file ${file}: unknown setting "${name}.${key}" (known: ${[...known].join(', ')})`);
+    }
+    return b as Record<string, unknown>;
   };
   out.dataDir = str('data_dir');
   out.datacenter = str('datacenter');
   out.name = str('name');
-  const client = single(doc.client) as Record<string, unknown> | undefined;
-  if (client !== undefined) {
-    if (typeof client !== 'object' || client === null || Array.isArray(client)) throw new UsageError(`config file ${file}: "client" must be a block`);
-    for (const key of Object.keys(client)) {
-      if (!CLIENT_KNOWN.has(key)) throw new UsageError(`config file ${file}: unknown setting "client.${key}" (known: ${[...CLIENT_KNOWN].join(', ')})`);
-    }
-    if (client.enabled !== undefined && typeof client.enabled !== 'boolean') throw new UsageError(`config file ${file}: "client.enabled" must be true or false`);
-    if (client.node_class !== undefined && typeof client.node_class !== 'string') throw new UsageError(`config file ${file}: "client.node_class" must be a string`);
+  const client = block('client', CLIENT_KNOWN);
+  if (client) {
     const meta = single(client.meta);
     if (meta !== undefined && (typeof meta !== 'object' || meta === null || Object.values(meta).some((v) => typeof v !== 'string'))) {
       throw new UsageError(`config file ${file}: "client.meta" must map keys to strings`);
     }
-    out.client = { enabled: client.enabled as boolean | undefined, nodeClass: client.node_class as string | undefined, meta: meta as Record<string, string> | undefined };
+    out.client = {
+      enabled: typed<boolean>(client.enabled, 'client.enabled', 'boolean'),
+      nodeClass: typed<string>(client.node_class, 'client.node_class', 'string'),
+      meta: meta as Record<string, string> | undefined,
+    };
   }
+  const cloud = block('cloud', CLOUD_KNOWN);
+  if (cloud) out.cloud = { allowSha1: typed<boolean>(cloud.allow_sha1, 'cloud.allow_sha1', 'boolean') };
   out.bind = str('bind_addr');
   const level = str('log_level');
   if (level !== undefined) {

@@ -2,8 +2,10 @@
 import type { Io } from '../cli/io.js';
 import { writeTokenFile } from '../cli/token-file.js';
 import { buildServer, type ServerOptions } from './app.js';
+import type { DevCloud, startDevCloud } from './dev-cloud.js';
 
-export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv): Promise<number> {
+/** `devCloud` (-dev-cloud) comes from the caller, which loads it from its own bundle. */
+export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv, devCloud?: typeof startDevCloud): Promise<number> {
   // Signals are caught from the first moment: a supervisor may stop us as soon as the banner appears,
   // and the default action would end the process without closing storage.
   let signalled: (name: string) => void = () => undefined;
@@ -26,6 +28,17 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     await server.close();
     io.err(`Error starting server: cannot listen on ${opts.bind ?? '127.0.0.1'}:${opts.port ?? 4646}: ${(err as Error).message}`);
     return 1;
+  }
+  if (opts.cloud?.allowSha1) server.services.log.warn('-cloud-allow-sha1: ec2 logins accept SHA-1 signed instance identity documents (the DSA pkcs7 one)');
+  let cloud: DevCloud | undefined;
+  if (devCloud) {
+    try {
+      cloud = await devCloud(server);
+    } catch (err) {
+      await server.close();
+      io.err(`Error starting server: -dev-cloud: ${(err as Error).message}`);
+      return 1;
+    }
   }
   const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
   const lines = [
@@ -60,6 +73,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     }
     lines.push(`Root Token: ${server.rootToken}`, '');
   }
+  if (cloud) lines.push(...cloud.banner, '');
   io.out(lines.join('\n'));
   server.services.log.info(`listening on ${url}, data dir ${opts.dataDir ?? '(temporary)'}`);
 
@@ -70,6 +84,9 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
   } catch (err) {
     io.err(`Error during shutdown: ${(err as Error).message}`);
     return 1;
+  } finally {
+    // After the server: a login in flight may still be calling the simulator.
+    await cloud?.close();
   }
   io.out('==> svc server stopped');
   return 0;

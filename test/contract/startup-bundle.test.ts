@@ -30,6 +30,10 @@ const LAZY = [
   /^src\/cli\/command-failure\.ts$/,
   /^src\/cli\/docs\/completions\.ts$/,
   /^src\/cli\/commands\/auth\/cloud\//,
+  /^src\/cli\/login-methods\//,
+  /^src\/cloud\//,
+  /^src\/server\/dev-cloud\.ts$/,
+  /^test\/support\//,
   /^src\/secrets\/auth\/(cloud\/|token-fields\.ts$)/,
   /^src\/api\/(jobs|allocs|evals|nodes)\.ts$/,
   /^src\/scheduler\//,
@@ -48,7 +52,7 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
 
   it('is a build of the current layout', () => {
     expect(modules.size, 'no module markers: is dist/main.cjs minified?').toBeGreaterThan(50);
-    for (const bundle of ['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'completions.cjs']) expect(existsSync(dist(bundle)), `dist/${bundle} is missing: run npm run build`).toBe(true);
+    for (const bundle of ['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-login-cloud.cjs', 'completions.cjs', 'dev-cloud.cjs']) expect(existsSync(dist(bundle)), `dist/${bundle} is missing: run npm run build`).toBe(true);
   });
 
   it('holds no code that only some commands run', () => {
@@ -65,9 +69,11 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
     expect(main).toContain('require("./cli-scheduler.cjs")');
     expect(main).toContain('require("./cli-auth-cloud.cjs")');
     expect(main).toContain('require("./completions.cjs")');
+    expect(main).toContain('require("./cli-login-cloud.cjs")');
+    expect(main).toContain('require("./dev-cloud.cjs")');
   });
 
-  it.each(['cli-scheduler.cjs', 'cli-auth-cloud.cjs'])('shares the error classes with %s, so exit codes follow the error type', (bundle) => {
+  it.each(['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-login-cloud.cjs'])('shares the error classes with %s, so exit codes follow the error type', (bundle) => {
     const text = readFileSync(dist(bundle), 'utf8');
     expect(modulesOf(text).has('src/shared/errors.ts'), `dist/${bundle} carries its own copy of src/shared/errors.ts`).toBe(false);
     expect(text).toContain('require("./main.cjs").__shared["src/shared/errors.ts"]');

@@ -12,12 +12,14 @@ import type { OutputFormat, SecretResponse } from '../output/format.js';
  * the command then stores and prints the token the same way for every method.
  */
 export interface LoginMethod {
-  login(ctx: CommandContext, args: string[]): Promise<SecretResponse & { auth: Record<string, unknown> }>;
+  /** `mount`: where the method is enabled, relative to auth/ (-path, else the method's name). */
+  login(ctx: CommandContext, args: string[], mount: string): Promise<SecretResponse & { auth: Record<string, unknown> }>;
 }
 
 /** Loaded on use, so an auth method with heavy dependencies costs nothing to the others. */
 export const LOGIN_METHODS: Record<string, () => Promise<LoginMethod>> = {
   token: async () => tokenMethod,
+  cloud: async () => (await import('../login-methods/cloud.js')).cloudMethod,
 };
 
 const tokenMethod: LoginMethod = {
@@ -101,35 +103,43 @@ const SUCCESS = [
 export default defineCommand({
   path: ['login'],
   synopsis: 'Authenticate locally',
-  usage: 'svc login [options] [TOKEN]',
+  usage: 'svc login [options] [TOKEN | K=V...]',
   description:
     'Authenticates with the server and stores the resulting token in the token file (~/.svc-token, or ' +
     'SVC_TOKEN_FILE), mode 0600, where every later command finds it. With the default method, "token", ' +
     'the argument is an existing token (- reads it from stdin; with no argument on a terminal it is ' +
     'asked for without echo); it is checked with auth/token/lookup-self before it is stored. SVC_TOKEN, ' +
-    'when set, takes precedence over the stored token.',
+    'when set, takes precedence over the stored token.\n\n' +
+    'With -method=cloud the arguments are K=V: role, type=iam|ec2 (default iam); for iam region and ' +
+    'header_value (credentials from CLOUD_ACCESS_KEY/CLOUD_SECRET_KEY or the instance role), for ec2 ' +
+    'document=rsa2048|pkcs7|identity and nonce (else the one kept in ~/.svc-cloud-nonce or SVC_CLOUD_NONCE_FILE; ' +
+    'empty: no reauthentication).',
   examples: [
     { command: 'svc login svc.2ORv...', description: 'Log in with a token' },
     { command: 'echo "$TOKEN" | svc login -', description: 'Log in with a token from stdin' },
     { command: 'svc login -no-store -field=token_accessor svc.2ORv...', description: "Check a token and print its accessor, keeping the stored one" },
+    { command: 'svc login -method=cloud -path=cloud-east type=ec2', description: 'Log in as this instance to the cloud method at auth/cloud-east' },
   ],
-  exitCodes: { 0: 'logged in', 1: 'a usage error, or the token file cannot be written', 2: 'a server error, such as an invalid token' },
+  exitCodes: { 0: 'logged in', 1: 'a usage or local error, such as an unwritable token file or no metadata service', 2: 'a server error, such as an invalid token' },
   family: 'secrets',
   flagSets: ['http', 'output'],
   flags: [
-    { name: 'method', type: 'string', default: 'token', description: 'The auth method to log in with.' },
+    { name: 'method', type: 'string', default: 'token', description: 'The auth method to log in with: token or cloud.' },
+    { name: 'path', type: 'string', description: 'Mount path of the auth method, relative to auth/; the method name by default.' },
     { name: 'no-store', type: 'bool', description: 'Do not store the token in the token file.' },
     { name: 'token-only', type: 'bool', description: 'Print only the token and do not store it; the same as -field=token -no-store.' },
     { name: 'no-print', type: 'bool', description: 'Print nothing on success; only the exit code tells.' },
   ],
-  args: [{ name: 'args', description: 'The token, or - to read it from stdin; prompted for on a terminal when left out.', variadic: true }],
+  args: [{ name: 'args', description: 'The token, or - to read it from stdin; prompted for on a terminal when left out. K=V options for other methods.', variadic: true }],
   async run(ctx) {
     const methodName = String(ctx.flags.method ?? 'token');
     const load = Object.hasOwn(LOGIN_METHODS, methodName) ? LOGIN_METHODS[methodName] : undefined;
     if (!load) {
       throw new UsageError(`Unknown auth method: ${methodName}. Known methods: ${Object.keys(LOGIN_METHODS).sort().join(', ')}`);
     }
-    const secret = await (await load()).login(ctx, ctx.args);
+    const mount = String(ctx.flags.path || methodName).replace(/^\/+|\/+$/g, '').replace(/^auth\//, '');
+    if (mount === '') throw new UsageError('-path must name the mount, such as -path=cloud');
+    const secret = await (await load()).login(ctx, ctx.args, mount);
     const token = String(secret.auth.client_token ?? '');
 
     const tokenOnly = ctx.flags['token-only'] === true;

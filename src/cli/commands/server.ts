@@ -13,6 +13,7 @@ export default defineCommand({
     'initialised on first start and the root token is printed once. SIGINT or SIGTERM stop it cleanly.',
   examples: [
     { command: 'svc server -dev', description: 'Start a development server' },
+    { command: 'svc server -dev -dev-cloud', description: 'The same, with a simulated cloud instance to try cloud logins from' },
     { command: 'svc server -config=/etc/svc/server.hcl', description: 'Start with a configuration file' },
   ],
   family: 'local',
@@ -24,6 +25,8 @@ export default defineCommand({
     { name: 'port', type: 'int', description: 'Port to listen on; 0 picks a free port. The default is 4646.' },
     { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
     { name: 'dev-root-token-id', type: 'string', description: 'With -dev: use this value as the root token instead of a random one.' },
+    { name: 'dev-cloud', type: 'bool', description: 'With -dev: run a cloud provider simulator that auth/cloud trusts, to try cloud logins.' },
+    { name: 'cloud-allow-sha1', type: 'bool', description: 'Accept ec2 logins with SHA-1 signed documents (the DSA pkcs7 one).' },
     { name: 'client', type: 'bool', default: true, description: 'Run a node in this server that runs tasks. -client=false serves the APIs only.', group: 'Node Options' },
     { name: 'dc', type: 'string', description: 'Datacenter of the node. The default is dc1.', group: 'Node Options' },
     { name: 'node', type: 'string', description: 'Name of the node. The default is the host name.', group: 'Node Options' },
@@ -37,6 +40,7 @@ export default defineCommand({
     const dataDir = (flags['data-dir'] as string | undefined) ?? file.dataDir;
     if (!dev && !dataDir) throw new UsageError('a data dir is required without -dev: pass -data-dir or set data_dir in -config');
     if (flags['dev-root-token-id'] && !dev) throw new UsageError('-dev-root-token-id is only allowed with -dev');
+    if (flags['dev-cloud'] && !dev) throw new UsageError('-dev-cloud is only allowed with -dev');
     const meta: Record<string, string> = { ...file.client?.meta };
     for (const item of (flags.meta as string[] | undefined) ?? []) {
       const eq = item.indexOf('=');
@@ -45,6 +49,8 @@ export default defineCommand({
     }
     const clientEnabled = flags.client !== false && file.client?.enabled !== false;
     const { startServer } = await import('../../server/start.js');
+    // Its own bundle (the simulator is test code): `svc server` without -dev-cloud never loads it.
+    const devCloud = flags['dev-cloud'] ? (await import('../../server/dev-cloud.js')).startDevCloud : undefined;
     return startServer(
       {
         dev,
@@ -59,9 +65,15 @@ export default defineCommand({
           nodeClass: (flags['node-class'] as string | undefined) ?? file.client?.nodeClass,
           meta,
         },
+        cloud: {
+          env,
+          metadataEndpoint: env.CLOUD_METADATA_ENDPOINT || undefined,
+          allowSha1: ((flags['cloud-allow-sha1'] as boolean | undefined) ?? file.cloud?.allowSha1) === true,
+        },
       },
       io,
       env,
+      devCloud,
     );
   },
 });

@@ -419,38 +419,50 @@ export class IdentityStore implements IdentityService {
    * entity_<8 hex> and the alias are created, in one transaction.
    */
   async upsertLoginAlias(input: LoginAliasInput): Promise<{ entityId: string; aliasId: string }> {
-    const metadata = { ...(input.metadata ?? {}) };
-    const { result } = await this.store.write((tx) => {
-      const existingId = tx.get<string>(ALIAS_KEYS_TABLE, aliasKey(input.mountAccessor, input.name));
-      const existing = existingId === undefined ? undefined : tx.get<AliasEntry>(ALIASES_TABLE, existingId);
-      if (existing && tx.get<EntityEntry>(ENTITIES_TABLE, existing.canonicalId)) {
-        if (!sameMap(existing.metadata, metadata)) {
-          tx.put(ALIASES_TABLE, existing.id, { ...existing, metadata, lastUpdateTimeNs: laterThan(existing.lastUpdateTimeNs) });
-        }
-        return { entityId: existing.canonicalId, aliasId: existing.id };
-      }
-      // An alias whose entity vanished cannot happen through this store; if it ever does, start afresh.
-      if (existing) dropAlias(tx, existing);
-      const entity = newEntity(generatedEntityName(tx));
-      tx.put(ENTITIES_TABLE, entity.id, entity);
-      tx.put(ENTITY_NAMES_TABLE, entity.name, entity.id);
-      const now = String(nowNs());
-      const alias: AliasEntry = {
-        version: 1,
-        id: uuid(),
-        canonicalId: entity.id,
-        mountAccessor: input.mountAccessor,
-        name: input.name,
-        metadata,
-        customMetadata: {},
-        creationTimeNs: now,
-        lastUpdateTimeNs: now,
-      };
-      putAlias(tx, alias);
-      return { entityId: entity.id, aliasId: alias.id };
-    });
+    const { result } = await this.store.write((tx) => loginAliasInTx(tx, input));
     return result;
   }
+
+  /** Whether an entity is disabled, as seen inside a transaction (a login's own). */
+  entityDisabledInTx(tx: WriteTx, entityId: string): boolean {
+    return tx.get<EntityEntry>(ENTITIES_TABLE, entityId)?.disabled === true;
+  }
+}
+
+/**
+ * At login, inside the login's transaction: the alias (mount accessor + name) is found or created with its
+ * entity, and its metadata updated when it changed. Concurrent first logins make one entity, since each
+ * transaction sees the ones committed before it.
+ */
+export function loginAliasInTx(tx: WriteTx, input: LoginAliasInput): { entityId: string; aliasId: string } {
+  const metadata = { ...(input.metadata ?? {}) };
+  const existingId = tx.get<string>(ALIAS_KEYS_TABLE, aliasKey(input.mountAccessor, input.name));
+  const existing = existingId === undefined ? undefined : tx.get<AliasEntry>(ALIASES_TABLE, existingId);
+  if (existing && tx.get<EntityEntry>(ENTITIES_TABLE, existing.canonicalId)) {
+    if (!sameMap(existing.metadata, metadata)) {
+      tx.put(ALIASES_TABLE, existing.id, { ...existing, metadata, lastUpdateTimeNs: laterThan(existing.lastUpdateTimeNs) });
+    }
+    return { entityId: existing.canonicalId, aliasId: existing.id };
+  }
+  // An alias whose entity vanished cannot happen through this store; if it ever does, start afresh.
+  if (existing) dropAlias(tx, existing);
+  const entity = newEntity(generatedEntityName(tx));
+  tx.put(ENTITIES_TABLE, entity.id, entity);
+  tx.put(ENTITY_NAMES_TABLE, entity.name, entity.id);
+  const now = String(nowNs());
+  const alias: AliasEntry = {
+    version: 1,
+    id: uuid(),
+    canonicalId: entity.id,
+    mountAccessor: input.mountAccessor,
+    name: input.name,
+    metadata,
+    customMetadata: {},
+    creationTimeNs: now,
+    lastUpdateTimeNs: now,
+  };
+  putAlias(tx, alias);
+  return { entityId: entity.id, aliasId: alias.id };
 }
 
 function duplicateAlias(existing: AliasEntry): UserError {

@@ -37,6 +37,11 @@ export function normaliseAuthPath(input: string): string {
 
 export class MountTable {
   private readonly disableHooks: DisableHook[] = [];
+  /**
+   * Every request is routed through the table, so it is read once per change of the mounts table: the
+   * store's own index of that table says when (a change by another server process included).
+   */
+  private cached?: { index: number; mounts: readonly MountEntry[] };
 
   constructor(
     private readonly store: Store,
@@ -51,8 +56,13 @@ export class MountTable {
     return this.enable(path, type, description);
   }
 
-  list(): MountEntry[] {
-    return this.store.list<MountEntry>(MOUNTS_TABLE).map((e) => e.value);
+  list(): readonly MountEntry[] {
+    const index = this.store.tableIndex(MOUNTS_TABLE);
+    if (this.cached?.index !== index) {
+      const mounts = this.store.list<MountEntry>(MOUNTS_TABLE).map((e) => Object.freeze({ ...e.value, config: Object.freeze({ ...e.value.config }) }));
+      this.cached = { index, mounts };
+    }
+    return this.cached.mounts;
   }
 
   get(path: string): MountEntry | undefined {

@@ -109,6 +109,13 @@ export function calculateTtl(input: TtlInput): { ttl: number; warnings: string[]
   return { ttl, warnings };
 }
 
+export interface DraftToken {
+  secret: string;
+  entry: TokenEntry;
+  warnings: string[];
+  parent?: TokenEntry;
+}
+
 export const isExpired = (entry: TokenEntry, nowMs = Date.now()): boolean => entry.expireTime !== 0 && entry.expireTime <= nowMs;
 
 /**
@@ -220,7 +227,11 @@ export class TokenStore implements TokenService {
     });
   }
 
-  async create(params: CreateTokenParams): Promise<{ secret: string; entry: TokenEntry; warnings: string[] }> {
+  /**
+   * A new token, checked and computed but not stored: `putInTx` stores it. Login handlers use the pair to
+   * store the token in the same transaction as their own records, so that a login writes once.
+   */
+  draft(params: CreateTokenParams): DraftToken {
     const type = params.type ?? 'service';
     const numUses = params.numUses ?? 0;
     const explicitMaxTtl = params.explicitMaxTtl ?? 0;
@@ -295,19 +306,28 @@ export class TokenStore implements TokenService {
       mountAccessor: params.mountAccessor,
       ...(params.authInternal ? { authInternal: params.authInternal } : {}),
     };
+    return { secret, entry, warnings, parent };
+  }
 
-    await this.store.write((tx) => {
-      if (tx.get(TOKENS_TABLE, id)) throw new UserError('cannot create a token with a duplicate ID');
-      if (entry.accessor && tx.get(ACCESSORS_TABLE, entry.accessor)) throw new Error('accessor collision; retry');
-      if (parent) {
-        // The parent may have been revoked since the request resolved it; a child must not outlive it.
-        if (!tx.get(TOKENS_TABLE, parent.id)) throw new UserError('parent token lookup failed: no parent found');
-        tx.put(PARENTS_TABLE, `${parent.id}/${id}`, true);
-      }
-      tx.put(TOKENS_TABLE, id, entry);
-      if (entry.accessor) tx.put(ACCESSORS_TABLE, entry.accessor, id);
-    });
-    return { secret, entry, warnings };
+  /** Stores a drafted token; throws (so that the transaction stores nothing) when its ID or parent is not right. */
+  putInTx(tx: WriteTx, draft: DraftToken): void {
+    const { entry, parent } = draft;
+    const id = entry.id;
+    if (tx.get(TOKENS_TABLE, id)) throw new UserError('cannot create a token with a duplicate ID');
+    if (entry.accessor && tx.get(ACCESSORS_TABLE, entry.accessor)) throw new Error('accessor collision; retry');
+    if (parent) {
+      // The parent may have been revoked since the request resolved it; a child must not outlive it.
+      if (!tx.get(TOKENS_TABLE, parent.id)) throw new UserError('parent token lookup failed: no parent found');
+      tx.put(PARENTS_TABLE, `${parent.id}/${id}`, true);
+    }
+    tx.put(TOKENS_TABLE, id, entry);
+    if (entry.accessor) tx.put(ACCESSORS_TABLE, entry.accessor, id);
+  }
+
+  async create(params: CreateTokenParams): Promise<{ secret: string; entry: TokenEntry; warnings: string[] }> {
+    const draft = this.draft(params);
+    await this.store.write((tx) => this.putInTx(tx, draft));
+    return { secret: draft.secret, entry: draft.entry, warnings: draft.warnings };
   }
 
   authBlock(secret: string, entry: TokenEntry, identityPolicies: string[] = []): AuthBlock {

@@ -6,7 +6,8 @@
  * place that opens it.
  */
 import type { Services } from '../../../server/services.js';
-import { deleteEntry, listEntries, readEntry, updateEntry, writeEntry } from './mount-storage.js';
+import type { WriteTx } from '../../../storage/store.js';
+import { deleteEntry, listEntries, readEntry, updateEntryInTx, writeEntry } from './mount-storage.js';
 
 export const ACCESS_LIST_PREFIX = 'identity-accesslist';
 
@@ -64,8 +65,20 @@ export async function updateAccessListEntry(
   instanceId: string,
   change: (current: AccessListEntry | undefined) => AccessListEntry,
 ): Promise<AccessListEntry> {
+  const { result } = await services.store.write((tx) => updateAccessListEntryInTx(tx, services, accessor, instanceId, change));
+  return result;
+}
+
+/** The same, inside a transaction of the caller's (a login writes its entry, alias and token at once). */
+export function updateAccessListEntryInTx(
+  tx: WriteTx,
+  services: Services,
+  accessor: string,
+  instanceId: string,
+  change: (current: AccessListEntry | undefined) => AccessListEntry,
+): AccessListEntry {
   let next: AccessListEntry | undefined;
-  await updateEntry<StoredEntry>(services.store, accessor, accessListEntryName(instanceId), (stored) => {
+  updateEntryInTx<StoredEntry>(tx, accessor, accessListEntryName(instanceId), (stored) => {
     next = change(stored && open(services, accessor, instanceId, stored));
     return seal(services, accessor, instanceId, next);
   });

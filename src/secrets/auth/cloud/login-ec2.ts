@@ -7,19 +7,21 @@
 import { UserError } from '../../../shared/errors.js';
 import type { FieldData } from '../../../server/framework/field-data.js';
 import type { SecretsRequest } from '../../../server/http/types.js';
+import type { WriteTx } from '../../../storage/store.js';
 import { formatDuration } from '../../../shared/duration.js';
 import { mountTtls } from '../role-token.js';
-import { updateAccessListEntry } from './access-list.js';
+import { updateAccessListEntryInTx } from './access-list.js';
 import { identityConfig } from './path-config-identity.js';
 import { verifyIdentitySignature } from './login/identity-signature.js';
 import { checkInstanceBindings, describeRunningInstance, InstanceCheckFailed } from './login/instance-checks.js';
-import type { LoginOutcome } from './login/issue-token.js';
+import type { LoginOutcome, OutcomeCompletion } from './login/issue-token.js';
 import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
 import { accessListAfterLogin, checkReauthentication, type NonceRequest } from './login/nonce.js';
 import { verifyPkcs7 } from './login/pkcs7.js';
 import { roleTagForLogin } from './login/role-tag-login.js';
 import { trustedFor } from './login/trusted-certificates.js';
+import { verifiedOnce } from './login/verified-documents.js';
 import type { VerifiedRoleTag } from './role-tag.js';
 
 /** The identity document's fields a login reads; the rest is ignored. */
@@ -44,11 +46,18 @@ function verifiedDocument(req: SecretsRequest, data: FieldData): Buffer {
     throw new UserError('both pkcs7 and a tuple containing the instance identity document and its SHA256 RSA signature is supplied; provide only one');
   }
   const { store, config } = req.services;
-  if (pkcs7 !== '') return verifyPkcs7(pkcs7, trustedFor(store, req.mountAccessor, 'pkcs7'), { allowSha1: config.cloud.allowSha1 }).content;
-  return verifyIdentitySignature(
-    identity,
-    signature,
-    trustedFor(store, req.mountAccessor, 'identity').map((t) => t.cert),
+  if (pkcs7 !== '') {
+    const trusted = trustedFor(store, req.mountAccessor, 'pkcs7');
+    const allowSha1 = config.cloud.allowSha1;
+    return verifiedOnce(['pkcs7', String(allowSha1), pkcs7], trusted.fingerprint, () => verifyPkcs7(pkcs7, trusted.certificates, { allowSha1 }).content);
+  }
+  const trusted = trustedFor(store, req.mountAccessor, 'identity');
+  return verifiedOnce(['identity', identity, signature], trusted.fingerprint, () =>
+    verifyIdentitySignature(
+      identity,
+      signature,
+      trusted.certificates.map((t) => t.cert),
+    ),
   );
 }
 
@@ -101,34 +110,46 @@ export async function ec2Login(req: SecretsRequest, data: FieldData): Promise<Lo
 
   const nonce: NonceRequest = { sent: data.has('nonce'), value: data.get<string>('nonce') };
   const mountMax = mountTtls(services, accessor).maxTtl;
-  let tag: VerifiedRoleTag | undefined;
-  let returnedNonce: string | undefined;
-  let shortestMaxTtl = mountMax;
-  await updateAccessListEntry(services, accessor, doc.instanceId, (stored) => {
-    const check = checkReauthentication(stored, nonce, role, doc.pendingTime);
-    tag = role.role_tag ? roleTagForLogin(services, accessor, roleName, role, instance) : undefined;
-    if (tag?.disallowReauthentication) check.disallow = true;
-    const limits = [role.token_max_ttl, tag?.maxTtl ?? 0].filter((t) => t > 0);
-    shortestMaxTtl = Math.min(mountMax, ...limits);
-    const longestMaxTtl = Math.max(mountMax, ...limits);
-    const update = accessListAfterLogin(stored, check, nonce, { role: roleName.toLowerCase(), pendingTime: doc.pendingTime, longestMaxTtl, now: new Date() });
-    returnedNonce = update.returnedNonce;
-    return update.entry;
-  });
-
   const config = identityConfig(services.store, accessor);
   const facts = { account_id: doc.accountId, auth_type: 'ec2', ami_id: doc.imageId, instance_id: doc.instanceId, region: doc.region };
   const selected = selectedMetadata(facts, config.ec2_metadata);
   const aliasName = config.ec2_alias === 'instance_id' ? doc.instanceId : config.ec2_alias === 'image_id' ? doc.imageId : role.role_id;
-  const tagMaxTtl = tag?.maxTtl ?? 0;
+  const internal: Record<string, unknown> = { auth_type: 'ec2', role: roleName.toLowerCase(), instance_id: doc.instanceId, region: doc.region, account_id: doc.accountId };
+
+  /** The nonce rules against the instance's entry as of this transaction, then the role tag, then the entry's update. */
+  const stage = (tx: WriteTx): OutcomeCompletion => {
+    let tag: VerifiedRoleTag | undefined;
+    let returnedNonce: string | undefined;
+    let shortestMaxTtl = mountMax;
+    updateAccessListEntryInTx(tx, services, accessor, doc.instanceId, (stored) => {
+      const check = checkReauthentication(stored, nonce, role, doc.pendingTime);
+      tag = role.role_tag ? roleTagForLogin(services, accessor, roleName, role, instance) : undefined;
+      if (tag?.disallowReauthentication) check.disallow = true;
+      const limits = [role.token_max_ttl, tag?.maxTtl ?? 0].filter((t) => t > 0);
+      shortestMaxTtl = Math.min(mountMax, ...limits);
+      const longestMaxTtl = Math.max(mountMax, ...limits);
+      const update = accessListAfterLogin(stored, check, nonce, { role: roleName.toLowerCase(), pendingTime: doc.pendingTime, longestMaxTtl, now: new Date() });
+      returnedNonce = update.returnedNonce;
+      return update.entry;
+    });
+    const tagMaxTtl = tag?.maxTtl ?? 0;
+    internal.role_tag_max_ttl = tagMaxTtl;
+    return {
+      policies: tag && tag.policies.length > 0 ? tag.policies : role.token_policies,
+      maxTtl: shortestMaxTtl,
+      metadata: { role_tag_max_ttl: formatDuration(tagMaxTtl), ...(returnedNonce ? { nonce: returnedNonce } : {}) },
+    };
+  };
+
   return {
     role,
-    policies: tag && tag.policies.length > 0 ? tag.policies : role.token_policies,
-    maxTtl: shortestMaxTtl,
-    metadata: { ...selected, role: roleName, role_tag_max_ttl: formatDuration(tagMaxTtl), ...(returnedNonce ? { nonce: returnedNonce } : {}) },
+    policies: role.token_policies,
+    maxTtl: mountMax,
+    metadata: { ...selected, role: roleName },
     aliasName,
     aliasMetadata: selected,
     displayName: doc.instanceId,
-    internal: { auth_type: 'ec2', role: roleName.toLowerCase(), instance_id: doc.instanceId, region: doc.region, account_id: doc.accountId, role_tag_max_ttl: tagMaxTtl },
+    internal,
+    stage,
   };
 }

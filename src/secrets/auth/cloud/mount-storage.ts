@@ -18,12 +18,15 @@ export async function writeEntry(store: Store, accessor: string, name: string, v
 
 /** Read, change and write one entry in a transaction: concurrent partial updates cannot lose each other's fields. */
 export async function updateEntry<T>(store: Store, accessor: string, name: string, change: (current: T | undefined) => T): Promise<T> {
-  const { result } = await store.write((tx) => {
-    const next = change(tx.get<T>(CLOUD_TABLE, key(accessor, name)));
-    tx.put(CLOUD_TABLE, key(accessor, name), next);
-    return next;
-  });
+  const { result } = await store.write((tx) => updateEntryInTx(tx, accessor, name, change));
   return result;
+}
+
+/** The same, inside a transaction of the caller's. */
+export function updateEntryInTx<T>(tx: WriteTx, accessor: string, name: string, change: (current: T | undefined) => T): T {
+  const next = change(tx.get<T>(CLOUD_TABLE, key(accessor, name)));
+  tx.put(CLOUD_TABLE, key(accessor, name), next);
+  return next;
 }
 
 export async function deleteEntry(store: Store, accessor: string, name: string): Promise<void> {

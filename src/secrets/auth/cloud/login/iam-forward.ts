@@ -23,7 +23,7 @@ export interface ForwardOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const upstream = (why: string) => new UserError(`error making upstream request: ${why}`);
+const upstream = (why: string, to?: URL) => new UserError(`error making upstream request${to ? ` to ${to.origin}` : ''}: ${why}`);
 
 /** The client's headers as node:http takes them; Host is the client URL's, Content-Length must be true. */
 function forwardedHeaders(req: IamLoginRequest): Record<string, string | string[]> {
@@ -50,12 +50,12 @@ async function sendWithRetries(url: URL, req: IamLoginRequest, opts: ForwardOpti
     try {
       answer = await httpCall({ url, method: req.method, headers: headers as Record<string, string>, body: req.method === 'POST' ? req.body : undefined, timeoutMs: TIMEOUT_MS });
     } catch (err) {
-      failure = `${url.origin} could not be reached: ${(err as { code?: string }).code ?? (err as Error).message}`;
+      failure = `it could not be reached: ${(err as { code?: string }).code ?? (err as Error).message}`;
     }
     const retryable = answer === undefined || answer.status >= 500 || answer.status === 429;
     if (!retryable || attempt >= retries) {
       if (answer) return answer;
-      throw upstream(failure!);
+      throw upstream(failure!, url);
     }
     await sleep(Math.floor(Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt)));
   }
@@ -73,21 +73,21 @@ export async function forwardCallerIdentity(endpoint: string, req: IamLoginReque
   const body = answer.body.toString('utf8');
   if (answer.status !== 200) {
     const quoted = body.length > MAX_QUOTED_BODY ? `${body.slice(0, MAX_QUOTED_BODY)}…` : body;
-    throw upstream(`received error code ${answer.status} from STS: ${quoted.trim()}`);
+    throw upstream(`received error code ${answer.status} from STS: ${quoted.trim()}`, url);
   }
   const mediaType = String(answer.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (mediaType !== 'text/xml') throw upstream(`error parsing STS response: content type "${answer.headers['content-type'] ?? ''}" is not text/xml`);
+  if (mediaType !== 'text/xml') throw upstream(`error parsing STS response: content type "${answer.headers['content-type'] ?? ''}" is not text/xml`, url);
   const trimmed = body.trim();
-  if (!trimmed.startsWith('<GetCallerIdentityResponse') && !trimmed.startsWith('<?xml')) throw upstream('body of GetCallerIdentity is invalid');
+  if (!trimmed.startsWith('<GetCallerIdentityResponse') && !trimmed.startsWith('<?xml')) throw upstream('body of GetCallerIdentity is invalid', url);
   let result;
   try {
     result = parseXml(trimmed);
   } catch {
-    throw upstream('error parsing STS response: it is not XML');
+    throw upstream('error parsing STS response: it is not XML', url);
   }
   const arn = text(result, 'GetCallerIdentityResponse', 'GetCallerIdentityResult', 'Arn');
   const userId = text(result, 'GetCallerIdentityResponse', 'GetCallerIdentityResult', 'UserId');
   const account = text(result, 'GetCallerIdentityResponse', 'GetCallerIdentityResult', 'Account');
-  if (!arn || !userId || !account) throw upstream('error parsing STS response: Arn, UserId or Account is missing');
+  if (!arn || !userId || !account) throw upstream('error parsing STS response: Arn, UserId or Account is missing', url);
   return { arn, userId, account };
 }

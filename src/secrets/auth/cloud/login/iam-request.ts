@@ -39,8 +39,9 @@ export interface IamLoginFields {
   iam_request_headers?: unknown;
 }
 
+/** Standard base64 as Go decodes it: line breaks (base64(1) wraps at 76 columns) are skipped, nothing else is. */
 function decodeBase64Strict(value: string, field: string): string {
-  const body = value.trim();
+  const body = value.trim().replace(/[\r\n]/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 === 1) throw new UserError(`failed to base64 decode ${field}`);
   return Buffer.from(body, 'base64').toString('utf8');
 }

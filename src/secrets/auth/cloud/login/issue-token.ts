@@ -1,10 +1,14 @@
 /**
  * The end of every successful cloud login: the entity alias is found or made (named per
  * config/identity), and a token is issued with the role's token settings, the login's policies and
- * metadata, and what renewal needs to re-check the login.
+ * metadata, and what renewal needs to re-check the login. The login's own record (the ec2 access list),
+ * the alias and the token are written in one transaction: a refused login writes nothing, and a login
+ * waits for one flush to disk, not three.
  */
 import { PermissionDenied } from '../../../../shared/errors.js';
 import type { SecretsRequest, SecretsResponse } from '../../../../server/http/types.js';
+import type { WriteTx } from '../../../../storage/store.js';
+import { loginAliasInTx } from '../../../identity/identity-store.js';
 import { mountTtls } from '../../role-token.js';
 import type { RoleEntry } from '../role-entry.js';
 
@@ -21,6 +25,17 @@ export interface LoginOutcome {
   displayName: string;
   /** kept on the token, never shown: renewal trusts it over the metadata a caller could read */
   internal: Record<string, unknown>;
+  /**
+   * The login's own writes and last checks, run first inside the login's transaction; what it answers
+   * completes the outcome (an ec2 login's nonce, role-tag policies and max TTL are known only there).
+   */
+  stage?: (tx: WriteTx) => OutcomeCompletion;
+}
+
+export interface OutcomeCompletion {
+  policies?: string[];
+  maxTtl?: number;
+  metadata?: Record<string, string>;
 }
 
 /**
@@ -41,33 +56,40 @@ function displayName(mountPath: string, name: string): string {
 
 export async function issueLoginToken(req: SecretsRequest, outcome: LoginOutcome): Promise<SecretsResponse> {
   const { services, mountAccessor } = req;
-  const { entityId } = await services.identity.upsertLoginAlias({ mountAccessor, name: outcome.aliasName, metadata: outcome.aliasMetadata });
-  if (services.identity.entityDisabled(entityId)) {
-    throw new PermissionDenied(`permission denied: entity ${entityId} (alias "${outcome.aliasName}") is disabled`);
-  }
   const role = outcome.role;
-  const mount = services.mounts.byAccessor(mountAccessor);
-  const { secret, entry, warnings } = await services.tokens.create({
-    policies: outcome.policies,
-    ttl: role.token_ttl || mountTtls(services, mountAccessor).defaultTtl,
-    maxTtl: outcome.maxTtl,
-    explicitMaxTtl: role.token_explicit_max_ttl,
-    period: role.token_period,
-    numUses: role.token_num_uses,
-    boundCidrs: role.token_bound_cidrs,
-    noDefaultPolicy: role.token_no_default_policy,
-    type: tokenTypeFor(role.token_type, mount?.config.tokenType ?? 'default-service'),
-    meta: outcome.metadata,
-    displayName: displayName(req.mountPath, outcome.displayName),
-    entityId,
-    orphan: true,
-    path: `${req.mountPath}login`,
-    mountAccessor,
-    authInternal: outcome.internal,
+  const ttl = role.token_ttl || mountTtls(services, mountAccessor).defaultTtl;
+  const type = tokenTypeFor(role.token_type, services.mounts.byAccessor(mountAccessor)?.config.tokenType ?? 'default-service');
+  const { result } = await services.store.write((tx) => {
+    const done = outcome.stage?.(tx) ?? {};
+    const { entityId } = loginAliasInTx(tx, { mountAccessor, name: outcome.aliasName, metadata: outcome.aliasMetadata });
+    if (services.identity.entityDisabledInTx(tx, entityId)) {
+      throw new PermissionDenied(`permission denied: entity ${entityId} (alias "${outcome.aliasName}") is disabled`);
+    }
+    const draft = services.tokens.draft({
+      policies: done.policies ?? outcome.policies,
+      ttl,
+      maxTtl: done.maxTtl ?? outcome.maxTtl,
+      explicitMaxTtl: role.token_explicit_max_ttl,
+      period: role.token_period,
+      numUses: role.token_num_uses,
+      boundCidrs: role.token_bound_cidrs,
+      noDefaultPolicy: role.token_no_default_policy,
+      type,
+      meta: { ...outcome.metadata, ...done.metadata },
+      displayName: displayName(req.mountPath, outcome.displayName),
+      entityId,
+      orphan: true,
+      path: `${req.mountPath}login`,
+      mountAccessor,
+      authInternal: outcome.internal,
+    });
+    services.tokens.putInTx(tx, draft);
+    return draft;
   });
+  const { secret, entry, warnings } = result;
   return {
     data: null,
-    auth: services.tokens.authBlock(secret, entry, services.identity.entityPolicies(entityId)),
+    auth: services.tokens.authBlock(secret, entry, services.identity.entityPolicies(entry.entityId)),
     warnings: warnings.length > 0 ? warnings : undefined,
   };
 }

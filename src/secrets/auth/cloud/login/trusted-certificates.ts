@@ -4,6 +4,7 @@
  * signature). Parsing a certificate costs far more than a signature check, so each PEM is parsed once
  * per process and the parsed form reused for every login.
  */
+import { createHash } from 'node:crypto';
 import type { Store } from '../../../../storage/store.js';
 import { registeredCertificates } from '../path-config-certificate.js';
 import { BUILTIN_CERTIFICATES } from './builtin-certificates.js';
@@ -25,6 +26,15 @@ function parsed(pem: string): TrustedCertificate {
  * enough, so the order only decides speed: the raw signature is tried against one key after another,
  * and a mount that registers certificates is usually verifying documents signed with them.
  */
-export function trustedFor(store: Store, accessor: string, type: 'pkcs7' | 'identity'): TrustedCertificate[] {
-  return [...registeredCertificates(store, accessor, type), ...BUILTIN_CERTIFICATES].map(parsed);
+export function trustedFor(store: Store, accessor: string, type: 'pkcs7' | 'identity'): TrustedSet {
+  const registered = registeredCertificates(store, accessor, type);
+  const fingerprint = createHash('sha256');
+  for (const pem of registered) fingerprint.update(pem).update('\0');
+  return { certificates: [...registered, ...BUILTIN_CERTIFICATES].map(parsed), fingerprint: fingerprint.digest('base64') };
+}
+
+export interface TrustedSet {
+  certificates: TrustedCertificate[];
+  /** names the registered certificates (the built-in ones never change): equal sets, equal fingerprints */
+  fingerprint: string;
 }

@@ -108,12 +108,12 @@ export async function startLoginWorld(opts: { sim?: CloudSimOptions; server?: Pa
 
 export const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
-export interface SignedCallerIdentity {
+export type SignedCallerIdentity = {
   iam_http_request_method: string;
   iam_request_url: string;
   iam_request_body: string;
   iam_request_headers: string;
-}
+};
 
 /** A GetCallerIdentity POST signed as the established clients sign it, in the four iam_* login fields. */
 export function signedCallerIdentity(
@@ -141,4 +141,48 @@ export function signedCallerIdentity(
     iam_request_body: b64(body),
     iam_request_headers: b64(JSON.stringify(headers)),
   };
+}
+
+/** The four iam_* fields of a presigned GET (signature in the query), as clients that cannot send a body build them. */
+export type PresignedCallerIdentity = Omit<SignedCallerIdentity, 'iam_request_body'>;
+
+/**
+ * A GetCallerIdentity GET presigned with aws4 (`signQuery`): the X-Amz-* signing values are in the URL's
+ * query, after `query` (default Action=GetCallerIdentity&Version=2011-06-15). `headers` are signed too.
+ */
+export function presignedCallerIdentity(
+  creds: SimCredentials,
+  opts: { region?: string; host?: string; query?: string; headers?: Record<string, string> } = {},
+): PresignedCallerIdentity {
+  const region = opts.region ?? 'us-east-1';
+  const host = opts.host ?? (region === 'us-east-1' ? 'sts.amazonaws.com' : `sts.${region}.amazonaws.com`);
+  const request = {
+    host,
+    path: `/?${opts.query ?? 'Action=GetCallerIdentity&Version=2011-06-15'}`,
+    method: 'GET',
+    service: 'sts',
+    region,
+    signQuery: true,
+    headers: { ...opts.headers } as Record<string, string>,
+  };
+  aws4.sign(request, { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken });
+  const headers: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(request.headers)) headers[k] = [String(v)];
+  return {
+    iam_http_request_method: 'GET',
+    iam_request_url: b64(`https://${host}${request.path}`),
+    iam_request_headers: b64(JSON.stringify(headers)),
+  };
+}
+
+/** The headers of signed iam_* fields, decoded. */
+export function requestHeaders(fields: { iam_request_headers: string }): Record<string, string[]> {
+  return JSON.parse(Buffer.from(fields.iam_request_headers, 'base64').toString('utf8')) as Record<string, string[]>;
+}
+
+/** A copy of signed iam_* fields whose headers `edit` changed (after signing: the signature does not cover the change). */
+export function withHeaders<T extends { iam_request_headers: string }>(fields: T, edit: (headers: Record<string, string[]>) => void): T {
+  const headers = requestHeaders(fields);
+  edit(headers);
+  return { ...fields, iam_request_headers: b64(JSON.stringify(headers)) };
 }

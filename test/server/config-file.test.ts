@@ -1,0 +1,46 @@
+/** The server configuration file's `cloud` block, in each format the file may be written in. */
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfigFile } from '../../src/server/config-file.js';
+import { makeTempDir } from '../support/server.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await makeTempDir('svc-config-');
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function load(name: string, text: string) {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  return loadConfigFile(file);
+}
+
+describe('config file: cloud { allow_sha1 }', () => {
+  it('reads it from HCL, YAML and JSON', async () => {
+    expect((await load('a.hcl', 'cloud {\n  allow_sha1 = true\n}\n')).cloud).toEqual({ allowSha1: true });
+    expect((await load('b.yaml', 'cloud:\n  allow_sha1: false\n')).cloud).toEqual({ allowSha1: false });
+    expect((await load('c.json', '{"cloud": {"allow_sha1": true}}')).cloud).toEqual({ allowSha1: true });
+  });
+
+  it('leaves it unset when the block or the key is absent', async () => {
+    expect((await load('d.hcl', 'port = 1\n')).cloud).toBeUndefined();
+    expect((await load('e.hcl', 'cloud {\n}\n')).cloud).toEqual({ allowSha1: undefined });
+  });
+
+  it('refuses a value that is not a boolean, and unknown keys in the block', async () => {
+    await expect(load('f.hcl', 'cloud {\n  allow_sha1 = "yes"\n}\n')).rejects.toThrow('"cloud.allow_sha1" must be true or false');
+    await expect(load('g.hcl', 'cloud {\n  allow_md5 = true\n}\n')).rejects.toThrow('unknown setting "cloud.allow_md5" (known: allow_sha1)');
+    await expect(load('h.yaml', 'cloud: true\n')).rejects.toThrow('"cloud" must be a block');
+  });
+
+  it('keeps the client block checks it had', async () => {
+    expect((await load('i.hcl', 'client {\n  enabled = false\n  node_class = "gpu"\n}\n')).client).toEqual({ enabled: false, nodeClass: 'gpu', meta: undefined });
+    await expect(load('j.hcl', 'client {\n  enabled = "no"\n}\n')).rejects.toThrow('"client.enabled" must be true or false');
+    await expect(load('k.hcl', 'client {\n  node_class = 3\n}\n')).rejects.toThrow('"client.node_class" must be a string');
+    await expect(load('l.hcl', 'client {\n  drivers = 1\n}\n')).rejects.toThrow('unknown setting "client.drivers"');
+  });
+});
