@@ -42,8 +42,11 @@ async function renewEc2(services: Services, token: TokenEntry, internal: Record<
   let shortest = mountMax;
   await updateAccessListEntry(services, accessor, id.instanceId, (current) => {
     if (!current) throw new UserError(`failed to verify the access list identity entry for instance ID: "${id.instanceId}": it was removed; log in again`);
-    role = readRole(services, accessor, current.role);
-    if (!role) throw new UserError(`role entry not found: role "${current.role}" of instance "${id.instanceId}" no longer exists`);
+    // The token's own role (the established implementation takes the entry's, which is the role of the
+    // instance's first login, not necessarily this token's).
+    const roleName = str(internal.role) || current.role;
+    role = readRole(services, accessor, roleName);
+    if (!role) throw new UserError(`role entry not found: role "${roleName}" of instance "${id.instanceId}" no longer exists`);
     const limits = [role.token_max_ttl, tagMax].filter((t) => t > 0);
     shortest = Math.min(mountMax, ...limits);
     const now = new Date();

@@ -5,6 +5,7 @@
  * stays the client's because the signature covers it. Provider throttling, 5xx answers and lost
  * connections are retried like the provider clients' calls.
  */
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { UserError } from '../../../../shared/errors.js';
 import { httpCall, type HttpAnswer } from '../../../../cloud/http.js';
 import { effectiveMaxRetries } from '../../../../cloud/signed-request.js';
@@ -30,6 +31,12 @@ function forwardedHeaders(req: IamLoginRequest): Record<string, string | string[
   const headers: Record<string, string | string[]> = {};
   for (const [name, values] of Object.entries(req.headers)) {
     if (name === 'Host') continue;
+    try {
+      validateHeaderName(name);
+      for (const v of values) validateHeaderValue(name, v);
+    } catch {
+      throw new UserError(`iam_request_headers: header ${JSON.stringify(name)} has a name or value that cannot be sent over HTTP`);
+    }
     headers[name] = values.length === 1 ? values[0] : values;
   }
   headers.Host = req.url.host;

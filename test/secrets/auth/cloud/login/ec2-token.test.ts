@@ -167,3 +167,16 @@ describe('the mount', () => {
     expect(after.aliases ?? []).toHaveLength(0);
   });
 });
+
+describe('renewal of an instance logged in to two roles', () => {
+  it("each token renews with its own role's current values", async () => {
+    await w.writeRole('first-role', { auth_type: 'ec2', bound_account_id: w.sim.account, token_ttl: '10m' });
+    await w.writeRole('second-role', { auth_type: 'ec2', bound_account_id: w.sim.account, token_ttl: '30m' });
+    const inst = w.sim.addInstance();
+    const pkcs7 = (await w.documents(inst.instanceId)).rsa2048;
+    const first = await w.login({ role: 'first-role', pkcs7 });
+    const second = await w.login({ role: 'second-role', pkcs7, nonce: first.auth.metadata!.nonce });
+    expect((await renewSelf(second.auth.client_token))?.auth?.lease_duration).toBe(1800);
+    expect((await renewSelf(first.auth.client_token))?.auth?.lease_duration).toBe(600);
+  });
+});

@@ -1,10 +1,11 @@
 /**
  * The base64 of the iam_* fields is read as the established implementation reads it (research §7.1):
  * standard base64 where line breaks, as base64(1) writes them, are skipped.
+ * Header values that HTTP cannot carry are refused before anything is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimUser } from '../../../../support/cloudsim/index.js';
-import { presignedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
+import { b64, presignedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
 
 let w: LoginWorld;
 let alice: SimUser;
@@ -30,5 +31,15 @@ describe('base64 of the iam_* fields is decoded as the established implementatio
       const { auth } = await w.login({ role: 'dev', ...fields, iam_request_url: wrapped });
       expect(auth.metadata?.auth_type).toBe('iam');
     }
+  });
+});
+
+describe('headers that cannot be sent', () => {
+  it('a header value with a line break is refused at once, and nothing is sent', async () => {
+    const from = w.sim.requests.length;
+    const headers = b64(JSON.stringify({ 'X-Evil': ['a\r\nInjected: yes'] }));
+    const r = await w.loginError({ role: 'dev', iam_http_request_method: 'POST', iam_request_url: b64('https://sts.amazonaws.com/'), iam_request_body: b64('Action=GetCallerIdentity&Version=2011-06-15'), iam_request_headers: headers });
+    expect(r).toEqual({ status: 400, message: expect.stringContaining('header "X-Evil"') });
+    expect(w.sim.requests.slice(from)).toEqual([]);
   });
 });
