@@ -1,0 +1,38 @@
+/**
+ * A refused login is logged for the operator with what failed, the mount, the role and the caller's
+ * address, and never with what proves the caller's identity (document, signature, nonce, signed headers).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
+
+const logs: string[] = [];
+let w: LoginWorld;
+beforeAll(async () => {
+  w = await startLoginWorld({ server: { logWrite: (l) => logs.push(l), logLevel: 'info' } });
+  await w.writeRole('web', { auth_type: 'ec2', bound_account_id: '111111111111' });
+});
+afterAll(async () => w?.close());
+
+it('an ec2 refusal names the bound that failed, and the log holds no document or nonce', async () => {
+  const inst = w.sim.addInstance();
+  const docs = await w.documents(inst.instanceId);
+  const nonce = 'a-very-secret-client-nonce';
+  const { message } = await w.loginError({ role: 'web', pkcs7: docs.rsa2048, nonce });
+  expect(message).toContain('account ID');
+  const line = logs.find((l) => l.includes('cloud login refused'));
+  expect(line).toMatch(/mount=auth\/cloud\/ type=ec2 role="web" from=127\.0\.0\.1: Error validating instance: account ID/);
+  const all = logs.join('');
+  expect(all).not.toContain(nonce);
+  expect(all).not.toContain(docs.rsa2048.slice(0, 40));
+});
+
+it('an iam refusal is logged without the signed request', async () => {
+  const user = w.sim.addUser({ name: 'mallory' });
+  const fields = signedCallerIdentity(user);
+  const { status } = await w.loginError({ role: 'nobody', ...fields });
+  expect(status).toBe(400);
+  expect(logs.some((l) => /cloud login refused: .* type=iam role="nobody" .*entry for role "nobody" not found/.test(l))).toBe(true);
+  const all = logs.join('');
+  expect(all).not.toContain(fields.iam_request_headers.slice(0, 40));
+  expect(all).not.toContain(user.secretAccessKey);
+});
