@@ -4,7 +4,7 @@
  * so that a cloud login can be tried on a laptop. The simulator's signing certificates are registered on
  * this mount only, and only in this mode. Built into dist/dev-cloud.cjs, loaded only with -dev-cloud.
  */
-import { startCloudSim } from '../../test/support/cloudsim/index.js';
+import { clientConfigFor, startCloudSim } from '../../test/support/cloudsim/index.js';
 import type { SvcServer } from './app.js';
 
 export interface DevCloud {
@@ -35,14 +35,7 @@ export async function startDevCloud(server: SvcServer): Promise<DevCloud> {
       });
       if (answer.status >= 300) throw new Error(`writing auth/cloud/${path} failed: ${answer.status} ${answer.body.toString()}`);
     };
-    await write('config/client', {
-      access_key: sim.rootCredentials.accessKeyId,
-      secret_key: sim.rootCredentials.secretAccessKey,
-      endpoint: sim.url,
-      iam_endpoint: sim.url,
-      sts_endpoint: sim.url,
-      sts_region: 'us-east-1',
-    });
+    await write('config/client', clientConfigFor(sim));
     await write('config/certificate/dev-cloud-rsa2048', { type: 'pkcs7', cloud_public_cert: sim.certificates.rsa2048 });
     await write('config/certificate/dev-cloud-pkcs7', { type: 'pkcs7', cloud_public_cert: sim.certificates.pkcs7 });
     await write('config/certificate/dev-cloud-identity', { type: 'identity', cloud_public_cert: sim.certificates.signature });

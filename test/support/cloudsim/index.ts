@@ -293,6 +293,18 @@ function normPath(p: string | undefined): string {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The body of auth/<mount>/config/client that points a cloud mount at this simulator, as its root user. */
+export function clientConfigFor(sim: CloudSim): Record<string, string> {
+  return {
+    access_key: sim.rootCredentials.accessKeyId,
+    secret_key: sim.rootCredentials.secretAccessKey,
+    endpoint: sim.url,
+    iam_endpoint: sim.url,
+    sts_endpoint: sim.url,
+    sts_region: 'us-east-1',
+  };
+}
+
 export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSim> {
   const region = opts.region ?? 'us-east-1';
   const account = opts.account ?? String(100000000000 + Math.floor(Math.random() * 899999999999));

@@ -3,11 +3,12 @@
  * and helpers to fetch an instance's signed documents from the simulated metadata service and to log in.
  */
 import aws4 from 'aws4';
-import { startCloudSim, type CloudSim, type CloudSimOptions, type SimCredentials } from '../../../../support/cloudsim/index.js';
+import { clientConfigFor, startCloudSim, type CloudSim, type CloudSimOptions, type SimCredentials } from '../../../../support/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../../support/server.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { ApiError } from '../../../../../src/shared/errors.js';
 import type { ServerOptions } from '../../../../../src/server/app.js';
+import type { AuthBlock } from '../../../../../src/server/http/types.js';
 
 export interface LoginWorld {
   srv: TestServer;
@@ -22,20 +23,7 @@ export interface LoginWorld {
 }
 
 export interface LoginAnswer {
-  auth: {
-    client_token: string;
-    accessor: string;
-    policies: string[];
-    token_policies: string[];
-    identity_policies?: string[];
-    metadata: Record<string, string> | null;
-    lease_duration: number;
-    renewable: boolean;
-    entity_id: string;
-    token_type: string;
-    orphan: boolean;
-    num_uses: number;
-  };
+  auth: AuthBlock;
   warnings: string[] | null;
 }
 
@@ -50,18 +38,7 @@ export interface InstanceDocuments {
 export async function mountCloud(srv: TestServer, mount: string, sim: CloudSim, extra: Record<string, unknown> = {}): Promise<void> {
   const c = srv.client();
   await c.secrets('POST', `sys/auth/${mount}`, { body: { type: 'cloud' } });
-  await c.secrets('POST', `auth/${mount}/config/client`, {
-    body: {
-      access_key: sim.rootCredentials.accessKeyId,
-      secret_key: sim.rootCredentials.secretAccessKey,
-      endpoint: sim.url,
-      iam_endpoint: sim.url,
-      sts_endpoint: sim.url,
-      sts_region: 'us-east-1',
-      max_retries: 0,
-      ...extra,
-    },
-  });
+  await c.secrets('POST', `auth/${mount}/config/client`, { body: { ...clientConfigFor(sim), max_retries: 0, ...extra } });
   for (const [name, pem, type] of [
     ['sim-pkcs7', sim.certificates.pkcs7, 'pkcs7'],
     ['sim-rsa2048', sim.certificates.rsa2048, 'pkcs7'],
