@@ -1,7 +1,8 @@
 /**
  * ec2 logins, the instance and the role: which role (given, or named like the image ID), the role's
  * auth type and CIDRs, the instance running, and every ec2 bound — any value of a list matches, a
- * trailing "*" matches a prefix for the profile and role ARNs — each failure naming the bound.
+ * trailing "*" matches a prefix for the profile and role ARNs — each failure naming the bound — and an
+ * instance in another account described through that account's config/sts role.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimInstance } from '../../../../support/cloudsim/index.js';
@@ -156,5 +157,30 @@ describe('bounds', () => {
   it('the first failing bound is the one reported, in the established order', async () => {
     const { message } = await w.loginError({ role: await roleWith({ bound_account_id: '111111111111', bound_ami_id: 'ami-x', bound_vpc_id: 'vpc-x' }), pkcs7 });
     expect(message).toContain('account ID');
+  });
+});
+
+describe('an instance in another account', () => {
+  const SATELLITE = '210987654321';
+
+  it('is described with the credentials of that account: its config/sts role, or refused without one', async () => {
+    const satellite = w.sim.addInstance({ accountId: SATELLITE });
+    const doc = (await w.documents(satellite.instanceId)).rsa2048;
+    await w.writeRole('satellite', { auth_type: 'ec2', bound_account_id: SATELLITE, disallow_reauthentication: true });
+
+    const refused = await w.loginError({ role: 'satellite', pkcs7: doc });
+    expect(refused.status).toBe(400);
+    expect(refused.message).toContain(`unable to fetch client for account ID "${SATELLITE}"`);
+
+    const reader = w.sim.addRole({ name: 'svc-reader', accountId: SATELLITE });
+    await w.srv.client().secrets('POST', `auth/cloud/config/sts/${SATELLITE}`, { body: { sts_role: reader.arn } });
+    const from = w.sim.requests.length;
+    await w.login({ role: 'satellite', pkcs7: doc });
+    const calls = w.sim.requests.slice(from);
+    expect(calls.filter((r) => r.action === 'AssumeRole').map((r) => r.params.RoleArn)).toEqual([reader.arn]);
+    const describe = calls.find((r) => r.action === 'DescribeInstances');
+    // Signed with the assumed role's temporary key (ASIA…), not the root user's (AKIA…).
+    expect(describe?.accessKeyId).toMatch(/^ASIA/);
+    expect(describe?.status).toBe(200);
   });
 });
