@@ -48,18 +48,31 @@ export function effectiveMaxRetries(maxRetries: number | undefined): number {
 }
 
 export async function sendQuery(call: QueryCall, opts: TransportOptions = {}): Promise<QueryAnswer> {
+  return withRetries(
+    () => attemptOnce(call, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    (err) => (err instanceof CloudApiError && isRetryable(err) ? err : undefined),
+    { ...opts, onRetry: opts.onRetry && ((info) => opts.onRetry!({ ...info, action: info.action || call.action })) },
+  );
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails with an error `retryable` does not accept, or the retries are
+ * used up; between attempts it waits random() * min(maxDelayMs, baseDelayMs * 2^n) (full jitter).
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, retryable: (err: unknown) => CloudApiError | undefined, opts: TransportOptions = {}): Promise<T> {
   const maxRetries = effectiveMaxRetries(opts.maxRetries);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
   const base = opts.baseDelayMs ?? 100;
   const cap = opts.maxDelayMs ?? 20_000;
-  for (let attempt = 0; ; attempt++) {
+  for (let n = 0; ; n++) {
     try {
-      return await attemptOnce(call, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      return await attempt();
     } catch (err) {
-      if (!(err instanceof CloudApiError) || !isRetryable(err) || attempt >= maxRetries) throw err;
-      const delayMs = Math.floor(random() * Math.min(cap, base * 2 ** attempt));
-      opts.onRetry?.({ action: err.action ?? call.action, attempt: attempt + 1, code: err.code, status: err.status, delayMs });
+      const retry = retryable(err);
+      if (!retry || n >= maxRetries) throw err;
+      const delayMs = Math.floor(random() * Math.min(cap, base * 2 ** n));
+      opts.onRetry?.({ action: retry.action ?? '', attempt: n + 1, code: retry.code, status: retry.status, delayMs });
       await sleep(delayMs);
     }
   }

@@ -8,11 +8,13 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { UserError } from '../../../../shared/errors.js';
 import { httpCall, type HttpAnswer } from '../../../../cloud/http.js';
-import { effectiveMaxRetries } from '../../../../cloud/signed-request.js';
+import { CloudApiError } from '../../../../cloud/errors.js';
+import { withRetries } from '../../../../cloud/signed-request.js';
 import { parseXml, text } from '../../../../cloud/xml.js';
 import type { CallerIdentity } from '../../../../cloud/token-service.js';
 import type { IamLoginRequest } from './iam-request.js';
 
+const ACTION = 'sts:GetCallerIdentity';
 const TIMEOUT_MS = 15_000;
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 30_000;
@@ -47,24 +49,38 @@ function forwardedHeaders(req: IamLoginRequest): Record<string, string | string[
   return headers;
 }
 
+/** An answer worth another attempt (5xx, 429); the last one is what the caller gets back. */
+class RetryableAnswer extends CloudApiError {
+  constructor(readonly answer: HttpAnswer) {
+    super(answer.status, `HTTP${answer.status}`, `status ${answer.status}`, undefined, ACTION);
+  }
+}
+
 async function sendWithRetries(url: URL, req: IamLoginRequest, opts: ForwardOptions): Promise<HttpAnswer> {
   const headers = forwardedHeaders(req);
-  const retries = effectiveMaxRetries(opts.maxRetries);
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  for (let attempt = 0; ; attempt++) {
-    let answer: HttpAnswer | undefined;
-    let failure: string | undefined;
+  const once = async (): Promise<HttpAnswer> => {
+    let answer: HttpAnswer;
     try {
       answer = await httpCall({ url, method: req.method, headers: headers as Record<string, string>, body: req.method === 'POST' ? req.body : undefined, timeoutMs: TIMEOUT_MS });
     } catch (err) {
-      failure = `it could not be reached: ${(err as { code?: string }).code ?? (err as Error).message}`;
+      const code = (err as { code?: string }).code ?? (err as Error).message;
+      throw new CloudApiError(0, code, `it could not be reached: ${code}`, undefined, ACTION);
     }
-    const retryable = answer === undefined || answer.status >= 500 || answer.status === 429;
-    if (!retryable || attempt >= retries) {
-      if (answer) return answer;
-      throw upstream(failure!, url);
-    }
-    await sleep(Math.floor(Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt)));
+    if (answer.status >= 500 || answer.status === 429) throw new RetryableAnswer(answer);
+    return answer;
+  };
+  try {
+    // Every failure `once` throws is one to try again: a lost connection or a 5xx/429 answer.
+    return await withRetries(once, (err) => (err instanceof CloudApiError ? err : undefined), {
+      maxRetries: opts.maxRetries,
+      sleep: opts.sleep,
+      baseDelayMs: BASE_DELAY_MS,
+      maxDelayMs: MAX_DELAY_MS,
+    });
+  } catch (err) {
+    if (err instanceof RetryableAnswer) return err.answer;
+    if (err instanceof CloudApiError) throw upstream(err.message, url);
+    throw err;
   }
 }
 
