@@ -8,6 +8,7 @@ import type { Services } from '../../../server/services.js';
 import { deleteEntry, listEntries, readEntry, updateEntry } from './mount-storage.js';
 import { mountTtls } from '../role-token.js';
 import { verifyRoleTag } from './role-tag.js';
+import { ec2MaxTtls } from './login/nonce.js';
 
 export const DENY_LIST_PREFIX = 'roletag-denylist';
 
@@ -50,7 +51,7 @@ export function isDenyListed(services: Services, accessor: string, tagValue: str
  */
 export async function denyListTag(services: Services, accessor: string, tag: string, now = new Date()): Promise<DenyListEntry> {
   const verified = verifyRoleTag(services, accessor, tag);
-  const longest = Math.max(verified.maxTtl, verified.roleEntry.token_max_ttl, mountTtls(services, accessor).maxTtl);
+  const { longest } = ec2MaxTtls(mountTtls(services, accessor).maxTtl, verified.roleEntry.token_max_ttl, verified.maxTtl);
   const expiration = new Date(now.getTime() + longest * 1000).toISOString();
   return updateEntry<DenyListEntry>(services.store, accessor, entryName(tag), (current) => ({
     creation_time: current?.creation_time ?? now.toISOString(),

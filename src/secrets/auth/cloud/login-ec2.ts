@@ -13,11 +13,11 @@ import { mountTtls } from '../role-token.js';
 import { updateAccessListEntryInTx } from './access-list.js';
 import { identityConfig } from './path-config-identity.js';
 import { verifyIdentitySignature } from './login/identity-signature.js';
-import { checkInstanceBindings, describeRunningInstance, InstanceCheckFailed } from './login/instance-checks.js';
+import { checkInstanceBindings, describeRunningInstance, instanceCheck } from './login/instance-checks.js';
 import type { LoginOutcome, OutcomeCompletion } from './login/issue-token.js';
 import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
-import { accessListAfterLogin, checkReauthentication, type NonceRequest } from './login/nonce.js';
+import { accessListAfterLogin, checkReauthentication, ec2MaxTtls, type NonceRequest } from './login/nonce.js';
 import { verifyPkcs7 } from './login/pkcs7.js';
 import { roleTagForLogin } from './login/role-tag-login.js';
 import { trustedFor } from './login/trusted-certificates.js';
@@ -49,14 +49,14 @@ function verifiedDocument(req: SecretsRequest, data: FieldData): Buffer {
   if (pkcs7 !== '') {
     const trusted = trustedFor(store, req.mountAccessor, 'pkcs7');
     const allowSha1 = config.cloud.allowSha1;
-    return verifiedOnce(['pkcs7', String(allowSha1), pkcs7], trusted.fingerprint, () => verifyPkcs7(pkcs7, trusted.certificates, { allowSha1 }).content);
+    return verifiedOnce(['pkcs7', String(allowSha1), pkcs7], trusted.fingerprint, () => verifyPkcs7(pkcs7, trusted.certificates(), { allowSha1 }).content);
   }
   const trusted = trustedFor(store, req.mountAccessor, 'identity');
   return verifiedOnce(['identity', identity, signature], trusted.fingerprint, () =>
     verifyIdentitySignature(
       identity,
       signature,
-      trusted.certificates.map((t) => t.cert),
+      trusted.certificates().map((t) => t.cert),
     ),
   );
 }
@@ -91,22 +91,11 @@ export async function ec2Login(req: SecretsRequest, data: FieldData): Promise<Lo
   if (roleName === '') throw new UserError('no role was given and the instance identity document has no imageId to name one');
   const role = loginRole(req, { name: roleName, authType: 'ec2', impliedBy: data.get<string>('role') ? undefined : "instance's image ID" });
 
-  let instance;
-  try {
-    instance = await describeRunningInstance(services, accessor, doc);
-  } catch (err) {
-    if (err instanceof InstanceCheckFailed) throw new UserError(`failed to verify instance ID: ${err.message}`);
-    throw err;
-  }
+  const instance = await instanceCheck('failed to verify instance ID', describeRunningInstance(services, accessor, doc));
   if (role.bound_region.length > 0 && !role.bound_region.includes(doc.region)) {
     throw new UserError(`Region "${doc.region}" does not satisfy the constraint on role "${roleName}"`);
   }
-  try {
-    await checkInstanceBindings(services, accessor, roleName, role, doc, instance);
-  } catch (err) {
-    if (err instanceof InstanceCheckFailed) throw new UserError(`Error validating instance: ${err.message}`);
-    throw err;
-  }
+  await instanceCheck('Error validating instance', checkInstanceBindings(services, accessor, roleName, role, doc, instance));
 
   const nonce: NonceRequest = { sent: data.has('nonce'), value: data.get<string>('nonce') };
   const mountMax = mountTtls(services, accessor).maxTtl;
@@ -125,10 +114,9 @@ export async function ec2Login(req: SecretsRequest, data: FieldData): Promise<Lo
       const check = checkReauthentication(stored, nonce, role, doc.pendingTime);
       tag = role.role_tag ? roleTagForLogin(services, accessor, roleName, role, instance) : undefined;
       if (tag?.disallowReauthentication) check.disallow = true;
-      const limits = [role.token_max_ttl, tag?.maxTtl ?? 0].filter((t) => t > 0);
-      shortestMaxTtl = Math.min(mountMax, ...limits);
-      const longestMaxTtl = Math.max(mountMax, ...limits);
-      const update = accessListAfterLogin(stored, check, nonce, { role: roleName.toLowerCase(), pendingTime: doc.pendingTime, longestMaxTtl, now: new Date() });
+      const ttls = ec2MaxTtls(mountMax, role.token_max_ttl, tag?.maxTtl ?? 0);
+      shortestMaxTtl = ttls.shortest;
+      const update = accessListAfterLogin(stored, check, nonce, { role: roleName.toLowerCase(), pendingTime: doc.pendingTime, longestMaxTtl: ttls.longest, now: new Date() });
       returnedNonce = update.returnedNonce;
       return update.entry;
     });

@@ -13,7 +13,7 @@ import { identityConfig } from './path-config-identity.js';
 import { canonicalArn, parseArn } from './login/arn.js';
 import { forwardCallerIdentity } from './login/iam-forward.js';
 import { checkServerIdHeader, decodeIamRequest, regionFromAuthorization, validateIamRequest, type IamLoginRequest } from './login/iam-request.js';
-import { checkInstanceBindings, describeRunningInstance, InstanceCheckFailed } from './login/instance-checks.js';
+import { checkInstanceBindings, describeRunningInstance, instanceCheck } from './login/instance-checks.js';
 import type { LoginOutcome } from './login/issue-token.js';
 import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
@@ -46,21 +46,11 @@ export async function checkInferredInstance(req: SecretsRequest, roleName: strin
     throw new UserError(`role "${roleName}" infers an ec2 instance, so it admits only assumed-role sessions of an instance profile, not a ${p.arn.type}`);
   }
   const id = { instanceId: p.arn.sessionName, region: role.inferred_cloud_region, accountId };
-  let instance;
-  try {
-    instance = await describeRunningInstance(req.services, req.mountAccessor, id);
-  } catch (err) {
-    if (err instanceof InstanceCheckFailed) {
-      throw new UserError(`failed to verify ${id.instanceId} as a valid EC2 instance in region ${id.region}: ${err.message}`);
-    }
-    throw err;
-  }
-  try {
-    await checkInstanceBindings(req.services, req.mountAccessor, roleName, role, id, instance);
-  } catch (err) {
-    if (err instanceof InstanceCheckFailed) throw new UserError(`error validating instance: ${err.message}`);
-    throw err;
-  }
+  const instance = await instanceCheck(
+    `failed to verify ${id.instanceId} as a valid EC2 instance in region ${id.region}`,
+    describeRunningInstance(req.services, req.mountAccessor, id),
+  );
+  await instanceCheck('error validating instance', checkInstanceBindings(req.services, req.mountAccessor, roleName, role, id, instance));
   return { instanceId: id.instanceId, region: id.region };
 }
 

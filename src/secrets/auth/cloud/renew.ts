@@ -12,19 +12,15 @@ import type { TokenEntry } from '../../token/token-entry.js';
 import { mountTtls } from '../role-token.js';
 import { updateAccessListEntry } from './access-list.js';
 import { canonicalArn, parseArn } from './login/arn.js';
-import { describeRunningInstance, InstanceCheckFailed, type InstanceIdentity } from './login/instance-checks.js';
+import { describeRunningInstance, instanceCheck, type InstanceIdentity } from './login/instance-checks.js';
+import { ec2MaxTtls } from './login/nonce.js';
 import { principalIsBound } from './login/principal-match.js';
 import { readRole, type RoleEntry } from './role-entry.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 async function stillRunning(services: Services, accessor: string, id: InstanceIdentity): Promise<void> {
-  try {
-    await describeRunningInstance(services, accessor, id);
-  } catch (err) {
-    if (err instanceof InstanceCheckFailed) throw new UserError(`failed to verify instance ID "${id.instanceId}": ${err.message}`);
-    throw err;
-  }
+  await instanceCheck(`failed to verify instance ID "${id.instanceId}"`, describeRunningInstance(services, accessor, id));
 }
 
 function settingsOf(services: Services, accessor: string, role: RoleEntry, maxTtl: number): RenewSettings {
@@ -47,14 +43,10 @@ async function renewEc2(services: Services, token: TokenEntry, internal: Record<
     const roleName = str(internal.role) || current.role;
     role = readRole(services, accessor, roleName);
     if (!role) throw new UserError(`role entry not found: role "${roleName}" of instance "${id.instanceId}" no longer exists`);
-    const limits = [role.token_max_ttl, tagMax].filter((t) => t > 0);
-    shortest = Math.min(mountMax, ...limits);
+    const ttls = ec2MaxTtls(mountMax, role.token_max_ttl, tagMax);
+    shortest = ttls.shortest;
     const now = new Date();
-    return {
-      ...current,
-      last_updated_time: now.toISOString(),
-      expiration_time: new Date(now.getTime() + Math.max(mountMax, ...limits) * 1000).toISOString(),
-    };
+    return { ...current, last_updated_time: now.toISOString(), expiration_time: new Date(now.getTime() + ttls.longest * 1000).toISOString() };
   });
   return settingsOf(services, accessor, role!, shortest);
 }

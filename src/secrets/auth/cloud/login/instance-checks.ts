@@ -4,6 +4,7 @@
  * facts come from DescribeInstances (and GetInstanceProfile for the profile's role), except the account,
  * which is the identity document's (or the token service's, when inferred).
  */
+import { UserError } from '../../../../shared/errors.js';
 import type { Services } from '../../../../server/services.js';
 import type { CloudInstance } from '../../../../cloud/compute.js';
 import { cloudProviderFor } from '../mount-provider.js';
@@ -12,6 +13,16 @@ import { parseArn } from './arn.js';
 
 /** A failed check; callers prefix it with what was being checked, as the established messages do. */
 export class InstanceCheckFailed extends Error {}
+
+/** Runs a check, turning its failure into a 400 that starts with `prefix`. */
+export async function instanceCheck<T>(prefix: string, check: Promise<T>): Promise<T> {
+  try {
+    return await check;
+  } catch (err) {
+    if (err instanceof InstanceCheckFailed) throw new UserError(`${prefix}: ${err.message}`);
+    throw err;
+  }
+}
 
 export interface InstanceIdentity {
   instanceId: string;

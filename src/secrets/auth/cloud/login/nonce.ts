@@ -84,6 +84,16 @@ export function checkReauthentication(
   return { nonce, disallow };
 }
 
+/**
+ * The max TTLs of an ec2 login from the mount's, the role's and a role tag's (0 = none of its own): the
+ * token gets the shortest; the access-list entry (and a deny-listed tag) lasts the longest, so that the
+ * instance's replay window is as long as any token it could hold.
+ */
+export function ec2MaxTtls(mountMax: number, roleMax: number, tagMax: number): { shortest: number; longest: number } {
+  const limits = [roleMax, tagMax].filter((t) => t > 0);
+  return { shortest: Math.min(mountMax, ...limits), longest: Math.max(mountMax, ...limits) };
+}
+
 export interface AccessListUpdate {
   entry: AccessListEntry;
   /** the nonce the login answer carries: only a server-made one, and only while reauthentication is allowed */

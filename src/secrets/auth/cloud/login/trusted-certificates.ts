@@ -30,11 +30,12 @@ export function trustedFor(store: Store, accessor: string, type: 'pkcs7' | 'iden
   const registered = registeredCertificates(store, accessor, type);
   const fingerprint = createHash('sha256');
   for (const pem of registered) fingerprint.update(pem).update('\0');
-  return { certificates: [...registered, ...BUILTIN_CERTIFICATES].map(parsed), fingerprint: fingerprint.digest('base64') };
+  return { certificates: () => [...registered, ...BUILTIN_CERTIFICATES].map(parsed), fingerprint: fingerprint.digest('base64') };
 }
 
 export interface TrustedSet {
-  certificates: TrustedCertificate[];
+  /** built only when a document has to be checked, not when it verified before (verified-documents.ts) */
+  certificates: () => TrustedCertificate[];
   /** names the registered certificates (the built-in ones never change): equal sets, equal fingerprints */
   fingerprint: string;
 }
