@@ -7,6 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { startCloudSim, type CloudSim } from '../../support/cloudsim/index.js';
 import { makeTempDir, startTestServer, type CliResult, type TestServer } from '../../support/server.js';
+import { mountCloud } from '../../support/cloud-mount.js';
 
 export interface LoginEnv {
   srv: TestServer;
@@ -52,23 +53,7 @@ export async function startLoginEnv(): Promise<LoginEnv> {
 
 /** Enables the cloud method at auth/<mount> and points it at the simulator, trusting its certificates. */
 export async function configureMount(env: LoginEnv, mount: string, clientConfig: Record<string, unknown> = {}): Promise<void> {
-  const { srv, sim } = env;
-  const api = srv.client();
-  await api.secrets('POST', `sys/auth/${mount}`, { body: { type: 'cloud' } });
-  await api.secrets('POST', `auth/${mount}/config/client`, {
-    body: {
-      endpoint: sim.url,
-      iam_endpoint: sim.url,
-      sts_endpoint: sim.url,
-      sts_region: 'us-east-1',
-      access_key: sim.rootCredentials.accessKeyId,
-      secret_key: sim.rootCredentials.secretAccessKey,
-      max_retries: 0,
-      ...clientConfig,
-    },
-  });
-  await api.secrets('POST', `auth/${mount}/config/certificate/sim-rsa2048`, { body: { cloud_public_cert: sim.certificates.rsa2048, type: 'pkcs7' } });
-  await api.secrets('POST', `auth/${mount}/config/certificate/sim-identity`, { body: { cloud_public_cert: sim.certificates.signature, type: 'identity' } });
+  await mountCloud(env.srv, mount, env.sim, clientConfig);
 }
 
 /** The stdout of a successful `-format=json` run, parsed. */

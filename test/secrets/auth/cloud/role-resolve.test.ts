@@ -4,7 +4,7 @@
  * nothing, recreated principals, turning resolution on, and the STS role of a satellite account.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloudSim, type CloudSim } from '../../../support/cloudsim/index.js';
+import { clientConfigFor, startCloudSim, type CloudSim } from '../../../support/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { statusOf } from '../../../support/wait.js';
 
@@ -25,17 +25,7 @@ async function mountWithClient(mount: string, provider: CloudSim): Promise<void>
 }
 
 async function pointClientAt(mount: string, provider: CloudSim): Promise<void> {
-  await c().secrets('POST', `auth/${mount}/config/client`, {
-    body: {
-      access_key: provider.rootCredentials.accessKeyId,
-      secret_key: provider.rootCredentials.secretAccessKey,
-      endpoint: provider.url,
-      iam_endpoint: provider.url,
-      sts_endpoint: provider.url,
-      sts_region: 'us-east-1',
-      max_retries: 0,
-    },
-  });
+  await c().secrets('POST', `auth/${mount}/config/client`, { body: { ...clientConfigFor(provider), max_retries: 0 } });
 }
 
 beforeAll(async () => {

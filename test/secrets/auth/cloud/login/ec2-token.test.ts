@@ -4,7 +4,7 @@
  * and role and applies the role's current values, and revocation with the mount.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoginWorld, type LoginWorld } from './login-support.js';
+import { mountCloud, startLoginWorld, type LoginWorld } from './login-support.js';
 
 let w: LoginWorld;
 beforeAll(async () => {
@@ -52,10 +52,7 @@ describe('token settings', () => {
   });
 
   it('without token_ttl the mount default applies, capped by the mount maximum', async () => {
-    const c = w.srv.client();
-    await c.secrets('POST', 'sys/auth/short', { body: { type: 'cloud', config: { default_lease_ttl: '20m', max_lease_ttl: '1h' } } });
-    await c.secrets('POST', 'auth/short/config/client', { body: { access_key: w.sim.rootCredentials.accessKeyId, secret_key: w.sim.rootCredentials.secretAccessKey, endpoint: w.sim.url, iam_endpoint: w.sim.url, sts_endpoint: w.sim.url, sts_region: 'us-east-1' } });
-    await c.secrets('POST', 'auth/short/config/certificate/sim', { body: { cloud_public_cert: w.sim.certificates.rsa2048, type: 'pkcs7' } });
+    await mountCloud(w.srv, 'short', w.sim, {}, { default_lease_ttl: '20m', max_lease_ttl: '1h' });
     const { auth } = await loginWith({}, { mount: 'short' });
     expect(auth.lease_duration).toBe(1200);
     const capped = await loginWith({ token_ttl: '3h' }, { mount: 'short' });
@@ -155,9 +152,7 @@ describe('renewal', () => {
 describe('the mount', () => {
   it('disabling the mount revokes its tokens and removes its aliases', async () => {
     const c = w.srv.client();
-    await c.secrets('POST', 'sys/auth/gone', { body: { type: 'cloud' } });
-    await c.secrets('POST', 'auth/gone/config/client', { body: { access_key: w.sim.rootCredentials.accessKeyId, secret_key: w.sim.rootCredentials.secretAccessKey, endpoint: w.sim.url, iam_endpoint: w.sim.url, sts_endpoint: w.sim.url, sts_region: 'us-east-1' } });
-    await c.secrets('POST', 'auth/gone/config/certificate/sim', { body: { cloud_public_cert: w.sim.certificates.rsa2048, type: 'pkcs7' } });
+    await mountCloud(w.srv, 'gone', w.sim);
     const { auth } = await loginWith({}, { mount: 'gone' });
     const before = (await c.secrets('GET', `identity/entity/id/${auth.entity_id}`))?.data as { aliases: unknown[] };
     expect(before.aliases).toHaveLength(1);

@@ -3,8 +3,11 @@
  * and helpers to fetch an instance's signed documents from the simulated metadata service and to log in.
  */
 import aws4 from 'aws4';
-import { clientConfigFor, startCloudSim, type CloudSim, type CloudSimOptions, type SimCredentials } from '../../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim, type CloudSimOptions, type SimCredentials } from '../../../../support/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../../support/server.js';
+import { mountCloud } from '../../../../support/cloud-mount.js';
+
+export { mountCloud };
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { ApiError } from '../../../../../src/shared/errors.js';
 import type { ServerOptions } from '../../../../../src/server/app.js';
@@ -33,19 +36,6 @@ export interface InstanceDocuments {
   signature: string;
   pkcs7: string;
   rsa2048: string;
-}
-
-export async function mountCloud(srv: TestServer, mount: string, sim: CloudSim, extra: Record<string, unknown> = {}): Promise<void> {
-  const c = srv.client();
-  await c.secrets('POST', `sys/auth/${mount}`, { body: { type: 'cloud' } });
-  await c.secrets('POST', `auth/${mount}/config/client`, { body: { ...clientConfigFor(sim), max_retries: 0, ...extra } });
-  for (const [name, pem, type] of [
-    ['sim-pkcs7', sim.certificates.pkcs7, 'pkcs7'],
-    ['sim-rsa2048', sim.certificates.rsa2048, 'pkcs7'],
-    ['sim-identity', sim.certificates.signature, 'identity'],
-  ]) {
-    await c.secrets('POST', `auth/${mount}/config/certificate/${name}`, { body: { cloud_public_cert: pem, type } });
-  }
 }
 
 export async function startLoginWorld(opts: { sim?: CloudSimOptions; server?: Partial<ServerOptions>; clientConfig?: Record<string, unknown> } = {}): Promise<LoginWorld> {
