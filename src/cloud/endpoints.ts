@@ -9,6 +9,11 @@ export interface Endpoint {
   region: string;
 }
 
+/** A provider region name (us-east-1, us-gov-west-1, ap-northeast-3): what a regional endpoint can be made from. */
+export function isRegionName(region: string): boolean {
+  return /^[a-z]{2}(-[a-z]+)+-\d+$/.test(region);
+}
+
 /** The DNS suffix of a region's partition. */
 function dnsSuffix(region: string): string {
   return region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';

@@ -5,6 +5,7 @@
  * the nonce the server hands out for the instance's later logins.
  */
 import { ApiClient, type SecretsEnvelope } from '../../api/client.js';
+import { isRegionName } from '../../cloud/endpoints.js';
 import { metadataClient, type IdentityDocument, type MetadataClient } from '../../cloud/metadata.js';
 import { UsageError } from '../../shared/errors.js';
 import { clientFor } from '../client-from-flags.js';
@@ -49,7 +50,7 @@ async function parseOptions(ctx: CommandContext, args: string[]): Promise<Option
   const misplaced = Object.keys(values).filter((k) => (type === 'iam' ? EC2_ONLY : IAM_ONLY).includes(k));
   if (misplaced.length > 0) throw new UsageError(`${misplaced.join(', ')} cannot be used with type=${type}`);
   const region = values.region ?? ctx.env.CLOUD_REGION;
-  if (type === 'iam' && region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) {
+  if (type === 'iam' && region !== undefined && !isRegionName(region)) {
     throw new UsageError(`"${region}" is not a region name, such as us-east-1 (from ${values.region === undefined ? 'CLOUD_REGION' : 'region='})`);
   }
   return {

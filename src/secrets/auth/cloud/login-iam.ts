@@ -7,7 +7,7 @@
 import { UserError } from '../../../shared/errors.js';
 import type { FieldData } from '../../../server/framework/field-data.js';
 import type { SecretsRequest } from '../../../server/http/types.js';
-import { tokenServiceEndpoint } from '../../../cloud/endpoints.js';
+import { isRegionName, tokenServiceEndpoint } from '../../../cloud/endpoints.js';
 import { readClientConfig } from './client-config.js';
 import { identityConfig } from './path-config-identity.js';
 import { canonicalArn, parseArn } from './login/arn.js';
@@ -21,13 +21,12 @@ import { principalIsBound, type Principal } from './login/principal-match.js';
 import type { RoleEntry } from './role-entry.js';
 
 const GLOBAL_TOKEN_SERVICE = 'https://sts.amazonaws.com';
-const REGION = /^[a-z]{2}(-gov|-iso|-isob)?-[a-z]+-\d+$/;
 
 /** Where the signed request goes: sts_endpoint, or the token service of the region the client signed for. */
 function tokenServiceUrl(req: IamLoginRequest, client: ReturnType<typeof readClientConfig>): string {
   if (!client?.use_sts_region_from_client) return client?.sts_endpoint || GLOBAL_TOKEN_SERVICE;
   const region = regionFromAuthorization(req);
-  if (!REGION.test(region)) throw new UserError(`unable to get regional STS endpoint for region: ${region}`);
+  if (!isRegionName(region)) throw new UserError(`unable to get regional STS endpoint for region: ${region}`);
   return tokenServiceEndpoint(undefined, region).url;
 }
 
