@@ -102,6 +102,15 @@ export class NodeAgent {
     await this.runner(allocId).restart(opts);
   }
 
+  allocDir(allocId: string): string | undefined {
+    const dir = allocDirs(this.opts.allocsDir, allocId).root;
+    return existsSync(dir) ? dir : undefined;
+  }
+
+  exec(allocId: string, req: ExecRequest): Promise<ExecSession> {
+    return this.runner(allocId).exec(req);
+  }
+
   /**
    * Stops pulling and heartbeating. The server must already be answering blocking queries at once
    * (Services.stopping), or the pull in flight would hold this up for its whole wait.

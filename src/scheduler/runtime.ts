@@ -1,7 +1,7 @@
 /**
  * The scheduler's moving parts in one server process: the evaluation broker, node heartbeats, the
  * deployment watcher (progress deadlines), and the nodes this server can reach directly (its own), to
- * which signal and restart requests are forwarded.
+ * which signal, restart, exec and file requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
@@ -9,6 +9,7 @@ import { EvalBroker } from './broker.js';
 import { Heartbeats } from './heartbeats.js';
 import { schedulerFor } from './sched/index.js';
 import { enforceProgressDeadlines } from './state/deployments.js';
+import type { ExecRequest, ExecSession } from '../client/exec/types.js';
 
 /** How often running deployments are checked against their progress deadlines. */
 const DEPLOYMENT_WATCH_MS = 1000;
@@ -16,6 +17,10 @@ const DEPLOYMENT_WATCH_MS = 1000;
 export interface NodeControl {
   signal(allocId: string, signal: string, task?: string): Promise<void>;
   restart(allocId: string, opts: { task?: string; allTasks?: boolean }): Promise<void>;
+  /** the host path of the allocation's directory on this node; undefined when the node never ran it */
+  allocDir(allocId: string): string | undefined;
+  /** runs a command inside a running task of the allocation (its environment, directory and isolation) */
+  exec(allocId: string, req: ExecRequest): Promise<ExecSession>;
 }
 
 export class SchedulerRuntime {

@@ -110,7 +110,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
     const scheduler = new SchedulerRuntime(store, log, opts.heartbeatTtlMs);
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false };
+    const shutdown = new AbortController();
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false, shutdown: shutdown.signal };
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
     // A disabled cloud mount's configuration, roles and lists go with it.
@@ -241,6 +242,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         // Stop accepting and drop idle keep-alive connections; blocking queries answer within a second;
         // requests in flight finish (up to a bound) before storage closes under them.
         services.stopping = true;
+        shutdown.abort();
         await localNode?.stop();
         await scheduler.stop();
         const wasListening = httpServer.listening;

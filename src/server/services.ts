@@ -109,4 +109,6 @@ export interface Services {
   scheduler: SchedulerRuntime;
   /** true once shutdown began: blocking queries answer at once instead of waiting on */
   stopping: boolean;
+  /** aborted when shutdown begins: long-lived streams (log follows, exec sessions) end on it */
+  shutdown: AbortSignal;
 }

@@ -66,7 +66,7 @@ function registeringNodeProvesItself(raw: RawRequest, services: Services): boole
   return typeof nodeId === 'string' && nodeSecretMatches(services.store, nodeId, secret);
 }
 
-async function authenticate(raw: RawRequest, services: Services): Promise<Caller> {
+export async function authenticate(raw: RawRequest, services: Services): Promise<Caller> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) throw new PermissionDenied('Permission denied');
   let token;
@@ -81,7 +81,7 @@ async function authenticate(raw: RawRequest, services: Services): Promise<Caller
   return { token, acl: await services.policies.aclFor([...token.policies, ...identityPolicies]) };
 }
 
-function checkAcl(route: RouteDef, caller: Caller, namespace: string): void {
+export function checkAcl(route: RouteDef, caller: Caller, namespace: string): void {
   const { acl } = caller;
   if (acl.root) return;
   const req = route.acl;
