@@ -17,6 +17,7 @@ import * as ev from './task-events.js';
 import { type SavedTask, TaskRunner } from './task-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, AllocRunnerOptions, ClientAlloc } from './types.js';
 import { AllocHealthWatcher } from './alloc-health.js';
+import type { ExecRequest, ExecSession } from './exec/types.js';
 
 /** The on-disk format of `<alloc dir>/.svc/alloc.json`. */
 interface SavedAlloc {
@@ -136,6 +137,11 @@ class Runner implements AllocRunner {
     if (opts.task !== undefined) return this.runner(opts.task).restart();
     const targets = opts.allTasks ? [...this.tasks.values()] : this.running();
     await Promise.all(targets.map((tr) => tr.restart({ revive: opts.allTasks })));
+  }
+
+  async exec(req: ExecRequest): Promise<ExecSession> {
+    if (this.shutdownDone) throw new AllocShuttingDownError();
+    return this.runner(req.task).exec(req);
   }
 
   shutdown(opts: { noShutdownDelay?: boolean } = {}): Promise<void> {

@@ -1,4 +1,4 @@
-/** What the node refuses when asked to signal or restart a task. Caller mistakes: 400 on the API. */
+/** What the node refuses when asked to signal, restart or exec into a task. Caller mistakes: 400 on the API. */
 import { UserError } from '../shared/errors.js';
 
 export class UnknownTaskError extends UserError {
@@ -18,6 +18,9 @@ export class AllocShuttingDownError extends UserError {
     super('allocation is shutting down');
   }
 }
+
+/** An exec command that cannot run in the task: not found, or a driver that offers no exec. */
+export class ExecCommandError extends UserError {}
 
 /** The allocation names a task group its job does not have: a server-side inconsistency. */
 export class UnknownTaskGroupError extends Error {

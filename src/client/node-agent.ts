@@ -7,10 +7,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ApiClient } from '../api/client.js';
 import type { Logger } from '../shared/log.js';
+import { NotFound } from '../shared/errors.js';
 import { clientTerminal } from '../scheduler/structs/allocation.js';
 import type { Node } from '../scheduler/structs/node.js';
 import { createAllocRunner, restoreAllocRunner } from './alloc-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, ClientAlloc } from './types.js';
+import type { ExecRequest, ExecSession } from './exec/types.js';
+import { allocDirs } from './task-dir.js';
 
 export interface NodeAgentOptions {
   node: Node;
@@ -127,7 +130,7 @@ export class NodeAgent {
 
   private runner(allocId: string): AllocRunnerHandle {
     const runner = this.runners.get(allocId);
-    if (!runner) throw new Error(`allocation ${allocId} is not running on node ${this.nodeId}`);
+    if (!runner) throw new NotFound(`allocation ${allocId} is not running on node ${this.nodeId}`);
     return runner;
   }
 

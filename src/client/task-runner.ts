@@ -19,6 +19,8 @@ import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs } from './task-di
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
 import * as ev from './task-events.js';
 import type { ClientAlloc } from './types.js';
+import type { ExecRequest, ExecSession } from './exec/types.js';
+import { ExecCommandError } from './errors.js';
 
 const TASK_LOST_MESSAGE = 'task was lost while the server was down';
 const USER_RESTART_REASON = 'User requested restart';
@@ -83,6 +85,8 @@ export class TaskRunner {
   private renderedTemplates?: string;
   /** cuts a download short (kill, detach) */
   private prestartAbort?: AbortController;
+  /** exec sessions into the running task: they end when it does */
+  private readonly sessions = new Set<ExecSession>();
 
   constructor(private readonly opts: TaskRunnerOptions) {
     this.task = opts.task;
@@ -419,6 +423,24 @@ export class TaskRunner {
     }
   }
 
+  /** Runs a command inside the running task, in its environment, working directory and isolation. */
+  async exec(req: ExecRequest): Promise<ExecSession> {
+    const handle = this.handle;
+    if (!handle || this.st.State !== 'running' || !this.launch) throw new TaskNotRunningError(this.name);
+    const driver = this.opts.driver;
+    if (!driver) throw new ExecCommandError(`driver "${this.task.Driver}" is not available on this node`);
+    const spec = driver.execCommand(this.request(this.launch, this.task), handle, req.command);
+    const { startExecSession } = await import('./exec/session.js');
+    const session = await startExecSession(spec, { tty: req.tty, size: req.size });
+    this.sessions.add(session);
+    void session.exited.then(() => this.sessions.delete(session));
+    return session;
+  }
+
+  private endSessions(): void {
+    for (const session of this.sessions) session.kill();
+  }
+
   private async startAndWait(): Promise<Outcome> {
     const driver = this.opts.driver;
     // Without a driver there is nothing to prepare for: the start below fails with the reason.
@@ -462,6 +484,7 @@ export class TaskRunner {
     if (this.killRequested) void this.killHandle();
     const result = await handle.wait();
     this.handle = undefined;
+    this.endSessions();
     if (this.detached) return { kind: 'detached' };
     this.launch = null;
     this.emit(ev.terminated(result), true);

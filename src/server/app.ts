@@ -23,7 +23,8 @@ import { authMethodBackends } from '../secrets/auth/backends.js';
 import { deleteMountEntries } from '../secrets/auth/cloud/mount-storage.js';
 import { periodicTidy, tidiesSettled } from '../secrets/auth/cloud/tidy.js';
 import { forgetCloudProvider } from '../secrets/auth/cloud/mount-provider.js';
-import { schedulerRoutes } from '../scheduler/http/routes.js';
+import { schedulerRoutes, schedulerWsRoutes } from '../scheduler/http/routes.js';
+import { createUpgradeHandler } from './http/upgrade.js';
 import { handleSecrets, type SecretsRouting } from './http/secrets-handler.js';
 import { handleScheduler } from './http/scheduler-handler.js';
 import { createHttpServer } from './http/listener.js';
@@ -191,6 +192,9 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       },
     });
 
+    const upgrades = createUpgradeHandler(services, schedulerWsRoutes);
+    httpServer.on('upgrade', upgrades.handle);
+
     const sweeper = setInterval(() => {
       tokens.sweepExpired().catch((err: Error) => log.error(`token sweep failed: ${err.message}`));
     }, config.sweepIntervalMs);
@@ -243,6 +247,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         // requests in flight finish (up to a bound) before storage closes under them.
         services.stopping = true;
         shutdown.abort();
+        await upgrades.close();
         await localNode?.stop();
         await scheduler.stop();
         const wasListening = httpServer.listening;

@@ -4,6 +4,7 @@
  */
 import type { LogConfig } from '../../scheduler/structs/task.js';
 import type { TaskDirs } from '../task-dir.js';
+import type { ExecProcessSpec } from '../exec/session.js';
 
 export interface DriverFingerprint {
   detected: boolean;
@@ -56,6 +57,12 @@ export interface Driver {
   start(req: TaskStartRequest): Promise<DriverHandle>;
   /** the handle of a launch that was running when the server stopped; undefined when the task is gone */
   recover(req: TaskStartRequest): Promise<DriverHandle | undefined>;
+  /**
+   * How to run `command` inside the running task (`alloc exec`, job actions): in its environment, its
+   * working directory and its isolation. Throws ExecCommandError when the command is not there or the
+   * driver offers no exec.
+   */
+  execCommand(req: TaskStartRequest, handle: DriverHandle, command: string[]): ExecProcessSpec;
 }
 
 /**

@@ -11,6 +11,8 @@ import { type Driver, type DriverFingerprint, type DriverHandle, DriverStartErro
 import { launchExecutor, reattachExecutor } from './executor-handle.js';
 import { logSpec } from './raw-exec.js';
 import { DEFAULT_TASK_PATH, checkCommandInRoot, prepareTaskRoot } from './task-root.js';
+import type { ExecProcessSpec } from '../exec/session.js';
+import { ExecCommandError } from '../errors.js';
 
 const run = promisify(execFile);
 
@@ -18,6 +20,7 @@ export interface ExecTools {
   unshare: string;
   chroot: string;
   mount: string;
+  nsenter: string;
 }
 
 /** The tool's path on PATH or in the usual system directories; undefined when the host lacks it. */
@@ -33,6 +36,13 @@ function findTool(name: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The task's working directory and environment as seen inside its root. */
+function insideRoot(req: TaskStartRequest): { cwd: string; env: Record<string, string> & { PATH: string } } {
+  const cwd = path.posix.resolve('/', configString(req.config, 'work_dir') ?? '/');
+  // Inside the root the host's environment means nothing; the task gets its own and a usable PATH.
+  return { cwd, env: { PATH: DEFAULT_TASK_PATH, ...req.env } };
 }
 
 export class ExecDriver implements Driver {
@@ -52,7 +62,7 @@ export class ExecDriver implements Driver {
 
   private resolveTools(): ExecTools | string {
     const found: Partial<ExecTools> = {};
-    for (const [name, pkg] of [['unshare', 'util-linux'], ['chroot', 'coreutils'], ['mount', 'util-linux']] as const) {
+    for (const [name, pkg] of [['unshare', 'util-linux'], ['chroot', 'coreutils'], ['mount', 'util-linux'], ['nsenter', 'util-linux']] as const) {
       const p = this.tools[name] ?? findTool(name);
       if (!p) return `"${name}" (${pkg}) was not found on this host`;
       found[name] = p;
@@ -83,9 +93,7 @@ export class ExecDriver implements Driver {
     if (!fp.healthy || typeof tools === 'string') throw new DriverStartError(fp.description, false);
     const command = configString(req.config, 'command', true)!;
     const args = configStringList(req.config, 'args');
-    const cwd = path.posix.resolve('/', configString(req.config, 'work_dir') ?? '/');
-    // Inside the root the host's environment means nothing; the task gets its own and a usable PATH.
-    const env = { PATH: DEFAULT_TASK_PATH, ...req.env };
+    const { cwd, env } = insideRoot(req);
     checkCommandInRoot(req.dirs, command, cwd, env.PATH);
     const mounts = await prepareTaskRoot(req.dirs);
     return launchExecutor(req.stateDir, {
@@ -97,6 +105,29 @@ export class ExecDriver implements Driver {
       logs: logSpec(req),
       isolation: { ...tools, root: req.dirs.root, mounts },
     });
+  }
+
+  /**
+   * The command joins the task's namespaces (those of its init, whose host pid the handle has) and its
+   * chroot, where the task root's mounts exist. The same small script as the task's start sets the
+   * working directory.
+   */
+  execCommand(req: TaskStartRequest, handle: DriverHandle, command: string[]): ExecProcessSpec {
+    const tools = this.resolveTools();
+    if (typeof tools === 'string') throw new ExecCommandError(`exec driver unavailable: ${tools}`);
+    const { cwd, env } = insideRoot(req);
+    try {
+      checkCommandInRoot(req.dirs, command[0], cwd, env.PATH);
+    } catch (err) {
+      throw new ExecCommandError((err as Error).message.replace(/^failed to launch command with executor: /, ''));
+    }
+    const script = 'cd -- "$1" || exit 126; shift; exec "$@"';
+    return {
+      file: tools.nsenter,
+      args: ['-t', String(handle.pid), '--mount', '--pid', '--ipc', '--uts', '--', tools.chroot, req.dirs.root, '/bin/sh', '-c', script, 'sh', cwd, ...command],
+      cwd: '/',
+      env,
+    };
   }
 
   async recover(req: TaskStartRequest): Promise<DriverHandle | undefined> {

@@ -10,6 +10,8 @@ import { parseDurationNs } from '../../scheduler/structs/duration.js';
 import { readJsonIfExists, writeJsonAtomic } from '../atomic-file.js';
 import { type Driver, DriverConfigError, type DriverFingerprint, type DriverHandle, DriverStartError, type ExitResult, type TaskStartRequest } from './driver.js';
 import { signalNumber } from './signals.js';
+import type { ExecProcessSpec } from '../exec/session.js';
+import { ExecCommandError } from '../errors.js';
 
 interface MockConfig {
   runForMs: number;
@@ -122,5 +124,9 @@ export class MockDriver implements Driver {
   async recover(req: TaskStartRequest): Promise<DriverHandle | undefined> {
     const saved = readJsonIfExists<{ startedAtMs: number }>(path.join(req.stateDir, 'mock.json'));
     return saved && new MockHandle(parseConfig(req.config), saved.startedAtMs);
+  }
+
+  execCommand(): ExecProcessSpec {
+    throw new ExecCommandError('the mock driver runs no process: there is nothing to exec into');
   }
 }

@@ -2,11 +2,18 @@
 import path from 'node:path';
 import { type Driver, type DriverFingerprint, type DriverHandle, type TaskStartRequest, configString, configStringList } from './driver.js';
 import { type LaunchSpec, launchExecutor, reattachExecutor } from './executor-handle.js';
+import type { ExecProcessSpec } from '../exec/session.js';
+import { resolveCommand } from '../exec/resolve-command.js';
 
 /** The executor's log settings from the task's `logs` block. */
 export function logSpec(req: TaskStartRequest): LaunchSpec['logs'] {
   const c = req.logConfig;
   return { disabled: c.Disabled, dir: req.dirs.logs, maxFiles: c.MaxFiles, maxFileSizeBytes: Math.round(c.MaxFileSizeMB * 1024 * 1024) };
+}
+
+/** A relative work_dir is taken from the task directory, where the task starts by default. */
+function workDir(req: TaskStartRequest): string {
+  return path.resolve(req.dirs.root, configString(req.config, 'work_dir') ?? '.');
 }
 
 export class RawExecDriver implements Driver {
@@ -21,9 +28,13 @@ export class RawExecDriver implements Driver {
   async start(req: TaskStartRequest): Promise<DriverHandle> {
     const command = configString(req.config, 'command', true)!;
     const args = configStringList(req.config, 'args');
-    // A relative work_dir is taken from the task directory, where the task starts by default.
-    const cwd = path.resolve(req.dirs.root, configString(req.config, 'work_dir') ?? '.');
-    return launchExecutor(req.stateDir, { taskName: req.taskName, command, args, cwd, env: req.env, logs: logSpec(req) });
+    return launchExecutor(req.stateDir, { taskName: req.taskName, command, args, cwd: workDir(req), env: req.env, logs: logSpec(req) });
+  }
+
+  execCommand(req: TaskStartRequest, _handle: DriverHandle, command: string[]): ExecProcessSpec {
+    const cwd = workDir(req);
+    const [program, ...args] = command;
+    return { file: resolveCommand(program, req.env.PATH ?? '', cwd), args, cwd, env: req.env };
   }
 
   async recover(req: TaskStartRequest): Promise<DriverHandle | undefined> {

@@ -1,4 +1,4 @@
-/** Every scheduler route, in one ordered table. */
+/** Every scheduler route, in one ordered table, and the WebSocket ones. */
 import type { RouteDef } from './route.js';
 import { namespaceRoutes } from './namespace-endpoint.js';
 import { jobsRoutes } from './jobs-endpoint.js';
@@ -10,6 +10,9 @@ import { allocRoutes } from './alloc-endpoint.js';
 import { nodeRoutes } from './node-endpoint.js';
 import { nodeApiRoutes } from './node-api-endpoint.js';
 import { deploymentRoutes } from './deployment-endpoint.js';
+import { allocExecRoutes, allocExecWsRoute } from './alloc-exec-endpoint.js';
+import { jobActionRoutes, jobActionWsRoute } from './job-action-endpoint.js';
+import type { WsRouteDef } from './ws-route.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -22,4 +25,9 @@ export const schedulerRoutes: RouteDef[] = [
   ...nodeRoutes,
   ...nodeApiRoutes,
   ...deploymentRoutes,
+  ...allocExecRoutes,
+  ...jobActionRoutes,
 ];
+
+/** The endpoints spoken over a WebSocket (src/server/http/upgrade.ts). */
+export const schedulerWsRoutes: WsRouteDef[] = [allocExecWsRoute, jobActionWsRoute];

@@ -1,0 +1,34 @@
+/**
+ * The scheduler's WebSocket endpoints (exec and job actions). Their declarations live beside the ordinary
+ * routes; src/server/http/upgrade.ts authenticates the upgrade (token header, or the first frame with
+ * ws_handshake) and then calls `prepare`, which checks everything a refusal can be made of. A refusal
+ * found before the upgrade is an HTTP error; after it, a close frame (exec-stream.ts).
+ */
+import type { Fields } from '../../server/framework/field-schema.js';
+import type { FieldData } from '../../server/framework/field-data.js';
+import type { Caller } from '../../server/http/types.js';
+import type { Services } from '../../server/services.js';
+import type { ExecSession, TerminalSize } from '../../client/exec/types.js';
+
+export interface WsRequest {
+  params: Record<string, string>;
+  query: FieldData;
+  namespace: string;
+  caller: Caller;
+  services: Services;
+}
+
+/** A session that passed every check; `start` runs the command. */
+export interface ExecLaunch {
+  tty: boolean;
+  start(size?: TerminalSize): Promise<ExecSession>;
+}
+
+export interface WsRouteDef {
+  /** as RouteDef.path: `:name` one segment, `*name` one or more */
+  path: string;
+  synopsis: string;
+  /** the query parameters besides the common ones (namespace, region) */
+  query: Fields;
+  prepare(req: WsRequest): Promise<ExecLaunch>;
+}
