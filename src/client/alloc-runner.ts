@@ -17,7 +17,7 @@ import * as ev from './task-events.js';
 import { type SavedTask, TaskRunner } from './task-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, AllocRunnerOptions, ClientAlloc } from './types.js';
 import { AllocHealthWatcher } from './alloc-health.js';
-import type { ExecRequest, ExecSession } from './exec/types.js';
+import type { ExecRequest, PreparedExec } from './exec/types.js';
 
 /** The on-disk format of `<alloc dir>/.svc/alloc.json`. */
 interface SavedAlloc {
@@ -139,7 +139,7 @@ class Runner implements AllocRunner {
     await Promise.all(targets.map((tr) => tr.restart({ revive: opts.allTasks })));
   }
 
-  async exec(req: ExecRequest): Promise<ExecSession> {
+  async exec(req: ExecRequest): Promise<PreparedExec> {
     if (this.shutdownDone) throw new AllocShuttingDownError();
     return this.runner(req.task).exec(req);
   }

@@ -12,7 +12,7 @@ import { clientTerminal } from '../scheduler/structs/allocation.js';
 import type { Node } from '../scheduler/structs/node.js';
 import { createAllocRunner, restoreAllocRunner } from './alloc-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, ClientAlloc } from './types.js';
-import type { ExecRequest, ExecSession } from './exec/types.js';
+import type { ExecRequest, PreparedExec } from './exec/types.js';
 import { allocDirs } from './task-dir.js';
 
 export interface NodeAgentOptions {
@@ -110,7 +110,7 @@ export class NodeAgent {
     return existsSync(dir) ? dir : undefined;
   }
 
-  exec(allocId: string, req: ExecRequest): Promise<ExecSession> {
+  exec(allocId: string, req: ExecRequest): Promise<PreparedExec> {
     return this.runner(allocId).exec(req);
   }
 

@@ -19,7 +19,7 @@ import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs } from './task-di
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
 import * as ev from './task-events.js';
 import type { ClientAlloc } from './types.js';
-import type { ExecRequest, ExecSession } from './exec/types.js';
+import type { ExecRequest, ExecSession, PreparedExec } from './exec/types.js';
 import { ExecCommandError } from './errors.js';
 
 const TASK_LOST_MESSAGE = 'task was lost while the server was down';
@@ -423,18 +423,24 @@ export class TaskRunner {
     }
   }
 
-  /** Runs a command inside the running task, in its environment, working directory and isolation. */
-  async exec(req: ExecRequest): Promise<ExecSession> {
+  /** Checks a command to run inside the running task, in its environment, working directory and isolation. */
+  async exec(req: ExecRequest): Promise<PreparedExec> {
     const handle = this.handle;
     if (!handle || this.st.State !== 'running' || !this.launch) throw new TaskNotRunningError(this.name);
     const driver = this.opts.driver;
     if (!driver) throw new ExecCommandError(`driver "${this.task.Driver}" is not available on this node`);
     const spec = driver.execCommand(this.request(this.launch, this.task), handle, req.command);
     const { startExecSession } = await import('./exec/session.js');
-    const session = await startExecSession(spec, { tty: req.tty, size: req.size });
-    this.sessions.add(session);
-    void session.exited.then(() => this.sessions.delete(session));
-    return session;
+    return {
+      start: async (size) => {
+        // The task may have ended while the client was connecting: its sessions end with it.
+        if (this.handle !== handle) throw new TaskNotRunningError(this.name);
+        const session = await startExecSession(spec, { tty: req.tty, size });
+        this.sessions.add(session);
+        void session.exited.then(() => this.sessions.delete(session));
+        return session;
+      },
+    };
   }
 
   private endSessions(): void {

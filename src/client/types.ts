@@ -6,7 +6,7 @@ import type { Allocation, AllocClientStatus, TaskState } from '../scheduler/stru
 import type { Job } from '../scheduler/structs/job.js';
 import type { Node } from '../scheduler/structs/node.js';
 import type { Logger } from '../shared/log.js';
-import type { ExecRequest, ExecSession } from './exec/types.js';
+import type { ExecRequest, PreparedExec } from './exec/types.js';
 
 /** An allocation as the node receives it: with the job version it runs. */
 export type ClientAlloc = Allocation & { Job: Job };
@@ -38,8 +38,8 @@ export interface AllocRunnerHandle {
   signal(signal: string, task?: string): Promise<void>;
   /** restarts one task, or every running task (allTasks: also those that already finished) */
   restart(opts: { task?: string; allTasks?: boolean }): Promise<void>;
-  /** runs a command inside one of its running tasks */
-  exec(req: ExecRequest): Promise<ExecSession>;
+  /** checks a command to run inside one of its running tasks */
+  exec(req: ExecRequest): Promise<PreparedExec>;
   /** stops every task (kill_signal, then SIGKILL after kill_timeout) and resolves when all are dead */
   shutdown(opts?: { noShutdownDelay?: boolean }): Promise<void>;
   /**

@@ -9,7 +9,7 @@ import { EvalBroker } from './broker.js';
 import { Heartbeats } from './heartbeats.js';
 import { schedulerFor } from './sched/index.js';
 import { enforceProgressDeadlines } from './state/deployments.js';
-import type { ExecRequest, ExecSession } from '../client/exec/types.js';
+import type { ExecRequest, PreparedExec } from '../client/exec/types.js';
 
 /** How often running deployments are checked against their progress deadlines. */
 const DEPLOYMENT_WATCH_MS = 1000;
@@ -19,8 +19,8 @@ export interface NodeControl {
   restart(allocId: string, opts: { task?: string; allTasks?: boolean }): Promise<void>;
   /** the host path of the allocation's directory on this node; undefined when the node never ran it */
   allocDir(allocId: string): string | undefined;
-  /** runs a command inside a running task of the allocation (its environment, directory and isolation) */
-  exec(allocId: string, req: ExecRequest): Promise<ExecSession>;
+  /** checks a command to run inside a running task of the allocation (its environment, directory and isolation) */
+  exec(allocId: string, req: ExecRequest): Promise<PreparedExec>;
 }
 
 export class SchedulerRuntime {

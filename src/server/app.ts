@@ -50,6 +50,8 @@ export interface ServerOptions {
   sweepIntervalMs?: number;
   /** how often the cloud auth mounts' access and deny lists are tidied (default: hourly) */
   cloudTidyIntervalMs?: number;
+  /** how often exec sessions send a heartbeat frame (default: every 10 s, as Nomad's client does) */
+  execHeartbeatMs?: number;
   logWrite?: (line: string) => void;
   /** the node this server runs tasks on; `false` runs a server without one */
   client?: LocalNodeOptions | false;
@@ -96,6 +98,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     maxRequestBytes: opts.maxRequestBytes ?? 32 * 1024 * 1024,
     sweepIntervalMs: opts.sweepIntervalMs ?? 60_000,
     cloudTidyIntervalMs: opts.cloudTidyIntervalMs ?? 3_600_000,
+    execHeartbeatMs: opts.execHeartbeatMs ?? 10_000,
     cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint, allowSha1: opts.cloud?.allowSha1 ?? false },
   };
   const log = createLogger(opts.logLevel ?? 'info', opts.logWrite);

@@ -89,6 +89,8 @@ export interface ServerConfig {
   sweepIntervalMs: number;
   /** how often the cloud auth mounts' access and deny lists are tidied, ms */
   cloudTidyIntervalMs: number;
+  /** how often an exec session sends its `{}` heartbeat frame, ms */
+  execHeartbeatMs: number;
   /**
    * The cloud auth method: where it reads CLOUD_* credentials from, where it finds the metadata service,
    * and whether ec2 logins may use SHA-1 signed documents (the DSA `pkcs7` one; off unless -cloud-allow-sha1).

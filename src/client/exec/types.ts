@@ -9,8 +9,15 @@ export interface ExecRequest {
   command: string[];
   /** run under a pseudo-terminal (stdout and stderr then arrive merged, as stdout) */
   tty: boolean;
-  /** the terminal size to start with, when tty */
-  size?: TerminalSize;
+}
+
+/**
+ * A command the node has checked (the task runs, the driver can exec, the program is there): `start`
+ * runs it, with the terminal size to start at when tty. Checking first lets the server refuse while the
+ * request is still HTTP.
+ */
+export interface PreparedExec {
+  start(size?: TerminalSize): Promise<ExecSession>;
 }
 
 export interface TerminalSize {

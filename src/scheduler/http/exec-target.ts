@@ -44,8 +44,8 @@ export function execTarget(req: WsRequest, allocId: string, taskName: string): E
   return { alloc, job, task };
 }
 
-/** The launch of `command` in the target's task; refused here when the task is not running. */
-export function execLaunch(req: WsRequest, target: ExecTarget, command: string[], tty: boolean): ExecLaunch {
+/** The launch of `command` in the target's task, checked by its node: refused here when it cannot run. */
+export async function execLaunch(req: WsRequest, target: ExecTarget, command: string[], tty: boolean): Promise<ExecLaunch> {
   const { alloc, task } = target;
   if (allocTerminal(alloc)) throw new NotFound(`task "${task.Name}" is not running.`);
   const state = alloc.TaskStates?.[task.Name];
@@ -53,5 +53,6 @@ export function execLaunch(req: WsRequest, target: ExecTarget, command: string[]
   if (state.State !== 'running') throw new NotFound(`task "${task.Name}" is not running.`);
   const node = req.services.scheduler.localNodes.get(alloc.NodeID);
   if (!node) throw new UserError(`node ${alloc.NodeID} of allocation ${alloc.ID} is not reachable from this server`);
-  return { tty, start: (size) => node.exec(alloc.ID, { task: task.Name, command, tty, size }) };
+  const prepared = await node.exec(alloc.ID, { task: task.Name, command, tty });
+  return { tty, start: (size) => prepared.start(size) };
 }

@@ -19,7 +19,6 @@ export const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_POLICY = 1008;
 export const CLOSE_INTERNAL = 1011;
 
-const HEARTBEAT_MS = 10_000;
 /** Output frames carry at most this many raw bytes. */
 const MAX_FRAME_BYTES = 64 * 1024;
 /** Unsent output above which the command's output is paused, and below which it resumes. */
@@ -125,7 +124,8 @@ export function exitFrame(exit: ExecExit): string {
  * Runs the launch over the socket until the command exits, the client leaves or the server stops.
  * Frames the client sent before the session started (a first resize, early input) are applied in order.
  */
-export async function runExecStream(ws: WebSocket, inbox: Inbox, launch: ExecLaunch, shutdown: AbortSignal): Promise<void> {
+export async function runExecStream(ws: WebSocket, inbox: Inbox, launch: ExecLaunch, opts: { shutdown: AbortSignal; heartbeatMs: number }): Promise<void> {
+  const { shutdown } = opts;
   if (ws.readyState !== ws.OPEN) return;
   const early: ClientFrame[] = [];
   let session: ExecSession | undefined;
@@ -173,7 +173,7 @@ export async function runExecStream(ws: WebSocket, inbox: Inbox, launch: ExecLau
   ws.on('error', () => undefined);
   const onShutdown = () => fail(CLOSE_GOING_AWAY, 'server shutting down');
   shutdown.addEventListener('abort', onShutdown, { once: true });
-  const heartbeat = setInterval(() => ws.readyState === ws.OPEN && ws.send('{}'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => ws.readyState === ws.OPEN && ws.send('{}'), opts.heartbeatMs);
 
   try {
     const size = await firstSize;

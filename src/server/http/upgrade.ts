@@ -116,7 +116,7 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
         const caller = await authorize({ ...up.raw, headers: { 'x-svc-token': token } }, services);
         launch = await up.route.prepare(wsRequest(up, query, caller));
       }
-      await runExecStream(ws, inbox, launch, services.shutdown);
+      await runExecStream(ws, inbox, launch, { shutdown: services.shutdown, heartbeatMs: services.config.execHeartbeatMs });
     } catch (err) {
       closeWith(ws, err, services, what);
     }
