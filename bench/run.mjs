@@ -1,11 +1,11 @@
-// `npm run bench`: CLI start-up times, request throughput of a local dev server, the scheduler's and the
-// cloud logins' rates. Figures only: the targets are printed next to the measurements, never asserted,
+// `npm run bench`: CLI start-up times, request throughput of a local dev server, exec sessions over
+// WebSocket, the scheduler's and the cloud logins' rates. Figures only: the targets are printed next to the measurements, never asserted,
 // because they depend on the machine.
 //
 //   BENCH_RUNS=15  runs per start-up measurement     BENCH_N=500  requests per throughput row
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
-//   BENCH_LOGINS=2000 ec2 logins per row (iam: half)
+//   BENCH_LOGINS=2000 ec2 logins per row (iam: half)     BENCH_EXEC_SESSIONS=100  concurrent exec sessions
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { load, median, startDevServer, table, timeProcess } from './lib.mjs';
 import { schedulerBench } from './scheduler.mjs';
 import { cloudBench } from './cloud.mjs';
+import { execBench } from './exec.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -24,6 +25,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const ALLOCS = Number(process.env.BENCH_ALLOCS ?? 50000);
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 2000);
+const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 
 if (!existsSync(path.join(REPO, 'dist/main.cjs'))) {
   console.error('dist/ is missing: run `npm run bench` (it builds first) or `npm run build`.');
@@ -94,6 +96,7 @@ try {
 
   const purge = Array.from({ length: Math.min(registered, 20) }, (_, i) => ({ method: 'DELETE', path: `/v1/job/bench-${i}?purge=true`, token: server.token, expect: 200 }));
   await load(server.url, purge.length, 1, (i) => purge[i]);
+  await execBench(server, { sessions: EXEC_SESSIONS });
   await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
   // A server of its own, started once the scheduler's nodes have stopped heartbeating into the first.
   await server.stop();

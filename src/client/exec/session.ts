@@ -5,6 +5,7 @@
  * that went away.
  */
 import { spawn } from 'node:child_process';
+import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { ExecExit, ExecSession, ExecStream, TerminalSize } from './types.js';
 import { killSessionProcesses } from './session-processes.js';
@@ -74,6 +75,10 @@ class SessionBase {
 
 class PipeSession extends SessionBase implements ExecSession {
   private readonly child;
+  private paused = false;
+  /** set once the command has exited: ends the session when its output is drained */
+  private drainTimer?: NodeJS.Timeout;
+  private onQuiet?: () => void;
 
   constructor(spec: ExecProcessSpec) {
     let pid = 0;
@@ -83,7 +88,10 @@ class PipeSession extends SessionBase implements ExecSession {
     const drained: Promise<void>[] = [];
     for (const stream of ['stdout', 'stderr'] as const) {
       const source = this.child[stream];
-      source.on('data', (buf: Buffer) => this.emit(stream, buf));
+      source.on('data', (buf: Buffer) => {
+        this.emit(stream, buf);
+        this.armDrainTimer();
+      });
       drained.push(new Promise((resolve) => source.once('close', () => (this.emitClosed(stream), resolve()))));
     }
     // A client that stops reading must not crash the server when the command exits first.
@@ -96,11 +104,20 @@ class PipeSession extends SessionBase implements ExecSession {
     );
     const exited = new Promise<ExecExit>((resolve) => this.child.once('exit', (code, signal) => resolve(exitOf(code, signal))));
     void Promise.race([exited, failed]).then(async (exit) => {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(drained), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
-      clearTimeout(timer);
+      // Output still in the pipes is read to the end; only a background process that keeps a pipe open
+      // but writes nothing for DRAIN_MS (while the client keeps up) is not waited for.
+      const quiet = new Promise<void>((resolve) => (this.onQuiet = resolve));
+      this.armDrainTimer();
+      await Promise.race([Promise.all(drained), quiet]);
+      clearTimeout(this.drainTimer);
       this.end(exit);
     });
+  }
+
+  private armDrainTimer(): void {
+    if (!this.onQuiet) return;
+    clearTimeout(this.drainTimer);
+    if (!this.paused) this.drainTimer = setTimeout(this.onQuiet, DRAIN_MS);
   }
 
   write(data: Buffer): void {
@@ -116,11 +133,15 @@ class PipeSession extends SessionBase implements ExecSession {
   }
 
   pause(): void {
+    this.paused = true;
+    clearTimeout(this.drainTimer);
     this.child.stdout.pause();
     this.child.stderr.pause();
   }
 
   resume(): void {
+    this.paused = false;
+    this.armDrainTimer();
     this.child.stdout.resume();
     this.child.stderr.resume();
   }
@@ -128,15 +149,46 @@ class PipeSession extends SessionBase implements ExecSession {
 
 type Pty = import('@lydell/node-pty').IPty;
 
+/** How often a terminal session checks whether its command has exited. */
+const EXIT_POLL_MS = 20;
+
+/**
+ * A pseudo-terminal loses the tail of the output when its last slave descriptor closes before the
+ * master has read everything: the read fails with EIO while data still waits in the kernel's buffers.
+ * So the session holds a slave descriptor of its own until the command has exited, and only then lets
+ * the master drain to its end (and resumes it, if the client had paused it: node-pty waits just 200 ms
+ * for the last output once the command is gone).
+ */
 class TerminalSession extends SessionBase implements ExecSession {
-  constructor(private readonly pty: Pty) {
+  private readonly exitPoll: NodeJS.Timeout;
+  private slave: number | undefined;
+
+  constructor(
+    private readonly pty: Pty,
+    ptsName: string,
+  ) {
     super(() => pty.pid);
+    this.slave = openSync(ptsName, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
+    this.exitPoll = setInterval(() => {
+      if (processExists(pty.pid)) return;
+      clearInterval(this.exitPoll);
+      this.releaseSlave();
+      this.pty.resume();
+    }, EXIT_POLL_MS);
     // encoding: null gives Buffers, typed as strings by node-pty.
     pty.onData((data) => this.emit('stdout', data as unknown as Buffer));
     pty.onExit(({ exitCode, signal }) => {
+      clearInterval(this.exitPoll);
+      this.releaseSlave();
       this.emitClosed('stdout');
       this.end(exitOf(exitCode, signal));
     });
+  }
+
+  private releaseSlave(): void {
+    if (this.slave === undefined) return;
+    closeSync(this.slave);
+    this.slave = undefined;
   }
 
   write(data: Buffer): void {
@@ -152,11 +204,20 @@ class TerminalSession extends SessionBase implements ExecSession {
   }
 
   pause(): void {
-    this.pty.pause();
+    if (this.slave !== undefined) this.pty.pause();
   }
 
   resume(): void {
     this.pty.resume();
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -166,5 +227,7 @@ export async function startExecSession(spec: ExecProcessSpec, opts: { tty: boole
   const size = opts.size ?? DEFAULT_SIZE;
   const env = { TERM: 'xterm-256color', ...spec.env };
   const pty = spawnPty(spec.file, spec.args, { name: env.TERM, cols: size.cols, rows: size.rows, cwd: spec.cwd, env, encoding: null });
-  return new TerminalSession(pty);
+  // node-pty keeps the slave's path in `_pty` (the `ptsName` getter is not in its typings).
+  const ptsName = (pty as unknown as { _pty: string })._pty;
+  return new TerminalSession(pty, ptsName);
 }

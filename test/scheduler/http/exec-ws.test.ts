@@ -108,6 +108,22 @@ describe('frames', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(64 * 1024);
   });
 
+  it('loses nothing when the client reads slower than the command writes and the command exits meanwhile', async () => {
+    const size = 6 * 1024 * 1024;
+    for (const tty of [false, true]) {
+      const r = await exec(['/bin/sh', '-c', `head -c ${size} /dev/zero | tr '\\0' x`], { tty }, {
+        onOpen: (ws) => {
+          // The client stops reading for a while: the server must hold the command back, not drop its output.
+          const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+          socket.pause();
+          setTimeout(() => socket.resume(), 1500);
+        },
+      });
+      expect({ tty, exit: r.exitCode, length: r.stdout.length }).toEqual({ tty, exit: 0, length: size });
+      expect(r.stdout.every((b) => b === 0x78)).toBe(true);
+    }
+  });
+
   it('accepts heartbeats and answers nothing to them', async () => {
     const r = await exec(['cat'], {}, { send: [{}, {}, stdinFrame('after heartbeats\n'), {}, { stdin: { close: true } }] });
     expect(r.stdout.toString()).toBe('after heartbeats\n');
@@ -161,6 +177,12 @@ describe('a real terminal', () => {
     });
     expect(r.stdout.toString()).toContain('echo $((6*7))');
     expect(r.exitCode).toBe(5);
+  });
+
+  it('delivers the last of the output of a command that exits at once (no tail lost at hang-up)', async () => {
+    const size = 1_000_000;
+    const runs = await Promise.all(Array.from({ length: 6 }, () => exec(['/bin/sh', '-c', `head -c ${size} /dev/zero | tr '\\0' y`], { tty: true })));
+    expect(runs.map((r) => [r.exitCode, r.stdout.length])).toEqual(runs.map(() => [0, size]));
   });
 
   it('treats stdin close as end of input (Ctrl-D)', async () => {
