@@ -1,6 +1,6 @@
 /**
  * `svc job status`: Nomad's job list, or one job's screen (header, summary, evaluations, placement
- * failures, rescheduling, latest deployment, allocations). Also home of the job ID prefix lookup, whose
+ * failures, rescheduling, latest deployment, actions, allocations). Also home of the job ID prefix lookup, whose
  * ambiguity message is this command's list table, and of names other job commands import from here.
  * The command's declaration is in src/cli/commands/job/status.ts.
  */
@@ -127,6 +127,7 @@ interface FullJob {
   SubmitTime: number;
   Periodic: unknown;
   ParameterizedJob: { Payload?: string; MetaRequired?: string[] | null; MetaOptional?: string[] | null } | null;
+  TaskGroups?: Array<{ Name: string; Tasks: Array<{ Name: string; Actions?: Array<{ Name: string }> | null }> }> | null;
 }
 
 type SummaryLike = Pick<JobListStub['JobSummary'], 'Summary' | 'Children'>;
@@ -202,6 +203,12 @@ async function reschedulingSection(client: ApiClient, allocs: AllocStub[], lengt
   }
   if (rows.length === 0) return '';
   return '\nFuture Rescheduling Attempts\n' + formatTable(['Task Group', 'Eval ID', 'Eval Time'], rows);
+}
+
+/** `Actions`: what `svc job action` can run, by task; nothing when the job defines none. */
+export function actionsSection(job: FullJob): string {
+  const rows = (job.TaskGroups ?? []).flatMap((g) => g.Tasks.flatMap((t) => (t.Actions ?? []).map((a) => [a.Name, g.Name, t.Name])));
+  return rows.length === 0 ? '' : '\nActions\n' + formatTable(['Action Name', 'Task Group', 'Task'], rows);
 }
 
 /** `Latest Deployment` with its `Deployed` table (src/cli/output/deployment.ts). */
@@ -286,6 +293,7 @@ export function jobStatus(ctx: CommandContext): Promise<number> {
     out += placementFailureSection(sortedEvals);
     out += await reschedulingSection(client, allocs, length, namespace, nowMs);
     if (deployment) out += deploymentSection(deployment, length);
+    out += actionsSection(job);
     out += '\nAllocations\n' + allocListTable(newestFirst(allocs), verbose, nowMs);
     ctx.io.out(out);
     return 0;

@@ -329,6 +329,11 @@ describe.runIf(execFp.healthy)('inside an exec task', () => {
     // Its own pid namespace: the task's init, the task, and this command's few processes.
     expect(Number(pids)).toBeLessThan(10);
     expect(r.exitCode).toBe(0);
+    const tty = await execWs(srv.url, execPath(alloc, ['/bin/sh', '-c', 'stty size; echo $TERM'], { task: 't', tty: true }), {
+      token: srv.rootToken,
+      send: [{ tty_size: { height: 21, width: 77 } }],
+    });
+    expect([tty.stdout.toString(), tty.exitCode]).toEqual(['21 77\r\nxterm-256color\r\n', 0]);
   });
 
   it('needs only alloc-exec there, and refuses a command missing from the task root', async () => {

@@ -128,3 +128,20 @@ describe('running an action', () => {
     expect([answer.status, answer.body.toString()]).toEqual([400, expect.stringContaining('speaks WebSocket')]);
   });
 });
+
+describe('svc job status', () => {
+  it('lists the job\'s actions in an Actions section, and none for a job without them', async () => {
+    const withActions = await srv.cli(['job', 'status', 'web/app']);
+    expect(withActions.code).toBe(0);
+    const section = withActions.stdout.split('\nActions\n')[1]?.split('\n\n')[0];
+    expect(section?.split('\n').map((l) => l.trim().split(/\s+/))).toEqual([
+      ['Action', 'Name', 'Task', 'Group', 'Task'],
+      ['hello', 'g', 't'],
+      ['echo-input', 'g', 't'],
+      ['size', 'g', 'side'],
+    ]);
+    const without = await srv.cli(['job', 'status', 'plain']);
+    expect(without.code).toBe(0);
+    expect(without.stdout).not.toContain('Actions');
+  });
+});
