@@ -19,6 +19,8 @@ export { allocRestart } from './alloc-restart.js';
 export { allocSignal } from './alloc-signal.js';
 export { allocStatus } from './alloc-status.js';
 export { allocStop } from './alloc-stop.js';
+export { allocExec } from './alloc-exec.js';
+export { jobAction } from './job-action.js';
 export { evalList } from './eval-list.js';
 export { evalStatus } from './eval-status.js';
 export { nodeStatus } from './node-status.js';

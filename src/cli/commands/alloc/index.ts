@@ -4,6 +4,7 @@ import statusCommand from './status.js';
 import stopCommand from './stop.js';
 import signalCommand from './signal.js';
 import restartCommand from './restart.js';
+import execCommand from './exec.js';
 
 export const allocGroup = defineGroup({
   path: ['alloc'],
@@ -13,4 +14,4 @@ export const allocGroup = defineGroup({
     'ID or by a unique ID prefix of at least two characters.',
 });
 
-export const allocCommands: CommandSpec[] = [restartCommand, signalCommand, statusCommand, stopCommand];
+export const allocCommands: CommandSpec[] = [execCommand, restartCommand, signalCommand, statusCommand, stopCommand];

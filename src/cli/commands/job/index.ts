@@ -9,6 +9,7 @@ import stopCommand from './stop.js';
 import allocsCommand from './allocs.js';
 import evalCommand from './eval.js';
 import deploymentsCommand from './deployments.js';
+import actionCommand from './action.js';
 
 export const jobGroup = defineGroup({
   path: ['job'],
@@ -18,7 +19,7 @@ export const jobGroup = defineGroup({
     'unchanged. Jobs may be named by ID or by a unique ID prefix.',
 });
 
-export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand];
+export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand];
 
 export { runAlias } from './run.js';
 export { stopAlias } from './stop.js';
