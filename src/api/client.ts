@@ -43,6 +43,20 @@ export class ApiClient {
   }
 
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<RawAnswer> {
+    const res = await this.open(method, path, opts);
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+  }
+
+  /**
+   * Sends a request and answers the response as soon as its headers arrive, for bodies read as they come
+   * (log streams); the caller reads the response to its end or destroys it. `signal` cancels the request.
+   */
+  async open(method: string, path: string, opts: RequestOptions & { signal?: AbortSignal } = {}): Promise<http.IncomingMessage> {
     const url = this.url(path, opts.query);
     const body = opts.body === undefined ? undefined : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
     const headers: Record<string, string> = { ...opts.headers };
@@ -54,13 +68,9 @@ export class ApiClient {
     // Loaded here, not at the top: node:https pulls in TLS, which would slow every command's start.
     const lib = (url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as Pick<typeof http, 'request'>;
     return new Promise((resolve, reject) => {
-      const req = lib.request(url, { method, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
+      const req = lib.request(url, { method, headers, agent: false, signal: opts.signal }, resolve);
       req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.name === 'AbortError') return reject(err);
         const hint = err.code === 'ECONNREFUSED' ? ' (connection refused); is `svc server` running? Set SVC_ADDR or -address to point elsewhere' : `: ${err.message}`;
         reject(new ConnectionError(`cannot reach the server at ${this.config.address}${hint}`));
       });

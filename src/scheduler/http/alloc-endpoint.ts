@@ -25,15 +25,20 @@ export function dashedPrefix(hex: string): string {
   return out;
 }
 
-/** The allocation named by the path, after checking the caller holds `capability` in its namespace. */
-export function allocForRequest(req: SchedulerRequest, capability: string): Allocation {
+/**
+ * The allocation named by the path, after checking the caller holds `capability` (or any one of several)
+ * in its namespace.
+ */
+export function allocForRequest(req: SchedulerRequest, capability: string | readonly string[]): Allocation {
+  const caps = typeof capability === 'string' ? [capability] : capability;
+  const allows = (namespace: string) => caps.some((cap) => req.caller.acl.allowsNamespace(namespace, cap));
   // A token that holds the capability in no namespace learns nothing, not even whether the ID is well formed.
-  if (!req.caller.acl.allowsNamespace('*', capability)) throw new PermissionDenied('Permission denied');
+  if (!allows('*')) throw new PermissionDenied('Permission denied');
   const id = req.params.alloc_id;
   if (!UUID.test(id)) throw new UserError(`alloc_id "${id}" is not a full allocation UUID (36 characters); resolve a short ID with GET /v1/allocations?prefix=`);
   const alloc = getAlloc(req.services.store, id);
   if (!alloc) throw new NotFound('alloc not found');
-  if (!req.caller.acl.allowsNamespace(alloc.Namespace, capability)) throw new PermissionDenied('Permission denied');
+  if (!allows(alloc.Namespace)) throw new PermissionDenied('Permission denied');
   return alloc;
 }
 
@@ -60,13 +65,13 @@ export function bodyObject(req: SchedulerRequest, what: string, required: boolea
 }
 
 /** The node that runs the allocation, if this server can reach it. */
-function nodeControl(req: SchedulerRequest, alloc: Allocation) {
+export function nodeControl(req: SchedulerRequest, alloc: Allocation) {
   const control = req.services.scheduler.localNodes.get(alloc.NodeID);
   if (!control) throw new UserError(`node ${alloc.NodeID} of allocation ${alloc.ID} is not reachable from this server`);
   return control;
 }
 
-function taskNames(req: SchedulerRequest, alloc: Allocation): string[] {
+export function taskNames(req: SchedulerRequest, alloc: Allocation): string[] {
   return Object.keys(alloc.TaskStates ?? {}).length > 0
     ? Object.keys(alloc.TaskStates ?? {})
     : (jobCache(req.services.store)(alloc)?.TaskGroups.find((g) => g.Name === alloc.TaskGroup)?.Tasks.map((t) => t.Name) ?? []);

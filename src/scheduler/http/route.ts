@@ -4,7 +4,7 @@
  */
 import type { Fields } from '../../server/framework/field-schema.js';
 import type { FieldData } from '../../server/framework/field-data.js';
-import type { Caller, RawRequest } from '../../server/http/types.js';
+import type { Caller, RawRequest, ResponseStream } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';
 
 export type AclRequirement =
@@ -40,6 +40,12 @@ export interface RouteResult {
   /** the X-Svc-Index of this answer (the index of the data it was built from) */
   index?: number;
   headers?: Record<string, string>;
+  /**
+   * Instead of `body` as JSON: a body written over time (file contents, log frames), with its
+   * content-type in `headers`. Its signal also aborts when the server shuts down. Check everything that
+   * can fail before returning it: once it runs, the status is sent.
+   */
+  stream?: ResponseStream;
 }
 
 export interface RouteDef {

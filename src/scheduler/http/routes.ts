@@ -10,6 +10,7 @@ import { allocRoutes } from './alloc-endpoint.js';
 import { nodeRoutes } from './node-endpoint.js';
 import { nodeApiRoutes } from './node-api-endpoint.js';
 import { deploymentRoutes } from './deployment-endpoint.js';
+import { clientFsRoutes } from './client-fs-endpoint.js';
 import { allocExecRoutes, allocExecWsRoute } from './alloc-exec-endpoint.js';
 import { jobActionRoutes, jobActionWsRoute } from './job-action-endpoint.js';
 import type { WsRouteDef } from './ws-route.js';
@@ -25,6 +26,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...nodeRoutes,
   ...nodeApiRoutes,
   ...deploymentRoutes,
+  ...clientFsRoutes,
   ...allocExecRoutes,
   ...jobActionRoutes,
 ];

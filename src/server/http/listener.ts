@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { RawRequest, RawResponse } from './types.js';
+import type { RawRequest, RawResponse, ResponseStream } from './types.js';
 
 export type RequestHandler = (raw: RawRequest) => Promise<RawResponse>;
 
@@ -27,6 +27,41 @@ function serialise(res: RawResponse, extra: Record<string, string>): Buffer {
   const headers = { ...res.headers, ...extra, 'content-length': String(body.length) };
   const head = [`HTTP/1.1 ${res.status} ${STATUS_TEXT[res.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]);
+}
+
+/**
+ * Sends a streamed body: headers first (chunked, no length), then whatever the stream writes. A write
+ * waits for 'drain' when the socket's buffer is full, so a slow client slows the producer instead of
+ * filling memory; once the client is gone, writes are dropped and the stream's signal is aborted.
+ */
+async function sendStream(res: http.ServerResponse, status: number, headers: Record<string, string>, stream: ResponseStream): Promise<void> {
+  const gone = new AbortController();
+  // 'close' before end() means the connection went away; after end() it changes nothing.
+  res.once('close', () => gone.abort());
+  if (res.destroyed || res.socket?.destroyed !== false) gone.abort(); // gone before the answer was ready
+  res.writeHead(status, headers);
+  res.flushHeaders();
+  const write = async (chunk: Buffer | string): Promise<void> => {
+    if (gone.signal.aborted || res.destroyed) return;
+    if (res.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        gone.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      res.on('drain', done);
+      gone.signal.addEventListener('abort', done);
+      if (gone.signal.aborted) done();
+    });
+  };
+  try {
+    await stream(write, gone.signal);
+    if (!res.destroyed) res.end();
+  } catch {
+    // The producer already logged what failed; cutting the connection tells the client the body is incomplete.
+    res.destroy();
+  }
 }
 
 /** Parses one raw request (request line, headers, body) from the bytes the parser gave up on. */
@@ -81,6 +116,7 @@ export function createHttpServer(handle: RequestHandler, opts: { maxRequestBytes
       };
       handle(raw).then(
         (answer) => {
+          if (answer.stream) return sendStream(res, answer.status, answer.headers, answer.stream);
           res.writeHead(answer.status, answer.headers);
           res.end(answer.body);
         },

@@ -13,7 +13,7 @@ import { tokenFromHeaders } from './token-header.js';
 import { tokenUsable } from './secrets-handler.js';
 import { Acl } from '../../secrets/policy/acl.js';
 import { nodeSecretMatches } from '../../scheduler/state/nodes.js';
-import type { Caller, RawRequest, RawResponse } from './types.js';
+import type { Caller, RawRequest, RawResponse, ResponseStream } from './types.js';
 
 /** Query parameters every scheduler endpoint accepts. */
 export const COMMON_QUERY: Fields = {
@@ -103,6 +103,24 @@ function waitMs(text: string | null): number {
   return Math.min(secs * 1000, MAX_WAIT_MS);
 }
 
+/**
+ * A route's stream, ended by the server's shutdown as well as by the client: shutdown aborts first and
+ * closes storage last, so a follow stops reading state before storage goes, and its connection is idle
+ * (closable at once) instead of holding close() up. Failures once streaming are logged here, since the
+ * client only sees the connection cut.
+ */
+function untilShutdown(stream: ResponseStream, raw: RawRequest, requestId: string, services: Services): ResponseStream {
+  return async (write, clientGone) => {
+    const signal = AbortSignal.any([clientGone, services.shutdown]);
+    try {
+      await stream(write, signal);
+    } catch (err) {
+      if (!signal.aborted) services.log.error(`request ${requestId} ${raw.method} ${raw.path}: streaming failed: ${(err as Error)?.stack ?? String(err)}`);
+      throw err;
+    }
+  };
+}
+
 export async function handleScheduler(
   raw: RawRequest,
   parts: string[],
@@ -180,6 +198,7 @@ export async function handleScheduler(
       'x-svc-lastcontact': '0',
       ...result.headers,
     };
+    if (result.stream) return { status: result.status ?? 200, headers, body: '', stream: untilShutdown(result.stream, raw, requestId, services) };
     return schedulerJson(result.body, result.status ?? 200, headers);
   } catch (err) {
     const { status, message, internal } = classify(err);

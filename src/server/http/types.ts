@@ -21,7 +21,17 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Buffer;
+  /**
+   * A body produced over time (log and file streams), sent instead of `body`: the listener sends the
+   * status and headers, then runs this until it settles, and ends the response. `write` resolves once
+   * the chunk is handed to the socket without exceeding its buffer (backpressure); `signal` aborts when
+   * the client goes away. Throwing after the headers went out cuts the connection, so the client sees an
+   * incomplete body rather than a complete-looking one.
+   */
+  stream?: ResponseStream;
 }
+
+export type ResponseStream = (write: (chunk: Buffer | string) => Promise<void>, signal: AbortSignal) => Promise<void>;
 
 export interface Caller {
   token: TokenEntry;
