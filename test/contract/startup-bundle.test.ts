@@ -35,7 +35,7 @@ const LAZY = [
   /^src\/server\/dev-cloud\.ts$/,
   /^test\/support\//,
   /^src\/secrets\/auth\/(cloud\/|token-fields\.ts$)/,
-  /^src\/api\/(jobs|allocs|evals|nodes)\.ts$/,
+  /^src\/api\/(jobs|allocs|evals|nodes|fs)\.ts$/,
   /^src\/scheduler\//,
   /^src\/jobspec\//,
 ];

@@ -19,6 +19,8 @@ export { allocRestart } from './alloc-restart.js';
 export { allocSignal } from './alloc-signal.js';
 export { allocStatus } from './alloc-status.js';
 export { allocStop } from './alloc-stop.js';
+export { allocLogs } from './alloc-logs.js';
+export { allocFs } from './alloc-fs.js';
 export { allocExec } from './alloc-exec.js';
 export { jobAction } from './job-action.js';
 export { evalList } from './eval-list.js';

@@ -5,6 +5,8 @@ import stopCommand from './stop.js';
 import signalCommand from './signal.js';
 import restartCommand from './restart.js';
 import execCommand from './exec.js';
+import logsCommand from './logs.js';
+import fsCommand from './fs.js';
 
 export const allocGroup = defineGroup({
   path: ['alloc'],
@@ -14,4 +16,4 @@ export const allocGroup = defineGroup({
     'ID or by a unique ID prefix of at least two characters.',
 });
 
-export const allocCommands: CommandSpec[] = [execCommand, restartCommand, signalCommand, statusCommand, stopCommand];
+export const allocCommands: CommandSpec[] = [execCommand, fsCommand, logsCommand, restartCommand, signalCommand, statusCommand, stopCommand];

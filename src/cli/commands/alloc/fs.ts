@@ -1,0 +1,30 @@
+import { defineCommand } from '../../define.js';
+
+export default defineCommand({
+  path: ['alloc', 'fs'],
+  synopsis: 'Inspect the contents of an allocation directory',
+  usage: 'svc alloc fs [options] ALLOC [PATH]',
+  description:
+    "Lists a directory of the allocation's directory (alloc/ and one per task) or prints a file of it; " +
+    'PATH defaults to its root. -stat prints the file information, -tail the last -n lines (10) or -c ' +
+    'bytes, and -f keeps printing what is appended until the allocation is done, or Ctrl-C.',
+  examples: [{ command: 'svc alloc fs 9f2c alloc/logs' }, { command: 'svc alloc fs -tail -f 9f2c web/local/app.log' }],
+  exitCodes: { 0: 'success', 1: 'an error, an unknown allocation or path' },
+  family: 'scheduler',
+  flagSets: ['http'],
+  flags: [
+    { name: 'machine', aliases: ['H'], type: 'bool', description: "Sizes in bytes, not KiB, MiB … (Nomad's -H)." },
+    { name: 'stat', type: 'bool', description: 'Print the file information.' },
+    { name: 'f', type: 'bool', description: 'Follow the file.' },
+    { name: 'tail', type: 'bool', description: 'Print the end: the last -n lines (10) or -c bytes.' },
+    { name: 'n', type: 'int', description: 'With -tail: lines from the end.' },
+    { name: 'c', type: 'int', description: 'With -tail: bytes from the end.' },
+    { name: 'job', type: 'bool', description: 'ALLOC is a job: use its newest running allocation.' },
+    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+  ],
+  args: [
+    { name: 'alloc', description: 'An allocation ID or prefix (a job ID with -job).', required: true, complete: 'alloc' },
+    { name: 'path', description: 'A path in the allocation directory.' },
+  ],
+  run: async (ctx) => (await import('../../scheduler/index.js')).allocFs(ctx),
+});

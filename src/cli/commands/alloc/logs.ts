@@ -1,0 +1,35 @@
+import { defineCommand } from '../../define.js';
+
+export default defineCommand({
+  path: ['alloc', 'logs'],
+  synopsis: 'Stream the logs of a task',
+  usage: 'svc alloc logs [options] ALLOC [TASK]',
+  description:
+    "Prints a task's stdout (-stderr: its stderr) from the start, across its rotated log files; -tail " +
+    'starts at the last -n lines (10) or -c bytes. -f keeps printing until the task is dead and its log ' +
+    'drained, or Ctrl-C; -f alone follows stdout and stderr from their end. TASK may be left out when the ' +
+    'allocation has one task (a terminal asks which otherwise).',
+  examples: [
+    { command: 'svc alloc logs -stderr -tail -n 50 9f2c web' },
+    { command: 'svc alloc logs -f -job countdown', description: 'Follow the newest running allocation of a job' },
+  ],
+  exitCodes: { 0: 'the log was printed, followed to its end, or interrupted', 1: 'an error, an unknown allocation or task' },
+  family: 'scheduler',
+  flagSets: ['http'],
+  flags: [
+    { name: 'stdout', type: 'bool', description: 'Print stdout (the default, except with -f alone).' },
+    { name: 'stderr', type: 'bool', description: 'Print stderr.' },
+    { name: 'f', type: 'bool', description: 'Follow the log until the task is dead.' },
+    { name: 'tail', type: 'bool', description: 'Start near the end: the last -n lines (10) or -c bytes.' },
+    { name: 'n', type: 'int', description: 'With -tail: lines from the end.' },
+    { name: 'c', type: 'int', description: 'With -tail: bytes from the end.' },
+    { name: 'task', type: 'string', description: 'The task (the same as the TASK argument).' },
+    { name: 'job', type: 'bool', description: "ALLOC is a job: use its newest running allocation." },
+    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+  ],
+  args: [
+    { name: 'alloc', description: 'An allocation ID or prefix (a job ID with -job).', required: true, complete: 'alloc' },
+    { name: 'task', description: 'The task whose log to print.' },
+  ],
+  run: async (ctx) => (await import('../../scheduler/index.js')).allocLogs(ctx),
+});
