@@ -6,7 +6,7 @@
 _svc_words() {
   case "$1" in
     '') REPLY='alloc auth completion delete deployment eval identity job list login namespace node path-help policy read run server status stop token version write' ;;
-    'alloc') REPLY='restart signal status stop' ;;
+    'alloc') REPLY='exec fs logs restart signal status stop' ;;
     'auth') REPLY='cloud disable enable list' ;;
     'auth cloud') REPLY='accesslist config denylist role rotate-root tidy' ;;
     'auth cloud accesslist') REPLY='delete list read' ;;
@@ -24,7 +24,7 @@ _svc_words() {
     'identity') REPLY='entity entity-alias' ;;
     'identity entity') REPLY='create delete list read update' ;;
     'identity entity-alias') REPLY='create delete list read update' ;;
-    'job') REPLY='allocs deployments eval history inspect run status stop validate' ;;
+    'job') REPLY='action allocs deployments eval history inspect run status stop validate' ;;
     'namespace') REPLY='apply delete list' ;;
     'node') REPLY='status' ;;
     'policy') REPLY='delete list read write' ;;
@@ -36,6 +36,9 @@ _svc_words() {
 # The flags of the command in $1 as offered; a trailing = marks a flag that takes a value.
 _svc_flags() {
   case "$1" in
+    'alloc exec') REPLY='-address= -token= -namespace= -region= -no-color -force-color -task= -job -group= -i -t -e= -verbose' ;;
+    'alloc fs') REPLY='-address= -token= -namespace= -region= -no-color -force-color -machine -stat -f -tail -n= -c= -job -verbose' ;;
+    'alloc logs') REPLY='-address= -token= -namespace= -region= -no-color -force-color -stdout -stderr -f -tail -n= -c= -task= -job -verbose' ;;
     'alloc restart') REPLY='-address= -token= -namespace= -region= -no-color -force-color -task= -all-tasks -verbose' ;;
     'alloc signal') REPLY='-address= -token= -namespace= -region= -no-color -force-color -s= -task= -verbose' ;;
     'alloc status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -short -verbose' ;;
@@ -93,6 +96,7 @@ _svc_flags() {
     'identity entity-alias list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'identity entity-alias read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'identity entity-alias update') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field= -name= -canonical-id= -mount-accessor= -custom-metadata=' ;;
+    'job action') REPLY='-address= -token= -namespace= -region= -no-color -force-color -job= -alloc= -group= -task= -i -t -e= -verbose' ;;
     'job allocs') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -all -verbose' ;;
     'job deployments') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -latest -all -verbose' ;;
     'job eval') REPLY='-address= -token= -namespace= -region= -no-color -force-color -force-reschedule -detach -verbose' ;;
@@ -130,6 +134,9 @@ _svc_flags() {
 # Every name (aliases too) of the flags of $1 that take a value, to skip their values.
 _svc_valued() {
   case "$1" in
+    'alloc exec') REPLY=' address token namespace region task group e ' ;;
+    'alloc fs') REPLY=' address token namespace region n c ' ;;
+    'alloc logs') REPLY=' address token namespace region n c task ' ;;
     'alloc restart') REPLY=' address token namespace region task ' ;;
     'alloc signal') REPLY=' address token namespace region s task ' ;;
     'alloc status') REPLY=' address token namespace region ' ;;
@@ -187,6 +194,7 @@ _svc_valued() {
     'identity entity-alias list') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias read') REPLY=' address token namespace region format field ' ;;
     'identity entity-alias update') REPLY=' address token namespace region format field name canonical-id mount-accessor custom-metadata ' ;;
+    'job action') REPLY=' address token namespace region job alloc group task e ' ;;
     'job allocs') REPLY=' address token namespace region ' ;;
     'job deployments') REPLY=' address token namespace region ' ;;
     'job eval') REPLY=' address token namespace region ' ;;
@@ -224,7 +232,7 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth cloud accesslist delete|-namespace'|'auth cloud accesslist list|-namespace'|'auth cloud accesslist read|-namespace'|'auth cloud config certificate delete|-namespace'|'auth cloud config certificate list|-namespace'|'auth cloud config certificate read|-namespace'|'auth cloud config certificate write|-namespace'|'auth cloud config client delete|-namespace'|'auth cloud config client read|-namespace'|'auth cloud config client write|-namespace'|'auth cloud config identity read|-namespace'|'auth cloud config identity write|-namespace'|'auth cloud config sts delete|-namespace'|'auth cloud config sts list|-namespace'|'auth cloud config sts read|-namespace'|'auth cloud config sts write|-namespace'|'auth cloud config tidy delete|-namespace'|'auth cloud config tidy read|-namespace'|'auth cloud config tidy write|-namespace'|'auth cloud denylist add|-namespace'|'auth cloud denylist delete|-namespace'|'auth cloud denylist list|-namespace'|'auth cloud denylist read|-namespace'|'auth cloud role delete|-namespace'|'auth cloud role list|-namespace'|'auth cloud role read|-namespace'|'auth cloud role tag|-namespace'|'auth cloud role write|-namespace'|'auth cloud rotate-root|-namespace'|'auth cloud tidy accesslist|-namespace'|'auth cloud tidy denylist|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'deployment fail|-namespace'|'deployment list|-namespace'|'deployment pause|-namespace'|'deployment promote|-namespace'|'deployment resume|-namespace'|'deployment status|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job allocs|-namespace'|'job deployments|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job run|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'status|-namespace'|'stop|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'alloc exec|-namespace'|'alloc fs|-namespace'|'alloc logs|-namespace'|'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth cloud accesslist delete|-namespace'|'auth cloud accesslist list|-namespace'|'auth cloud accesslist read|-namespace'|'auth cloud config certificate delete|-namespace'|'auth cloud config certificate list|-namespace'|'auth cloud config certificate read|-namespace'|'auth cloud config certificate write|-namespace'|'auth cloud config client delete|-namespace'|'auth cloud config client read|-namespace'|'auth cloud config client write|-namespace'|'auth cloud config identity read|-namespace'|'auth cloud config identity write|-namespace'|'auth cloud config sts delete|-namespace'|'auth cloud config sts list|-namespace'|'auth cloud config sts read|-namespace'|'auth cloud config sts write|-namespace'|'auth cloud config tidy delete|-namespace'|'auth cloud config tidy read|-namespace'|'auth cloud config tidy write|-namespace'|'auth cloud denylist add|-namespace'|'auth cloud denylist delete|-namespace'|'auth cloud denylist list|-namespace'|'auth cloud denylist read|-namespace'|'auth cloud role delete|-namespace'|'auth cloud role list|-namespace'|'auth cloud role read|-namespace'|'auth cloud role tag|-namespace'|'auth cloud role write|-namespace'|'auth cloud rotate-root|-namespace'|'auth cloud tidy accesslist|-namespace'|'auth cloud tidy denylist|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'deployment fail|-namespace'|'deployment list|-namespace'|'deployment pause|-namespace'|'deployment promote|-namespace'|'deployment resume|-namespace'|'deployment status|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job action|-namespace'|'job allocs|-namespace'|'job deployments|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job run|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'status|-namespace'|'stop|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
     'auth cloud accesslist delete|-format'|'auth cloud accesslist list|-format'|'auth cloud accesslist read|-format'|'auth cloud config certificate delete|-format'|'auth cloud config certificate list|-format'|'auth cloud config certificate read|-format'|'auth cloud config certificate write|-format'|'auth cloud config client delete|-format'|'auth cloud config client read|-format'|'auth cloud config client write|-format'|'auth cloud config identity read|-format'|'auth cloud config identity write|-format'|'auth cloud config sts delete|-format'|'auth cloud config sts list|-format'|'auth cloud config sts read|-format'|'auth cloud config sts write|-format'|'auth cloud config tidy delete|-format'|'auth cloud config tidy read|-format'|'auth cloud config tidy write|-format'|'auth cloud denylist add|-format'|'auth cloud denylist delete|-format'|'auth cloud denylist list|-format'|'auth cloud denylist read|-format'|'auth cloud role delete|-format'|'auth cloud role list|-format'|'auth cloud role read|-format'|'auth cloud role tag|-format'|'auth cloud role write|-format'|'auth cloud rotate-root|-format'|'auth cloud tidy accesslist|-format'|'auth cloud tidy denylist|-format'|'auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
     'auth cloud config certificate write|-type') REPLY='choices:pkcs7 identity' ;;
     'auth cloud config identity write|-iam-alias') REPLY='choices:role_id unique_id full_arn' ;;
@@ -232,13 +240,17 @@ _svc_value_spec() {
     'auth cloud role write|-auth-type') REPLY='choices:ec2 iam' ;;
     'auth cloud role write|-token-type') REPLY='choices:default service batch' ;;
     'auth enable|-token-type') REPLY='choices:default-service default-batch service batch' ;;
-    'eval list|-job') REPLY='dynamic:job' ;;
+    'eval list|-job'|'job action|-job') REPLY='dynamic:job' ;;
     'eval list|-status') REPLY='choices:blocked pending complete failed canceled' ;;
+    'job action|-alloc') REPLY='dynamic:alloc' ;;
     'job run|-var-file'|'job validate|-var-file'|'run|-var-file'|'server|-config') REPLY='file' ;;
     'server|-data-dir') REPLY='dir' ;;
     'server|-log-level') REPLY='choices:trace debug info warn error' ;;
     'token create|-type') REPLY='choices:service batch' ;;
     'token revoke|-mode') REPLY='choices:orphan' ;;
+    'alloc exec#0') REPLY='dynamic:alloc' ;;
+    'alloc fs#0') REPLY='dynamic:alloc' ;;
+    'alloc logs#0') REPLY='dynamic:alloc' ;;
     'alloc restart#0') REPLY='dynamic:alloc' ;;
     'alloc signal#0') REPLY='dynamic:alloc' ;;
     'alloc status#0') REPLY='dynamic:alloc' ;;

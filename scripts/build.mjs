@@ -5,6 +5,7 @@
 //   dist/cli-auth-cloud.cjs the `svc auth cloud` commands, declarations included (their field schemas are
 //                           large), loaded by src/cli/registry.ts when argv starts with `auth cloud` or
 //                           when every command is listed;
+//   dist/cli-job.cjs, dist/cli-alloc.cjs  the `job` and `alloc` command declarations, loaded the same way;
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
 //   dist/jobspec.cjs        the job file parser, loaded only by job commands.
@@ -30,6 +31,8 @@ const SEPARATE = new Map([
   [path.resolve('src/jobspec/index.ts'), { out: 'jobspec.cjs' }],
   [path.resolve('src/cli/scheduler/index.ts'), { out: 'cli-scheduler.cjs', cli: true }],
   [path.resolve('src/cli/commands/auth/cloud/index.ts'), { out: 'cli-auth-cloud.cjs', cli: true }],
+  [path.resolve('src/cli/commands/job/index.ts'), { out: 'cli-job.cjs', cli: true }],
+  [path.resolve('src/cli/commands/alloc/index.ts'), { out: 'cli-alloc.cjs', cli: true }],
   [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
   [path.resolve('src/cli/login-methods/cloud.ts'), { out: 'cli-login-cloud.cjs', cli: true }],
   [path.resolve('src/server/dev-cloud.ts'), { out: 'dev-cloud.cjs' }],

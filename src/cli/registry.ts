@@ -16,9 +16,11 @@ import { authGroup, authCloudGroup, authCommands } from './commands/auth/index.j
 import { identityGroups, identityCommands } from './commands/identity/index.js';
 import { namespaceGroup, namespaceCommands } from './commands/namespace/index.js';
 import { docsCommands } from './commands/docs/index.js';
-import { jobGroup, jobCommands, runAlias, stopAlias } from './commands/job/index.js';
+import { jobGroup } from './commands/job/group.js';
+import { runAlias } from './commands/job/run.js';
+import { stopAlias } from './commands/job/stop.js';
 import { evalGroup, evalCommands } from './commands/eval/index.js';
-import { allocGroup, allocCommands } from './commands/alloc/index.js';
+import { allocGroup } from './commands/alloc/group.js';
 import { nodeGroup, nodeCommands } from './commands/node/index.js';
 import { deploymentGroup, deploymentCommands } from './commands/deployment/index.js';
 
@@ -34,11 +36,9 @@ const commands: CommandSpec[] = [
   ...authCommands,
   ...identityCommands,
   ...namespaceCommands,
-  ...jobCommands,
   runAlias,
   stopAlias,
   ...evalCommands,
-  ...allocCommands,
   ...deploymentCommands,
   ...nodeCommands,
   ...docsCommands,
@@ -58,16 +58,33 @@ interface LazySubtree {
   load(): Promise<Registry>;
 }
 
-const LAZY_SUBTREES: LazySubtree[] = [{ root: authCloudGroup, load: () => import('./commands/auth/cloud/index.js') }];
+const LAZY_SUBTREES: LazySubtree[] = [
+  { root: authCloudGroup, load: () => import('./commands/auth/cloud/index.js') },
+  // The scheduler's two largest groups: their declarations are most of what the CLI would parse at start.
+  { root: jobGroup, load: async () => ({ commands: (await import('./commands/job/index.js')).jobCommands, groups: [] }) },
+  { root: allocGroup, load: async () => ({ commands: (await import('./commands/alloc/index.js')).allocCommands, groups: [] }) },
+];
+
+/**
+ * Where a subtree's commands go so that listings keep the table-of-contents order: after the commands of
+ * its parent group, or, for a top-level group, before the commands of the groups declared after it.
+ */
+function insertionPoint(list: CommandSpec[], root: GroupSpec): number {
+  const parent = root.path.slice(0, -1);
+  if (parent.length === 0) {
+    const later = new Set(groups.slice(groups.indexOf(root) + 1).map((g) => g.path[0]));
+    const before = list.findIndex((c) => c.path.length > 1 && later.has(c.path[0]));
+    return before === -1 ? list.length : before;
+  }
+  const after = list.findLastIndex((c) => parent.every((w, i) => c.path[i] === w));
+  return after === -1 ? list.length : after + 1;
+}
 
 async function withSubtrees(subtrees: LazySubtree[]): Promise<Registry> {
   const all: Registry = { commands: [...commands], groups: [...groups] };
   for (const tree of subtrees) {
     const loaded = await tree.load();
-    // Placed after the commands of the subtree's parent, so listings keep the table-of-contents order.
-    const parent = tree.root.path.slice(0, -1);
-    const after = all.commands.findLastIndex((c) => parent.every((w, i) => c.path[i] === w));
-    all.commands.splice(after === -1 ? all.commands.length : after + 1, 0, ...loaded.commands);
+    all.commands.splice(insertionPoint(all.commands, tree.root), 0, ...loaded.commands);
     all.groups.push(...loaded.groups);
   }
   return all;

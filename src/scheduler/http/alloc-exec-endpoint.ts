@@ -38,12 +38,12 @@ export const allocExecWsRoute: WsRouteDef = {
   },
 };
 
-/** A GET that is not a WebSocket upgrade, answered after the usual token check. */
+/** A GET that is not a WebSocket upgrade, answered after the usual token and ACL checks. */
 export function needsUpgrade(path: string, synopsis: string) {
   return defineRoute({
     methods: ['GET'],
     path,
-    acl: { authenticated: true },
+    acl: { namespace: ['alloc-exec'] },
     synopsis,
     handler: async () => {
       throw new UserError('this endpoint speaks WebSocket: send the request with "Connection: Upgrade" and "Upgrade: websocket"');

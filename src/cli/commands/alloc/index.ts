@@ -1,5 +1,9 @@
-/** Nomad's alloc commands: read an allocation, stop, signal or restart it. */
-import { defineGroup, type CommandSpec } from '../../define.js';
+/**
+ * Nomad's alloc commands: read an allocation, its logs and files, exec into it, stop, signal or restart
+ * it. A bundle of its own (dist/cli-alloc.cjs) that src/cli/registry.ts loads when argv starts with
+ * `alloc`, or when every command is listed; the group itself (group.ts) stays in the start-up bundle.
+ */
+import type { CommandSpec } from '../../define.js';
 import statusCommand from './status.js';
 import stopCommand from './stop.js';
 import signalCommand from './signal.js';
@@ -8,12 +12,6 @@ import execCommand from './exec.js';
 import logsCommand from './logs.js';
 import fsCommand from './fs.js';
 
-export const allocGroup = defineGroup({
-  path: ['alloc'],
-  synopsis: 'Interact with allocations',
-  description:
-    'An allocation is one task group of a job placed on a node, with its tasks. Allocations may be named by ' +
-    'ID or by a unique ID prefix of at least two characters.',
-});
+export { allocGroup } from './group.js';
 
 export const allocCommands: CommandSpec[] = [execCommand, fsCommand, logsCommand, restartCommand, signalCommand, statusCommand, stopCommand];

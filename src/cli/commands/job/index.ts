@@ -1,5 +1,9 @@
-/** Nomad's job commands: check, submit, read, list, evaluate and stop jobs. */
-import { defineGroup, type CommandSpec } from '../../define.js';
+/**
+ * Nomad's job commands: check, submit, read, list, evaluate and stop jobs. A bundle of its own
+ * (dist/cli-job.cjs) that src/cli/registry.ts loads when argv starts with `job`, or when every command is
+ * listed; the group itself (group.ts) and the `run`/`stop` aliases stay in the start-up bundle.
+ */
+import type { CommandSpec } from '../../define.js';
 import validateCommand from './validate.js';
 import inspectCommand from './inspect.js';
 import historyCommand from './history.js';
@@ -11,15 +15,7 @@ import evalCommand from './eval.js';
 import deploymentsCommand from './deployments.js';
 import actionCommand from './action.js';
 
-export const jobGroup = defineGroup({
-  path: ['job'],
-  synopsis: 'Interact with jobs',
-  description:
-    'Jobs are what the scheduler runs. Job files written for Nomad (HCL2, HCL-JSON or API JSON) are read ' +
-    'unchanged. Jobs may be named by ID or by a unique ID prefix.',
-});
+export { jobGroup } from './group.js';
 
 export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand];
 
-export { runAlias } from './run.js';
-export { stopAlias } from './stop.js';
