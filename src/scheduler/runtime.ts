@@ -1,6 +1,6 @@
 /**
  * The scheduler's moving parts in one server process: the evaluation broker, node heartbeats, the
- * deployment watcher (progress deadlines), and the nodes this server can reach directly (its own), to
+ * deployment watcher (progress deadlines), the periodic launcher, and the nodes this server can reach directly (its own), to
  * which signal, restart, exec and file requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
@@ -9,6 +9,7 @@ import { EvalBroker } from './broker.js';
 import { Heartbeats } from './heartbeats.js';
 import { schedulerFor } from './sched/index.js';
 import { enforceProgressDeadlines } from './state/deployments.js';
+import { PeriodicLauncher } from './periodic/launcher.js';
 import type { ExecRequest, PreparedExec } from '../client/exec/types.js';
 
 /** How often running deployments are checked against their progress deadlines. */
@@ -26,6 +27,7 @@ export interface NodeControl {
 export class SchedulerRuntime {
   readonly broker: EvalBroker;
   readonly heartbeats: Heartbeats;
+  readonly periodic: PeriodicLauncher;
   readonly localNodes = new Map<string, NodeControl>();
   private deploymentWatch: NodeJS.Timeout | undefined;
   private watching: Promise<unknown> = Promise.resolve();
@@ -37,11 +39,13 @@ export class SchedulerRuntime {
   ) {
     this.broker = new EvalBroker(store, log.named('broker'), schedulerFor);
     this.heartbeats = new Heartbeats(store, log.named('heartbeat'), heartbeatTtlMs);
+    this.periodic = new PeriodicLauncher(store, log.named('periodic'));
   }
 
   start(): void {
     this.heartbeats.start();
     this.broker.start();
+    void this.periodic.start();
     this.deploymentWatch = setInterval(() => {
       this.watching = enforceProgressDeadlines(this.store).catch((err: Error) => this.log.error(`deployment watcher: ${err.message}`));
     }, DEPLOYMENT_WATCH_MS);
@@ -51,6 +55,7 @@ export class SchedulerRuntime {
   async stop(): Promise<void> {
     clearInterval(this.deploymentWatch);
     this.heartbeats.stop();
+    await this.periodic.stop();
     await this.watching;
     await this.broker.stop();
   }

@@ -10,7 +10,9 @@ import { jobHadEvals, jobHasOpenEvals } from './evals.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
 
 export function computeJobStatus(tx: WriteTx, job: Job): string {
-  if (job.Type === 'system' || job.Periodic !== null || job.ParameterizedJob !== null) return job.Stop ? 'dead' : 'running';
+  // A dispatched child keeps its parent's parameterized block but runs to completion like any batch job.
+  const parameterized = job.ParameterizedJob !== null && !job.Dispatched;
+  if (job.Type === 'system' || job.Periodic !== null || parameterized) return job.Stop ? 'dead' : 'running';
   if (liveAllocCount(tx, job.Namespace, job.ID) > 0) return 'running';
   if (jobHasOpenEvals(tx, job.Namespace, job.ID)) return 'pending';
   if (job.Stop || jobHadEvals(tx, job.Namespace, job.ID)) return 'dead';

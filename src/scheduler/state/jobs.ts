@@ -137,9 +137,9 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
   return { ...result, index };
 }
 
-/** Periodic and parameterized parents are never evaluated themselves; their children are. */
+/** Periodic and parameterized parents are never evaluated themselves; their children (dispatched ones keep the block) are. */
 function evaluate(tx: WriteTx, job: Job, triggeredBy: string, priority = 0): Evaluation | undefined {
-  if (job.Periodic !== null || job.ParameterizedJob !== null) return undefined;
+  if (job.Periodic !== null || (job.ParameterizedJob !== null && !job.Dispatched)) return undefined;
   return evaluateJob(tx, job, triggeredBy, { priority });
 }
 

@@ -28,6 +28,7 @@ import { CHECK_TYPES, ON_UPDATE_MODES, SERVICE_ADDRESS_MODES, SERVICE_PROVIDERS 
 import type { Task } from './task.js';
 import { GETTER_MODES, LIFECYCLE_HOOKS, TEMPLATE_CHANGE_MODES } from './task.js';
 import type { TaskGroup } from './task-group.js';
+import { cronProblem } from '../periodic/cron.js';
 
 // ---- structural input validation ------------------------------------------------------------------------
 
@@ -488,19 +489,6 @@ function validatePeriodic(p: NonNullable<Job['Periodic']>): string[] {
   }
   if (p.TimeZone !== '' && !isTimeZone(p.TimeZone)) errs.push(`Invalid time zone "${p.TimeZone}"`);
   return errs;
-}
-
-const CRON_MACROS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
-const CRON_FIELD = /^[0-9A-Za-z*?\/,\-LW#]+$/;
-
-/** A shape check only; the periodic dispatcher parses specs fully when it computes launches. */
-function cronProblem(spec: string): string | undefined {
-  const text = spec.trim();
-  if (CRON_MACROS.has(text)) return undefined;
-  const fields = text.split(/\s+/);
-  if (fields.length < 5 || fields.length > 7) return `expected 5 to 7 fields, found ${fields.length}`;
-  const bad = fields.find((f) => !CRON_FIELD.test(f));
-  return bad === undefined ? undefined : `invalid field "${bad}"`;
 }
 
 function isTimeZone(tz: string): boolean {
