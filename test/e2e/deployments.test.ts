@@ -152,7 +152,7 @@ describe('deployments', () => {
     await c().scheduler('POST', '/v1/job/site/stable', { body: { JobID: 'site', JobVersion: 2, Stable: true } });
     const versions = (await c().scheduler<{ Versions: Array<{ Version: number; Stable: boolean }> }>('GET', '/v1/job/site/versions')).body.Versions;
     expect(versions.find((v) => v.Version === 2)?.Stable).toBe(true);
-    expect((await statusOf(c().scheduler('POST', '/v1/job/site/stable', { body: { JobVersion: 99, Stable: true } }))).code).toBe(404);
-    expect((await statusOf(c().scheduler('POST', '/v1/job/site/stable', { body: { JobVersion: 1, Stable: 'yes' } }))).code).toBe(400);
+    expect((await statusOf(c().scheduler('POST', '/v1/job/site/stable', { body: { JobID: 'site', JobVersion: 99, Stable: true } }))).code).toBe(404);
+    expect((await statusOf(c().scheduler('POST', '/v1/job/site/stable', { body: { JobID: 'site', JobVersion: 1, Stable: 'yes' } }))).code).toBe(400);
   });
 });

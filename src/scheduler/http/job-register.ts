@@ -60,7 +60,7 @@ const asObject = (v: unknown): Record<string, unknown> => (typeof v === 'object'
  * The namespace the job lands in: the query parameter wins over the request's Namespace, which wins
  * over the job's (Nomad's order). Read leniently, because access is checked before the body is.
  */
-function targetNamespace(req: SchedulerRequest, body: unknown): string {
+export function targetNamespace(req: SchedulerRequest, body: unknown): string {
   if (req.raw.query.has('namespace')) return req.namespace;
   const obj = asObject(body);
   const fromBody = typeof obj.Namespace === 'string' ? obj.Namespace : '';

@@ -4,6 +4,12 @@ import { namespaceRoutes } from './namespace-endpoint.js';
 import { jobsRoutes } from './jobs-endpoint.js';
 import { jobRoutes } from './job-endpoint.js';
 import { jobAllocationsRoutes } from './job-allocations-endpoint.js';
+import { jobPlanRoutes } from './job-plan-endpoint.js';
+import { jobScaleRoutes } from './job-scale-endpoint.js';
+import { jobRevertRoutes } from './job-revert-endpoint.js';
+import { jobStableRoutes } from './job-stable-endpoint.js';
+import { jobEvaluateRoutes } from './job-evaluate-endpoint.js';
+import { jobVersionTagRoutes } from './job-version-tag-endpoint.js';
 import { validateRoutes } from './validate-endpoint.js';
 import { evalRoutes } from './eval-endpoint.js';
 import { allocRoutes } from './alloc-endpoint.js';
@@ -20,6 +26,12 @@ export const schedulerRoutes: RouteDef[] = [
   ...jobsRoutes,
   ...jobRoutes,
   ...jobAllocationsRoutes,
+  ...jobPlanRoutes,
+  ...jobScaleRoutes,
+  ...jobRevertRoutes,
+  ...jobStableRoutes,
+  ...jobEvaluateRoutes,
+  ...jobVersionTagRoutes,
   ...validateRoutes,
   ...evalRoutes,
   ...allocRoutes,

@@ -13,7 +13,7 @@ import { allocTerminal } from '../structs/allocation.js';
 import { DEPLOYMENT_DESCRIPTIONS } from '../structs/deployment.js';
 import { cancelActiveDeployment } from './deployments.js';
 import { refreshJobStatus } from './job-status.js';
-import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, jobKey, versionKey } from './tables.js';
+import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, SCALING_EVENTS_TABLE, jobKey, versionKey } from './tables.js';
 
 export { JOBS_TABLE, JOB_VERSIONS_TABLE };
 export const JOB_SUBMISSIONS_TABLE = 'job-submissions';
@@ -112,9 +112,7 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
     job.Stop = false;
     job.Stable = false;
     job.NomadTokenID = opts.tokenAccessor ?? '';
-    tx.put(JOBS_TABLE, key, job);
-    tx.put(JOB_VERSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), job);
-    pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
+    putJobVersion(tx, job);
     if (opts.submission) {
       const submission: JobSubmission = {
         Source: opts.submission.Source,
@@ -135,6 +133,17 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
     return { job, changed: true, evaluation };
   });
   return { ...result, index };
+}
+
+/**
+ * Stores `job` as the job's current version and as a version record, then prunes the oldest versions
+ * beyond VERSIONS_KEPT; tagged versions are kept whatever their age.
+ */
+export function putJobVersion(tx: WriteTx, job: Job): void {
+  const key = jobKey(job.Namespace, job.ID);
+  tx.put(JOBS_TABLE, key, job);
+  tx.put(JOB_VERSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), job);
+  pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
 }
 
 /** Periodic and parameterized parents are never evaluated themselves; their children (dispatched ones keep the block) are. */
@@ -191,6 +200,7 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
         for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
       }
       deleteSummary(tx, namespace, id);
+      tx.delete(SCALING_EVENTS_TABLE, key);
       cancelActiveDeployment(tx, namespace, id, DEPLOYMENT_DESCRIPTIONS.stoppedJob);
       const evaluation = evaluate(tx, prev, 'job-deregister', evalPriority);
       cancelJobEvals(tx, namespace, id, evaluation?.ID);
@@ -202,9 +212,7 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
     job.Version = prev.Version + 1;
     job.ModifyIndex = tx.index;
     job.JobModifyIndex = tx.index;
-    tx.put(JOBS_TABLE, key, job);
-    tx.put(JOB_VERSIONS_TABLE, versionKey(namespace, id, job.Version), job);
-    pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
+    putJobVersion(tx, job);
     const evaluation = evaluate(tx, job, 'job-deregister', evalPriority);
     refreshJobStatus(tx, namespace, id);
     return { job: tx.get<Job>(JOBS_TABLE, key)!, evaluation };

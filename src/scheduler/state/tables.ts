@@ -3,6 +3,8 @@ export const NAMESPACES_TABLE = 'namespaces';
 export const JOBS_TABLE = 'jobs';
 
 export const JOB_VERSIONS_TABLE = 'job-versions';
+/** A job's scaling events, by group, in one record per job. */
+export const SCALING_EVENTS_TABLE = 'scaling-events';
 
 /** Namespace and ID joined by NUL, so a prefix scan stays in one namespace. */
 export const jobKey = (namespace: string, id: string) => `${namespace}\u0000${id}`;
