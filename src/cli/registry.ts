@@ -61,7 +61,7 @@ interface LazySubtree {
 const LAZY_SUBTREES: LazySubtree[] = [
   { root: authCloudGroup, load: () => import('./commands/auth/cloud/index.js') },
   // The scheduler's two largest groups: their declarations are most of what the CLI would parse at start.
-  { root: jobGroup, load: async () => ({ commands: (await import('./commands/job/index.js')).jobCommands, groups: [] }) },
+  { root: jobGroup, load: async () => { const m = await import('./commands/job/index.js'); return { commands: m.jobCommands, groups: m.jobGroups }; } },
   { root: allocGroup, load: async () => ({ commands: (await import('./commands/alloc/index.js')).allocCommands, groups: [] }) },
 ];
 

@@ -6,7 +6,7 @@
  *   <allocsDir>/<allocID>/<task>/{local,secrets,tmp}  per task (NOMAD_TASK_DIR is local/)
  *   <allocsDir>/<allocID>/.svc/                       the runner's own state, never shown to tasks
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface AllocDirs {
@@ -80,4 +80,16 @@ export function buildTaskDir(d: TaskDirs): void {
   // Secrets are readable by the task's user only, as Nomad creates them.
   dir(d.secrets, 0o700);
   dir(d.tmp, 0o1777);
+}
+
+/**
+ * A dispatched job's payload, decoded, at `local/<File>` of each task with a `dispatch_payload` block.
+ * Validation keeps File inside local/; a path that resolves outside it is not written.
+ */
+export function writeDispatchPayload(d: TaskDirs, file: string | undefined, payload: string | null): void {
+  if (!file || !payload) return;
+  const target = path.resolve(d.local, file);
+  if (!target.startsWith(d.local + path.sep)) return;
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, Buffer.from(payload, 'base64'), { mode: 0o644 });
 }

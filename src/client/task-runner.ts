@@ -15,7 +15,7 @@ import { normalizeSignal } from './drivers/signals.js';
 import { TaskNotRunningError } from './errors.js';
 import { type PrestartContext, TaskHookError, runArtifacts, runTemplates } from './prestart.js';
 import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './restart-tracker.js';
-import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs } from './task-dir.js';
+import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs, writeDispatchPayload } from './task-dir.js';
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
 import * as ev from './task-events.js';
 import type { ClientAlloc } from './types.js';
@@ -299,6 +299,7 @@ export class TaskRunner {
       if (!this.setupDone) {
         this.emit(ev.taskSetup(ev.BUILDING_TASK_DIR));
         buildTaskDir(this.dirs);
+        writeDispatchPayload(this.dirs, this.task.DispatchPayload?.File, this.alloc.Job.Payload);
         this.setupDone = true;
       }
       // A restart that was due when the server stopped keeps its time.

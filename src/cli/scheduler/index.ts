@@ -8,9 +8,11 @@
  * Nothing outside this directory may import from it except through `await import()`.
  */
 export { jobAllocs } from './job-allocs.js';
+export { jobDispatch } from './job-dispatch.js';
 export { jobEval } from './job-eval.js';
 export { jobHistory } from './job-history.js';
 export { jobInspect } from './job-inspect.js';
+export { jobPeriodicForce } from './job-periodic-force.js';
 export { jobRun } from './job-run.js';
 export { jobStatus } from './job-status.js';
 export { jobStop } from './job-stop.js';

@@ -14,6 +14,8 @@ import { followEvaluation } from '../monitor.js';
 import { monitorDeployment } from '../deployment-monitor.js';
 import { jobLatestDeployment } from '../../api/deployments.js';
 import type { ApiClient } from '../../api/client.js';
+import type { PeriodicConfig } from '../../scheduler/structs/policies.js';
+import { nextLaunchText } from './periodic-launch.js';
 
 /** The upstream message the CLI recognises a check-and-set conflict by. */
 const ENFORCE_INDEX = 'Enforcing job modify index';
@@ -70,7 +72,10 @@ export function jobRun(ctx: CommandContext): Promise<number> {
 
     if (ctx.flags.detach === true || periodic || parameterized || !resp.EvalID) {
       ctx.io.out('Job registration successful');
-      if (!periodic && !parameterized && resp.EvalID) ctx.io.out(`Evaluation ID: ${resp.EvalID}`);
+      if (periodic && !parameterized) {
+        const next = nextLaunchText(job.Periodic as Partial<PeriodicConfig>, Date.now());
+        if (next) ctx.io.out(`Approximate next launch time: ${next}`);
+      } else if (!periodic && !parameterized && resp.EvalID) ctx.io.out(`Evaluation ID: ${resp.EvalID}`);
       return 0;
     }
     const length = idLength(ctx.flags.verbose);

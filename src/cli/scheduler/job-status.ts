@@ -39,6 +39,8 @@ export type JobCommandFailure = CommandFailure;
 /** A task group's allocations counted by status: the server's own summary record. */
 export type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/allocs.js';
 import type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/allocs.js';
+import type { PeriodicConfig } from '../../scheduler/structs/policies.js';
+import { nextLaunchText } from './periodic-launch.js';
 
 export interface JobListStub {
   ID: string;
@@ -216,6 +218,14 @@ export function deploymentSection(d: Deployment, length: number): string {
   return latestDeploymentSection(d, length);
 }
 
+/** `Next Periodic Launch` of a periodic job that is not parameterized, as Nomad prints it. */
+function nextLaunchRow(job: FullJob, show: boolean): Array<[string, string]> {
+  if (!show) return [];
+  if (job.Stop) return [['Next Periodic Launch', 'none (job stopped)']];
+  const next = nextLaunchText(job.Periodic as Partial<PeriodicConfig>, Date.now());
+  return next ? [['Next Periodic Launch', next]] : [];
+}
+
 export function jobStatus(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
     const client = clientFor(ctx);
@@ -248,6 +258,7 @@ export function jobStatus(ctx: CommandContext): Promise<number> {
       ['Status', statusString(job.Status, job.Stop)],
       ['Periodic', String(periodic)],
       ['Parameterized', String(parameterized)],
+      ...nextLaunchRow(job, periodic && !parameterized),
     ]);
     if (ctx.flags.short === true) {
       ctx.io.out(out);

@@ -4,6 +4,8 @@ import { namespaceRoutes } from './namespace-endpoint.js';
 import { jobsRoutes } from './jobs-endpoint.js';
 import { jobRoutes } from './job-endpoint.js';
 import { jobAllocationsRoutes } from './job-allocations-endpoint.js';
+import { jobDispatchRoutes } from './job-dispatch-endpoint.js';
+import { jobPeriodicRoutes } from './job-periodic-endpoint.js';
 import { jobPlanRoutes } from './job-plan-endpoint.js';
 import { jobScaleRoutes } from './job-scale-endpoint.js';
 import { jobRevertRoutes } from './job-revert-endpoint.js';
@@ -26,6 +28,8 @@ export const schedulerRoutes: RouteDef[] = [
   ...jobsRoutes,
   ...jobRoutes,
   ...jobAllocationsRoutes,
+  ...jobDispatchRoutes,
+  ...jobPeriodicRoutes,
   ...jobPlanRoutes,
   ...jobScaleRoutes,
   ...jobRevertRoutes,

@@ -28,6 +28,7 @@ import { CHECK_TYPES, ON_UPDATE_MODES, SERVICE_ADDRESS_MODES, SERVICE_PROVIDERS 
 import type { Task } from './task.js';
 import { GETTER_MODES, LIFECYCLE_HOOKS, TEMPLATE_CHANGE_MODES } from './task.js';
 import type { TaskGroup } from './task-group.js';
+import { posix } from 'node:path';
 import { cronProblem } from '../periodic/cron.js';
 
 // ---- structural input validation ------------------------------------------------------------------------
@@ -371,7 +372,8 @@ function validateTask(t: Task, g: TaskGroup, job: Job): string[] {
   if (t.DispatchPayload && !job.ParameterizedJob) {
     errs.push('Dispatch payload can only be used with parameterized jobs');
   }
-  if (t.DispatchPayload && t.DispatchPayload.File.startsWith('..')) {
+  // Written under the task's local/ directory: it must stay there after `..` are resolved.
+  if (t.DispatchPayload && (t.DispatchPayload.File.startsWith('/') || posix.normalize(t.DispatchPayload.File).startsWith('..'))) {
     errs.push('Dispatch payload file escapes the task directory');
   }
   const actionNames = new Set<string>();
