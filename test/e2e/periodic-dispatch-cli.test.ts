@@ -87,6 +87,7 @@ describe('periodic jobs from the CLI', () => {
     const logs = await srv.cli(['alloc', 'logs', '-job', child.ID]);
     expect(logs.stdout).toMatch(/^building report for \d{4}-\d\d-\d\d$/m);
     const status = await srv.cli(['job', 'status', 'nightly-report']);
+    expect(status.stdout).toMatch(/Children Job Summary\nPending\s+Running\s+Dead\n0\s+0\s+1\n/);
     expect(status.stdout).toContain('Previously Launched Jobs');
     expect(status.stdout).toMatch(new RegExp(`^${child.ID.replace('/', '\\/')}\\s+dead$`, 'm'));
   });
@@ -141,6 +142,8 @@ describe('dispatch from the CLI', () => {
     expect((await srv.cli(['alloc', 'logs', '-job', id!])).stdout).toBe('bo:from stdin');
 
     const status = await srv.cli(['job', 'status', 'greeter']);
+    // Two instances so far, both finished.
+    expect(status.stdout).toMatch(/Parameterized Job Summary\nPending\s+Running\s+Dead\n0\s+0\s+2\n/);
     expect(status.stdout).toContain('Dispatched Jobs');
     expect(status.stdout).toMatch(new RegExp(`^${id!.replace('/', '\\/')}\\s+dead$`, 'm'));
   });

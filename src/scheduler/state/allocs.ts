@@ -160,6 +160,21 @@ export function touchSummary(tx: WriteTx, job: Job, queued?: Record<string, numb
   tx.put(JOB_SUMMARIES, key, stored);
 }
 
+/**
+ * Moves one child job of `parentId` between the status counts of the parent's summary (Nomad's
+ * Children: pending, running, dead); `from` undefined for a new child, `to` undefined for a purged one.
+ */
+export function countChild(tx: WriteTx, namespace: string, parentId: string, from: string | undefined, to: string | undefined): void {
+  const key = jobKey(namespace, parentId);
+  const stored = tx.get<StoredSummary>(JOB_SUMMARIES, key);
+  if (!stored) return;
+  const bucket = (status: string) => (status === 'running' ? 'Running' : status === 'dead' ? 'Dead' : 'Pending');
+  const children = { ...stored.summary.Children };
+  if (from !== undefined) children[bucket(from)] = Math.max(0, children[bucket(from)] - 1);
+  if (to !== undefined) children[bucket(to)] += 1;
+  tx.put(JOB_SUMMARIES, key, { ...stored, summary: { ...stored.summary, Children: children, ModifyIndex: tx.index } });
+}
+
 export function getSummary(store: Store | WriteTx, namespace: string, jobId: string): JobSummary | undefined {
   return store.get<StoredSummary>(JOB_SUMMARIES, jobKey(namespace, jobId))?.summary;
 }

@@ -7,7 +7,7 @@ import type { WriteTx } from '../../storage/store.js';
 import { copyJob, type Job } from '../structs/index.js';
 import type { Evaluation } from '../structs/evaluation.js';
 import { evaluateJob, jobHasOpenEvals } from './evals.js';
-import { liveAllocCount, touchSummary } from './allocs.js';
+import { countChild, liveAllocCount, touchSummary } from './allocs.js';
 import { refreshJobStatus } from './job-status.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
 
@@ -38,6 +38,7 @@ export function insertChildJob(tx: WriteTx, child: Job, triggeredBy: string, now
   tx.put(JOBS_TABLE, jobKey(child.Namespace, child.ID), child);
   tx.put(JOB_VERSIONS_TABLE, versionKey(child.Namespace, child.ID, 0), child);
   touchSummary(tx, child);
+  countChild(tx, child.Namespace, child.ParentID, undefined, child.Status);
   const evaluation = child.Periodic === null ? evaluateJob(tx, child, triggeredBy) : undefined;
   refreshJobStatus(tx, child.Namespace, child.ID);
   return evaluation;

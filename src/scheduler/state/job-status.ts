@@ -5,7 +5,7 @@
  */
 import type { WriteTx } from '../../storage/store.js';
 import type { Job } from '../structs/job.js';
-import { liveAllocCount } from './allocs.js';
+import { countChild, liveAllocCount } from './allocs.js';
 import { jobHadEvals, jobHasOpenEvals } from './evals.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
 
@@ -27,4 +27,5 @@ export function refreshJobStatus(tx: WriteTx, namespace: string, jobId: string):
   const status = computeJobStatus(tx, job);
   if (status === job.Status) return;
   tx.put(JOBS_TABLE, key, { ...job, Status: status, ModifyIndex: tx.index });
+  if (job.ParentID !== '') countChild(tx, namespace, job.ParentID, job.Status, status);
 }

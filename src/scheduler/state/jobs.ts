@@ -8,7 +8,7 @@ import type { Store, WriteTx } from '../../storage/store.js';
 import { copyJob, jobSpecChanged, type Job, type TaskGroup } from '../structs/index.js';
 import type { Evaluation } from '../structs/evaluation.js';
 import { cancelJobEvals, evaluateJob } from './evals.js';
-import { allocsOfJob, deleteSummary, putAlloc, touchSummary } from './allocs.js';
+import { allocsOfJob, countChild, deleteSummary, putAlloc, touchSummary } from './allocs.js';
 import { allocTerminal } from '../structs/allocation.js';
 import { DEPLOYMENT_DESCRIPTIONS } from '../structs/deployment.js';
 import { cancelActiveDeployment } from './deployments.js';
@@ -200,6 +200,7 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
         for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
       }
       deleteSummary(tx, namespace, id);
+      if (prev.ParentID !== '') countChild(tx, namespace, prev.ParentID, prev.Status, undefined);
       tx.delete(SCALING_EVENTS_TABLE, key);
       cancelActiveDeployment(tx, namespace, id, DEPLOYMENT_DESCRIPTIONS.stoppedJob);
       const evaluation = evaluate(tx, prev, 'job-deregister', evalPriority);

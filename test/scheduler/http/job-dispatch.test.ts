@@ -149,6 +149,18 @@ describe('POST /v1/job/:job_id/dispatch', () => {
     expect(withToken.filter((j) => j.DispatchIdempotencyToken === 'race')).toHaveLength(1);
   });
 
+  it("the parent's summary counts its children by status, and forgets a purged one", async () => {
+    await c().scheduler('POST', '/v1/jobs', { body: { Job: parameterized('counted', {}) } });
+    const children = async () => (await c().scheduler<{ Children: Record<string, number> }>('GET', '/v1/job/counted/summary')).body.Children;
+    expect(await children()).toEqual({ Pending: 0, Running: 0, Dead: 0 });
+    const a = (await dispatch('counted')).body.DispatchedJobID;
+    await dispatch('counted');
+    // No node here: both children wait for capacity.
+    expect(await children()).toEqual({ Pending: 2, Running: 0, Dead: 0 });
+    await c().scheduler('DELETE', `/v1/job/${encodeURIComponent(a)}`, { query: { purge: 'true' } });
+    expect(await children()).toEqual({ Pending: 1, Running: 0, Dead: 0 });
+  });
+
   it('needs dispatch-job on the namespace', async () => {
     const tokenWith = async (name: string, caps: string[]) => {
       await c().request('PUT', `/v1/sys/policies/acl/${name}`, { body: { policy: `namespace "default" { capabilities = ${JSON.stringify(caps)} }` } });
