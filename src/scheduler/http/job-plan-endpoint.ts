@@ -1,10 +1,11 @@
 /**
  * `job plan` on the server (/v1/job/:job_id/plan): the job checked as a registration would check it,
- * then the scheduler's dry run against the current state. Nothing is written: no job version, no
- * evaluation, no allocation.
+ * then the scheduler's dry run against the current state, and for a periodic job its next launch.
+ * Nothing is written: no job version, no evaluation, no allocation.
  */
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { dryRun } from '../sched/dry-run.js';
+import { nextPeriodicLaunch } from '../periodic/cron.js';
 import { getJob } from '../state/jobs.js';
 import { storeState } from '../state/scheduler-state.js';
 import { ZERO_TIME } from '../structs/allocation.js';
@@ -71,7 +72,7 @@ export const jobPlanRoutes = [
           JobModifyIndex: index,
           CreatedEvals: result.createEvals.length > 0 ? result.createEvals : null,
           Diff: body.Diff === true ? annotateDiff(diffJobs(current ?? null, job, true), result.desiredUpdates) : null,
-          NextPeriodicLaunch: ZERO_TIME,
+          NextPeriodicLaunch: nextPeriodicLaunch(job, new Date())?.toISOString().replace(/\.\d{3}Z$/, 'Z') ?? ZERO_TIME,
           Warnings: jobWarnings(job).join('\n'),
           Index: index,
           LastContact: 0,

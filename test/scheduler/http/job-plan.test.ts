@@ -147,6 +147,16 @@ describe('job plan endpoint', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('a periodic job answers its next launch, and the zero time when disabled', async () => {
+    const periodic = (enabled: boolean) => ({ ...batchJob('cron', 1), Periodic: { Enabled: enabled, Spec: '*/5 * * * *', SpecType: 'cron', TimeZone: 'UTC' } });
+    const before = Date.now();
+    const next = Date.parse((await plan(periodic(true))).NextPeriodicLaunch);
+    expect(next).toBeGreaterThan(before);
+    expect(next).toBeLessThanOrEqual(before + 5 * 60_000);
+    expect(new Date(next).getUTCMinutes() % 5).toBe(0);
+    expect((await plan(periodic(false))).NextPeriodicLaunch).toBe('0001-01-01T00:00:00Z');
+  });
+
   it('refuses a missing Job, a missing ID, an ID that is not the path, and an invalid job with 400', async () => {
     const missing = await statusOf(c().scheduler('POST', '/v1/job/x/plan', { body: {} }));
     expect(missing).toEqual({ code: 400, message: 'Job must be specified' });

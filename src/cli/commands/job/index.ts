@@ -16,6 +16,12 @@ import deploymentsCommand from './deployments.js';
 import actionCommand from './action.js';
 import dispatchCommand from './dispatch.js';
 import periodicForceCommand from './periodic-force.js';
+import planCommand from './plan.js';
+import scaleCommand from './scale.js';
+import scalingEventsCommand from './scaling-events.js';
+import revertCommand from './revert.js';
+import tagApplyCommand from './tag-apply.js';
+import tagUnsetCommand from './tag-unset.js';
 
 export { jobGroup } from './group.js';
 
@@ -25,7 +31,12 @@ export const jobGroups: GroupSpec[] = [
     synopsis: 'Interact with periodic jobs',
     description: 'Periodic jobs launch a child job at each time their cron specs name. `svc job status` lists the children launched so far and the next launch.',
   }),
+  defineGroup({
+    path: ['job', 'tag'],
+    synopsis: 'Tag job versions',
+    description: 'A tag names a job version: the version is kept whatever its age, and its name works in place of its number for `svc job revert` and `svc job history -diff-tag`.',
+  }),
 ];
 
-export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand];
+export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand, planCommand, scaleCommand, scalingEventsCommand, revertCommand, tagApplyCommand, tagUnsetCommand];
 
