@@ -7,6 +7,7 @@ import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { dryRun } from '../sched/dry-run.js';
 import { nextPeriodicLaunch } from '../periodic/cron.js';
 import { getJob } from '../state/jobs.js';
+import { NAMESPACES_TABLE } from '../state/tables.js';
 import { storeState } from '../state/scheduler-state.js';
 import { ZERO_TIME } from '../structs/allocation.js';
 import { annotateDiff, diffJobs } from '../structs/diff.js';
@@ -57,6 +58,7 @@ export const jobPlanRoutes = [
       if (errors.length > 0) throw new UserError(formatValidationErrors(errors).trimEnd());
 
       const { store } = req.services;
+      if (namespace !== 'default' && !store.get(NAMESPACES_TABLE, namespace)) throw new UserError(`job "${id}" is in nonexistent namespace "${namespace}"`);
       const current = getJob(store, namespace, id);
       if (current && !current.Stop && current.Type !== job.Type) {
         throw new UserError(`cannot update job from type "${current.Type}" to "${job.Type}"; stop and purge it first`);

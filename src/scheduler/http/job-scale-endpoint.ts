@@ -1,6 +1,8 @@
 /** A job's scale status and scaling a task group (/v1/job/:job_id/scale). */
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { getJob, JOBS_TABLE } from '../state/jobs.js';
+import { ALLOCS_TABLE } from '../state/allocs.js';
+import { SCALING_EVENTS_TABLE } from '../state/tables.js';
 import { scaleJob, scaleStatus } from '../state/scaling.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
@@ -20,8 +22,10 @@ export const jobScaleRoutes = [
       const { store } = req.services;
       const job = getJob(store, req.namespace, req.params.job_id);
       if (!job) throw new NotFound('job not found');
+      // The status changes with the job, its allocations and its events: a blocking query wakes on any.
+      const index = Math.max(1, ...[JOBS_TABLE, ALLOCS_TABLE, SCALING_EVENTS_TABLE].map((t) => store.tableIndex(t)));
       return {
-        index: Math.max(1, store.tableIndex(JOBS_TABLE)),
+        index,
         body: {
           JobID: job.ID,
           Namespace: job.Namespace,

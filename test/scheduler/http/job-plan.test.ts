@@ -157,7 +157,7 @@ describe('job plan endpoint', () => {
     expect((await plan(periodic(false))).NextPeriodicLaunch).toBe('0001-01-01T00:00:00Z');
   });
 
-  it('refuses a missing Job, a missing ID, an ID that is not the path, and an invalid job with 400', async () => {
+  it('refuses a missing Job, a missing ID, an ID that is not the path, an invalid job and an unknown namespace with 400', async () => {
     const missing = await statusOf(c().scheduler('POST', '/v1/job/x/plan', { body: {} }));
     expect(missing).toEqual({ code: 400, message: 'Job must be specified' });
     const { ID: _, ...noId } = batchJob('x', 1);
@@ -165,6 +165,8 @@ describe('job plan endpoint', () => {
     expect(await statusOf(c().scheduler('POST', '/v1/job/x/plan', { body: { Job: batchJob('y', 1) } }))).toEqual({ code: 400, message: 'Job ID does not match' });
     const invalid = await statusOf(c().scheduler('POST', '/v1/job/x/plan', { body: { Job: { ...batchJob('x', 1), TaskGroups: [] } } }));
     expect(invalid.code).toBe(400);
+    const elsewhere = await statusOf(c().scheduler('POST', '/v1/job/x/plan', { body: { Job: { ...batchJob('x', 1), Namespace: 'nowhere' } } }));
+    expect(elsewhere).toEqual({ code: 400, message: 'job "x" is in nonexistent namespace "nowhere"' });
   });
 
   it('needs submit-job, and policy-override when PolicyOverride is set', async () => {

@@ -84,7 +84,11 @@ describe('job scale endpoint', () => {
 
   it('without a count, or with the same count, only records an event: no version, no EvalID in the answer', async () => {
     const before = (await versions('batch'))[0].Version;
+    const indexBefore = (await c().scheduler('GET', '/v1/job/batch/scale')).index;
     const none = await scale('batch', { Target: { Group: 'g' }, Message: 'just saying' });
+    // A blocking read of the status wakes on a new event, though the job did not change.
+    expect((await c().scheduler('GET', '/v1/job/batch/scale')).index).toBe(none.body.Index);
+    expect(none.body.Index).toBeGreaterThan(indexBefore);
     expect(none.body.EvalID).toBeUndefined();
     expect(none.body.EvalCreateIndex).toBeUndefined();
     const same = await scale('batch', { Count: 3, Target: { Group: 'g' }, Message: 'same' });
