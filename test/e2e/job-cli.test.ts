@@ -442,8 +442,9 @@ describe('svc job status', () => {
   it('shows a periodic job\'s children instead of a group summary', async () => {
     const res = await cli(['job', 'status', 'nightly']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('Type          = batch\n');
-    expect(res.stdout).toContain('Periodic      = true\n');
+    expect(res.stdout).toMatch(/^Type\s+= batch$/m);
+    expect(res.stdout).toMatch(/^Periodic\s+= true$/m);
+    expect(res.stdout).toMatch(/^Next Periodic Launch = \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(\S+ from now\)$/m);
     expect(res.stdout).not.toContain('\nSummary\n');
     expect(res.stdout).toContain('\nChildren Job Summary\nPending  Running  Dead\n0        0        0\n');
     expect(res.stdout).toContain('\nNo instances of periodic job found\n');

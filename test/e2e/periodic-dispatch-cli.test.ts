@@ -128,6 +128,10 @@ describe('dispatch from the CLI', () => {
     await until(() => childrenOf(id!), (l) => l[0]?.Status === 'dead', 'the dispatched job to finish');
     const logs = await srv.cli(['alloc', 'logs', '-job', id!]);
     expect(logs.stdout).toBe('ann:hello from a file');
+    // The instance is a plain batch job that ran, not a parameterized one.
+    const status = await srv.cli(['job', 'status', id!]);
+    expect(status.stdout).toMatch(/^Parameterized\s+=\s+false$/m);
+    expect(status.stdout).toContain('Allocations');
   });
 
   it('job dispatch from stdin, with a template, a token and a priority, follows the evaluation', async () => {

@@ -163,13 +163,13 @@ describe('svc job run', () => {
   it('registers a periodic job without an evaluation', async () => {
     const res = await cli(['job', 'run', file('nightly.nomad.hcl')]);
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('Job registration successful\n');
+    expect(res.stdout).toMatch(/^Job registration successful\nApproximate next launch time: \d{4}-\d\d-\d\dT03:00:00Z \(\S+ from now\)\n$/);
   });
 
   it('prints the server\'s warnings first', async () => {
     const res = await cli(['job', 'run', '-'], PERIODIC_JOB.replace('job "nightly"', 'job "legacy"').replace('crons = ["0 3 * * *"]', 'cron = "0 3 * * *"'));
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^Job Warnings:\n.*cron is deprecated.*\n\nJob registration successful\n$/);
+    expect(res.stdout).toMatch(/^Job Warnings:\n.*cron is deprecated.*\n\nJob registration successful\nApproximate next launch time: .+ from now\)\n$/);
   });
 
   it('-json submits what job inspect prints', async () => {

@@ -129,6 +129,7 @@ interface FullJob {
   SubmitTime: number;
   Periodic: unknown;
   ParameterizedJob: { Payload?: string; MetaRequired?: string[] | null; MetaOptional?: string[] | null } | null;
+  Dispatched?: boolean;
   TaskGroups?: Array<{ Name: string; Tasks: Array<{ Name: string; Actions?: Array<{ Name: string }> | null }> }> | null;
 }
 
@@ -136,7 +137,7 @@ type SummaryLike = Pick<JobListStub['JobSummary'], 'Summary' | 'Children'>;
 
 function summarySection(summary: SummaryLike | null | undefined, job: FullJob): string {
   const periodic = job.Periodic !== null && job.Periodic !== undefined;
-  const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined;
+  const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined && job.Dispatched !== true;
   let out = '';
   if (!periodic && !parameterized) {
     const groups = sortedKeys(summary?.Summary);
@@ -245,7 +246,7 @@ export function jobStatus(ctx: CommandContext): Promise<number> {
       return 0;
     }
     const periodic = job.Periodic !== null && job.Periodic !== undefined;
-    const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined;
+    const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined && job.Dispatched !== true;
     let out = formatKV([
       ['ID', job.ID],
       ['Name', job.Name],

@@ -21,7 +21,8 @@ export function jobStub(job: Job, summary: JobSummary | undefined, withMeta: boo
     Type: job.Type,
     Priority: job.Priority,
     Periodic: job.Periodic !== null,
-    ParameterizedJob: job.ParameterizedJob !== null,
+    // Nomad's IsParameterized: a dispatched instance keeps the block but is not itself parameterized.
+    ParameterizedJob: job.ParameterizedJob !== null && !job.Dispatched,
     Stop: job.Stop,
     Status: job.Status,
     StatusDescription: job.StatusDescription,

@@ -70,6 +70,10 @@ describe('POST /v1/job/:job_id/dispatch', () => {
     expect(child).toMatchObject({ ParentID: 'encode', Name: body.DispatchedJobID, Dispatched: true, Payload: b64('movie.mp4'), Meta: { team: 'media', keep: 'yes', input: 's3://a', quality: 'hd' } });
     const evaluation = (await c().scheduler<{ JobID: string; TriggeredBy: string }>('GET', `/v1/evaluation/${body.EvalID}`)).body;
     expect(evaluation).toMatchObject({ JobID: body.DispatchedJobID, TriggeredBy: 'job-register' });
+    // In the list, the instance is not itself parameterized; the parent is.
+    const stubs = (await c().scheduler<Array<{ ID: string; ParameterizedJob: boolean }>>('GET', '/v1/jobs', { query: { prefix: 'encode' } })).body;
+    expect(stubs.find((j) => j.ID === body.DispatchedJobID)?.ParameterizedJob).toBe(false);
+    expect(stubs.find((j) => j.ID === 'encode')?.ParameterizedJob).toBe(true);
     // The parent stays a parameterized job that is never evaluated itself.
     expect((await c().scheduler<unknown[]>('GET', '/v1/job/encode/evaluations')).body).toEqual([]);
   });
