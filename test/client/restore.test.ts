@@ -74,9 +74,10 @@ describe('restoreAllocRunner', () => {
     await waitFor(() => taskState(first.runner, 'web').State === 'running', 'the task to run');
     const st = executorState(alloc, 'web');
     first.runner.detach();
-    // the machine "lost" the task and its executor: nothing recorded how it ended
-    process.kill(-st.pgid, 'SIGKILL');
+    // the machine "lost" the task and its executor: nothing recorded how it ended. The executor goes
+    // first: killed second, it could still see the task die and record that as an ordinary exit.
     process.kill(st.executorPid, 'SIGKILL');
+    process.kill(-st.pgid, 'SIGKILL');
     await waitFor(() => !isSameProcessAlive(st.executorPid, st.executorStartTime), 'the executor to die');
 
     const { runner } = await restore(alloc);

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SVC_BIN, makeTempDir, startTestServer, type TestServer } from '../support/server.js';
 import { until } from '../support/wait.js';
-import { liveProcesses, sleeper, startPty, type PtyRun } from '../support/exec-cli.js';
+import { runningAlloc, sleeper, startPty, type PtyRun } from '../support/exec-cli.js';
+import { liveProcesses } from '../support/procs.js';
 
 let srv: TestServer;
 let home: string;
@@ -20,23 +21,11 @@ let home: string;
 let allocId: string;
 const ptys: PtyRun[] = [];
 
-interface Stub {
-  ID: string;
-  ClientStatus: string;
-  TaskStates: Record<string, { State: string }> | null;
-}
 
 beforeAll(async () => {
   srv = await startTestServer();
   home = await makeTempDir('svc-exec-home-');
-  const job = { ID: 'exec-test', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Count: 1, Tasks: [sleeper('main'), sleeper('side')] }] };
-  await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job } });
-  const [alloc] = await until(
-    async () => (await srv.client().scheduler<Stub[]>('GET', '/v1/job/exec-test/allocations')).body,
-    (l) => l.length === 1 && l[0].ClientStatus === 'running' && ['main', 'side'].every((t) => l[0].TaskStates?.[t]?.State === 'running'),
-    'both tasks of exec-test to run',
-  );
-  allocId = alloc.ID;
+  allocId = await runningAlloc(srv, { ID: 'exec-test', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Count: 1, Tasks: [sleeper('main'), sleeper('side')] }] });
 });
 
 afterEach(() => {

@@ -6,19 +6,13 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SVC_BIN, makeTempDir, startTestServer, type TestServer } from '../support/server.js';
-import { until } from '../support/wait.js';
-import { sleeper, startPty, type PtyRun } from '../support/exec-cli.js';
+import { runningAlloc, sleeper, startPty, type PtyRun } from '../support/exec-cli.js';
 
 let srv: TestServer;
 let home: string;
 let allocId: string;
 const ptys: PtyRun[] = [];
 
-interface Stub {
-  ID: string;
-  ClientStatus: string;
-  TaskStates: Record<string, { State: string }> | null;
-}
 
 /** Prints the task it runs in, and whether its stdout is a terminal. */
 const WHERE = 'if [ -t 1 ]; then t=yes; else t=no; fi; echo "task=$NOMAD_TASK_NAME tty=$t"';
@@ -48,13 +42,7 @@ const job = {
 beforeAll(async () => {
   srv = await startTestServer();
   home = await makeTempDir('svc-action-home-');
-  await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job } });
-  const [alloc] = await until(
-    async () => (await srv.client().scheduler<Stub[]>('GET', '/v1/job/act/allocations')).body,
-    (l) => l.length === 1 && l[0].ClientStatus === 'running' && ['t', 'u'].every((t) => l[0].TaskStates?.[t]?.State === 'running'),
-    'both tasks of act to run',
-  );
-  allocId = alloc.ID;
+  allocId = await runningAlloc(srv, job);
 });
 
 afterEach(() => {

@@ -1,14 +1,27 @@
 /**
- * What the exec-like CLI tests (`svc alloc exec`, `svc job action`) share: a sleeping raw_exec task, the
- * processes running on this machine (to check that a session's command is gone), and a program run in a
- * real pseudo-terminal (node-pty) whose output the test reads.
+ * What the exec-like CLI tests (`svc alloc exec`, `svc job action`) share: a sleeping raw_exec task, a
+ * job whose tasks all run, and a program run in a real pseudo-terminal (node-pty) whose output the test
+ * reads.
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import pty from '@lydell/node-pty';
 import { until } from './wait.js';
+import type { TestServer } from './server.js';
+
+/** Registers `job` (one group, one allocation) and answers its allocation's ID once every task runs. */
+export async function runningAlloc(srv: TestServer, job: { ID: string; TaskGroups: Array<{ [k: string]: unknown; Tasks: Array<Record<string, unknown>> }>; [k: string]: unknown }): Promise<string> {
+  await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job } });
+  const tasks = job.TaskGroups[0].Tasks.map((t) => String(t.Name));
+  type Stub = { ID: string; ClientStatus: string; TaskStates: Record<string, { State: string }> | null };
+  const [alloc] = await until(
+    async () => (await srv.client().scheduler<Stub[]>('GET', `/v1/job/${encodeURIComponent(job.ID)}/allocations`)).body,
+    (l) => l.length === 1 && l[0].ClientStatus === 'running' && tasks.every((t) => l[0].TaskStates?.[t]?.State === 'running'),
+    `every task of ${job.ID} to run`,
+  );
+  return alloc.ID;
+}
 
 /** A raw_exec task that sleeps: something running to exec into. */
-export function sleeper(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function sleeper(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> & { Name: string } {
   return {
     Name: name,
     Driver: 'raw_exec',
@@ -19,25 +32,6 @@ export function sleeper(name: string, extra: Record<string, unknown> = {}): Reco
   };
 }
 
-/**
- * The live (not zombie) processes whose arguments start with `prefix` and also include every string of
- * `including`, compared whole: `liveProcesses(['sleep', '987654'])`.
- */
-export function liveProcesses(prefix: string[], including: string[] = []): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0];
-      if (state === 'Z') continue;
-      if (prefix.every((p, i) => args[i] === p) && including.every((s) => args.includes(s))) pids.push(Number(name));
-    } catch {
-      // it exited while we looked
-    }
-  }
-  return pids;
-}
 
 export interface PtyRun {
   pid: number;

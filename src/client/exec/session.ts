@@ -24,6 +24,31 @@ const DEFAULT_SIZE: TerminalSize = { rows: 24, cols: 80 };
 /** A terminal's end-of-file: what typing Ctrl-D sends. A pseudo-terminal cannot be half-closed. */
 const EOT = Buffer.from([4]);
 
+/**
+ * Fires once no output has come for DRAIN_MS. Timers run before pending reads in Node's event loop, so
+ * after a long stall the timer would fire with output still waiting to be read: the decision waits for
+ * one more pass over pending I/O (setImmediate runs right after it) and is dropped if output came.
+ */
+class QuietTimer {
+  private timer?: NodeJS.Timeout;
+  private seen = 0;
+
+  constructor(private readonly onQuiet: () => void) {}
+
+  /** Output came (or the wait starts): restart the wait. */
+  arm(): void {
+    this.seen++;
+    clearTimeout(this.timer);
+    const at = this.seen;
+    this.timer = setTimeout(() => setImmediate(() => at === this.seen && this.onQuiet()), DRAIN_MS);
+  }
+
+  cancel(): void {
+    this.seen++;
+    clearTimeout(this.timer);
+  }
+}
+
 function exitOf(code: number | null, signal: NodeJS.Signals | number | null | undefined): ExecExit {
   const number = typeof signal === 'string' ? (constants.signals[signal] ?? 0) : (signal ?? 0);
   if (number > 0) return { exitCode: 128 + number, signal: number };
@@ -77,8 +102,7 @@ class PipeSession extends SessionBase implements ExecSession {
   private readonly child;
   private paused = false;
   /** set once the command has exited: ends the session when its output is drained */
-  private drainTimer?: NodeJS.Timeout;
-  private onQuiet?: () => void;
+  private quiet?: QuietTimer;
 
   constructor(spec: ExecProcessSpec) {
     let pid = 0;
@@ -106,18 +130,17 @@ class PipeSession extends SessionBase implements ExecSession {
     void Promise.race([exited, failed]).then(async (exit) => {
       // Output still in the pipes is read to the end; only a background process that keeps a pipe open
       // but writes nothing for DRAIN_MS (while the client keeps up) is not waited for.
-      const quiet = new Promise<void>((resolve) => (this.onQuiet = resolve));
+      const quiet = new Promise<void>((resolve) => (this.quiet = new QuietTimer(resolve)));
       this.armDrainTimer();
       await Promise.race([Promise.all(drained), quiet]);
-      clearTimeout(this.drainTimer);
+      this.quiet?.cancel();
       this.end(exit);
     });
   }
 
   private armDrainTimer(): void {
-    if (!this.onQuiet) return;
-    clearTimeout(this.drainTimer);
-    if (!this.paused) this.drainTimer = setTimeout(this.onQuiet, DRAIN_MS);
+    if (this.paused) this.quiet?.cancel();
+    else this.quiet?.arm();
   }
 
   write(data: Buffer): void {
@@ -134,7 +157,7 @@ class PipeSession extends SessionBase implements ExecSession {
 
   pause(): void {
     this.paused = true;
-    clearTimeout(this.drainTimer);
+    this.quiet?.cancel();
     this.child.stdout.pause();
     this.child.stderr.pause();
   }
@@ -153,15 +176,19 @@ type Pty = import('@lydell/node-pty').IPty;
 const EXIT_POLL_MS = 20;
 
 /**
- * A pseudo-terminal loses the tail of the output when its last slave descriptor closes before the
- * master has read everything: the read fails with EIO while data still waits in the kernel's buffers.
- * So the session holds a slave descriptor of its own until the command has exited, and only then lets
- * the master drain to its end (and resumes it, if the client had paused it: node-pty waits just 200 ms
- * for the last output once the command is gone).
+ * A pseudo-terminal loses the tail of the output when its slave side closes before the master has read
+ * everything: the kernel stops handing over what is still buffered, and node-pty destroys its end 200 ms
+ * after the command exits whatever is unread. So the session holds a slave descriptor of its own, reads
+ * on after the command has exited (never paused then: what is left is the kernel's buffers), and only
+ * once the output has been quiet for DRAIN_MS closes the slave and the master: the end of the session.
+ * A background process that keeps the terminal open without writing does not hold the session up.
  */
 class TerminalSession extends SessionBase implements ExecSession {
   private readonly exitPoll: NodeJS.Timeout;
   private slave: number | undefined;
+  private gone = false;
+  private paused = false;
+  private readonly quiet: QuietTimer;
 
   constructor(
     private readonly pty: Pty,
@@ -169,20 +196,35 @@ class TerminalSession extends SessionBase implements ExecSession {
   ) {
     super(() => pty.pid);
     this.slave = openSync(ptsName, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
+    const socket = (pty as unknown as { _socket: { destroy(): void } })._socket;
+    const destroy = socket.destroy.bind(socket);
+    this.quiet = new QuietTimer(() => {
+      this.releaseSlave();
+      destroy();
+    });
+    socket.destroy = () => undefined;
     this.exitPoll = setInterval(() => {
       if (processExists(pty.pid)) return;
       clearInterval(this.exitPoll);
-      this.releaseSlave();
-      this.pty.resume();
+      this.gone = true;
+      this.resume();
     }, EXIT_POLL_MS);
     // encoding: null gives Buffers, typed as strings by node-pty.
-    pty.onData((data) => this.emit('stdout', data as unknown as Buffer));
+    pty.onData((data) => {
+      this.emit('stdout', data as unknown as Buffer);
+      this.armQuietTimer();
+    });
     pty.onExit(({ exitCode, signal }) => {
       clearInterval(this.exitPoll);
+      this.quiet.cancel();
       this.releaseSlave();
       this.emitClosed('stdout');
       this.end(exitOf(exitCode, signal));
     });
+  }
+
+  private armQuietTimer(): void {
+    if (this.gone && !this.paused) this.quiet.arm();
   }
 
   private releaseSlave(): void {
@@ -203,11 +245,19 @@ class TerminalSession extends SessionBase implements ExecSession {
     if (!this.ended) this.pty.resize(size.cols, size.rows);
   }
 
+  /**
+   * Once the command has exited, what is left to read is the kernel's few buffers, and a paused reader
+   * would hold some of it when node-pty reports the exit: so the end is always read in full.
+   */
   pause(): void {
-    if (this.slave !== undefined) this.pty.pause();
+    if (this.gone) return;
+    this.paused = true;
+    this.pty.pause();
   }
 
   resume(): void {
+    this.paused = false;
+    this.armQuietTimer();
     this.pty.resume();
   }
 }

@@ -296,10 +296,12 @@ describe('sessions', () => {
   it('kills everything the session started when the client disappears', async () => {
     for (const tty of [false, true]) {
       const marker = String(7_000_000 + Math.floor(Math.random() * 1_000_000));
-      let ws: WebSocket | undefined;
-      const done = exec(['/bin/sh', '-c', `sleep ${marker} & sleep ${marker}`], { tty }, { onOpen: (s) => void (ws = s) });
+      let opened!: (ws: WebSocket) => void;
+      const socket = new Promise<WebSocket>((resolve) => (opened = resolve));
+      const done = exec(['/bin/sh', '-c', `sleep ${marker} & sleep ${marker}`], { tty }, { onOpen: opened });
+      const ws = await socket;
       await until(async () => pidsWithArg(marker), (p) => p.length === 2, `two sleeps ${marker}`);
-      ws!.terminate();
+      ws.terminate();
       await done;
       await until(async () => pidsWithArg(marker), (p) => p.length === 0, `no sleep ${marker} left`);
     }
