@@ -98,6 +98,22 @@ describe('HTTP behaviour of the real server', () => {
       expect(scheduler.text).toBe('Invalid method');
     });
 
+    it('a job suffix with a method it does not serve is a 405 (after the token check), never an action on a job named after the suffix', async () => {
+      const job = { ID: 'web', Type: 'batch', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: 'true' } }] }] };
+      expect((await call('POST', '/v1/jobs', { body: { Job: job } })).status).toBe(200);
+      const stop = await call('DELETE', '/v1/job/web/evaluations');
+      expect([stop.status, stop.text]).toEqual([405, 'Invalid method']);
+      const anonymous = await call('DELETE', '/v1/job/web/evaluations', { token: '' });
+      expect([anonymous.status, anonymous.text]).toEqual([403, 'Permission denied']);
+      const unknownToken = await call('PATCH', '/v1/namespaces', { token: 'not-a-token' });
+      expect(unknownToken.status).toBe(403);
+      // The job is untouched; a job whose ID holds a slash is named with it encoded.
+      const read = await call('GET', '/v1/job/web');
+      expect([read.status, (json(read) as { Stop: boolean }).Stop]).toEqual([200, false]);
+      const encoded = await call('GET', '/v1/job/web%2Fevaluations');
+      expect([encoded.status, encoded.text]).toEqual([404, 'job not found']);
+    });
+
     it('a malformed percent-encoding in the path is a 400, not a 500', async () => {
       const a = await call('GET', '/v1/namespace/%zz');
       expect(a.status).toBe(400);

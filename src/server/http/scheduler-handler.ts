@@ -131,8 +131,15 @@ export async function handleScheduler(
   const candidates = findRoute(routes, parts);
   if (candidates.length === 0) return undefined;
   try {
-    const hit = candidates.find((c) => c.route.methods.includes(raw.method));
-    if (!hit) throw new UnsupportedOperation('Invalid method');
+    // Only the most specific routes count: `DELETE /v1/job/web/scale` is a method the scale endpoint
+    // lacks (405), never a stop of a job named "web/scale" (name it `web%2Fscale` for that).
+    const specific = literalSegments(candidates[0].route.path);
+    const hit = candidates.find((c) => literalSegments(c.route.path) === specific && c.route.methods.includes(raw.method));
+    if (!hit) {
+      // Who may not ask learns nothing, not even which methods a path has.
+      await authenticate(raw, services);
+      throw new UnsupportedOperation('Invalid method');
+    }
     const { route, params } = hit;
     const asNode = 'nodeSecret' in route.acl || ('nodeRegistration' in route.acl && registeringNodeProvesItself(raw, services));
     const caller = 'nodeSecret' in route.acl ? authenticateNode(raw, params.node_id ?? '', services) : asNode ? NODE_CALLER : await authenticate(raw, services);
