@@ -27,7 +27,8 @@ function metaOf(body: Record<string, unknown>): Record<string, string> {
   return meta as Record<string, string>;
 }
 
-const KNOWN = new Set(['JobID', 'Payload', 'Meta', 'IdPrefixTemplate', 'Priority', 'IdempotencyToken', 'Region', 'Namespace', 'SecretID']);
+// The request's fields, and the write-request fields Nomad's clients may send along.
+const KNOWN = new Set(['JobID', 'Payload', 'Meta', 'IdPrefixTemplate', 'Priority', 'IdempotencyToken', 'Region', 'Namespace', 'SecretID', 'AuthToken']);
 
 export const jobDispatchRoutes = [
   defineRoute({
