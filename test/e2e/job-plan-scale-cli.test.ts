@@ -92,6 +92,12 @@ describe('svc job plan', () => {
     expect(await versionCount()).toBe(1);
   });
 
+  it('-verbose also shows the fields of an added task', async () => {
+    const r = await cli(['job', 'plan', '-verbose', await file('fresh.nomad.hcl', jobHcl().replace('job "web"', 'job "fresh"'))]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\+ Task: "server" \(forces create\)\n\s+\+ Driver:\s+"mock"/);
+  });
+
   it('-diff=false prints only the dry run; a failed placement prints the warning and the metrics', async () => {
     const big = await file('big.nomad.hcl', jobHcl({ count: 3 }).replace('memory = 64', 'memory = 100000'));
     const r = await cli(['job', 'plan', '-diff=false', big]);

@@ -147,6 +147,13 @@ describe('job plan endpoint', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('plans a system job on every eligible node', async () => {
+    const system = { ...batchJob('everywhere', 1), Type: 'system' };
+    expect((await plan(system)).Annotations.DesiredTGUpdates.g).toMatchObject({ Place: 2 });
+    await register(system);
+    expect((await plan(system)).Annotations.DesiredTGUpdates.g).toMatchObject({ Ignore: 2, Place: 0 });
+  });
+
   it('a periodic job answers its next launch, and the zero time when disabled', async () => {
     const periodic = (enabled: boolean) => ({ ...batchJob('cron', 1), Periodic: { Enabled: enabled, Spec: '*/5 * * * *', SpecType: 'cron', TimeZone: 'UTC' } });
     const before = Date.now();
