@@ -35,8 +35,8 @@ export function lastLaunch(store: Store, namespace: string, id: string): number 
 /**
  * - `scheduled`: the launcher's launch of an instant; skipped while a child runs under prohibit_overlap,
  *   and when the instant's child exists already;
- * - `catch-up`: the one launch of launches missed while no server ran (Nomad launches it on restore
- *   regardless of overlap);
+ * - `catch-up`: the one launch of launches missed while no server ran, at start (also skipped while
+ *   a child runs under prohibit_overlap, as Nomad's restore does);
  * - `force`: `periodic/force`, which ignores prohibit_overlap and answers with errors.
  */
 export type LaunchKind = 'scheduled' | 'catch-up' | 'force';
@@ -59,7 +59,7 @@ export async function launchPeriodic(store: Store, namespace: string, id: string
     } else if (!parent || !isPeriodicActive(parent)) {
       return { skipped: 'inactive' };
     }
-    if (kind === 'scheduled' && parent.Periodic!.ProhibitOverlap && hasRunningChildren(tx, parent)) return { skipped: 'overlap' };
+    if (kind !== 'force' && parent.Periodic!.ProhibitOverlap && hasRunningChildren(tx, parent)) return { skipped: 'overlap' };
     const childId = periodicChildId(parent.ID, at);
     const existing = tx.get<Job>(JOBS_TABLE, jobKey(namespace, childId));
     if (existing) {

@@ -209,6 +209,24 @@ describe('periodic launcher', () => {
     expect(childIds(again, 'nightly')[2]).toBe(`nightly/periodic-${(start + 6 * hour) / 1000}`);
   });
 
+  it('after a restart, no catch-up launch while a child still runs under prohibit_overlap', async () => {
+    const { store, dir } = await open();
+    const hour = 60 * 60 * 1000;
+    const start = Math.ceil(Date.now() / hour) * hour;
+    const clock = new FakeClock(Date.now());
+    const first = await startLauncher(store, clock);
+    await register(store, first, periodicJob('exclusive', { Specs: ['@hourly'], ProhibitOverlap: true }));
+    await clock.advanceTo(start + 60_000, first);
+    await first.stop();
+    launchers.splice(0);
+    await store.close();
+    stores.splice(0);
+    // Nothing ran the first child: its evaluation is still open.
+    const { store: again } = await open(dir);
+    await startLauncher(again, new FakeClock(start + 3 * hour + 60_000));
+    expect(childIds(again, 'exclusive')).toEqual([`exclusive/periodic-${start / 1000}`]);
+  });
+
   it('a restart with nothing missed launches nothing', async () => {
     const { store, dir } = await open();
     const clock = new FakeClock(Date.now());
