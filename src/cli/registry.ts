@@ -23,8 +23,9 @@ import { evalGroup, evalCommands } from './commands/eval/index.js';
 import { allocGroup } from './commands/alloc/group.js';
 import { nodeGroup, nodeCommands } from './commands/node/index.js';
 import { deploymentGroup, deploymentCommands } from './commands/deployment/index.js';
+import { systemGroup, systemCommands } from './commands/system/index.js';
 
-const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup];
 
 const commands: CommandSpec[] = [
   serverCommand,
@@ -41,6 +42,7 @@ const commands: CommandSpec[] = [
   ...evalCommands,
   ...deploymentCommands,
   ...nodeCommands,
+  ...systemCommands,
   ...docsCommands,
 ];
 

@@ -4,6 +4,7 @@
  * to the server only over HTTP, as a node on another machine would.
  */
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiClient } from '../api/client.js';
 import type { Logger } from '../shared/log.js';
@@ -165,10 +166,7 @@ export class NodeAgent {
           since = Math.max(since, alloc.AllocModifyIndex);
         }
         for (const [id, runner] of this.runners) {
-          if (body.Allocs[id] === undefined) {
-            this.runners.delete(id);
-            void runner.shutdown();
-          }
+          if (body.Allocs[id] === undefined) this.forget(id, runner);
         }
         index = body.Index;
       } catch (err) {
@@ -177,6 +175,18 @@ export class NodeAgent {
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     }
+  }
+
+  /**
+   * The server no longer has the allocation (garbage collected, or its job purged): whatever still runs
+   * stops, and its directory (logs included) goes, as a Nomad client collects it.
+   */
+  private forget(id: string, runner: AllocRunnerHandle): void {
+    this.runners.delete(id);
+    void runner
+      .shutdown()
+      .then(() => rm(allocDirs(this.opts.allocsDir, id).root, { recursive: true, force: true }))
+      .catch((err: Error) => this.opts.log.error(`alloc ${id}: removing its directory failed: ${err.message}`));
   }
 
   /** A new or changed allocation: start it, restore it after a restart, or pass the change on. */

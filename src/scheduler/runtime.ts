@@ -1,7 +1,7 @@
 /**
  * The scheduler's moving parts in one server process: the evaluation broker, node heartbeats, the
- * deployment watcher (progress deadlines), the periodic launcher, and the nodes this server can reach directly (its own), to
- * which signal, restart, exec and file requests are forwarded.
+ * deployment watcher (progress deadlines), the periodic launcher, garbage collection, and the nodes this
+ * server can reach directly (its own), to which signal, restart, exec and file requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
@@ -10,10 +10,13 @@ import { Heartbeats } from './heartbeats.js';
 import { schedulerFor } from './sched/index.js';
 import { enforceProgressDeadlines } from './state/deployments.js';
 import { PeriodicLauncher } from './periodic/launcher.js';
+import { collectGarbage, type GcResult } from './state/gc.js';
 import type { ExecRequest, PreparedExec } from '../client/exec/types.js';
 
 /** How often running deployments are checked against their progress deadlines. */
 const DEPLOYMENT_WATCH_MS = 1000;
+/** How often the state is garbage collected (Nomad's eval_gc_interval and job_gc_interval). */
+const GC_INTERVAL_MS = 5 * 60_000;
 
 export interface NodeControl {
   signal(allocId: string, signal: string, task?: string): Promise<void>;
@@ -31,11 +34,14 @@ export class SchedulerRuntime {
   readonly localNodes = new Map<string, NodeControl>();
   private deploymentWatch: NodeJS.Timeout | undefined;
   private watching: Promise<unknown> = Promise.resolve();
+  private gcTimer: NodeJS.Timeout | undefined;
+  private collecting: Promise<GcResult> | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
     heartbeatTtlMs?: number,
+    private readonly gcIntervalMs = GC_INTERVAL_MS,
   ) {
     this.broker = new EvalBroker(store, log.named('broker'), schedulerFor);
     this.heartbeats = new Heartbeats(store, log.named('heartbeat'), heartbeatTtlMs);
@@ -50,10 +56,25 @@ export class SchedulerRuntime {
       this.watching = enforceProgressDeadlines(this.store).catch((err: Error) => this.log.error(`deployment watcher: ${err.message}`));
     }, DEPLOYMENT_WATCH_MS);
     this.deploymentWatch.unref();
+    this.gcTimer = setInterval(() => void this.collectGarbage().catch((err: Error) => this.log.error(`garbage collection: ${err.message}`)), this.gcIntervalMs);
+    this.gcTimer.unref();
+  }
+
+  /** One garbage collection at a time; `force` ignores the age thresholds (`PUT /v1/system/gc`). */
+  async collectGarbage(force = false): Promise<GcResult> {
+    while (this.collecting) await this.collecting.catch(() => undefined);
+    this.collecting = collectGarbage(this.store, { now: Date.now() * 1e6, force });
+    try {
+      return await this.collecting;
+    } finally {
+      this.collecting = undefined;
+    }
   }
 
   async stop(): Promise<void> {
     clearInterval(this.deploymentWatch);
+    clearInterval(this.gcTimer);
+    await this.collecting?.catch(() => undefined);
     this.heartbeats.stop();
     await this.periodic.stop();
     await this.watching;

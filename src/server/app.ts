@@ -52,6 +52,8 @@ export interface ServerOptions {
   cloudTidyIntervalMs?: number;
   /** how often exec sessions send a heartbeat frame (default: every 10 s, as Nomad's client does) */
   execHeartbeatMs?: number;
+  /** how often the scheduler's state is garbage collected (default: every 5 minutes) */
+  gcIntervalMs?: number;
   logWrite?: (line: string) => void;
   /** the node this server runs tasks on; `false` runs a server without one */
   client?: LocalNodeOptions | false;
@@ -113,7 +115,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
-    const scheduler = new SchedulerRuntime(store, log, opts.heartbeatTtlMs);
+    const scheduler = new SchedulerRuntime(store, log, opts.heartbeatTtlMs, opts.gcIntervalMs);
     const shutdown = new AbortController();
     const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false, shutdown: shutdown.signal };
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));

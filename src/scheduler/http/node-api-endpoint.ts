@@ -9,7 +9,7 @@
  *   POST /v1/node/:node_id/client-allocations     (node secret) {Allocs: [updates]} → {Index}
  */
 import { Conflict, UserError } from '../../shared/errors.js';
-import { allocsOfNode, withJob } from '../state/allocs.js';
+import { allocsOfNode, nodeAllocsRemovedIndex, withJob } from '../state/allocs.js';
 import { parseClientUpdates, updateAllocsFromClient } from '../state/client-updates.js';
 import { NodeSecretMismatch, getNode, registerNode, setNodeStatus } from '../state/nodes.js';
 import type { Node } from '../structs/node.js';
@@ -102,7 +102,8 @@ export const nodeApiRoutes = [
       const since = req.query.get<number>('since');
       const allocs = allocsOfNode(store, req.params.node_id);
       const Allocs: Record<string, number> = {};
-      let index = 1;
+      // A removed allocation (garbage collection) changes what the node runs as much as a new one.
+      let index = Math.max(1, nodeAllocsRemovedIndex(store, req.params.node_id));
       for (const a of allocs) {
         Allocs[a.ID] = a.AllocModifyIndex;
         index = Math.max(index, a.AllocModifyIndex);

@@ -22,6 +22,7 @@ import { clientFsRoutes } from './client-fs-endpoint.js';
 import { allocExecRoutes, allocExecWsRoute } from './alloc-exec-endpoint.js';
 import { jobActionRoutes, jobActionWsRoute } from './job-action-endpoint.js';
 import type { WsRouteDef } from './ws-route.js';
+import { systemRoutes } from './system-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -45,6 +46,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...clientFsRoutes,
   ...allocExecRoutes,
   ...jobActionRoutes,
+  ...systemRoutes,
 ];
 
 /** The endpoints spoken over a WebSocket (src/server/http/upgrade.ts). */

@@ -25,6 +25,8 @@ export const ALLOCS_BY_EVAL = 'allocs-by-eval';
 export const ALLOCS_BY_CREATE = 'allocs-by-create';
 export const ALLOC_JOBS = 'alloc-jobs';
 export const JOB_SUMMARIES = 'job-summaries';
+/** Per node, the index of the last removal of one of its allocations: a node's blocking pull wakes on it. */
+export const NODE_ALLOCS_REMOVED = 'node-allocs-removed';
 
 const SEP = '\u0000';
 export const padIndex = (n: number) => String(n).padStart(16, '0');
@@ -215,11 +217,16 @@ export function allocsOfJob(store: Store | WriteTx, namespace: string, jobId: st
   return idsToAllocs(store, store.list(ALLOCS_BY_JOB, `${jobKey(namespace, jobId)}${SEP}`));
 }
 
+/** The index of the last removal of an allocation of the node; 0 when none was ever removed. */
+export function nodeAllocsRemovedIndex(store: Store | WriteTx, nodeId: string): number {
+  return store.get<number>(NODE_ALLOCS_REMOVED, nodeId) ?? 0;
+}
+
 export function allocsOfNode(store: Store | WriteTx, nodeId: string): Allocation[] {
   return idsToAllocs(store, store.list(ALLOCS_BY_NODE, `${nodeId}${SEP}`));
 }
 
-export function allocsOfEval(store: Store, evalId: string): Allocation[] {
+export function allocsOfEval(store: Store | WriteTx, evalId: string): Allocation[] {
   return idsToAllocs(store, store.list(ALLOCS_BY_EVAL, `${evalId}${SEP}`));
 }
 
@@ -251,9 +258,10 @@ export function* allocsByCreate(store: Store, opts: { fromToken?: { index: numbe
   }
 }
 
-/** Removes an allocation and its index entries (garbage collection of purged jobs). */
+/** Removes an allocation and its index entries (garbage collection); its node learns of it on its next pull. */
 export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   tx.delete(ALLOCS_TABLE, alloc.ID);
+  tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
   tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
   tx.delete(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`);
   tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);

@@ -1,0 +1,134 @@
+/**
+ * Garbage collection of the scheduler's state, as Nomad's core scheduler does it: terminal evaluations
+ * with their finished allocations, terminal deployments, and dead jobs with everything of theirs, once
+ * each has been finished for longer than its threshold (Nomad's defaults below). `PUT /v1/system/gc`
+ * collects with every threshold at zero.
+ *
+ * A batch job's evaluations and allocations are its history (`svc job status` shows what ran): they stay
+ * while the job does, and go with it. A job's age is that of its last activity (its evaluations,
+ * allocations and deployments), so a dead job is kept for the threshold after its last change.
+ */
+import type { Store, WriteTx } from '../../storage/store.js';
+import { clientTerminal, type Allocation } from '../structs/allocation.js';
+import { evalTerminal, type Evaluation } from '../structs/evaluation.js';
+import type { Deployment } from '../structs/deployment.js';
+import type { Job } from '../structs/job.js';
+import { ALLOCS_TABLE, ALLOC_JOBS, allocsOfEval, allocsOfJob, countChild, deleteAlloc, deleteSummary } from './allocs.js';
+import { DEPLOYMENTS_BY_JOB, DEPLOYMENTS_TABLE } from './deployments.js';
+import { EVALS_BY_JOB_TABLE, EVALS_TABLE, evalsOfJob } from './evals.js';
+import { JOB_SUBMISSIONS_TABLE } from './jobs.js';
+import { JOBS_TABLE, JOB_VERSIONS_TABLE, SCALING_EVENTS_TABLE, jobKey } from './tables.js';
+
+const SEP = '\u0000';
+const MINUTE_NS = 60 * 1e9;
+const HOUR_NS = 60 * MINUTE_NS;
+
+/** Nomad's server defaults: job_gc_threshold, eval_gc_threshold, deployment_gc_threshold. */
+export const GC_THRESHOLDS_NS = { job: 4 * HOUR_NS, eval: HOUR_NS, deployment: HOUR_NS };
+
+export interface GcOptions {
+  /** Unix ns */
+  now: number;
+  /** collect whatever is finished, whatever its age (`PUT /v1/system/gc`) */
+  force?: boolean;
+}
+
+export interface GcResult {
+  jobs: number;
+  evals: number;
+  allocs: number;
+  deployments: number;
+}
+
+/** Finished for good: the client is done with it, or it never ran and never will. */
+function allocFinished(a: Allocation): boolean {
+  return clientTerminal(a.ClientStatus) || (a.DesiredStatus !== 'run' && a.ClientStatus === 'pending');
+}
+
+const deploymentTerminal = (d: Deployment) => d.Status === 'successful' || d.Status === 'failed' || d.Status === 'cancelled';
+
+const isBatch = (type: string) => type === 'batch' || type === 'sysbatch';
+
+function deleteEval(tx: WriteTx, e: Evaluation): void {
+  tx.delete(EVALS_TABLE, e.ID);
+  tx.delete(EVALS_BY_JOB_TABLE, `${jobKey(e.Namespace, e.JobID)}${SEP}${e.ID}`);
+}
+
+function deleteDeployment(tx: WriteTx, d: Deployment): void {
+  tx.delete(DEPLOYMENTS_TABLE, d.ID);
+  for (const { key, value } of tx.list<string>(DEPLOYMENTS_BY_JOB, `${jobKey(d.Namespace, d.JobID)}${SEP}`)) if (value === d.ID) tx.delete(DEPLOYMENTS_BY_JOB, key);
+}
+
+function deleteJobRecords(tx: WriteTx, job: Job): void {
+  const key = jobKey(job.Namespace, job.ID);
+  if (job.ParentID !== '') countChild(tx, job.Namespace, job.ParentID, job.Status, undefined);
+  tx.delete(JOBS_TABLE, key);
+  for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE, ALLOC_JOBS]) {
+    for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
+  }
+  tx.delete(SCALING_EVENTS_TABLE, key);
+  deleteSummary(tx, job.Namespace, job.ID);
+}
+
+/** The newest change of anything belonging to the job, in Unix ns. */
+function lastActivity(job: Job | undefined, evals: Evaluation[], allocs: Allocation[], deployments: Deployment[]): number {
+  return Math.max(job?.SubmitTime ?? 0, ...evals.map((e) => e.ModifyTime), ...allocs.map((a) => a.ModifyTime), ...deployments.map((d) => d.ModifyTime));
+}
+
+/**
+ * Collects what is old enough, one job at a time, each in a transaction of its own so the store is never
+ * held for long. Jobs are found through their evaluations too, so the leftovers of purged jobs go as well.
+ */
+export async function collectGarbage(store: Store, opts: GcOptions): Promise<GcResult> {
+  const result: GcResult = { jobs: 0, evals: 0, allocs: 0, deployments: 0 };
+  const olderThan = (ns: number, threshold: number) => opts.force || opts.now - ns >= threshold;
+  const jobKeys = new Set<string>();
+  for (const { value } of store.list<Evaluation>(EVALS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
+  for (const { value } of store.list<Allocation>(ALLOCS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
+  for (const { value } of store.list<Deployment>(DEPLOYMENTS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
+  for (const { key, value } of store.list<Job>(JOBS_TABLE)) if (value.Status === 'dead') jobKeys.add(key);
+
+  for (const key of jobKeys) {
+    const [namespace, jobId] = key.split(SEP);
+    await store.write((tx) => {
+      const job = tx.get<Job>(JOBS_TABLE, key);
+      const evals = evalsOfJob(tx, namespace, jobId);
+      const allocs = allocsOfJob(tx, namespace, jobId);
+      const deployments = tx.list<string>(DEPLOYMENTS_BY_JOB, `${key}${SEP}`).map((e) => tx.get<Deployment>(DEPLOYMENTS_TABLE, e.value)).filter((d): d is Deployment => d !== undefined);
+      const everythingDone = evals.every((e) => evalTerminal(e.Status)) && allocs.every(allocFinished) && deployments.every(deploymentTerminal);
+      // A dead job, or what a purge left behind: it all goes together.
+      const jobGone = job === undefined || job.Status === 'dead';
+      if (jobGone && everythingDone && olderThan(lastActivity(job, evals, allocs, deployments), GC_THRESHOLDS_NS.job)) {
+        for (const a of allocs) deleteAlloc(tx, a);
+        for (const e of evals) deleteEval(tx, e);
+        for (const d of deployments) deleteDeployment(tx, d);
+        if (job) deleteJobRecords(tx, job);
+        result.jobs += job ? 1 : 0;
+        result.allocs += allocs.length;
+        result.evals += evals.length;
+        result.deployments += deployments.length;
+        return;
+      }
+      if (!job) return;
+      // A live batch job keeps its history.
+      if (!isBatch(job.Type)) {
+        for (const e of evals) {
+          if (!evalTerminal(e.Status) || !olderThan(e.ModifyTime, GC_THRESHOLDS_NS.eval)) continue;
+          const own = allocsOfEval(tx, e.ID);
+          if (!own.every((a) => allocFinished(a) && olderThan(a.ModifyTime, GC_THRESHOLDS_NS.eval))) continue;
+          for (const a of own) deleteAlloc(tx, a);
+          deleteEval(tx, e);
+          result.evals++;
+          result.allocs += own.length;
+        }
+      }
+      const referenced = new Set(allocs.filter((a) => !allocFinished(a)).map((a) => a.DeploymentID));
+      for (const d of deployments) {
+        if (!deploymentTerminal(d) || referenced.has(d.ID) || !olderThan(d.ModifyTime, GC_THRESHOLDS_NS.deployment)) continue;
+        deleteDeployment(tx, d);
+        result.deployments++;
+      }
+    });
+  }
+  return result;
+}
