@@ -7,16 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError, ConnectionError } from '../shared/errors.js';
 import type { ApiClient } from './client.js';
 
-/** Nomad's AllocFileInfo. */
-export interface AllocFileInfo {
-  Name: string;
-  IsDir: boolean;
-  Size: number;
-  FileMode: string;
-  /** RFC 3339 */
-  ModTime: string;
-  ContentType: string;
-}
+export type { AllocFileInfo } from '../client/fs/alloc-files.js';
+import type { AllocFileInfo } from '../client/fs/alloc-files.js';
 
 /** One decoded frame: `data` is empty for a heartbeat or a file event. */
 export interface Frame {

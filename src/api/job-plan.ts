@@ -5,16 +5,8 @@ import type { AllocMetric } from './allocs.js';
 import type { JobDiff } from '../scheduler/structs/diff.js';
 import { jobPath } from './jobs.js';
 
-export interface DesiredUpdates {
-  Ignore: number;
-  Place: number;
-  Migrate: number;
-  Stop: number;
-  InPlaceUpdate: number;
-  DestructiveUpdate: number;
-  Canary: number;
-  Preemptions: number;
-}
+export type { DesiredUpdates } from '../scheduler/sched/types.js';
+import type { DesiredUpdates } from '../scheduler/sched/types.js';
 
 export interface PlanResponse {
   Annotations: { DesiredTGUpdates: Record<string, DesiredUpdates> | null; PreemptedAllocs: unknown[] | null } | null;

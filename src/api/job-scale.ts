@@ -3,17 +3,8 @@ import type { ApiClient } from './client.js';
 import type { RegisterResponse } from './jobs.js';
 import { jobPath } from './jobs.js';
 
-export interface ScalingEvent {
-  /** Unix nanoseconds */
-  Time: number;
-  Count: number | null;
-  PreviousCount: number;
-  Message: string;
-  Error: boolean;
-  Meta: Record<string, unknown> | null;
-  EvalID: string | null;
-  CreateIndex: number;
-}
+export type { ScalingEvent } from '../scheduler/state/scaling.js';
+import type { ScalingEvent } from '../scheduler/state/scaling.js';
 
 export interface ScaleStatus {
   JobID: string;

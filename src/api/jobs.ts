@@ -21,6 +21,16 @@ export interface RegisterResponse {
   Index: number;
 }
 
+/** POST /v1/job/:id/dispatch */
+export interface DispatchResponse {
+  DispatchedJobID: string;
+  /** empty when an idempotency token named an existing child */
+  EvalID: string;
+  EvalCreateIndex: number;
+  JobCreateIndex: number;
+  Index: number;
+}
+
 export interface DeregisterResponse {
   EvalID: string;
   EvalCreateIndex: number;

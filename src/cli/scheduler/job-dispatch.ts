@@ -11,14 +11,8 @@ import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { formatKV, idLength, limit } from '../output/nomad.js';
 import { jobPath, resolveJob } from './job-status.js';
 import { monitorEvaluation } from '../monitor.js';
+import type { DispatchResponse } from '../../api/jobs.js';
 
-interface DispatchResponse {
-  DispatchedJobID: string;
-  EvalID: string;
-  EvalCreateIndex: number;
-  JobCreateIndex: number;
-  Index: number;
-}
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

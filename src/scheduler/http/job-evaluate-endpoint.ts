@@ -4,6 +4,7 @@ import { evaluateJobNow } from '../state/client-updates.js';
 import { getJob } from '../state/jobs.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
+import { registerAnswer } from './job-register.js';
 
 export const jobEvaluateRoutes = [
   defineRoute({
@@ -22,7 +23,7 @@ export const jobEvaluateRoutes = [
       if (!job) throw new NotFound('job not found');
       if (job.Periodic !== null || job.ParameterizedJob !== null) throw new UserError(`can't evaluate ${job.Periodic !== null ? 'periodic' : 'parameterized'} job`);
       const { evaluation, index } = await evaluateJobNow(req.services.store, job, force);
-      return { index, body: { EvalID: evaluation.ID, EvalCreateIndex: evaluation.CreateIndex, JobModifyIndex: job.JobModifyIndex, Warnings: '', Index: index, LastContact: 0, KnownLeader: true, NextToken: '' } };
+      return registerAnswer({ index, job, evaluation });
     },
   }),
 ];

@@ -5,7 +5,9 @@
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { registerJob } from '../state/jobs.js';
 import { canonicalizeJob, formatValidationErrors, jobWarnings, lookup, validateJob, validateJobInput } from '../structs/index.js';
-import type { SchedulerRequest } from './route.js';
+import type { RouteResult, SchedulerRequest } from './route.js';
+import type { Job } from '../structs/job.js';
+import type { Evaluation } from '../structs/evaluation.js';
 
 const BODY_FIELDS: Record<string, 'object' | 'bool' | 'int' | 'string'> = {
   Job: 'object',
@@ -102,13 +104,18 @@ export async function register(req: SchedulerRequest, pathJobId?: string) {
     tokenAccessor: req.caller.token.accessor,
     evalPriority,
   });
+  return registerAnswer(result, jobWarnings(job));
+}
+
+/** Nomad's JobRegisterResponse, which register, revert, evaluate and scale answer alike. */
+export function registerAnswer(result: { index: number; job: Job; evaluation?: Evaluation }, warnings: string[] = []): RouteResult {
   return {
     index: result.index,
     body: {
       EvalID: result.evaluation?.ID ?? '',
       EvalCreateIndex: result.evaluation?.CreateIndex ?? 0,
       JobModifyIndex: result.job.JobModifyIndex,
-      Warnings: jobWarnings(job).join('\n'),
+      Warnings: warnings.join('\n'),
       Index: result.index,
       LastContact: 0,
       KnownLeader: true,

@@ -4,6 +4,7 @@ import { revertJob } from '../state/job-revert.js';
 import { taggedVersion } from '../state/job-version-tags.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
+import { registerAnswer } from './job-register.js';
 
 const FIELDS = new Set(['JobID', 'JobVersion', 'TaggedVersion', 'EnforcePriorVersion', 'MeshToken', 'SecretsToken', 'Region', 'Namespace', 'SecretID']);
 
@@ -38,19 +39,7 @@ export const jobRevertRoutes = [
         version = tagged.Version;
       }
       const result = await revertJob(req.services.store, req.namespace, jobId, { version, enforcePriorVersion: prior, tokenAccessor: req.caller.token.accessor });
-      return {
-        index: result.index,
-        body: {
-          EvalID: result.evaluation?.ID ?? '',
-          EvalCreateIndex: result.evaluation?.CreateIndex ?? 0,
-          JobModifyIndex: result.job.JobModifyIndex,
-          Warnings: '',
-          Index: result.index,
-          LastContact: 0,
-          KnownLeader: true,
-          NextToken: '',
-        },
-      };
+      return registerAnswer(result);
     },
   }),
 ];

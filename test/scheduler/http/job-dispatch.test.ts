@@ -6,14 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { statusOf } from '../../support/wait.js';
+import type { DispatchResponse } from '../../../src/api/jobs.js';
 
-interface DispatchResponse {
-  DispatchedJobID: string;
-  EvalID: string;
-  EvalCreateIndex: number;
-  JobCreateIndex: number;
-  Index: number;
-}
 interface JobView {
   ID: string;
   ParentID: string;

@@ -7,25 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode } from '../../support/nodes.js';
 import { statusOf, until } from '../../support/wait.js';
+import type { ScaleStatus } from '../../../src/api/job-scale.js';
 
-interface ScalingEvent {
-  Time: number;
-  Count: number | null;
-  PreviousCount: number;
-  Message: string;
-  Error: boolean;
-  Meta: Record<string, unknown> | null;
-  EvalID: string | null;
-  CreateIndex: number;
-}
-interface ScaleStatus {
-  JobID: string;
-  Namespace: string;
-  JobCreateIndex: number;
-  JobModifyIndex: number;
-  JobStopped: boolean;
-  TaskGroups: Record<string, { Desired: number; Placed: number; Running: number; Healthy: number; Unhealthy: number; Events: ScalingEvent[] | null }>;
-}
 interface ScaleResponse {
   EvalID?: string;
   EvalCreateIndex?: number;
