@@ -311,7 +311,7 @@ describe('svc deployment pause, resume, promote and fail', () => {
     const res = await cli(['deployment', 'promote', short(slow.ID)]);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/^Error promoting deployment: Unexpected response code: 400 \(deployment has no canaries to promote.*\)\n$/);
+    expect(res.stderr).toMatch(/^Error promoting deployment: Unexpected response code: 400 \(no canaries to promote\)\n$/);
   });
 
   it('fail marks it failed; an ended deployment cannot be failed or paused again', async () => {

@@ -1,14 +1,15 @@
 /**
- * `svc deployment promote`: promote a deployment's canaries. svc places no canaries yet, so the server
- * refuses, and the command passes its answer on. The command's declaration is in
- * src/cli/commands/deployment/promote.ts.
+ * `svc deployment promote`: promote a deployment's canaries, then follow the evaluation. The command's
+ * declaration is in src/cli/commands/deployment/promote.ts.
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { idLength } from '../output/nomad.js';
 import { promoteDeployment } from '../../api/deployments.js';
-import { monitorEvaluation } from '../monitor.js';
+import { followEvaluation } from '../monitor.js';
+import type { ApiClient } from '../../api/client.js';
+import { monitorDeployment } from '../deployment-monitor.js';
 import { resolveDeployment } from './deployment-resolve.js';
 import { orFail } from './deployment-errors.js';
 
@@ -24,6 +25,14 @@ export function deploymentPromote(ctx: CommandContext): Promise<number> {
       ctx.io.out(`Evaluation ID: ${u.EvalID}`);
       return 0;
     }
-    return monitorEvaluation({ client, io: ctx.io, length, namespace: d.Namespace }, u.EvalID);
+    return followPromotion(ctx, client, d.Namespace, u.EvalID, d.ID);
   });
+}
+
+/** The promotion's evaluation, then the deployment it carries on, as Nomad's monitor follows both. */
+export async function followPromotion(ctx: CommandContext, client: ApiClient, namespace: string, evalId: string, deploymentId: string): Promise<number> {
+  const length = idLength(ctx.flags.verbose);
+  const outcome = await followEvaluation({ client, io: ctx.io, length, namespace }, evalId);
+  if (outcome.code !== 0) return outcome.code;
+  return monitorDeployment({ client, io: ctx.io, length, verbose: ctx.flags.verbose === true }, outcome.deploymentId || deploymentId, namespace);
 }

@@ -41,3 +41,4 @@ export { deploymentFail } from './deployment-fail.js';
 export { deploymentPause } from './deployment-pause.js';
 export { deploymentResume } from './deployment-resume.js';
 export { deploymentPromote } from './deployment-promote.js';
+export { jobPromote } from './job-promote.js';

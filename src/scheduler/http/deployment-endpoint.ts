@@ -1,9 +1,11 @@
 /**
  * /v1/deployments and /v1/deployment/...: list and read deployments and their allocations, fail them
- * (with auto-revert), pause and resume them. Promotion is for canaries, which svc does not place yet.
+ * (with auto-revert), pause and resume them, promote their canaries.
  */
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { ALLOCS_TABLE, allocsOfJob } from '../state/allocs.js';
+import { promoteDeployment } from '../state/deployment-promote.js';
+import { runningDescription } from '../sched/canaries.js';
 import { DEPLOYMENTS_TABLE, failDeployment, getDeployment, listDeployments, setDeploymentStatus } from '../state/deployments.js';
 import { evaluateJob } from '../state/evals.js';
 import { JOBS_TABLE, jobKey } from '../state/tables.js';
@@ -105,7 +107,7 @@ export const deploymentRoutes = [
           setDeploymentStatus(tx, current, 'paused', DEPLOYMENT_DESCRIPTIONS.paused);
           return '';
         }
-        setDeploymentStatus(tx, current, 'running', DEPLOYMENT_DESCRIPTIONS.running);
+        setDeploymentStatus(tx, current, 'running', runningDescription(current));
         // Resumed: the scheduler carries on with what the pause held back.
         const job = tx.get<Job>(JOBS_TABLE, jobKey(d.Namespace, d.JobID));
         return job ? evaluateJob(tx, job, 'deployment-watcher', { extra: { DeploymentID: d.ID } }).ID : '';
@@ -117,10 +119,16 @@ export const deploymentRoutes = [
     methods: ['POST', 'PUT'],
     path: '/v1/deployment/promote/:deployment_id',
     acl: { authenticated: true },
-    synopsis: 'Promote canaries (svc does not place canaries yet, so there is never anything to promote).',
+    synopsis: 'Promote the canaries of every task group (All) or of the named Groups, once they are healthy.',
     handler: async (req) => {
-      deploymentForRequest(req, 'submit-job');
-      throw new UserError('deployment has no canaries to promote: svc does not place canaries yet');
+      const d = deploymentForRequest(req, 'submit-job');
+      const body = bodyObject(req, 'object with All or Groups', true);
+      if (body.All !== undefined && body.All !== null && typeof body.All !== 'boolean') throw new UserError('field "All" must be a boolean');
+      const groups = body.Groups ?? null;
+      if (groups !== null && (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string'))) throw new UserError('field "Groups" must be a list of task group names');
+      const named = body.All === true ? null : ((groups as string[] | null) ?? []);
+      const { result, index } = await req.services.store.write((tx) => promoteDeployment(tx, getDeployment(tx, d.ID)!, named));
+      return { body: updateResponse(index, result?.ID ?? ''), index };
     },
   }),
 ];

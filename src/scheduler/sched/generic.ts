@@ -13,6 +13,7 @@ import { newAllocation } from './new-alloc.js';
 import { selectNode } from './rank.js';
 import { reconcile, type Placement } from './reconcile.js';
 import { deploymentBudget, joinDeployment, versionDeployment } from './deployment.js';
+import { canaryInput } from './canaries.js';
 import { nextTracker } from './reschedule.js';
 import { lostNodes, priorJobs, stopUpdate } from './state-reads.js';
 import type { Plan, Scheduler, SchedulerResult } from './types.js';
@@ -36,6 +37,7 @@ export const genericScheduler: Scheduler = async (evaluation, state) => {
     priorJobs: priorJobs(state, job, allocs),
     inPlaceRefused: ctx ? refusedInPlace(ctx, allocs) : new Set(),
     deploymentBudget: active ? deploymentBudget(active, deployment, allocs) : undefined,
+    canaries: active ? canaryInput(active, deployment, allocs) : undefined,
     evalId: evaluation.ID,
     now,
   });
@@ -70,7 +72,8 @@ export const genericScheduler: Scheduler = async (evaluation, state) => {
     result.createEvals.push(blocked);
     result.eval.BlockedEval = blocked.ID;
   }
-  plan.Deployment = joinDeployment(active, deployment, plan, Math.floor(now / 1_000_000));
+  const canaryGroups = Object.entries(rec.desired).filter(([, d]) => d.Canary > 0).map(([g]) => g);
+  plan.Deployment = joinDeployment(active, deployment, plan, canaryGroups, Math.floor(now / 1_000_000));
   if (plan.Deployment) result.eval.DeploymentID = plan.Deployment.ID;
   if (rec.rolling.length > 0) {
     const staggers = active.TaskGroups.filter((g) => rec.rolling.includes(g.Name)).map((g) => g.Update?.Stagger ?? active.Update.Stagger);
@@ -144,6 +147,7 @@ async function placeAll(
       previous,
       tracker: p.kind === 'reschedule' && previous ? nextTracker(previous, group.ReschedulePolicy, now) : null,
     });
+    if (p.kind === 'canary') alloc.DeploymentStatus = { Healthy: null, Timestamp: '0001-01-01T00:00:00Z', Canary: true, ModifyIndex: 0 };
     ctx.commit(chosen.index, group.Name, allocUsage(alloc));
     plan.Place.push(alloc);
     if (p.kind === 'destructive' && previous) plan.Updates.push(stopUpdate(previous, ALLOC_UPDATING, false));

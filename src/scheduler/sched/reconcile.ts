@@ -1,12 +1,13 @@
 /**
- * What a service or batch job's groups need, given the allocations they have (Nomad's allocReconciler
- * without deployments and canaries). Pure: the caller reads the state and the clock, this decides which
- * allocations to place, stop, update in place or destructively, and which to reschedule now or later.
+ * What a service or batch job's groups need, given the allocations they have (Nomad's allocReconciler).
+ * Pure: the caller reads the state and the clock, this decides which allocations to place (canaries
+ * among them), stop, update in place or destructively, and which to reschedule now or later.
  */
 import { allocTerminal, type Allocation } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
 import type { TaskGroup } from '../structs/task-group.js';
 import { ALLOC_LOST, ALLOC_MIGRATING, ALLOC_NOT_NEEDED } from './descriptions.js';
+import { canaryNames, type CanaryInput } from './canaries.js';
 import { allocIndex, NameIndex } from './names.js';
 import { rescheduleDecision } from './reschedule.js';
 import { tasksUpdated } from './tasks-updated.js';
@@ -33,13 +34,15 @@ export interface ReconcileInput {
    * evaluation, so these groups need no stagger follow-up.
    */
   deploymentBudget?: ReadonlyMap<string, number>;
+  /** groups that ask for canaries, and canaries of earlier deployments to stop (see canaries.ts) */
+  canaries?: CanaryInput;
   evalId: string;
   /** Unix nanoseconds */
   now: number;
 }
 
-/** new: a missing index; the others replace `previous`. */
-export type PlaceKind = 'new' | 'lost' | 'reschedule' | 'migrate' | 'destructive';
+/** new: a missing index; canary: a new version's trial beside the old ones; the others replace `previous`. */
+export type PlaceKind = 'new' | 'canary' | 'lost' | 'reschedule' | 'migrate' | 'destructive';
 
 export interface Placement {
   group: string;
@@ -155,17 +158,38 @@ function reconcileGroup(input: ReconcileInput, job: Job, group: TaskGroup, alloc
   const sets = classify(input, job, group, allocs, stop);
   out.delayed.push(...batchDelayed(group.Name, sets.later));
   d.RescheduleLater = sets.later.length;
+  const canary = input.canaries?.groups.get(group.Name);
+  // A failed canary stays among them: it fails the deployment, and never holds a place in the count.
+  const canaries = canary ? sets.untainted.filter((a) => canary.placed.has(a.ID)) : [];
+  if (canary && !canary.promoted) {
+    // Canaries on trial are beside the count: they neither fill it nor make it overflow.
+    sets.untainted = sets.untainted.filter((a) => !canaries.includes(a));
+    d.Ignore += canaries.length;
+  } else if (canary) {
+    // Promoted canaries took over the indexes of the allocations they were to replace.
+    const taken = new Set(canaries.map((a) => a.Name));
+    sets.untainted = sets.untainted.filter((a) => {
+      if (canaries.includes(a) || allocTerminal(a) || !taken.has(a.Name)) return true;
+      stop(a, ALLOC_NOT_NEEDED);
+      return false;
+    });
+  }
   const names = new NameIndex(job.ID, group.Name, group.Count, [...sets.untainted, ...sets.migrate, ...sets.rescheduleNow, ...sets.lost].map((a) => a.Name));
   for (const a of sets.lost) stop(a, ALLOC_LOST, true);
   stopSurplus(job, group, sets, names, stop);
-  planUpdates(input, job, group, sets.untainted, out, d);
-  planPlacements(group, sets, names, out, d);
+  const canarying = planUpdates(input, job, group, sets.untainted, canaries, out, d);
+  planPlacements(group, sets, names, canarying, out, d);
   return d;
 }
 
 function classify(input: ReconcileInput, job: Job, group: TaskGroup, allocs: Allocation[], stop: (a: Allocation, why: string) => void): GroupSets {
   const sets: GroupSets = { untainted: [], lost: [], migrate: [], rescheduleNow: [], later: [] };
   for (const a of allocs) {
+    if (input.canaries?.stale.has(a.ID)) {
+      // A failed canary is told to stop too, so nothing of its deployment is left wanting to run.
+      if (a.DesiredStatus === 'run') stop(a, ALLOC_NOT_NEEDED);
+      continue;
+    }
     // Allocations of an earlier job registered under the same ID (purged, then run again).
     if (job.CreateIndex > 0 && a.JobModifyIndex < job.CreateIndex) {
       if (!allocTerminal(a)) stop(a, ALLOC_NOT_NEEDED);
@@ -220,8 +244,20 @@ function stopSurplus(job: Job, group: TaskGroup, sets: GroupSets, names: NameInd
   sets.untainted = sets.untainted.filter((a) => !stopped.has(a));
 }
 
-/** Up to date, in place, or destructive (limited by max_parallel), for each kept allocation. */
-function planUpdates(input: ReconcileInput, job: Job, group: TaskGroup, untainted: Allocation[], out: Reconciliation, d: DesiredUpdates): void {
+/**
+ * Up to date, in place, or destructive (limited by max_parallel), for each kept allocation. A group that
+ * asks for canaries holds its destructive updates until they are promoted, placing the missing canaries
+ * instead. Answers whether the group is waiting on canaries.
+ */
+function planUpdates(
+  input: ReconcileInput,
+  job: Job,
+  group: TaskGroup,
+  untainted: Allocation[],
+  canaries: Allocation[],
+  out: Reconciliation,
+  d: DesiredUpdates,
+): boolean {
   const destructive: Allocation[] = [];
   for (const a of untainted) {
     if (a.JobModifyIndex === job.JobModifyIndex) d.Ignore++;
@@ -235,16 +271,27 @@ function planUpdates(input: ReconcileInput, job: Job, group: TaskGroup, untainte
     }
   }
   destructive.sort(byIndex);
+  const canary = input.canaries?.groups.get(group.Name);
+  if (canary && !canary.promoted && (canary.awaiting || destructive.length > 0)) {
+    d.Ignore += destructive.length;
+    const missing = canary.halted || destructive.length === 0 ? 0 : canary.wanted - canaries.length;
+    for (const name of canaryNames(job.ID, group.Name, group.Count, Math.max(0, missing), destructive, canaries)) {
+      out.place.push({ group: group.Name, name, kind: 'canary', previous: null });
+      d.Canary++;
+    }
+    return true;
+  }
   const budget = input.deploymentBudget?.get(group.Name);
   const now = budget !== undefined ? Math.max(0, Math.min(budget, destructive.length)) : rollingLimit(job, group, destructive.length);
   d.DestructiveUpdate = now;
   d.Ignore += destructive.length - now;
   if (now < destructive.length && budget === undefined) out.rolling.push(group.Name);
   for (const a of destructive.slice(0, now)) out.place.push({ group: group.Name, name: a.Name, kind: 'destructive', previous: a });
+  return false;
 }
 
-/** Replacements first (rescheduled, lost, migrating), then new allocations up to the count. */
-function planPlacements(group: TaskGroup, sets: GroupSets, names: NameIndex, out: Reconciliation, d: DesiredUpdates): void {
+/** Replacements first (rescheduled, lost, migrating), then new allocations up to the count (not while canaries are on trial). */
+function planPlacements(group: TaskGroup, sets: GroupSets, names: NameIndex, canarying: boolean, out: Reconciliation, d: DesiredUpdates): void {
   const place = (name: string, kind: PlaceKind, previous: Allocation | null) => out.place.push({ group: group.Name, name, kind, previous });
   let existing = sets.untainted.length + sets.migrate.length;
   for (const a of sets.rescheduleNow) {
@@ -268,7 +315,7 @@ function planPlacements(group: TaskGroup, sets: GroupSets, names: NameIndex, out
     place(a.Name, 'migrate', a);
     d.Migrate++;
   }
-  if (existing >= group.Count) return;
+  if (existing >= group.Count || canarying) return;
   for (const name of names.next(group.Count - existing)) {
     place(name, 'new', null);
     d.Place++;

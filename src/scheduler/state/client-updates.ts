@@ -75,7 +75,7 @@ export async function updateAllocsFromClient(store: Store, nodeId: string, updat
       // Health counts once per allocation and deployment: the first verdict the node reports.
       const health = u.DeploymentStatus;
       const judged = health && prev.DeploymentID && (prev.DeploymentStatus?.Healthy ?? null) === null;
-      if (judged) next.DeploymentStatus = { Healthy: health.Healthy, Timestamp: health.Timestamp, Canary: false, ModifyIndex: tx.index };
+      if (judged) next.DeploymentStatus = { Healthy: health.Healthy, Timestamp: health.Timestamp, Canary: prev.DeploymentStatus?.Canary ?? false, ModifyIndex: tx.index };
       putAlloc(tx, next, prev);
       if (judged) recordAllocHealth(tx, next, health.Healthy);
       const key = jobKey(prev.Namespace, prev.JobID);

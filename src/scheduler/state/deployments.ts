@@ -1,7 +1,7 @@
 /**
  * Deployments in the state store, and the rules that move them: allocation health reported by nodes,
- * progress deadlines, success (the job version becomes stable), failure (with auto-revert to the last
- * stable version), cancellation by a newer version or a stop.
+ * progress deadlines, success (the job version becomes stable, once any canaries are promoted), failure
+ * (with auto-revert to the last stable version), cancellation by a newer version or a stop.
  *
  * Tables:
  *   deployments          ID → Deployment
@@ -16,6 +16,7 @@ import { evaluateJob } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
 import { padIndex } from './allocs.js';
+import { autoPromote } from './deployment-promote.js';
 
 export const DEPLOYMENTS_TABLE = 'deployments';
 export const DEPLOYMENTS_BY_JOB = 'deployments-by-job';
@@ -142,15 +143,23 @@ export function recordAllocHealth(tx: WriteTx, alloc: Allocation, healthy: boole
     failDeployment(tx, updated, DEPLOYMENT_DESCRIPTIONS.unhealthy);
     return;
   }
-  if (Object.values(groups).every((x) => x.HealthyAllocs >= x.DesiredTotal)) {
-    setDeploymentStatus(tx, updated, 'successful', DEPLOYMENT_DESCRIPTIONS.successful);
-    setVersionStable(tx, d.Namespace, d.JobID, d.JobVersion, true);
-    refreshJobStatus(tx, d.Namespace, d.JobID);
-    return;
-  }
+  if (completeIfDone(tx, updated) || autoPromote(tx, updated)) return;
   // Room for the next batch of a rolling update: the scheduler decides what that is.
   const job = tx.get<Job>(JOBS_TABLE, jobKey(d.Namespace, d.JobID));
   if (job && d.Status === 'running') evaluateJob(tx, job, 'deployment-watcher', { extra: { DeploymentID: d.ID } });
+}
+
+/**
+ * A running deployment whose groups are all promoted (if they have canaries) and healthy succeeds, and
+ * its job version becomes stable. Answers whether it did.
+ */
+export function completeIfDone(tx: WriteTx, d: Deployment): boolean {
+  const groups = Object.values(d.TaskGroups);
+  if (d.Status !== 'running' || !groups.every((g) => g.HealthyAllocs >= g.DesiredTotal && (g.DesiredCanaries === 0 || g.Promoted))) return false;
+  setDeploymentStatus(tx, d, 'successful', DEPLOYMENT_DESCRIPTIONS.successful);
+  setVersionStable(tx, d.Namespace, d.JobID, d.JobVersion, true);
+  refreshJobStatus(tx, d.Namespace, d.JobID);
+  return true;
 }
 
 /** Fails running deployments whose groups made no progress in time; answers how many. */
@@ -159,7 +168,10 @@ export async function enforceProgressDeadlines(store: Store): Promise<number> {
   const overdue = listDeployments(store).filter(
     (d) =>
       d.Status === 'running' &&
-      Object.values(d.TaskGroups).some((g) => g.ProgressDeadline > 0 && g.HealthyAllocs < g.DesiredTotal && Date.parse(g.RequireProgressBy) < now),
+      Object.values(d.TaskGroups).some(
+        // A group waiting for promotion is not done, however healthy (Nomad's doneGroups).
+        (g) => g.ProgressDeadline > 0 && (g.HealthyAllocs < g.DesiredTotal || (g.DesiredCanaries > 0 && !g.Promoted)) && Date.parse(g.RequireProgressBy) < now,
+      ),
   );
   if (overdue.length === 0) return 0;
   await store.write((tx) => {

@@ -16,6 +16,8 @@ export type DeploymentStatusName = (typeof DEPLOYMENT_STATUSES)[number];
 /** Nomad's exact descriptions, which its CLI and users match on. */
 export const DEPLOYMENT_DESCRIPTIONS = {
   running: 'Deployment is running',
+  needsPromotion: 'Deployment is running but requires manual promotion',
+  autoPromotion: 'Deployment is running pending automatic promotion',
   paused: 'Deployment is paused',
   successful: 'Deployment completed successfully',
   stoppedJob: 'Cancelled because job is stopped',

@@ -5,11 +5,11 @@ export default defineCommand({
   synopsis: 'Promote canaries in a deployment',
   usage: 'svc deployment promote [options] DEPLOYMENT',
   description:
-    'Promotes the canaries of a deployment, of every task group or of those named by -group, so the rest ' +
-    'of the allocations are replaced. svc does not place canaries yet, so the server refuses every ' +
-    'promotion, and the command reports its answer.',
+    'Promotes the canaries of a deployment, of every task group or of those named by -group, once they ' +
+    'are healthy, so the rest of the allocations are replaced max_parallel at a time. The command follows ' +
+    'the evaluation and the deployment unless -detach is given.',
   examples: [{ command: 'svc deployment promote 3eefc5eb' }, { command: 'svc deployment promote -group web 3eefc5eb' }],
-  exitCodes: { 0: 'the canaries were promoted', 1: 'an error: an unknown deployment, or nothing to promote' },
+  exitCodes: { 0: 'the canaries were promoted', 1: 'an error: an unknown deployment, unhealthy canaries, or nothing to promote' },
   family: 'scheduler',
   flagSets: ['http'],
   flags: [

@@ -7,6 +7,7 @@ import { defineGroup, type CommandSpec, type GroupSpec } from '../../define.js';
 import validateCommand from './validate.js';
 import inspectCommand from './inspect.js';
 import historyCommand from './history.js';
+import promoteCommand from './promote.js';
 import statusCommand from './status.js';
 import runCommand from './run.js';
 import stopCommand from './stop.js';
@@ -38,5 +39,5 @@ export const jobGroups: GroupSpec[] = [
   }),
 ];
 
-export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand, planCommand, scaleCommand, scalingEventsCommand, revertCommand, tagApplyCommand, tagUnsetCommand];
+export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand, planCommand, scaleCommand, scalingEventsCommand, revertCommand, promoteCommand, tagApplyCommand, tagUnsetCommand];
 
