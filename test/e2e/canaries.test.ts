@@ -145,6 +145,9 @@ describe('canary deployments', () => {
     expect(await statusOf(promote(d!.ID, { DeploymentID: d!.ID, Groups: ['api'] }))).toEqual({ code: 400, message: 'deployment does not include task group "api"' });
     expect(await statusOf(promote(d!.ID, { DeploymentID: d!.ID, All: 'yes' }))).toMatchObject({ code: 400 });
     expect((await latest('canary-manual'))!.TaskGroups.web.Promoted).toBe(false);
+    const cli = await srv.cli(['job', 'promote', 'canary-manual']);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toBe(`Error promoting deployment "${d!.ID}" for job "canary-manual": Unexpected response code: 400 (Task group "web" has 0/1 healthy allocations)\n`);
 
     const first = (await c().scheduler<Deployment[]>('GET', '/v1/job/canary-manual/deployments').then((r) => r.body)).find((x) => x.JobVersion === 0)!;
     expect(await statusOf(promote(first.ID, { All: true }))).toEqual({ code: 400, message: `can't promote terminal deployment (status "successful")` });
@@ -158,6 +161,13 @@ describe('canary deployments', () => {
     const canary = d.TaskGroups.web.PlacedCanaries![0];
     const after = await until(() => allocs('canary-manual'), (l) => l.find((a) => a.ID === canary)?.DesiredStatus === 'stop', 'the canary to stop');
     expect(live(after).map((a) => a.JobVersion)).toEqual([0, 0]);
+  });
+
+  it('svc job promote of a job without a deployment says so', async () => {
+    await register({ ...job('canary-batch', '0', [{ canary: 0 }]), Type: 'batch', TaskGroups: [{ ...job('x', '0').TaskGroups[0], Update: null }] });
+    const res = await srv.cli(['job', 'promote', 'canary-batch']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('Job "canary-batch" has no deployment to promote\n');
   });
 
   it('a running deployment without canaries has none to promote', async () => {
