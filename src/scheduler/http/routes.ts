@@ -23,6 +23,7 @@ import { allocExecRoutes, allocExecWsRoute } from './alloc-exec-endpoint.js';
 import { jobActionRoutes, jobActionWsRoute } from './job-action-endpoint.js';
 import type { WsRouteDef } from './ws-route.js';
 import { systemRoutes } from './system-endpoint.js';
+import { serviceRoutes } from './service-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -47,6 +48,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...allocExecRoutes,
   ...jobActionRoutes,
   ...systemRoutes,
+  ...serviceRoutes,
 ];
 
 /** The endpoints spoken over a WebSocket (src/server/http/upgrade.ts). */
