@@ -24,8 +24,9 @@ import { allocGroup } from './commands/alloc/group.js';
 import { nodeGroup, nodeCommands } from './commands/node/index.js';
 import { deploymentGroup, deploymentCommands } from './commands/deployment/index.js';
 import { systemGroup, systemCommands } from './commands/system/index.js';
+import { serviceGroup, serviceCommands } from './commands/service/index.js';
 
-const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup];
 
 const commands: CommandSpec[] = [
   serverCommand,
@@ -43,6 +44,7 @@ const commands: CommandSpec[] = [
   ...deploymentCommands,
   ...nodeCommands,
   ...systemCommands,
+  ...serviceCommands,
   ...docsCommands,
 ];
 

@@ -42,3 +42,5 @@ export { deploymentPause } from './deployment-pause.js';
 export { deploymentResume } from './deployment-resume.js';
 export { deploymentPromote } from './deployment-promote.js';
 export { jobPromote } from './job-promote.js';
+export { serviceList } from './service-list.js';
+export { serviceInfo } from './service-info.js';
