@@ -149,4 +149,21 @@ describe('service registrations', () => {
     await expect(c().scheduler('GET', '/job/nope/services')).rejects.toMatchObject({ statusCode: 404, errors: ['job not found'] });
     await expect(c().scheduler('GET', '/allocation/nope/services')).rejects.toMatchObject({ statusCode: 404, errors: ['allocation not found'] });
   });
+  it('needs read-job in the namespace (403 with list-jobs only), and lists only readable namespaces for *', async () => {
+    const alloc = await run(serviceJob('guarded'));
+    await run(serviceJob('hidden'), 'other');
+    const tokenWith = async (name: string, caps: string[]) => {
+      await c().request('PUT', `/v1/sys/policies/acl/${name}`, { body: { policy: `namespace "default" { capabilities = ${JSON.stringify(caps)} }` } });
+      const env = await c().secrets('POST', 'auth/token/create', { body: { policies: [name] } });
+      return srv.client(String(env!.auth!.client_token));
+    };
+    const lister = await tokenWith('services-list-only', ['list-jobs']);
+    const reader = await tokenWith('services-read-job', ['read-job']);
+    for (const path of [`/allocation/${alloc.ID}/services`, '/v1/job/guarded/services', '/v1/services', '/v1/service/guarded-web']) {
+      await expect(lister.scheduler('GET', path)).rejects.toMatchObject({ statusCode: 403 });
+      await expect(reader.scheduler('GET', path)).resolves.toBeDefined();
+    }
+    const all = (await reader.scheduler<Array<{ Namespace: string }>>('GET', '/v1/services', { query: { namespace: '*' } })).body;
+    expect(all.map((n) => n.Namespace)).toEqual(['default']);
+  });
 });
