@@ -64,3 +64,16 @@ export async function getNode(client: ApiClient, id: string): Promise<Node> {
 export async function nodeAllocations(client: ApiClient, id: string): Promise<AllocStub[]> {
   return (await client.scheduler<AllocStub[]>('GET', `/v1/node/${encodeURIComponent(id)}/allocations`)).body ?? [];
 }
+
+/** PUT /v1/node/:id/eligibility */
+export interface NodeUpdateResponse {
+  EvalIDs: string[] | null;
+  EvalCreateIndex: number;
+  NodeModifyIndex: number;
+  Index: number;
+}
+
+export async function setNodeEligibility(client: ApiClient, id: string, eligible: boolean): Promise<NodeUpdateResponse> {
+  const body = { NodeID: id, Eligibility: eligible ? 'eligible' : 'ineligible' };
+  return (await client.scheduler<NodeUpdateResponse>('PUT', `/v1/node/${encodeURIComponent(id)}/eligibility`, { body })).body;
+}

@@ -34,6 +34,7 @@ export { jobAction } from './job-action.js';
 export { evalList } from './eval-list.js';
 export { evalStatus } from './eval-status.js';
 export { nodeStatus } from './node-status.js';
+export { nodeEligibility } from './node-eligibility.js';
 export { jobDeployments } from './job-deployments.js';
 export { deploymentList } from './deployment-list.js';
 export { deploymentStatus } from './deployment-status.js';

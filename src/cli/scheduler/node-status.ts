@@ -130,7 +130,7 @@ export function formatNode(node: Node, allocs: AllocStub[], running: Allocation[
   return out;
 }
 
-async function resolveNode(client: ApiClient, typed: string, verbose: boolean): Promise<NodeStub> {
+export async function resolveNode(client: ApiClient, typed: string, verbose: boolean): Promise<NodeStub> {
   return resolveByPrefix<NodeStub>(
     {
       plural: 'nodes',

@@ -3,6 +3,7 @@ import { defineGroup, type CommandSpec } from '../../define.js';
 import listCommand from './list.js';
 import applyCommand from './apply.js';
 import deleteCommand from './delete.js';
+import statusCommand from './status.js';
 
 export const namespaceGroup = defineGroup({
   path: ['namespace'],
@@ -13,4 +14,4 @@ export const namespaceGroup = defineGroup({
     'the namespaces the token can access.',
 });
 
-export const namespaceCommands: CommandSpec[] = [listCommand, applyCommand, deleteCommand];
+export const namespaceCommands: CommandSpec[] = [listCommand, statusCommand, applyCommand, deleteCommand];

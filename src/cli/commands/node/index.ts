@@ -1,6 +1,7 @@
 /** Nomad's node commands: the client nodes that run allocations. */
 import { defineGroup, type CommandSpec } from '../../define.js';
 import statusCommand from './status.js';
+import eligibilityCommand from './eligibility.js';
 
 export const nodeGroup = defineGroup({
   path: ['node'],
@@ -10,4 +11,4 @@ export const nodeGroup = defineGroup({
     'named by ID or by a unique ID prefix. Reading nodes needs a management token.',
 });
 
-export const nodeCommands: CommandSpec[] = [statusCommand];
+export const nodeCommands: CommandSpec[] = [statusCommand, eligibilityCommand];

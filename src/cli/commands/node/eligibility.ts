@@ -1,0 +1,24 @@
+import { defineCommand } from '../../define.js';
+
+export default defineCommand({
+  path: ['node', 'eligibility'],
+  synopsis: 'Toggle scheduling eligibility for a node',
+  usage: 'svc node eligibility -enable|-disable [options] NODE',
+  description:
+    'Marks a node eligible or ineligible for new placements. An ineligible node keeps running the ' +
+    'allocations it has; the scheduler places nothing new on it. The node is named by ID or by a unique ' +
+    'ID prefix. Needs `node:write`.',
+  examples: [
+    { command: 'svc node eligibility -disable 4f1c', description: 'Stop placing new allocations on a node' },
+    { command: 'svc node eligibility -enable 4f1c' },
+  ],
+  exitCodes: { 0: 'success', 1: 'an error, an unknown node, or a prefix matching several' },
+  family: 'scheduler',
+  flagSets: ['http'],
+  flags: [
+    { name: 'enable', type: 'bool', description: 'Make the node eligible for scheduling.' },
+    { name: 'disable', type: 'bool', description: 'Make the node ineligible for scheduling.' },
+  ],
+  args: [{ name: 'node', description: 'A node ID or a unique prefix of one.', required: true, complete: 'node' }],
+  run: async (ctx) => (await import('../../scheduler/index.js')).nodeEligibility(ctx),
+});
