@@ -5,7 +5,7 @@
 # The subcommands of the words in $1.
 _svc_words() {
   case "$1" in
-    '') REPLY='alloc auth completion delete deployment eval identity job list login namespace node path-help policy read run server status stop system token version write' ;;
+    '') REPLY='alloc auth completion delete deployment eval identity job list login namespace node path-help policy read run server service status stop system token version write' ;;
     'alloc') REPLY='exec fs logs restart signal status stop' ;;
     'auth') REPLY='cloud disable enable list' ;;
     'auth cloud') REPLY='accesslist config denylist role rotate-root tidy' ;;
@@ -24,12 +24,13 @@ _svc_words() {
     'identity') REPLY='entity entity-alias' ;;
     'identity entity') REPLY='create delete list read update' ;;
     'identity entity-alias') REPLY='create delete list read update' ;;
-    'job') REPLY='action allocs deployments dispatch eval history inspect periodic plan revert run scale scaling-events status stop tag validate' ;;
+    'job') REPLY='action allocs deployments dispatch eval history inspect periodic plan promote revert run scale scaling-events status stop tag validate' ;;
     'job periodic') REPLY='force' ;;
     'job tag') REPLY='apply unset' ;;
-    'namespace') REPLY='apply delete list' ;;
-    'node') REPLY='status' ;;
+    'namespace') REPLY='apply delete list status' ;;
+    'node') REPLY='eligibility status' ;;
     'policy') REPLY='delete list read write' ;;
+    'service') REPLY='info list' ;;
     'system') REPLY='gc' ;;
     'token') REPLY='create lookup renew revoke' ;;
     *) REPLY='' ;;
@@ -108,6 +109,7 @@ _svc_flags() {
     'job inspect') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -version= -hcl' ;;
     'job periodic force') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose' ;;
     'job plan') REPLY='-address= -token= -namespace= -region= -no-color -force-color -diff -verbose -json -var= -var-file= -policy-override -hcl2-strict' ;;
+    'job promote') REPLY='-address= -token= -namespace= -region= -no-color -force-color -group= -detach -verbose' ;;
     'job revert') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose' ;;
     'job run') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
     'job scale') REPLY='-address= -token= -namespace= -region= -no-color -force-color -check-index= -detach -verbose' ;;
@@ -122,6 +124,8 @@ _svc_flags() {
     'namespace apply') REPLY='-address= -token= -namespace= -region= -no-color -force-color -description=' ;;
     'namespace delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'namespace list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
+    'namespace status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
+    'node eligibility') REPLY='-address= -token= -namespace= -region= -no-color -force-color -enable -disable' ;;
     'node status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -verbose -short' ;;
     'path-help') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format=' ;;
     'policy delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
@@ -131,6 +135,8 @@ _svc_flags() {
     'read') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'run') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
     'server') REPLY='-dev -config= -data-dir= -bind= -port= -log-level= -dev-root-token-id= -dev-cloud -cloud-allow-sha1 -client -dc= -node= -node-class= -meta=' ;;
+    'service info') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -verbose' ;;
+    'service list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
     'status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format= -field=' ;;
     'stop') REPLY='-address= -token= -namespace= -region= -no-color -force-color -detach -purge -global -no-shutdown-delay -eval-priority= -yes -verbose' ;;
     'system gc') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
@@ -215,6 +221,7 @@ _svc_valued() {
     'job inspect') REPLY=' address token namespace region version ' ;;
     'job periodic force') REPLY=' address token namespace region ' ;;
     'job plan') REPLY=' address token namespace region var var-file ' ;;
+    'job promote') REPLY=' address token namespace region group ' ;;
     'job revert') REPLY=' address token namespace region ' ;;
     'job run') REPLY=' address token namespace region check-index var var-file eval-priority ' ;;
     'job scale') REPLY=' address token namespace region check-index ' ;;
@@ -229,6 +236,8 @@ _svc_valued() {
     'namespace apply') REPLY=' address token namespace region description ' ;;
     'namespace delete') REPLY=' address token namespace region ' ;;
     'namespace list') REPLY=' address token namespace region ' ;;
+    'namespace status') REPLY=' address token namespace region ' ;;
+    'node eligibility') REPLY=' address token namespace region ' ;;
     'node status') REPLY=' address token namespace region ' ;;
     'path-help') REPLY=' address token namespace region format ' ;;
     'policy delete') REPLY=' address token namespace region ' ;;
@@ -238,6 +247,8 @@ _svc_valued() {
     'read') REPLY=' address token namespace region format field ' ;;
     'run') REPLY=' address token namespace region check-index var var-file eval-priority ' ;;
     'server') REPLY=' config data-dir bind port log-level dev-root-token-id dc node node-class meta ' ;;
+    'service info') REPLY=' address token namespace region ' ;;
+    'service list') REPLY=' address token namespace region ' ;;
     'status') REPLY=' address token namespace region format field ' ;;
     'stop') REPLY=' address token namespace region eval-priority ' ;;
     'system gc') REPLY=' address token namespace region ' ;;
@@ -253,7 +264,7 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    'alloc exec|-namespace'|'alloc fs|-namespace'|'alloc logs|-namespace'|'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth cloud accesslist delete|-namespace'|'auth cloud accesslist list|-namespace'|'auth cloud accesslist read|-namespace'|'auth cloud config certificate delete|-namespace'|'auth cloud config certificate list|-namespace'|'auth cloud config certificate read|-namespace'|'auth cloud config certificate write|-namespace'|'auth cloud config client delete|-namespace'|'auth cloud config client read|-namespace'|'auth cloud config client write|-namespace'|'auth cloud config identity read|-namespace'|'auth cloud config identity write|-namespace'|'auth cloud config sts delete|-namespace'|'auth cloud config sts list|-namespace'|'auth cloud config sts read|-namespace'|'auth cloud config sts write|-namespace'|'auth cloud config tidy delete|-namespace'|'auth cloud config tidy read|-namespace'|'auth cloud config tidy write|-namespace'|'auth cloud denylist add|-namespace'|'auth cloud denylist delete|-namespace'|'auth cloud denylist list|-namespace'|'auth cloud denylist read|-namespace'|'auth cloud role delete|-namespace'|'auth cloud role list|-namespace'|'auth cloud role read|-namespace'|'auth cloud role tag|-namespace'|'auth cloud role write|-namespace'|'auth cloud rotate-root|-namespace'|'auth cloud tidy accesslist|-namespace'|'auth cloud tidy denylist|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'deployment fail|-namespace'|'deployment list|-namespace'|'deployment pause|-namespace'|'deployment promote|-namespace'|'deployment resume|-namespace'|'deployment status|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job action|-namespace'|'job allocs|-namespace'|'job deployments|-namespace'|'job dispatch|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job periodic force|-namespace'|'job plan|-namespace'|'job revert|-namespace'|'job run|-namespace'|'job scale|-namespace'|'job scaling-events|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job tag apply|-namespace'|'job tag unset|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'status|-namespace'|'stop|-namespace'|'system gc|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'alloc exec|-namespace'|'alloc fs|-namespace'|'alloc logs|-namespace'|'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth cloud accesslist delete|-namespace'|'auth cloud accesslist list|-namespace'|'auth cloud accesslist read|-namespace'|'auth cloud config certificate delete|-namespace'|'auth cloud config certificate list|-namespace'|'auth cloud config certificate read|-namespace'|'auth cloud config certificate write|-namespace'|'auth cloud config client delete|-namespace'|'auth cloud config client read|-namespace'|'auth cloud config client write|-namespace'|'auth cloud config identity read|-namespace'|'auth cloud config identity write|-namespace'|'auth cloud config sts delete|-namespace'|'auth cloud config sts list|-namespace'|'auth cloud config sts read|-namespace'|'auth cloud config sts write|-namespace'|'auth cloud config tidy delete|-namespace'|'auth cloud config tidy read|-namespace'|'auth cloud config tidy write|-namespace'|'auth cloud denylist add|-namespace'|'auth cloud denylist delete|-namespace'|'auth cloud denylist list|-namespace'|'auth cloud denylist read|-namespace'|'auth cloud role delete|-namespace'|'auth cloud role list|-namespace'|'auth cloud role read|-namespace'|'auth cloud role tag|-namespace'|'auth cloud role write|-namespace'|'auth cloud rotate-root|-namespace'|'auth cloud tidy accesslist|-namespace'|'auth cloud tidy denylist|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'deployment fail|-namespace'|'deployment list|-namespace'|'deployment pause|-namespace'|'deployment promote|-namespace'|'deployment resume|-namespace'|'deployment status|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job action|-namespace'|'job allocs|-namespace'|'job deployments|-namespace'|'job dispatch|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job periodic force|-namespace'|'job plan|-namespace'|'job promote|-namespace'|'job revert|-namespace'|'job run|-namespace'|'job scale|-namespace'|'job scaling-events|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job tag apply|-namespace'|'job tag unset|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'namespace status|-namespace'|'node eligibility|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'service info|-namespace'|'service list|-namespace'|'status|-namespace'|'stop|-namespace'|'system gc|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
     'auth cloud accesslist delete|-format'|'auth cloud accesslist list|-format'|'auth cloud accesslist read|-format'|'auth cloud config certificate delete|-format'|'auth cloud config certificate list|-format'|'auth cloud config certificate read|-format'|'auth cloud config certificate write|-format'|'auth cloud config client delete|-format'|'auth cloud config client read|-format'|'auth cloud config client write|-format'|'auth cloud config identity read|-format'|'auth cloud config identity write|-format'|'auth cloud config sts delete|-format'|'auth cloud config sts list|-format'|'auth cloud config sts read|-format'|'auth cloud config sts write|-format'|'auth cloud config tidy delete|-format'|'auth cloud config tidy read|-format'|'auth cloud config tidy write|-format'|'auth cloud denylist add|-format'|'auth cloud denylist delete|-format'|'auth cloud denylist list|-format'|'auth cloud denylist read|-format'|'auth cloud role delete|-format'|'auth cloud role list|-format'|'auth cloud role read|-format'|'auth cloud role tag|-format'|'auth cloud role write|-format'|'auth cloud rotate-root|-format'|'auth cloud tidy accesslist|-format'|'auth cloud tidy denylist|-format'|'auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
     'auth cloud config certificate write|-type') REPLY='choices:pkcs7 identity' ;;
     'auth cloud config identity write|-iam-alias') REPLY='choices:role_id unique_id full_arn' ;;
@@ -290,6 +301,7 @@ _svc_value_spec() {
     'job inspect#0') REPLY='dynamic:job' ;;
     'job periodic force#0') REPLY='dynamic:job' ;;
     'job plan#0') REPLY='file' ;;
+    'job promote#0') REPLY='dynamic:job' ;;
     'job revert#0') REPLY='dynamic:job' ;;
     'job run#0') REPLY='file' ;;
     'job scale#0') REPLY='dynamic:job' ;;
@@ -299,6 +311,7 @@ _svc_value_spec() {
     'job tag apply#0') REPLY='dynamic:job' ;;
     'job tag unset#0') REPLY='dynamic:job' ;;
     'job validate#0') REPLY='file' ;;
+    'node eligibility#0') REPLY='dynamic:node' ;;
     'node status#0') REPLY='dynamic:node' ;;
     'policy delete#0') REPLY='dynamic:policy' ;;
     'policy read#0') REPLY='dynamic:policy' ;;
