@@ -45,3 +45,4 @@ export { deploymentPromote } from './deployment-promote.js';
 export { jobPromote } from './job-promote.js';
 export { serviceList } from './service-list.js';
 export { serviceInfo } from './service-info.js';
+export { namespaceStatus } from './namespace-status.js';

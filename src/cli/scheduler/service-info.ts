@@ -10,19 +10,9 @@ import { formatTable } from '../output/format.js';
 import { formatKV, idLength, limit } from '../output/nomad.js';
 import { apiFailure } from './alloc-resolve.js';
 import { fetchServiceList, formatServiceList } from './service-list.js';
+import type { ServiceRegistration } from '../../scheduler/state/services.js';
 
-interface Registration {
-  ID: string;
-  ServiceName: string;
-  Namespace: string;
-  NodeID: string;
-  Datacenter: string;
-  JobID: string;
-  AllocID: string;
-  Tags: string[] | null;
-  Address: string;
-  Port: number;
-}
+type Registration = ServiceRegistration;
 
 const hostPort = (address: string, port: number) => (port === 0 ? address : `${address.includes(':') ? `[${address}]` : address}:${port}`);
 

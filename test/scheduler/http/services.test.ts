@@ -7,21 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import type { ApiError } from '../../../src/shared/errors.js';
+import type { ServiceRegistration } from '../../../src/scheduler/state/services.js';
 
-interface Registration {
-  ID: string;
-  ServiceName: string;
-  Namespace: string;
-  NodeID: string;
-  Datacenter: string;
-  JobID: string;
-  AllocID: string;
-  Tags: string[];
-  Address: string;
-  Port: number;
-  CreateIndex: number;
-  ModifyIndex: number;
-}
+type Registration = ServiceRegistration;
 
 interface Stub {
   ID: string;

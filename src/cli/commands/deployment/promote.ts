@@ -1,4 +1,11 @@
-import { defineCommand } from '../../define.js';
+import { defineCommand, type FlagSpec } from '../../define.js';
+
+/** The flags of both promote commands (`job promote` promotes its job's latest deployment). */
+export const PROMOTE_FLAGS: FlagSpec[] = [
+  { name: 'group', type: 'strings', description: 'Promote only this task group\'s canaries. Repeatable.' },
+  { name: 'detach', type: 'bool', description: 'Print the evaluation ID and return instead of following the evaluation.' },
+  { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+];
 
 export default defineCommand({
   path: ['deployment', 'promote'],
@@ -12,11 +19,7 @@ export default defineCommand({
   exitCodes: { 0: 'the canaries were promoted', 1: 'an error: an unknown deployment, unhealthy canaries, or nothing to promote' },
   family: 'scheduler',
   flagSets: ['http'],
-  flags: [
-    { name: 'group', type: 'strings', description: 'Promote only this task group\'s canaries. Repeatable.' },
-    { name: 'detach', type: 'bool', description: 'Print the evaluation ID and return instead of following the evaluation.' },
-    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
-  ],
+  flags: PROMOTE_FLAGS,
   args: [{ name: 'deployment', description: 'A deployment ID or a unique prefix of one.', required: true, complete: 'deployment' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).deploymentPromote(ctx),
 });

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../define.js';
+import { PROMOTE_FLAGS } from '../deployment/promote.js';
 
 export default defineCommand({
   path: ['job', 'promote'],
@@ -12,11 +13,7 @@ export default defineCommand({
   exitCodes: { 0: 'the canaries were promoted (and the deployment monitored)', 1: 'an error: an unknown job, no deployment, or canaries not ready' },
   family: 'scheduler',
   flagSets: ['http'],
-  flags: [
-    { name: 'group', type: 'strings', description: 'Promote only this task group\'s canaries. Repeatable.' },
-    { name: 'detach', type: 'bool', description: 'Print the evaluation ID and return instead of following the evaluation.' },
-    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
-  ],
+  flags: PROMOTE_FLAGS,
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).jobPromote(ctx),
 });

@@ -1,11 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-
-interface Namespace {
-  Name: string;
-  Description?: string;
-  Meta?: Record<string, string> | null;
-}
 
 export default defineCommand({
   path: ['namespace', 'status'],
@@ -20,21 +13,5 @@ export default defineCommand({
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
   args: [{ name: 'name', description: 'The namespace to show.', required: true }],
-  async run(ctx) {
-    const name = ctx.args[0];
-    const { body: ns } = await clientFor(ctx).scheduler<Namespace>('GET', `/v1/namespace/${encodeURIComponent(name)}`);
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(ns, null, 4));
-      return 0;
-    }
-    const { formatKV } = await import('../../output/nomad.js');
-    let out = formatKV([
-      ['Name', ns.Name],
-      ['Description', ns.Description ?? ''],
-    ]);
-    const meta = Object.keys(ns.Meta ?? {}).sort();
-    if (meta.length > 0) out += '\nMetadata\n' + formatKV(meta.map((k) => [k, ns.Meta![k]]));
-    ctx.io.out(out.trimEnd());
-    return 0;
-  },
+  run: async (ctx) => (await import('../../scheduler/index.js')).namespaceStatus(ctx),
 });
