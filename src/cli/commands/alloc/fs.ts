@@ -1,4 +1,5 @@
 import { defineCommand } from '../../define.js';
+import { ALLOC_ARG, BY_JOB_FLAGS, TAIL_SIZE_FLAGS } from './read-flags.js';
 
 export default defineCommand({
   path: ['alloc', 'fs'],
@@ -17,13 +18,11 @@ export default defineCommand({
     { name: 'stat', type: 'bool', description: 'Print the file information.' },
     { name: 'f', type: 'bool', description: 'Follow the file.' },
     { name: 'tail', type: 'bool', description: 'Print the end: the last -n lines (10) or -c bytes.' },
-    { name: 'n', type: 'int', description: 'With -tail: lines from the end.' },
-    { name: 'c', type: 'int', description: 'With -tail: bytes from the end.' },
-    { name: 'job', type: 'bool', description: 'ALLOC is a job: use its newest running allocation.' },
-    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+    ...TAIL_SIZE_FLAGS,
+    ...BY_JOB_FLAGS,
   ],
   args: [
-    { name: 'alloc', description: 'An allocation ID or prefix (a job ID with -job).', required: true, complete: 'alloc' },
+    ALLOC_ARG,
     { name: 'path', description: 'A path in the allocation directory.' },
   ],
   run: async (ctx) => (await import('../../scheduler/index.js')).allocFs(ctx),

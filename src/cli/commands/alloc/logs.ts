@@ -1,4 +1,5 @@
 import { defineCommand } from '../../define.js';
+import { ALLOC_ARG, BY_JOB_FLAGS, TAIL_SIZE_FLAGS } from './read-flags.js';
 
 export default defineCommand({
   path: ['alloc', 'logs'],
@@ -21,14 +22,12 @@ export default defineCommand({
     { name: 'stderr', type: 'bool', description: 'Print stderr.' },
     { name: 'f', type: 'bool', description: 'Follow the log until the task is dead.' },
     { name: 'tail', type: 'bool', description: 'Start near the end: the last -n lines (10) or -c bytes.' },
-    { name: 'n', type: 'int', description: 'With -tail: lines from the end.' },
-    { name: 'c', type: 'int', description: 'With -tail: bytes from the end.' },
+    ...TAIL_SIZE_FLAGS,
     { name: 'task', type: 'string', description: 'The task (the same as the TASK argument).' },
-    { name: 'job', type: 'bool', description: "ALLOC is a job: use its newest running allocation." },
-    { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
+    ...BY_JOB_FLAGS,
   ],
   args: [
-    { name: 'alloc', description: 'An allocation ID or prefix (a job ID with -job).', required: true, complete: 'alloc' },
+    ALLOC_ARG,
     { name: 'task', description: 'The task whose log to print.' },
   ],
   run: async (ctx) => (await import('../../scheduler/index.js')).allocLogs(ctx),
