@@ -338,5 +338,11 @@ describe('svc deployment pause, resume, promote and fail', () => {
     expect((await deploymentOf(d.ID)).StatusDescription).toBe('Deployment marked as failed - rolling back to job version 3');
     const job = await until(() => api().scheduler<{ Version: number }>('GET', '/v1/job/site').then((r) => r.body), (j) => j.Version === 5, 'the revert');
     expect(job.Version).toBe(5);
+    // A revert is a version like any other: past six, the oldest untagged ones go.
+    const next = await detachedRollout('site', service('site', { command: 'echo v6; exec sleep 300', minHealthy: '45s' }), 'site-v6.hcl');
+    expect((await cli(['deployment', 'fail', next.ID])).code).toBe(0);
+    await until(() => api().scheduler<{ Version: number }>('GET', '/v1/job/site').then((r) => r.body), (j) => j.Version === 7, 'the second revert');
+    const versions = (await api().scheduler<{ Versions: Array<{ Version: number }> }>('GET', '/v1/job/site/versions')).body.Versions;
+    expect(versions.map((v) => v.Version)).toEqual([7, 6, 5, 4, 3, 2]);
   });
 });

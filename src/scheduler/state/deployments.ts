@@ -14,6 +14,7 @@ import type { Job } from '../structs/job.js';
 import { copyJob } from '../structs/copy.js';
 import { evaluateJob } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
+import { putJobVersion } from './job-versions.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
 import { padIndex } from './allocs.js';
 import { autoPromote } from './deployment-promote.js';
@@ -102,8 +103,7 @@ function revertTo(tx: WriteTx, current: Job, target: Job): void {
   job.Stop = false;
   job.VersionTag = null;
   job.Status = current.Status;
-  tx.put(JOBS_TABLE, jobKey(job.Namespace, job.ID), job);
-  tx.put(JOB_VERSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), job);
+  putJobVersion(tx, job);
   evaluateJob(tx, job, 'deployment-watcher');
 }
 

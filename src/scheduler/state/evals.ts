@@ -96,13 +96,17 @@ export function unblockAll(tx: WriteTx): number {
   return blocked.length;
 }
 
-/** Cancels a job's queued and blocked evaluations (the job was purged). */
-export function cancelJobEvals(tx: WriteTx, namespace: string, jobId: string, exceptId?: string): void {
+/**
+ * Cancels a job's blocked evaluations, and its queued ones too when the job was purged (a stopped job's
+ * queued evaluations still run, and find it stopped). Nothing is left waiting for capacity for a job
+ * that no longer wants any, so its status can become dead.
+ */
+export function cancelJobEvals(tx: WriteTx, namespace: string, jobId: string, opts: { purged: boolean; exceptId?: string }): void {
   const prefix = `${jobKey(namespace, jobId)}${SEP}`;
-  for (const table of [EVALS_PENDING, EVALS_BLOCKED]) {
+  for (const table of opts.purged ? [EVALS_PENDING, EVALS_BLOCKED] : [EVALS_BLOCKED]) {
     for (const { key } of tx.list(table, prefix)) {
       const id = key.slice(prefix.length);
-      if (id !== exceptId) updateEval(tx, id, { Status: 'canceled', StatusDescription: 'job was purged' });
+      if (id !== opts.exceptId) updateEval(tx, id, { Status: 'canceled', StatusDescription: opts.purged ? 'job was purged' : 'job was stopped' });
     }
   }
 }

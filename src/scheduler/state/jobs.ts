@@ -13,15 +13,15 @@ import { allocTerminal } from '../structs/allocation.js';
 import { DEPLOYMENT_DESCRIPTIONS } from '../structs/deployment.js';
 import { cancelActiveDeployment } from './deployments.js';
 import { refreshJobStatus } from './job-status.js';
+import { pruneByPrefix, putJobVersion } from './job-versions.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, SCALING_EVENTS_TABLE, jobKey, versionKey } from './tables.js';
 
 export { JOBS_TABLE, JOB_VERSIONS_TABLE };
+export { putJobVersion };
 export const JOB_SUBMISSIONS_TABLE = 'job-submissions';
 
 /** Nomad keeps the six most recent job sources. */
 export const SUBMISSIONS_KEPT = 6;
-/** And the six most recent versions (tagged ones besides). */
-export const VERSIONS_KEPT = 6;
 
 export interface JobSubmission {
   Source: string;
@@ -76,12 +76,6 @@ function preserveCounts(job: Job, prev: Job): void {
   }
 }
 
-function pruneByPrefix(tx: WriteTx, table: string, prefix: string, keep: number, spare?: (value: unknown) => boolean): void {
-  const entries = tx.list<unknown>(table, prefix);
-  const removable = entries.filter((e) => !spare?.(e.value));
-  for (const { key } of removable.slice(0, Math.max(0, removable.length - keep))) tx.delete(table, key);
-}
-
 export async function registerJob(store: Store, input: Job, opts: RegisterOptions = {}): Promise<RegisterResult> {
   const { result, index } = await store.write((tx) => {
     // Inside the transaction, so a namespace deleted concurrently cannot end up holding this job.
@@ -133,17 +127,6 @@ export async function registerJob(store: Store, input: Job, opts: RegisterOption
     return { job, changed: true, evaluation };
   });
   return { ...result, index };
-}
-
-/**
- * Stores `job` as the job's current version and as a version record, then prunes the oldest versions
- * beyond VERSIONS_KEPT; tagged versions are kept whatever their age.
- */
-export function putJobVersion(tx: WriteTx, job: Job): void {
-  const key = jobKey(job.Namespace, job.ID);
-  tx.put(JOBS_TABLE, key, job);
-  tx.put(JOB_VERSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), job);
-  pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
 }
 
 /** Periodic and parameterized parents are never evaluated themselves; their children (dispatched ones keep the block) are. */
@@ -204,7 +187,7 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
       tx.delete(SCALING_EVENTS_TABLE, key);
       cancelActiveDeployment(tx, namespace, id, DEPLOYMENT_DESCRIPTIONS.stoppedJob);
       const evaluation = evaluate(tx, prev, 'job-deregister', evalPriority);
-      cancelJobEvals(tx, namespace, id, evaluation?.ID);
+      cancelJobEvals(tx, namespace, id, { purged: true, exceptId: evaluation?.ID });
       return { job: prev, evaluation };
     }
     cancelActiveDeployment(tx, namespace, id, DEPLOYMENT_DESCRIPTIONS.stoppedJob);
@@ -215,6 +198,7 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
     job.JobModifyIndex = tx.index;
     putJobVersion(tx, job);
     const evaluation = evaluate(tx, job, 'job-deregister', evalPriority);
+    cancelJobEvals(tx, namespace, id, { purged: false });
     refreshJobStatus(tx, namespace, id);
     return { job: tx.get<Job>(JOBS_TABLE, key)!, evaluation };
   });

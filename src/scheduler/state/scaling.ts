@@ -13,7 +13,7 @@ import { allocsOfJob, touchSummary } from './allocs.js';
 import { latestDeployment } from './deployments.js';
 import { evaluateJob } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
-import { putJobVersion } from './jobs.js';
+import { putJobVersion } from './job-versions.js';
 import { JOBS_TABLE, SCALING_EVENTS_TABLE, jobKey } from './tables.js';
 
 /** Nomad keeps the 20 most recent scaling events of each task group. */

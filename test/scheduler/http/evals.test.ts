@@ -63,6 +63,28 @@ describe('evaluations', () => {
     expect(requested[0].ID).toBe(stop.body.EvalID);
   });
 
+  it('stopping a job whose evaluation waits for capacity cancels that evaluation, and the job is dead', async () => {
+    const reg = await srv.client().scheduler<{ EvalID: string }>('POST', '/v1/jobs', { body: { Job: job('waiting') } });
+    const evals = () => srv.client().scheduler<Eval[]>('GET', '/v1/job/waiting/evaluations').then((r) => r.body);
+    for (let i = 0; i < 400 && !(await evals()).some((e) => e.Status === 'blocked'); i++) await new Promise((r) => setTimeout(r, 25));
+    const blocked = (await evals()).find((e) => e.Status === 'blocked')!;
+    expect(blocked).toBeDefined();
+    const stop = await srv.client().scheduler<{ EvalID: string }>('DELETE', '/v1/job/waiting');
+    const settled = async () => {
+      const [jobNow, all] = await Promise.all([srv.client().scheduler<{ Status: string }>('GET', '/v1/job/waiting'), evals()]);
+      return { status: jobNow.body.Status, evals: all };
+    };
+    let now = await settled();
+    for (let i = 0; i < 400 && (now.status !== 'dead' || now.evals.some((e) => e.Status === 'blocked' || e.Status === 'pending')); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      now = await settled();
+    }
+    expect(now.status).toBe('dead');
+    expect(now.evals.find((e) => e.ID === blocked.ID)?.Status).toBe('canceled');
+    expect(now.evals.find((e) => e.ID === stop.body.EvalID)?.Status).toBe('complete');
+    expect(reg.body.EvalID).not.toBe(stop.body.EvalID);
+  });
+
   it('periodic and parameterized jobs get no evaluation', async () => {
     const periodic = await srv.client().scheduler<{ EvalID: string; EvalCreateIndex: number }>('POST', '/v1/jobs', {
       body: { Job: job('cron', { Type: 'batch', Periodic: { Spec: '*/5 * * * *', SpecType: 'cron' } }) },
