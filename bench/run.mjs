@@ -6,6 +6,7 @@
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
 //   BENCH_LOGINS=2000 ec2 logins per row (iam: half)     BENCH_EXEC_SESSIONS=100  concurrent exec sessions
+//   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -15,6 +16,7 @@ import { load, median, startDevServer, table, timeProcess } from './lib.mjs';
 import { schedulerBench } from './scheduler.mjs';
 import { cloudBench } from './cloud.mjs';
 import { execBench } from './exec.mjs';
+import { gcChurnBench } from './gc-churn.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -101,6 +103,11 @@ try {
   // A server of its own, started once the scheduler's nodes have stopped heartbeating into the first.
   await server.stop();
   await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, ec2Logins: LOGINS, iamLogins: Math.ceil(LOGINS / 2) });
+  await gcChurnBench({
+    jobsPerMin: Number(process.env.BENCH_GC_JOBS_PER_MIN ?? 50),
+    hours: Number(process.env.BENCH_GC_HOURS ?? 6),
+    nodes: Number(process.env.BENCH_GC_NODES ?? 100),
+  });
 } finally {
   await server.stop();
   await rm(home, { recursive: true, force: true });
