@@ -6,7 +6,7 @@
 _svc_words() {
   case "$1" in
     '') REPLY='alloc auth completion delete deployment eval identity job list login namespace node path-help policy read run server service status stop system token version write' ;;
-    'alloc') REPLY='exec fs logs restart signal status stop' ;;
+    'alloc') REPLY='checks exec fs logs pause restart signal status stop' ;;
     'auth') REPLY='cloud disable enable list' ;;
     'auth cloud') REPLY='accesslist config denylist role rotate-root tidy' ;;
     'auth cloud accesslist') REPLY='delete list read' ;;
@@ -28,7 +28,7 @@ _svc_words() {
     'job periodic') REPLY='force' ;;
     'job tag') REPLY='apply unset' ;;
     'namespace') REPLY='apply delete list status' ;;
-    'node') REPLY='eligibility status' ;;
+    'node') REPLY='drain eligibility status' ;;
     'policy') REPLY='delete list read write' ;;
     'service') REPLY='info list' ;;
     'system') REPLY='gc' ;;
@@ -40,9 +40,11 @@ _svc_words() {
 # The flags of the command in $1 as offered; a trailing = marks a flag that takes a value.
 _svc_flags() {
   case "$1" in
+    'alloc checks') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -t= -verbose' ;;
     'alloc exec') REPLY='-address= -token= -namespace= -region= -no-color -force-color -task= -job -group= -i -t -e= -verbose' ;;
     'alloc fs') REPLY='-address= -token= -namespace= -region= -no-color -force-color -machine -stat -f -tail -n= -c= -job -verbose' ;;
     'alloc logs') REPLY='-address= -token= -namespace= -region= -no-color -force-color -stdout -stderr -f -tail -n= -c= -task= -job -verbose' ;;
+    'alloc pause') REPLY='-address= -token= -namespace= -region= -no-color -force-color -state= -status -task= -verbose' ;;
     'alloc restart') REPLY='-address= -token= -namespace= -region= -no-color -force-color -task= -all-tasks -verbose' ;;
     'alloc signal') REPLY='-address= -token= -namespace= -region= -no-color -force-color -s= -task= -verbose' ;;
     'alloc status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -short -verbose' ;;
@@ -125,7 +127,8 @@ _svc_flags() {
     'namespace delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
     'namespace list') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
     'namespace status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json' ;;
-    'node eligibility') REPLY='-address= -token= -namespace= -region= -no-color -force-color -enable -disable' ;;
+    'node drain') REPLY='-address= -token= -namespace= -region= -no-color -force-color -enable -disable -deadline= -detach -monitor -force -no-deadline -ignore-system -keep-ineligible -m= -meta= -self -yes' ;;
+    'node eligibility') REPLY='-address= -token= -namespace= -region= -no-color -force-color -enable -disable -self' ;;
     'node status') REPLY='-address= -token= -namespace= -region= -no-color -force-color -json -verbose -short' ;;
     'path-help') REPLY='-address= -token= -namespace= -region= -no-color -force-color -format=' ;;
     'policy delete') REPLY='-address= -token= -namespace= -region= -no-color -force-color' ;;
@@ -152,9 +155,11 @@ _svc_flags() {
 # Every name (aliases too) of the flags of $1 that take a value, to skip their values.
 _svc_valued() {
   case "$1" in
+    'alloc checks') REPLY=' address token namespace region t ' ;;
     'alloc exec') REPLY=' address token namespace region task group e ' ;;
     'alloc fs') REPLY=' address token namespace region n c ' ;;
     'alloc logs') REPLY=' address token namespace region n c task ' ;;
+    'alloc pause') REPLY=' address token namespace region state task ' ;;
     'alloc restart') REPLY=' address token namespace region task ' ;;
     'alloc signal') REPLY=' address token namespace region s task ' ;;
     'alloc status') REPLY=' address token namespace region ' ;;
@@ -237,6 +242,7 @@ _svc_valued() {
     'namespace delete') REPLY=' address token namespace region ' ;;
     'namespace list') REPLY=' address token namespace region ' ;;
     'namespace status') REPLY=' address token namespace region ' ;;
+    'node drain') REPLY=' address token namespace region deadline m meta ' ;;
     'node eligibility') REPLY=' address token namespace region ' ;;
     'node status') REPLY=' address token namespace region ' ;;
     'path-help') REPLY=' address token namespace region format ' ;;
@@ -264,7 +270,8 @@ _svc_valued() {
 # What to offer for a value: $1 is "<words>|-<flag>" or "<words>#<argument index>".
 _svc_value_spec() {
   case "$1" in
-    'alloc exec|-namespace'|'alloc fs|-namespace'|'alloc logs|-namespace'|'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth cloud accesslist delete|-namespace'|'auth cloud accesslist list|-namespace'|'auth cloud accesslist read|-namespace'|'auth cloud config certificate delete|-namespace'|'auth cloud config certificate list|-namespace'|'auth cloud config certificate read|-namespace'|'auth cloud config certificate write|-namespace'|'auth cloud config client delete|-namespace'|'auth cloud config client read|-namespace'|'auth cloud config client write|-namespace'|'auth cloud config identity read|-namespace'|'auth cloud config identity write|-namespace'|'auth cloud config sts delete|-namespace'|'auth cloud config sts list|-namespace'|'auth cloud config sts read|-namespace'|'auth cloud config sts write|-namespace'|'auth cloud config tidy delete|-namespace'|'auth cloud config tidy read|-namespace'|'auth cloud config tidy write|-namespace'|'auth cloud denylist add|-namespace'|'auth cloud denylist delete|-namespace'|'auth cloud denylist list|-namespace'|'auth cloud denylist read|-namespace'|'auth cloud role delete|-namespace'|'auth cloud role list|-namespace'|'auth cloud role read|-namespace'|'auth cloud role tag|-namespace'|'auth cloud role write|-namespace'|'auth cloud rotate-root|-namespace'|'auth cloud tidy accesslist|-namespace'|'auth cloud tidy denylist|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'deployment fail|-namespace'|'deployment list|-namespace'|'deployment pause|-namespace'|'deployment promote|-namespace'|'deployment resume|-namespace'|'deployment status|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job action|-namespace'|'job allocs|-namespace'|'job deployments|-namespace'|'job dispatch|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job periodic force|-namespace'|'job plan|-namespace'|'job promote|-namespace'|'job revert|-namespace'|'job run|-namespace'|'job scale|-namespace'|'job scaling-events|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job tag apply|-namespace'|'job tag unset|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'namespace status|-namespace'|'node eligibility|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'service info|-namespace'|'service list|-namespace'|'status|-namespace'|'stop|-namespace'|'system gc|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'alloc checks|-namespace'|'alloc exec|-namespace'|'alloc fs|-namespace'|'alloc logs|-namespace'|'alloc pause|-namespace'|'alloc restart|-namespace'|'alloc signal|-namespace'|'alloc status|-namespace'|'alloc stop|-namespace'|'auth cloud accesslist delete|-namespace'|'auth cloud accesslist list|-namespace'|'auth cloud accesslist read|-namespace'|'auth cloud config certificate delete|-namespace'|'auth cloud config certificate list|-namespace'|'auth cloud config certificate read|-namespace'|'auth cloud config certificate write|-namespace'|'auth cloud config client delete|-namespace'|'auth cloud config client read|-namespace'|'auth cloud config client write|-namespace'|'auth cloud config identity read|-namespace'|'auth cloud config identity write|-namespace'|'auth cloud config sts delete|-namespace'|'auth cloud config sts list|-namespace'|'auth cloud config sts read|-namespace'|'auth cloud config sts write|-namespace'|'auth cloud config tidy delete|-namespace'|'auth cloud config tidy read|-namespace'|'auth cloud config tidy write|-namespace'|'auth cloud denylist add|-namespace'|'auth cloud denylist delete|-namespace'|'auth cloud denylist list|-namespace'|'auth cloud denylist read|-namespace'|'auth cloud role delete|-namespace'|'auth cloud role list|-namespace'|'auth cloud role read|-namespace'|'auth cloud role tag|-namespace'|'auth cloud role write|-namespace'|'auth cloud rotate-root|-namespace'|'auth cloud tidy accesslist|-namespace'|'auth cloud tidy denylist|-namespace'|'auth disable|-namespace'|'auth enable|-namespace'|'auth list|-namespace'|'delete|-namespace'|'deployment fail|-namespace'|'deployment list|-namespace'|'deployment pause|-namespace'|'deployment promote|-namespace'|'deployment resume|-namespace'|'deployment status|-namespace'|'eval list|-namespace'|'eval status|-namespace'|'identity entity create|-namespace'|'identity entity delete|-namespace'|'identity entity list|-namespace'|'identity entity read|-namespace'|'identity entity update|-namespace'|'identity entity-alias create|-namespace'|'identity entity-alias delete|-namespace'|'identity entity-alias list|-namespace'|'identity entity-alias read|-namespace'|'identity entity-alias update|-namespace'|'job action|-namespace'|'job allocs|-namespace'|'job deployments|-namespace'|'job dispatch|-namespace'|'job eval|-namespace'|'job history|-namespace'|'job inspect|-namespace'|'job periodic force|-namespace'|'job plan|-namespace'|'job promote|-namespace'|'job revert|-namespace'|'job run|-namespace'|'job scale|-namespace'|'job scaling-events|-namespace'|'job status|-namespace'|'job stop|-namespace'|'job tag apply|-namespace'|'job tag unset|-namespace'|'job validate|-namespace'|'list|-namespace'|'login|-namespace'|'namespace apply|-namespace'|'namespace delete|-namespace'|'namespace list|-namespace'|'namespace status|-namespace'|'node drain|-namespace'|'node eligibility|-namespace'|'node status|-namespace'|'path-help|-namespace'|'policy delete|-namespace'|'policy list|-namespace'|'policy read|-namespace'|'policy write|-namespace'|'read|-namespace'|'run|-namespace'|'service info|-namespace'|'service list|-namespace'|'status|-namespace'|'stop|-namespace'|'system gc|-namespace'|'token create|-namespace'|'token lookup|-namespace'|'token renew|-namespace'|'token revoke|-namespace'|'write|-namespace') REPLY='dynamic:namespace' ;;
+    'alloc pause|-state') REPLY='choices:pause run scheduled' ;;
     'auth cloud accesslist delete|-format'|'auth cloud accesslist list|-format'|'auth cloud accesslist read|-format'|'auth cloud config certificate delete|-format'|'auth cloud config certificate list|-format'|'auth cloud config certificate read|-format'|'auth cloud config certificate write|-format'|'auth cloud config client delete|-format'|'auth cloud config client read|-format'|'auth cloud config client write|-format'|'auth cloud config identity read|-format'|'auth cloud config identity write|-format'|'auth cloud config sts delete|-format'|'auth cloud config sts list|-format'|'auth cloud config sts read|-format'|'auth cloud config sts write|-format'|'auth cloud config tidy delete|-format'|'auth cloud config tidy read|-format'|'auth cloud config tidy write|-format'|'auth cloud denylist add|-format'|'auth cloud denylist delete|-format'|'auth cloud denylist list|-format'|'auth cloud denylist read|-format'|'auth cloud role delete|-format'|'auth cloud role list|-format'|'auth cloud role read|-format'|'auth cloud role tag|-format'|'auth cloud role write|-format'|'auth cloud rotate-root|-format'|'auth cloud tidy accesslist|-format'|'auth cloud tidy denylist|-format'|'auth list|-format'|'delete|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'list|-format'|'login|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'status|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
     'auth cloud config certificate write|-type') REPLY='choices:pkcs7 identity' ;;
     'auth cloud config identity write|-iam-alias') REPLY='choices:role_id unique_id full_arn' ;;
@@ -280,9 +287,11 @@ _svc_value_spec() {
     'server|-log-level') REPLY='choices:trace debug info warn error' ;;
     'token create|-type') REPLY='choices:service batch' ;;
     'token revoke|-mode') REPLY='choices:orphan' ;;
+    'alloc checks#0') REPLY='dynamic:alloc' ;;
     'alloc exec#0') REPLY='dynamic:alloc' ;;
     'alloc fs#0') REPLY='dynamic:alloc' ;;
     'alloc logs#0') REPLY='dynamic:alloc' ;;
+    'alloc pause#0') REPLY='dynamic:alloc' ;;
     'alloc restart#0') REPLY='dynamic:alloc' ;;
     'alloc signal#0') REPLY='dynamic:alloc' ;;
     'alloc status#0') REPLY='dynamic:alloc' ;;
@@ -311,6 +320,7 @@ _svc_value_spec() {
     'job tag apply#0') REPLY='dynamic:job' ;;
     'job tag unset#0') REPLY='dynamic:job' ;;
     'job validate#0') REPLY='file' ;;
+    'node drain#0') REPLY='dynamic:node' ;;
     'node eligibility#0') REPLY='dynamic:node' ;;
     'node status#0') REPLY='dynamic:node' ;;
     'policy delete#0') REPLY='dynamic:policy' ;;

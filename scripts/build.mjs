@@ -7,6 +7,7 @@
 //                           when every command is listed;
 //   dist/cli-job.cjs, dist/cli-alloc.cjs  the `job` and `alloc` command declarations, loaded the same way;
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
+//   dist/cli-template.cjs   the Go template language of `-t`, loaded only when a command is given one;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
 //   dist/jobspec.cjs        the job file parser, loaded only by job commands.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
@@ -34,6 +35,7 @@ const SEPARATE = new Map([
   [path.resolve('src/cli/commands/job/index.ts'), { out: 'cli-job.cjs', cli: true }],
   [path.resolve('src/cli/commands/alloc/index.ts'), { out: 'cli-alloc.cjs', cli: true }],
   [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
+  [path.resolve('src/cli/output/go-template.ts'), { out: 'cli-template.cjs', cli: true }],
   [path.resolve('src/cli/login-methods/cloud.ts'), { out: 'cli-login-cloud.cjs', cli: true }],
   [path.resolve('src/server/dev-cloud.ts'), { out: 'dev-cloud.cjs' }],
 ]);

@@ -58,6 +58,7 @@ export interface AllocStub {
   DesiredDescription: string;
   ClientStatus: string;
   ClientDescription: string;
+  DesiredTransition?: { Migrate?: boolean | null } | null;
   TaskStates: Record<string, TaskState> | null;
   FollowupEvalID: string;
   NextAllocation: string;

@@ -22,6 +22,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
+  /** cancels the request (a blocking query nobody waits for any more) */
+  signal?: AbortSignal;
 }
 
 /** The secrets API's response envelope. */

@@ -25,8 +25,27 @@ export interface NodeStub {
   Status: string;
   StatusDescription: string;
   Drivers: Record<string, DriverInfo> | null;
+  LastDrain?: DrainMetadata | null;
   CreateIndex: number;
   ModifyIndex: number;
+}
+
+/** A node's drain in progress (its DrainSpec fields sit beside ForceDeadline and StartedAt, as in Nomad). */
+export interface DrainStrategy {
+  /** nanoseconds; negative: forced; 0: no deadline */
+  Deadline: number;
+  IgnoreSystemJobs: boolean;
+  /** RFC3339; Go's zero time without a deadline */
+  ForceDeadline: string;
+  StartedAt: string;
+}
+
+export interface DrainMetadata {
+  StartedAt: string;
+  UpdatedAt: string;
+  Status: 'draining' | 'complete' | 'canceled';
+  AccessorID: string;
+  Meta: Record<string, string> | null;
 }
 
 /** GET /v1/node/:id */
@@ -47,7 +66,8 @@ export interface Node {
   Status: string;
   StatusDescription: string;
   SchedulingEligibility: string;
-  DrainStrategy: unknown;
+  DrainStrategy: DrainStrategy | null;
+  LastDrain?: DrainMetadata | null;
   Events: Array<{ Message: string; Subsystem: string; Details: Record<string, string> | null; Timestamp: string }> | null;
   CreateIndex: number;
   ModifyIndex: number;
@@ -76,4 +96,23 @@ export interface NodeUpdateResponse {
 export async function setNodeEligibility(client: ApiClient, id: string, eligible: boolean): Promise<NodeUpdateResponse> {
   const body = { NodeID: id, Eligibility: eligible ? 'eligible' : 'ineligible' };
   return (await client.scheduler<NodeUpdateResponse>('PUT', `/v1/node/${encodeURIComponent(id)}/eligibility`, { body })).body;
+}
+
+/** PUT /v1/node/:id/drain: a spec starts or changes the drain, null cancels it. */
+export interface DrainOptions {
+  DrainSpec: { Deadline: number; IgnoreSystemJobs: boolean } | null;
+  /** when cancelling: make the node eligible again */
+  MarkEligible: boolean;
+  Meta?: Record<string, string>;
+}
+
+export async function updateNodeDrain(client: ApiClient, id: string, opts: DrainOptions): Promise<NodeUpdateResponse> {
+  const body = { NodeID: id, ...opts };
+  return (await client.scheduler<NodeUpdateResponse>('PUT', `/v1/node/${encodeURIComponent(id)}/drain`, { body })).body;
+}
+
+/** The ID of the node the server runs itself (GET /v1/agent/self); undefined when it runs none. */
+export async function localNodeId(client: ApiClient): Promise<string | undefined> {
+  const self = (await client.scheduler<{ stats?: { client?: { node_id?: string } } }>('GET', '/v1/agent/self')).body;
+  return self?.stats?.client?.node_id || undefined;
 }

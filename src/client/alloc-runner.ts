@@ -17,7 +17,10 @@ import * as ev from './task-events.js';
 import { type SavedTask, TaskRunner } from './task-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, AllocRunnerOptions, ClientAlloc } from './types.js';
 import { AllocHealthWatcher } from './alloc-health.js';
+import { AllocChecks } from './checks/alloc-checks.js';
+import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 import type { ExecRequest, PreparedExec } from './exec/types.js';
+import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
 
 /** The on-disk format of `<alloc dir>/.svc/alloc.json`. */
 interface SavedAlloc {
@@ -58,6 +61,7 @@ class Runner implements AllocRunner {
   private detached = false;
   private shutdownDone?: Promise<void>;
   private readonly health = new AllocHealthWatcher(() => this.changed(false));
+  private readonly serviceChecks: AllocChecks;
 
   constructor(
     private readonly opts: AllocRunnerConfig,
@@ -69,6 +73,12 @@ class Runner implements AllocRunner {
     this.flags = saved?.flags ?? initialFlags();
     const drivers = opts.drivers ?? nodeDrivers({ enableMockDriver: 'mock' in (opts.node.Drivers ?? {}) });
     const log = opts.log.named(`alloc_runner.${opts.alloc.ID.slice(0, 8)}`);
+    this.serviceChecks = new AllocChecks({
+      exec: (task, command) => this.exec({ task, command, tty: false }),
+      restart: (task, reason) => this.restartUnhealthy(task, reason),
+      onStatusChange: () => this.changed(false),
+      log,
+    });
     for (const task of tasksOf(opts.alloc)) {
       const tr = new TaskRunner({
         alloc: opts.alloc,
@@ -122,8 +132,9 @@ class Runner implements AllocRunner {
     return tr;
   }
 
+  /** Tasks with a process: a paused task counts as running but has none to signal or restart. */
   private running(): TaskRunner[] {
-    return [...this.tasks.values()].filter((tr) => tr.state().State === 'running');
+    return [...this.tasks.values()].filter((tr) => tr.state().State === 'running' && !tr.isPaused);
   }
 
   async signal(signal: string, task?: string): Promise<void> {
@@ -135,13 +146,34 @@ class Runner implements AllocRunner {
   async restart(opts: { task?: string; allTasks?: boolean }): Promise<void> {
     if (this.shutdownDone) throw new AllocShuttingDownError();
     if (opts.task !== undefined) return this.runner(opts.task).restart();
-    const targets = opts.allTasks ? [...this.tasks.values()] : this.running();
+    // A paused task has nothing to restart: its schedule decides when it runs.
+    const targets = opts.allTasks ? [...this.tasks.values()].filter((tr) => !tr.isPaused) : this.running();
     await Promise.all(targets.map((tr) => tr.restart({ revive: opts.allTasks })));
+  }
+
+  /** A check's check_restart: one task, or (a group service's check) every running task. */
+  private async restartUnhealthy(task: string | undefined, reason: string): Promise<void> {
+    if (this.shutdownDone) return;
+    const targets = task !== undefined ? [this.runner(task)] : this.running();
+    await Promise.all(targets.map((tr) => tr.restart({ failure: reason })));
+  }
+
+  checks(): AllocCheckResults {
+    return this.serviceChecks.current();
   }
 
   async exec(req: ExecRequest): Promise<PreparedExec> {
     if (this.shutdownDone) throw new AllocShuttingDownError();
     return this.runner(req.task).exec(req);
+  }
+
+  pauseState(task: string): ScheduleState {
+    return this.runner(task).pauseState;
+  }
+
+  setPauseState(task: string, state: PauseRequest): void {
+    if (this.shutdownDone) throw new AllocShuttingDownError();
+    this.runner(task).setPauseState(state);
   }
 
   shutdown(opts: { noShutdownDelay?: boolean } = {}): Promise<void> {
@@ -154,6 +186,7 @@ class Runner implements AllocRunner {
   /** The leader first, then the other tasks, then sidecars; poststop tasks then run (see changed()). */
   private async stopAll(noShutdownDelay: boolean): Promise<void> {
     this.flags = { ...this.flags, shuttingDown: true };
+    this.serviceChecks.stop();
     this.changed(true);
     const all = [...this.tasks.values()];
     const stoppable = all.filter((tr) => phaseOf(tr.definition) !== 'poststop');
@@ -168,6 +201,7 @@ class Runner implements AllocRunner {
   detach(): void {
     this.detached = true;
     this.health.stop();
+    this.serviceChecks.stop();
     for (const tr of this.tasks.values()) tr.detach();
   }
 
@@ -183,7 +217,8 @@ class Runner implements AllocRunner {
       this.advance();
       this.persist();
       const state = this.state();
-      this.health.observe(this.alloc, state.TaskStates);
+      this.serviceChecks.sync(this.alloc, state.TaskStates);
+      this.health.observe(this.alloc, state.TaskStates, this.serviceChecks.passing());
       try {
         this.opts.onUpdate({ ...state, DeploymentStatus: this.health.current() ?? null });
       } catch (err) {

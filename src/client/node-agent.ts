@@ -14,6 +14,8 @@ import type { Node } from '../scheduler/structs/node.js';
 import { createAllocRunner, restoreAllocRunner } from './alloc-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, ClientAlloc } from './types.js';
 import type { ExecRequest, PreparedExec } from './exec/types.js';
+import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
+import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 import { allocDirs } from './task-dir.js';
 
 export interface NodeAgentOptions {
@@ -113,6 +115,19 @@ export class NodeAgent {
 
   exec(allocId: string, req: ExecRequest): Promise<PreparedExec> {
     return this.runner(allocId).exec(req);
+  }
+
+  async pauseState(allocId: string, task: string): Promise<ScheduleState> {
+    return this.runner(allocId).pauseState(task);
+  }
+
+  async setPauseState(allocId: string, task: string, state: PauseRequest): Promise<void> {
+    this.runner(allocId).setPauseState(task, state);
+  }
+
+  /** An allocation this node no longer runs has no check results. */
+  checks(allocId: string): AllocCheckResults {
+    return this.runners.get(allocId)?.checks() ?? {};
   }
 
   /**

@@ -21,6 +21,8 @@ import * as ev from './task-events.js';
 import type { ClientAlloc } from './types.js';
 import type { ExecRequest, ExecSession, PreparedExec } from './exec/types.js';
 import { ExecCommandError } from './errors.js';
+import { NoScheduleError, TaskPause } from './schedule/task-pause.js';
+import { type PauseRequest, type ScheduleOverride, type ScheduleState, stopsTask } from './schedule/schedule-state.js';
 
 const TASK_LOST_MESSAGE = 'task was lost while the server was down';
 const USER_RESTART_REASON = 'User requested restart';
@@ -40,6 +42,8 @@ export interface SavedTask {
   noShutdownDelay: boolean;
   /** the artifacts already downloaded (see prestart.ts artifactId); absent in state from before artifacts */
   artifacts?: string[];
+  /** a pause override from the API (force_pause, force_run), kept until `scheduled` removes it */
+  scheduleOverride?: ScheduleOverride;
 }
 
 export interface TaskRunnerOptions {
@@ -55,7 +59,13 @@ export interface TaskRunnerOptions {
   saved?: SavedTask;
 }
 
-type Outcome = { kind: 'exited'; result: ExitResult } | { kind: 'start-failed'; err: Error } | { kind: 'lost' } | { kind: 'detached' };
+type Outcome =
+  | { kind: 'exited'; result: ExitResult }
+  | { kind: 'start-failed'; err: Error }
+  | { kind: 'lost' }
+  | { kind: 'detached' }
+  /** restarted because a service check kept failing (check_restart) */
+  | { kind: 'unhealthy' };
 
 export class TaskRunner {
   private task: Task;
@@ -73,11 +83,19 @@ export class TaskRunner {
   private handle?: DriverHandle;
   private killStarted = false;
   private restartRequested = false;
+  /** the requested restart is a failure the restart policy counts (a failing check's) */
+  private restartFailure = false;
   private loopRunning = false;
   private detached = false;
   /** cuts a restart delay short (kill, detach) */
   private wake?: () => void;
   private deadWaiters: (() => void)[] = [];
+  /** the task's pause schedule (schedule block and overrides) */
+  private readonly schedule: TaskPause;
+  /** the process is being stopped for a pause: its exit is neither a failure nor a restart */
+  private pauseRequested = false;
+  /** lets a start held back by a pause go on */
+  private unpause?: () => void;
   private artifactsDone: Set<string>;
   /** the variables of `env = true` templates, added to the task's environment */
   private templateEnv: Record<string, string> = {};
@@ -103,6 +121,7 @@ export class TaskRunner {
     this.killRequested = s?.killRequested ?? false;
     this.noShutdownDelay = s?.noShutdownDelay ?? false;
     this.artifactsDone = new Set(s?.artifacts ?? []);
+    this.schedule = new TaskPause(opts.task.Schedule, { override: s?.scheduleOverride ?? '', state: this.st.Paused }, (state, event) => this.scheduleChanged(state, event));
     if (!s) this.emit(ev.received());
   }
 
@@ -138,6 +157,7 @@ export class TaskRunner {
       killRequested: this.killRequested,
       noShutdownDelay: this.noShutdownDelay,
       artifacts: [...this.artifactsDone],
+      scheduleOverride: this.schedule.override,
     };
   }
 
@@ -159,6 +179,7 @@ export class TaskRunner {
     this.task = task;
     this.alloc = alloc;
     this.tracker = this.newTracker(this.tracker.state());
+    this.schedule.update(task.Schedule);
   }
 
   /** Resolves once the task is dead. */
@@ -197,13 +218,16 @@ export class TaskRunner {
 
   /**
    * Restarts a running task in place (not counted against its restart policy); with `revive`, also
-   * starts a dead one again. Resolves once the old process is gone.
+   * starts a dead one again. With `failure` (the reason), the restart is a failure as the restart policy
+   * counts them: its delay, its attempts, and its mode once they are used up. Resolves once the old
+   * process is gone.
    */
-  async restart(opts: { revive?: boolean } = {}): Promise<void> {
+  async restart(opts: { revive?: boolean; failure?: string } = {}): Promise<void> {
     const handle = this.handle;
     if (handle && this.st.State === 'running' && !this.killRequested) {
       this.restartRequested = true;
-      this.emit(ev.restartSignaled(USER_RESTART_REASON));
+      this.restartFailure = opts.failure !== undefined;
+      this.emit(ev.restartSignaled(opts.failure ?? USER_RESTART_REASON));
       await handle.kill(this.killSignal(), this.killTimeoutNs() / 1e6);
       return;
     }
@@ -220,9 +244,27 @@ export class TaskRunner {
     throw new TaskNotRunningError(this.name);
   }
 
+  /** The task's pause schedule state (Nomad's TaskState.Paused): always '' without a schedule. */
+  get pauseState(): ScheduleState {
+    return this.schedule.state;
+  }
+
+  /** Whether the schedule (or an override) keeps the task stopped now. */
+  get isPaused(): boolean {
+    return this.schedule.paused;
+  }
+
+  /** Overrides the task's schedule: force_pause, force_run, or schedule_resume to follow it again. */
+  setPauseState(state: PauseRequest): void {
+    if (!this.schedule.hasSchedule) throw new NoScheduleError(this.name);
+    if (this.st.State === 'dead') throw new TaskNotRunningError(this.name);
+    this.schedule.request(state);
+  }
+
   /** Stops following the task without touching it: the server is going away, the task stays. */
   detach(): void {
     this.detached = true;
+    this.schedule.stop();
     this.handle?.release();
     this.prestartAbort?.abort();
     this.wake?.();
@@ -240,6 +282,43 @@ export class TaskRunner {
 
   private killTimeoutNs(): number {
     return this.task.KillTimeout > 0 ? this.task.KillTimeout : DEFAULT_KILL_TIMEOUT;
+  }
+
+  /**
+   * The schedule changed: record it, then stop the process for a pause (kill_signal, then SIGKILL after
+   * kill_timeout) or let a start held back by one go on.
+   */
+  private scheduleChanged(state: ScheduleState, event: TaskEvent | undefined): void {
+    this.st.Paused = state;
+    if (event) this.emit(event);
+    else this.opts.onChange(false);
+    if (stopsTask(state)) this.pauseIfDue();
+    else this.unpause?.();
+  }
+
+  private pauseIfDue(): void {
+    const handle = this.handle;
+    if (!handle || !this.schedule.paused || this.killRequested || this.pauseRequested) return;
+    this.pauseRequested = true;
+    const timeoutNs = this.killTimeoutNs();
+    this.emit(ev.killing(timeoutNs));
+    void handle.kill(this.killSignal(), timeoutNs / 1e6);
+  }
+
+  /**
+   * Holds the start back while the schedule pauses the task. A paused task counts as running, as Nomad's
+   * client reports it to the server, so the allocation stays running; only StartedAt waits for a process.
+   */
+  private async untilRunnable(): Promise<void> {
+    while (this.schedule.paused && !this.killRequested && !this.detached) {
+      if (this.st.State !== 'running') this.setState('running');
+      await new Promise<void>((resolve) => {
+        this.unpause = resolve;
+        this.wake = resolve;
+      });
+      this.unpause = undefined;
+      this.wake = undefined;
+    }
   }
 
   /** Killing event, shutdown delay, kill signal, then SIGKILL after the kill timeout. */
@@ -272,13 +351,16 @@ export class TaskRunner {
 
   private setState(state: TaskStateName, event?: TaskEvent): void {
     if (this.detached) return;
-    const old = this.st.State;
     this.st.State = state;
-    if (state === 'running' && old !== 'running') this.st.StartedAt = goTime();
+    // A process started: a task paused before its first start counts as running without one.
+    if (state === 'running' && event?.Type === ev.EV.started) this.st.StartedAt = goTime();
     if (state === 'dead') this.st.FinishedAt = goTime();
     if (event) this.emit(event);
     else this.opts.onChange(false);
-    if (state === 'dead') for (const w of this.deadWaiters.splice(0)) w();
+    if (state === 'dead') {
+      this.schedule.stop();
+      for (const w of this.deadWaiters.splice(0)) w();
+    }
   }
 
   /** Waits `ms`, or less if killed or detached meanwhile. */
@@ -295,6 +377,7 @@ export class TaskRunner {
 
   private async loop(recover: boolean): Promise<void> {
     this.loopRunning = true;
+    this.schedule.start();
     try {
       if (!this.setupDone) {
         this.emit(ev.taskSetup(ev.BUILDING_TASK_DIR));
@@ -311,12 +394,19 @@ export class TaskRunner {
         recover = false;
         if (outcome.kind === 'detached' || this.detached) return;
         if (this.killRequested) return this.setState('dead', outcome.kind === 'exited' ? ev.killed() : undefined);
-        if (this.restartRequested) {
+        if (this.pauseRequested) {
+          // Stopped for its schedule: it starts again when the schedule lets it, not by its restart policy.
+          this.pauseRequested = this.restartRequested = this.restartFailure = false;
+          continue;
+        }
+        if (this.restartRequested && !this.restartFailure) {
           this.restartRequested = false;
           this.setState('pending', ev.restarting(0, ''));
           continue;
         }
-        if (!(await this.afterEnd(outcome))) return;
+        const unhealthy = this.restartRequested;
+        this.restartRequested = this.restartFailure = false;
+        if (!(await this.afterEnd(unhealthy ? { kind: 'unhealthy' } : outcome))) return;
       }
     } catch (err) {
       // A bug or a host failure (disk full) rather than the task: report it on the task, which fails.
@@ -336,7 +426,7 @@ export class TaskRunner {
       const err = outcome.err;
       const recoverable = err instanceof DriverStartError || err instanceof TaskHookError ? err.recoverable : true;
       decision = this.tracker.onStartError(recoverable, now);
-    } else if (outcome.kind === 'lost') {
+    } else if (outcome.kind === 'lost' || outcome.kind === 'unhealthy') {
       decision = this.tracker.onExit(false, now);
     } else {
       const r = outcome.result;
@@ -453,6 +543,7 @@ export class TaskRunner {
     // Without a driver there is nothing to prepare for: the start below fails with the reason.
     const failed = driver ? await this.prestart() : undefined;
     if (failed) return failed;
+    await this.untilRunnable();
     if (this.killRequested || this.detached) return { kind: 'start-failed', err: new Error('killed before start') };
     // The launch is on disk before the process exists, so a crash in between cannot orphan it.
     const launch = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
@@ -489,6 +580,7 @@ export class TaskRunner {
     this.handle = handle;
     if (announce) this.setState('running', ev.started());
     if (this.killRequested) void this.killHandle();
+    else this.pauseIfDue();
     const result = await handle.wait();
     this.handle = undefined;
     this.endSessions();

@@ -7,6 +7,8 @@ import type { Job } from '../scheduler/structs/job.js';
 import type { Node } from '../scheduler/structs/node.js';
 import type { Logger } from '../shared/log.js';
 import type { ExecRequest, PreparedExec } from './exec/types.js';
+import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
+import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 
 /** An allocation as the node receives it: with the job version it runs. */
 export type ClientAlloc = Allocation & { Job: Job };
@@ -40,6 +42,12 @@ export interface AllocRunnerHandle {
   restart(opts: { task?: string; allTasks?: boolean }): Promise<void>;
   /** checks a command to run inside one of its running tasks */
   exec(req: ExecRequest): Promise<PreparedExec>;
+  /** one task's pause schedule state (TaskState.Paused) */
+  pauseState(task: string): ScheduleState;
+  /** overrides one task's schedule (force_pause, force_run), or removes the override (schedule_resume) */
+  setPauseState(task: string, state: PauseRequest): void;
+  /** the latest result of each of its service checks, by check ID */
+  checks(): AllocCheckResults;
   /** stops every task (kill_signal, then SIGKILL after kill_timeout) and resolves when all are dead */
   shutdown(opts?: { noShutdownDelay?: boolean }): Promise<void>;
   /**

@@ -1,7 +1,8 @@
 /**
  * The scheduler's moving parts in one server process: the evaluation broker, node heartbeats, the
- * deployment watcher (progress deadlines), the periodic launcher, garbage collection, and the nodes this
- * server can reach directly (its own), to which signal, restart, exec and file requests are forwarded.
+ * deployment watcher (progress deadlines), the periodic launcher, the node drainer, garbage collection,
+ * and the nodes this server can reach directly (its own), to which signal, restart, exec and file
+ * requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
@@ -10,8 +11,11 @@ import { Heartbeats } from './heartbeats.js';
 import { schedulerFor } from './sched/index.js';
 import { enforceProgressDeadlines } from './state/deployments.js';
 import { PeriodicLauncher } from './periodic/launcher.js';
+import { NodeDrainer } from './drainer/drainer.js';
 import { collectGarbage, type GcResult } from './state/gc.js';
 import type { ExecRequest, PreparedExec } from '../client/exec/types.js';
+import type { PauseRequest, ScheduleState } from '../client/schedule/schedule-state.js';
+import type { AllocCheckResults } from './structs/check-result.js';
 
 /** How often running deployments are checked against their progress deadlines. */
 const DEPLOYMENT_WATCH_MS = 1000;
@@ -25,12 +29,19 @@ export interface NodeControl {
   allocDir(allocId: string): string | undefined;
   /** checks a command to run inside a running task of the allocation (its environment, directory and isolation) */
   exec(allocId: string, req: ExecRequest): Promise<PreparedExec>;
+  /** one task's pause schedule state (Nomad's ScheduleState) */
+  pauseState(allocId: string, task: string): Promise<ScheduleState>;
+  /** overrides one task's pause schedule, or (schedule_resume) lets the schedule decide again */
+  setPauseState(allocId: string, task: string, state: PauseRequest): Promise<void>;
+  /** the latest results of the allocation's service checks, by check ID; empty when the node does not run it */
+  checks(allocId: string): AllocCheckResults;
 }
 
 export class SchedulerRuntime {
   readonly broker: EvalBroker;
   readonly heartbeats: Heartbeats;
   readonly periodic: PeriodicLauncher;
+  private readonly drainer: NodeDrainer;
   readonly localNodes = new Map<string, NodeControl>();
   private deploymentWatch: NodeJS.Timeout | undefined;
   private watching: Promise<unknown> = Promise.resolve();
@@ -46,12 +57,14 @@ export class SchedulerRuntime {
     this.broker = new EvalBroker(store, log.named('broker'), schedulerFor);
     this.heartbeats = new Heartbeats(store, log.named('heartbeat'), heartbeatTtlMs);
     this.periodic = new PeriodicLauncher(store, log.named('periodic'));
+    this.drainer = new NodeDrainer(store, log.named('drain'));
   }
 
   start(): void {
     this.heartbeats.start();
     this.broker.start();
     void this.periodic.start();
+    this.drainer.start();
     this.deploymentWatch = setInterval(() => {
       this.watching = enforceProgressDeadlines(this.store).catch((err: Error) => this.log.error(`deployment watcher: ${err.message}`));
     }, DEPLOYMENT_WATCH_MS);
@@ -77,6 +90,7 @@ export class SchedulerRuntime {
     await this.collecting?.catch(() => undefined);
     this.heartbeats.stop();
     await this.periodic.stop();
+    await this.drainer.stop();
     await this.watching;
     await this.broker.stop();
   }

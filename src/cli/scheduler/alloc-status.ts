@@ -24,6 +24,8 @@ import { formatGoDuration } from '../../shared/duration.js';
 import { getAlloc, type Allocation, type TaskEvent, type TaskState } from '../../api/allocs.js';
 import { apiFailure, resolveAlloc } from './alloc-resolve.js';
 import { getEval } from '../../api/evals.js';
+import type { AllocCheckResults } from '../../scheduler/structs/check-result.js';
+import { checksSection, fetchAllocChecks } from './alloc-checks.js';
 
 export interface AllocStatusOptions {
   verbose: boolean;
@@ -31,6 +33,8 @@ export interface AllocStatusOptions {
   nowMs: number;
   /** `Reschedule Eligibility`: when the follow-up evaluation runs, relative; "" when not known */
   rescheduleEligibility?: string;
+  /** the latest results of its service checks: a `Nomad Service Checks:` table when there are any */
+  checks?: AllocCheckResults;
 }
 
 type Lifecycle = { Hook: string; Sidecar?: boolean } | null | undefined;
@@ -193,6 +197,8 @@ export function formatAllocStatus(alloc: Allocation, opts: AllocStatusOptions): 
   let out = formatKV(basicRows(alloc, opts));
   const addresses = addressesSection(alloc);
   if (addresses) out += `\n${addresses}`;
+  const checks = checksSection(opts.checks ?? {});
+  if (checks) out += `\n${checks}`;
   const states = alloc.TaskStates ?? {};
   const lc = lifecycles(alloc);
   for (const task of orderedTasks(states, lc)) {
@@ -223,7 +229,10 @@ export function allocStatus(ctx: CommandContext): Promise<number> {
       const at = parseWireTime(follow?.WaitUntil);
       if (at !== undefined && at > nowMs) rescheduleEligibility = prettyTimeDiff(at, nowMs);
     }
-    ctx.io.out(formatAllocStatus(alloc, { verbose, short: ctx.flags.short === true, nowMs, rescheduleEligibility }));
+    const short = ctx.flags.short === true;
+    // As in Nomad, checks that cannot be read leave their table out rather than failing the command.
+    const checks = short ? {} : await fetchAllocChecks(client, alloc.ID, stub.Namespace).catch(() => ({}));
+    ctx.io.out(formatAllocStatus(alloc, { verbose, short, nowMs, rescheduleEligibility, checks }));
     return 0;
   });
 }

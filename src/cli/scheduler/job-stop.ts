@@ -12,7 +12,7 @@ import { deregisterJob } from '../../api/jobs.js';
 import { monitorEvaluation } from '../monitor.js';
 
 /** Asks a yes/no question on the terminal; answers the typed line. */
-async function ask(ctx: CommandContext, question: string): Promise<string> {
+export async function ask(ctx: CommandContext, question: string): Promise<string> {
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: false });
   ctx.io.stderr.write(`${question} `);

@@ -8,13 +8,15 @@ import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { ApiError, UsageError } from '../../shared/errors.js';
 import { setNodeEligibility } from '../../api/nodes.js';
 import { resolveNode } from './node-status.js';
+import { checkNodeArgument, namedNode } from './node-self.js';
 
 export function nodeEligibility(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
     const enable = ctx.flags.enable === true;
     if (enable === (ctx.flags.disable === true)) throw new UsageError('Either the -enable or the -disable flag must be set, but not both');
+    checkNodeArgument(ctx);
     const client = clientFor(ctx);
-    const node = await resolveNode(client, ctx.args[0], false);
+    const node = await resolveNode(client, await namedNode(ctx, client), false);
     try {
       await setNodeEligibility(client, node.ID, enable);
     } catch (err) {

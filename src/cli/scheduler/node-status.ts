@@ -6,7 +6,7 @@ import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
-import { allocListTable, formatKV, formatTaskTime, idLength, limit, megabytes, newestFirst, sortedKeys } from '../output/nomad.js';
+import { allocListTable, formatKV, formatTaskTime, formatTime, idLength, limit, megabytes, newestFirst, parseWireTime, sortedKeys } from '../output/nomad.js';
 import { resolveByPrefix } from '../prefix.js';
 import type { ApiClient } from '../../api/client.js';
 import { getAlloc, type Allocation, type AllocStub } from '../../api/allocs.js';
@@ -40,6 +40,19 @@ export function driverStatus(drivers: Node['Drivers']): string {
     names.push(d.Healthy ? name : `${name} (unhealthy)`);
   }
   return names.sort().join(',');
+}
+
+/** Nomad's formatDrain: `false`, or `true` with the deadline (`force drain`, `no deadline`) and whether system jobs are ignored. */
+export function formatDrain(node: Pick<Node, 'DrainStrategy'>): string {
+  const d = node.DrainStrategy;
+  if (!d) return 'false';
+  const forced = parseWireTime(d.ForceDeadline);
+  let out = 'true';
+  if (d.Deadline < 0) out += '; force drain';
+  else if (forced === undefined) out += '; no deadline';
+  else out += `; ${formatTime(new Date(forced))} deadline`;
+  if (d.IgnoreSystemJobs) out += '; ignoring system jobs';
+  return out;
 }
 
 /** `Allocated Resources`: what the running allocations reserve, of what the node offers beyond its reservations. */
@@ -76,7 +89,7 @@ export function formatNode(node: Node, allocs: AllocStub[], running: Allocation[
     ['Node Pool', node.NodePool],
     ['Class', node.NodeClass],
     ['DC', node.Datacenter],
-    ['Drain', String(node.DrainStrategy !== null && node.DrainStrategy !== undefined)],
+    ['Drain', formatDrain(node)],
     ['Eligibility', node.SchedulingEligibility],
     ['Status', node.Status],
     ['CSI Controllers', ''],

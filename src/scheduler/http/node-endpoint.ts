@@ -12,7 +12,7 @@ import { bodyObject } from './alloc-endpoint.js';
 import { paginate } from './paging.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 
-function nodeForRequest(req: SchedulerRequest): Node {
+export function nodeForRequest(req: SchedulerRequest): Node {
   const node = getNode(req.services.store, req.params.node_id);
   if (!node) throw new NotFound('node not found');
   return node;

@@ -15,8 +15,11 @@ import { jobVersionTagRoutes } from './job-version-tag-endpoint.js';
 import { validateRoutes } from './validate-endpoint.js';
 import { evalRoutes } from './eval-endpoint.js';
 import { allocRoutes } from './alloc-endpoint.js';
+import { allocPauseRoutes } from './alloc-pause-endpoint.js';
 import { nodeRoutes } from './node-endpoint.js';
 import { nodeApiRoutes } from './node-api-endpoint.js';
+import { nodeDrainRoutes } from './node-drain-endpoint.js';
+import { agentRoutes } from './agent-endpoint.js';
 import { deploymentRoutes } from './deployment-endpoint.js';
 import { clientFsRoutes } from './client-fs-endpoint.js';
 import { allocExecRoutes, allocExecWsRoute } from './alloc-exec-endpoint.js';
@@ -24,6 +27,7 @@ import { jobActionRoutes, jobActionWsRoute } from './job-action-endpoint.js';
 import type { WsRouteDef } from './ws-route.js';
 import { systemRoutes } from './system-endpoint.js';
 import { serviceRoutes } from './service-endpoint.js';
+import { allocChecksRoutes } from './alloc-checks-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -41,14 +45,18 @@ export const schedulerRoutes: RouteDef[] = [
   ...validateRoutes,
   ...evalRoutes,
   ...allocRoutes,
+  ...allocPauseRoutes,
   ...nodeRoutes,
   ...nodeApiRoutes,
+  ...nodeDrainRoutes,
+  ...agentRoutes,
   ...deploymentRoutes,
   ...clientFsRoutes,
   ...allocExecRoutes,
   ...jobActionRoutes,
   ...systemRoutes,
   ...serviceRoutes,
+  ...allocChecksRoutes,
 ];
 
 /** The endpoints spoken over a WebSocket (src/server/http/upgrade.ts). */

@@ -4,6 +4,7 @@ export const ALLOC_NOT_NEEDED = 'alloc not needed due to job update';
 export const ALLOC_MIGRATING = 'alloc is being migrated';
 export const ALLOC_UPDATING = 'alloc is being updated due to job update';
 export const ALLOC_LOST = 'alloc is lost since its node is down';
+export const ALLOC_NODE_TAINTED = 'alloc not needed as node is tainted';
 export const ALLOC_RESCHEDULED = 'alloc was rescheduled because it failed';
 
 export const BLOCKED_EVAL_DESCRIPTION = 'created to place remaining allocations';

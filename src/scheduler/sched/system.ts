@@ -9,7 +9,7 @@ import type { Job } from '../structs/job.js';
 import { nodeSchedulable } from '../structs/node.js';
 import type { TaskGroup } from '../structs/task-group.js';
 import { EvalContext } from './context.js';
-import { ALLOC_LOST, ALLOC_NOT_NEEDED, ALLOC_UPDATING } from './descriptions.js';
+import { ALLOC_LOST, ALLOC_NODE_TAINTED, ALLOC_NOT_NEEDED, ALLOC_UPDATING } from './descriptions.js';
 import { rollingEval } from './evals.js';
 import { coalesce, newMetric } from './metrics.js';
 import { allocName } from './names.js';
@@ -125,6 +125,11 @@ function diffGroup(
     const node = ctx.nodeOf(nodeId);
     for (const a of list) {
       if (lost.has(nodeId)) stop(a, ALLOC_LOST, true);
+      // Marked by a node drain: stopped, and not replaced (the node takes no new work).
+      else if (a.DesiredTransition?.Migrate) {
+        plan.Updates.push(stopUpdate(a, ALLOC_NODE_TAINTED, false));
+        d.Migrate++;
+      }
       // A ready, eligible node outside the candidates left the job's datacenters or pool.
       else if (node && nodeSchedulable(node)) stop(a, ALLOC_NOT_NEEDED);
       // Ineligible or not yet ready: what runs there stays.

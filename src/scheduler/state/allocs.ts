@@ -191,7 +191,7 @@ export function putAllocJob(tx: WriteTx, job: Job): void {
   if (!tx.get(ALLOC_JOBS, key)) tx.put(ALLOC_JOBS, key, job);
 }
 
-export function allocJob(store: Store, alloc: Allocation): Job | null {
+export function allocJob(store: Store | WriteTx, alloc: Allocation): Job | null {
   return store.get<Job>(ALLOC_JOBS, allocJobKey(alloc.Namespace, alloc.JobID, alloc.JobModifyIndex)) ?? null;
 }
 

@@ -72,12 +72,13 @@ export async function updateAllocsFromClient(store: Store, nodeId: string, updat
         ModifyIndex: tx.index,
         ModifyTime: now,
       };
-      // Health counts once per allocation and deployment: the first verdict the node reports.
+      // Health counts once per allocation and deployment: the first verdict the node reports. Outside a
+      // deployment it is a migration's replacement proving healthy, which the node drainer waits for.
       const health = u.DeploymentStatus;
-      const judged = health && prev.DeploymentID && (prev.DeploymentStatus?.Healthy ?? null) === null;
+      const judged = health && (prev.DeploymentStatus?.Healthy ?? null) === null;
       if (judged) next.DeploymentStatus = { Healthy: health.Healthy, Timestamp: health.Timestamp, Canary: prev.DeploymentStatus?.Canary ?? false, ModifyIndex: tx.index };
       putAlloc(tx, next, prev);
-      if (judged) recordAllocHealth(tx, next, health.Healthy);
+      if (judged && prev.DeploymentID) recordAllocHealth(tx, next, health.Healthy);
       const key = jobKey(prev.Namespace, prev.JobID);
       touchedJobs.set(key, { namespace: prev.Namespace, id: prev.JobID });
       if (clientTerminal(next.ClientStatus) && !clientTerminal(prev.ClientStatus) && prev.DesiredStatus === 'run') freed = true;

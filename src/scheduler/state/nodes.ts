@@ -5,6 +5,7 @@
  * replaced.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { UserError } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Job } from '../structs/job.js';
 import { NODE_EVENTS_KEPT, type Node, type NodeEvent, type NodeStatus } from '../structs/node.js';
@@ -47,17 +48,19 @@ export async function authorizeNodeSecret(store: Store, id: string, secret: stri
   });
 }
 
-function nodeEvent(message: string, index: number): NodeEvent {
-  return { Message: message, Subsystem: 'Cluster', Details: null, Timestamp: new Date().toISOString(), CreateIndex: index };
+function nodeEvent(message: string, index: number, subsystem = 'Cluster', details: Record<string, string> | null = null): NodeEvent {
+  return { Message: message, Subsystem: subsystem, Details: details, Timestamp: new Date().toISOString(), CreateIndex: index };
 }
 
-function withEvent(node: Node, message: string, index: number): Node['Events'] {
-  return [...(node.Events ?? []), nodeEvent(message, index)].slice(-NODE_EVENTS_KEPT);
+/** The node's events with one more, the oldest dropped past NODE_EVENTS_KEPT. */
+export function withEvent(node: Node, message: string, index: number, subsystem?: string, details?: Record<string, string> | null): Node['Events'] {
+  return [...(node.Events ?? []), nodeEvent(message, index, subsystem, details)].slice(-NODE_EVENTS_KEPT);
 }
 
 /**
  * Registers a node or updates its registration. A node re-registering with another secret than the one
- * it first registered with is refused: the ID belongs to the first.
+ * it first registered with is refused: the ID belongs to the first. Eligibility and drain belong to the
+ * operators, not to the node: a node that registers again (a restart) keeps them, as in Nomad.
  */
 export async function registerNode(store: Store, input: Node, secret: string): Promise<{ node: Node; index: number }> {
   const { result, index } = await store.write((tx) => {
@@ -66,6 +69,9 @@ export async function registerNode(store: Store, input: Node, secret: string): P
     if (storedSecret && storedSecret !== hashSecret(secret)) throw new NodeSecretMismatch(input.ID);
     const node: Node = {
       ...input,
+      SchedulingEligibility: prev?.SchedulingEligibility ?? input.SchedulingEligibility,
+      DrainStrategy: prev?.DrainStrategy ?? null,
+      LastDrain: prev?.LastDrain ?? null,
       Status: 'ready',
       StatusDescription: '',
       StatusUpdatedAt: Math.floor(Date.now() / 1000),
@@ -130,11 +136,12 @@ export async function setNodeStatus(store: Store, id: string, status: NodeStatus
   return index;
 }
 
-/** Marks a node eligible or ineligible for new placements. */
+/** Marks a node eligible or ineligible for new placements; a draining node stays ineligible. */
 export async function setNodeEligibility(store: Store, id: string, eligible: boolean): Promise<number> {
   const { index } = await store.write((tx) => {
     const node = getNode(tx, id);
     if (!node) return;
+    if (eligible && node.DrainStrategy) throw new UserError("can not set node's scheduling eligibility to eligible while it is draining");
     const value = eligible ? 'eligible' : 'ineligible';
     if (node.SchedulingEligibility === value) return;
     tx.put(NODES_TABLE, id, { ...node, SchedulingEligibility: value, ModifyIndex: tx.index });

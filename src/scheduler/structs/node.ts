@@ -64,11 +64,49 @@ export interface Node {
   /** Unix seconds */
   StatusUpdatedAt: number;
   SchedulingEligibility: string;
-  DrainStrategy: unknown;
-  LastDrain: unknown;
+  /** set while the node drains; null otherwise */
+  DrainStrategy: DrainStrategy | null;
+  /** the latest drain, kept after it ends */
+  LastDrain: DrainMetadata | null;
   Events: NodeEvent[] | null;
   CreateIndex: number;
   ModifyIndex: number;
+}
+
+/**
+ * A drain in progress, as Nomad's structs.DrainStrategy: its DrainSpec is embedded in Go, so Deadline and
+ * IgnoreSystemJobs sit beside ForceDeadline and StartedAt on the wire.
+ */
+export interface DrainStrategy {
+  /** nanoseconds; negative: force (everything is migrated now); 0: no deadline */
+  Deadline: number;
+  /** system allocations stay on the node, and the drain completes without stopping them */
+  IgnoreSystemJobs: boolean;
+  /** RFC3339: when what is left is migrated; ZERO_TIME without a deadline (and for a forced drain) */
+  ForceDeadline: string;
+  /** RFC3339: when the drain began; an update of the drain keeps it */
+  StartedAt: string;
+}
+
+export const DRAIN_STATUSES = ['draining', 'complete', 'canceled'] as const;
+export type DrainStatus = (typeof DRAIN_STATUSES)[number];
+
+/** The latest drain of a node (Nomad's DrainMetadata), with who started it and what they said. */
+export interface DrainMetadata {
+  /** RFC3339, whole seconds */
+  StartedAt: string;
+  UpdatedAt: string;
+  Status: DrainStatus;
+  /** the accessor of the token that started or last changed the drain */
+  AccessorID: string;
+  Meta: Record<string, string> | null;
+}
+
+/** Nomad's DeadlineTime: whether the drain has no deadline, and when it is forced (ms; now for a forced drain). */
+export function drainDeadline(d: DrainStrategy): { infinite: boolean; atMs: number } {
+  if (d.Deadline < 0) return { infinite: false, atMs: 0 };
+  if (d.Deadline === 0) return { infinite: true, atMs: 0 };
+  return { infinite: false, atMs: Date.parse(d.ForceDeadline) };
 }
 
 /** How long a node may go without a heartbeat before it is marked down (Nomad's default min TTL is 10s). */

@@ -30,6 +30,7 @@ import { GETTER_MODES, LIFECYCLE_HOOKS, TEMPLATE_CHANGE_MODES } from './task.js'
 import type { TaskGroup } from './task-group.js';
 import { posix } from 'node:path';
 import { cronProblem } from '../periodic/cron.js';
+import { scheduleProblems } from '../../client/schedule/cron-window.js';
 
 // ---- structural input validation ------------------------------------------------------------------------
 
@@ -393,7 +394,7 @@ function validateTask(t: Task, g: TaskGroup, job: Job): string[] {
     else if (identityNames.has(id.Name)) errs.push(`Identity ${id.Name} is duplicate`);
     identityNames.add(id.Name);
   }
-  if (t.Schedule) errs.push('task schedules requires Nomad Enterprise');
+  if (t.Schedule) nest(errs, 'Schedule', scheduleProblems(t.Schedule));
   return errs;
 }
 

@@ -287,10 +287,12 @@ describe('validateJob', () => {
     expect(errorsOf((j) => (j.TaskGroups[0].Tasks[0].Identities = [{ Name: 'aws' }, { Name: 'gcp' }]))).toEqual([]);
   });
 
-  it('rejects task schedules, an enterprise feature', () => {
-    expect(errorsOf((j) => (j.TaskGroups[0].Tasks[0].Schedule = { Cron: { Start: '0 9 * * 1-5 *', End: '0 17' } }))).toContain(
-      'Task group g validation failed: Task t validation failed: task schedules requires Nomad Enterprise',
-    );
+  it('accepts a valid task schedule and names the field of a bad one', () => {
+    const pre = 'Task group g validation failed: Task t validation failed: Schedule: ';
+    expect(errorsOf((j) => (j.TaskGroups[0].Tasks[0].Schedule = { Cron: { Start: '0 9 * * 1-5 *', End: '0 17', Timezone: 'America/New_York' } }))).toEqual([]);
+    const errs = errorsOf((j) => (j.TaskGroups[0].Tasks[0].Schedule = { Cron: { Start: '0 9 * * 1-5', End: '0 17', Timezone: 'Nowhere/Special' } }));
+    expect(errs.some((e) => e.startsWith(`${pre}cron.start must contain 6 fields`))).toBe(true);
+    expect(errs).toContain(`${pre}cron.timezone: unknown time zone "Nowhere/Special"`);
   });
 
   it('rejects max_run_duration outside batch jobs', () => {

@@ -5,13 +5,15 @@
  */
 import type { CommandSpec } from '../../define.js';
 import statusCommand from './status.js';
+import checksCommand from './checks.js';
 import stopCommand from './stop.js';
 import signalCommand from './signal.js';
 import restartCommand from './restart.js';
+import pauseCommand from './pause.js';
 import execCommand from './exec.js';
 import logsCommand from './logs.js';
 import fsCommand from './fs.js';
 
 export { allocGroup } from './group.js';
 
-export const allocCommands: CommandSpec[] = [execCommand, fsCommand, logsCommand, restartCommand, signalCommand, statusCommand, stopCommand];
+export const allocCommands: CommandSpec[] = [checksCommand, execCommand, fsCommand, logsCommand, pauseCommand, restartCommand, signalCommand, statusCommand, stopCommand];

@@ -2,6 +2,7 @@
 import { defineGroup, type CommandSpec } from '../../define.js';
 import statusCommand from './status.js';
 import eligibilityCommand from './eligibility.js';
+import drainCommand from './drain.js';
 
 export const nodeGroup = defineGroup({
   path: ['node'],
@@ -11,4 +12,4 @@ export const nodeGroup = defineGroup({
     'named by ID or by a unique ID prefix. Reading nodes needs a management token.',
 });
 
-export const nodeCommands: CommandSpec[] = [statusCommand, eligibilityCommand];
+export const nodeCommands: CommandSpec[] = [statusCommand, eligibilityCommand, drainCommand];
