@@ -9,7 +9,8 @@
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
 //   dist/cli-template.cjs   the Go template language of `-t`, loaded only when a command is given one;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
-//   dist/jobspec.cjs        the job file parser, loaded only by job commands.
+//   dist/jobspec.cjs        the job file parser, loaded only by job commands;
+//   dist/cloud-verify-worker.cjs  the server's worker thread for ec2 login signature checks.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
 // `svc --help` close to a bare `node -e 0`. Inside each bundle, modules reached through `await import()`
 // are initialised on first use, but they are still read and parsed at start-up: a module only some
@@ -101,6 +102,8 @@ const results = await Promise.all([
   ...[...SEPARATE].map(([entry, { out, cli: part }]) =>
     build(part ? { ...cli, entryPoints: [entry], outfile: `dist/${out}`, plugins: [bundleLinks({ fromMain: true })] } : { ...common, entryPoints: [entry], outfile: `dist/${out}` }),
   ),
+  // Started by the server with new Worker(), which finds it next to dist/server.cjs.
+  build({ ...common, entryPoints: ['src/secrets/auth/cloud/login/verify-worker.ts'], outfile: 'dist/cloud-verify-worker.cjs' }),
 ]);
 if (analyze) for (const r of results) console.log(await analyzeMetafile(r.metafile));
 // The task executor runs as its own process (one per task, so tasks outlive the server); it is plain

@@ -12,16 +12,15 @@ import { formatDuration } from '../../../shared/duration.js';
 import { mountTtls } from '../role-token.js';
 import { updateAccessListEntryInTx } from './access-list.js';
 import { identityConfig } from './path-config-identity.js';
-import { verifyIdentitySignature } from './login/identity-signature.js';
 import { checkInstanceBindings, describeRunningInstance, instanceCheck } from './login/instance-checks.js';
 import type { LoginOutcome, OutcomeCompletion } from './login/issue-token.js';
 import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
 import { accessListAfterLogin, checkReauthentication, ec2MaxTtls, type NonceRequest } from './login/nonce.js';
-import { verifyPkcs7 } from './login/pkcs7.js';
 import { roleTagForLogin } from './login/role-tag-login.js';
 import { trustedFor } from './login/trusted-certificates.js';
 import { verifiedOnce } from './login/verified-documents.js';
+import { verifyDocument } from './login/verify-pool.js';
 import type { VerifiedRoleTag } from './role-tag.js';
 
 /** The identity document's fields a login reads; the rest is ignored. */
@@ -34,7 +33,7 @@ export interface IdentityDocumentFacts {
 }
 
 /** Verifies the signed document and returns its bytes. */
-function verifiedDocument(req: SecretsRequest, data: FieldData): Buffer {
+function verifiedDocument(req: SecretsRequest, data: FieldData): Promise<Buffer> {
   const pkcs7 = data.get<string>('pkcs7');
   const identity = data.get<string>('identity');
   const signature = data.get<string>('signature');
@@ -47,18 +46,12 @@ function verifiedDocument(req: SecretsRequest, data: FieldData): Buffer {
   }
   const { store, config } = req.services;
   if (pkcs7 !== '') {
-    const trusted = trustedFor(store, req.mountAccessor, 'pkcs7');
+    const trust = trustedFor(store, req.mountAccessor, 'pkcs7');
     const allowSha1 = config.cloud.allowSha1;
-    return verifiedOnce(['pkcs7', String(allowSha1), pkcs7], trusted.fingerprint, () => verifyPkcs7(pkcs7, trusted.certificates(), { allowSha1 }).content);
+    return verifiedOnce(['pkcs7', String(allowSha1), pkcs7], trust.fingerprint, () => verifyDocument({ kind: 'pkcs7', pkcs7, allowSha1, trust }));
   }
-  const trusted = trustedFor(store, req.mountAccessor, 'identity');
-  return verifiedOnce(['identity', identity, signature], trusted.fingerprint, () =>
-    verifyIdentitySignature(
-      identity,
-      signature,
-      trusted.certificates().map((t) => t.cert),
-    ),
-  );
+  const trust = trustedFor(store, req.mountAccessor, 'identity');
+  return verifiedOnce(['identity', identity, signature], trust.fingerprint, () => verifyDocument({ kind: 'identity', identity, signature, trust }));
 }
 
 export function parseIdentityDocument(bytes: Buffer): IdentityDocumentFacts {
@@ -86,7 +79,7 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocumentFacts {
 
 export async function ec2Login(req: SecretsRequest, data: FieldData): Promise<LoginOutcome> {
   const { services, mountAccessor: accessor } = req;
-  const doc = parseIdentityDocument(verifiedDocument(req, data));
+  const doc = parseIdentityDocument(await verifiedDocument(req, data));
   const roleName = data.get<string>('role') || doc.imageId;
   if (roleName === '') throw new UserError('no role was given and the instance identity document has no imageId to name one');
   const role = loginRole(req, { name: roleName, authType: 'ec2', impliedBy: data.get<string>('role') ? undefined : "instance's image ID" });

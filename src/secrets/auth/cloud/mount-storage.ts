@@ -57,6 +57,15 @@ export function listEntries(store: Store, accessor: string, prefix: string): str
     .filter((k) => k !== '' && !k.includes('/'));
 }
 
+/** The entries under `prefix/` (one level) with their values, sorted by name: one read where names and then values would be two. */
+export function listEntryValues<T>(store: Store, accessor: string, prefix: string): Array<{ name: string; value: T }> {
+  const start = key(accessor, `${prefix}/`);
+  return store
+    .list<T>(CLOUD_TABLE, start)
+    .map((e) => ({ name: e.key.slice(start.length), value: e.value }))
+    .filter((e) => e.name !== '' && !e.name.includes('/'));
+}
+
 /** Every record of a mount goes with it. */
 export function deleteMountEntries(tx: WriteTx, accessor: string): void {
   for (const { key: k } of tx.list(CLOUD_TABLE, `${accessor}/`)) tx.delete(CLOUD_TABLE, k);

@@ -7,7 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import { NotFound, UserError } from '../../../shared/errors.js';
 import { definePath } from '../../../server/framework/path.js';
 import { CERTIFICATE_TYPES, CONFIG_CERTIFICATE_FIELDS } from './fields.js';
-import { deleteEntry, listEntries, readEntry, writeEntry } from './mount-storage.js';
+import { deleteEntry, listEntries, listEntryValues, readEntry, writeEntry } from './mount-storage.js';
 
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number];
 
@@ -41,10 +41,9 @@ export function parseCertificateInput(raw: string): string {
 
 /** Certificates registered on the mount for one verification path. */
 export function registeredCertificates(store: Parameters<typeof readEntry>[0], accessor: string, type: CertificateType): string[] {
-  return listEntries(store, accessor, 'config/certificate')
-    .map((name) => readEntry<RegisteredCertificate>(store, accessor, entry(name)))
-    .filter((c): c is RegisteredCertificate => c !== undefined && c.type === type)
-    .map((c) => c.pem);
+  return listEntryValues<RegisteredCertificate>(store, accessor, 'config/certificate')
+    .filter(({ value }) => value.type === type)
+    .map(({ value }) => value.pem);
 }
 
 export const configCertificatePaths = [

@@ -59,7 +59,7 @@ export function decodePkcs7Input(input: string): Buffer {
 }
 
 function parse(der: Uint8Array, what: string): asn1js.AsnType {
-  const parsed = asn1js.fromBER(der);
+  const parsed = asn1js.fromBER(der, { copyInput: false, parseEmbedded: false });
   if (parsed.offset === -1 || parsed.result.error) throw fail(`${what} is not valid BER: ${parsed.result.error || 'unparseable'}`);
   return parsed.result;
 }
@@ -79,14 +79,7 @@ function isContext(block: asn1js.AsnType | undefined, tag: number): boolean {
   return block?.idBlock.tagClass === 3 && block.idBlock.tagNumber === tag;
 }
 
-/** An OCTET STRING's bytes; BER may split one into constructed chunks. */
-function octets(block: asn1js.AsnType, what: string): Buffer {
-  if (!(block instanceof asn1js.OctetString)) throw fail(`${what} is not an octet string`);
-  if (!block.idBlock.isConstructed) return Buffer.from(block.valueBlock.valueHexView);
-  return Buffer.concat(children(block, what).map((c) => octets(c, what)));
-}
-
-/** DER of a parsed element: definite lengths throughout, as the signer hashed it. */
+/** DER of a parsed element, as the signer hashed it: definite lengths throughout. */
 function derOf(block: asn1js.AsnType): Buffer {
   const definite = (b: asn1js.AsnType) => {
     b.lenBlock.isIndefiniteForm = false;
@@ -111,9 +104,11 @@ function nameKey(name: asn1js.AsnType, what: string): string {
     .join(',');
 }
 
+const serialHex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').replace(/^(00)+(?=.)/, '');
+
 function serialKey(serial: asn1js.AsnType, what: string): string {
   if (!(serial instanceof asn1js.Integer)) throw fail(`${what} serial number is not an integer`);
-  return Buffer.from(serial.valueBlock.valueHexView).toString('hex').replace(/^(00)+(?=.)/, '');
+  return serialHex(serial.valueBlock.valueHexView);
 }
 
 export interface TrustedCertificate {
@@ -132,9 +127,143 @@ export function indexCertificates(pems: readonly string[]): TrustedCertificate[]
   });
 }
 
-function signingTime(attrValue: asn1js.AsnType): Date {
+function signingTime(attrValue: asn1js.AsnType | undefined): Date {
   if (attrValue instanceof asn1js.UTCTime || attrValue instanceof asn1js.GeneralizedTime) return attrValue.toDate();
   throw fail('the signing time attribute is not a time');
+}
+
+/**
+ * Decoded forms of the small elements every document of a signer repeats (object identifiers, the
+ * signer's issuer), by their exact bytes: asn1js decodes each once, not once per document. A value that
+ * fails to decode is not kept. Bounded, since a caller chooses the bytes.
+ */
+const MAX_DECODED = 1024;
+const decoded = new Map<string, string>();
+
+function decodedOnce(bytes: Uint8Array, decode: () => string): string {
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let value = decoded.get(key);
+  if (value === undefined) {
+    value = decode();
+    if (decoded.size >= MAX_DECODED) decoded.clear();
+    decoded.set(key, value);
+  }
+  return value;
+}
+
+/** Where one element of a BER encoding lies, from its identifier and length octets as asn1js reads them. */
+interface Extent {
+  start: number;
+  valueStart: number;
+  /** the end of the value; for the indefinite form, where its end-of-contents octets start */
+  valueEnd: number;
+  /** just past the element, end-of-contents octets included */
+  end: number;
+  constructed: boolean;
+  tagClass: number;
+  tagNumber: number;
+  /** its length octets are DER's: definite, in the shortest form */
+  derLength: boolean;
+}
+
+const UNIVERSAL = 1;
+const CONTEXT = 3;
+const isEndOfContents = (buf: Uint8Array, at: number) => buf[at] === 0 && buf[at + 1] === 0;
+const isTag = (e: Extent | undefined, tagClass: number, tagNumber: number) => e?.tagClass === tagClass && e.tagNumber === tagNumber;
+
+/**
+ * Reads a document by its elements' identifier and length octets alone, as asn1js reads them, and has
+ * asn1js decode only the few leaves the checks use. asn1js builds four objects for every node it
+ * decodes, and most of a document's nodes are in the embedded certificate (never used, see the note at
+ * the top) or repeat in every document; decoding the whole message was most of a login's cost. One
+ * reader per document: it reuses one asn1js block for every header and remembers each extent it found.
+ */
+class DocumentReader {
+  private readonly header = new asn1js.BaseBlock();
+  private readonly found = new Map<number, Extent>();
+
+  constructor(readonly buf: Uint8Array) {}
+
+  at(start: number, limit: number, what: string): Extent {
+    const known = this.found.get(start);
+    if (known && known.end <= limit) return known;
+    const { buf, header } = this;
+    const afterId = start < limit ? header.idBlock.fromBER(buf, start, limit - start) : -1;
+    const valueStart = afterId === -1 ? -1 : header.lenBlock.fromBER(buf, afterId, limit - afterId);
+    if (valueStart === -1) throw fail(`${what} is not valid BER: ${(afterId === -1 ? header.idBlock.error : header.lenBlock.error) || 'truncated'}`);
+    const { tagClass, tagNumber, isConstructed: constructed } = header.idBlock;
+    const { isIndefiniteForm, length, blockLength } = header.lenBlock;
+    let extent: Extent;
+    if (!isIndefiniteForm) {
+      const end = valueStart + length;
+      if (end > limit) throw fail(`${what} is not valid BER: a length runs past the end of the input`);
+      const derLength = blockLength === (length < 0x80 ? 1 : 1 + Math.ceil(Math.log2(length + 1) / 8));
+      extent = { start, valueStart, valueEnd: end, end, constructed, tagClass, tagNumber, derLength };
+    } else {
+      if (!constructed) throw fail(`${what} is not valid BER: indefinite length form used for primitive encoding form`);
+      let next = valueStart;
+      for (;;) {
+        if (next + 2 > limit) throw fail(`${what} is not valid BER: an indefinite length has no end-of-contents`);
+        if (isEndOfContents(buf, next)) break;
+        next = this.at(next, limit, what).end;
+      }
+      extent = { start, valueStart, valueEnd: next, end: next + 2, constructed, tagClass, tagNumber, derLength: false };
+    }
+    this.found.set(start, extent);
+    return extent;
+  }
+
+  /** The elements inside a constructed one. */
+  inside(outer: Extent | undefined, what: string): Extent[] {
+    if (!outer?.constructed) throw fail(`${what} is malformed`);
+    const out: Extent[] = [];
+    for (let at = outer.valueStart; at < outer.valueEnd; ) {
+      const child = this.at(at, outer.valueEnd, what);
+      out.push(child);
+      at = child.end;
+    }
+    return out;
+  }
+
+  bytes(e: Extent): Uint8Array {
+    return this.buf.subarray(e.start, e.end);
+  }
+
+  /** One element, decoded by asn1js. */
+  parsed(e: Extent, what: string): asn1js.AsnType {
+    return parse(this.bytes(e), what);
+  }
+
+  oid(e: Extent | undefined, what: string): string {
+    if (!e) throw fail(`${what} is not an object identifier`);
+    return decodedOnce(this.bytes(e), () => oidOf(this.parsed(e, what), what));
+  }
+
+  /** The OID of an AlgorithmIdentifier. */
+  algorithm(e: Extent | undefined, what: string): string {
+    return this.oid(this.inside(e, what)[0], what);
+  }
+
+  /** An OCTET STRING's bytes; BER may split one into constructed chunks. */
+  octets(e: Extent | undefined, what: string): Buffer {
+    if (!isTag(e, UNIVERSAL, 4)) throw fail(`${what} is not an octet string`);
+    if (!e!.constructed) return Buffer.from(this.buf.subarray(e!.valueStart, e!.valueEnd));
+    return Buffer.concat(this.inside(e, what).map((c) => this.octets(c, what)));
+  }
+
+  /** DER throughout: every length definite and shortest. */
+  isDer(e: Extent): boolean {
+    return e.derLength && (!e.constructed || this.inside(e, 'a signed attribute').every((c) => this.isDer(c)));
+  }
+
+  /** How a SignerInfo names its signer, as indexCertificates keys a trusted certificate. */
+  signerKey(sid: Extent | undefined): string {
+    const [issuer, serial] = this.inside(sid, 'the signer identifier');
+    if (!issuer) throw fail('the signer identifier is malformed');
+    const name = decodedOnce(this.bytes(issuer), () => nameKey(this.parsed(issuer, 'the signer issuer'), 'the signer issuer'));
+    if (!isTag(serial, UNIVERSAL, 2) || serial!.constructed) throw fail('the signer serial number is not an integer');
+    return `${name}#${serialHex(this.buf.subarray(serial!.valueStart, serial!.valueEnd))}`;
+  }
 }
 
 /**
@@ -142,48 +271,50 @@ function signingTime(attrValue: asn1js.AsnType): Date {
  * its content. Every failure is a SignatureError naming the check.
  */
 export function verifyPkcs7(input: string, trusted: readonly TrustedCertificate[], opts: Pkcs7Options): VerifiedDocument {
-  const contentInfo = children(parse(decodePkcs7Input(input), 'the PKCS#7 signature'), 'the PKCS#7 content info');
-  if (oidOf(contentInfo[0], 'the content type') !== OID.signedData) throw fail('the document is not PKCS#7 signed data');
-  if (!isContext(contentInfo[1], 0)) throw fail('the signed data is missing');
-  const signedData = children(children(contentInfo[1], 'the signed data')[0], 'the signed data');
-
+  const der = new Uint8Array(decodePkcs7Input(input));
+  const what = 'the PKCS#7 signature';
+  const doc = new DocumentReader(der);
+  const contentInfo = doc.inside(doc.at(0, der.length, what), 'the PKCS#7 content info');
+  if (doc.oid(contentInfo[0], 'the content type') !== OID.signedData) throw fail('the document is not PKCS#7 signed data');
+  if (!isTag(contentInfo[1], CONTEXT, 0)) throw fail('the signed data is missing');
   // SignedData: version, digestAlgorithms, encapContentInfo, [0] certificates, [1] crls, signerInfos
-  const encap = children(signedData[2], 'the encapsulated content');
-  if (!isContext(encap[1], 0)) throw fail('the instance identity document could not be found in the signature');
-  const content = Buffer.concat(children(encap[1], 'the encapsulated content').map((c) => octets(c, 'the encapsulated content')));
+  const signedData = doc.inside(doc.inside(contentInfo[1], 'the signed data')[0], 'the signed data');
+  const encap = doc.inside(signedData[2], 'the encapsulated content');
+  if (!isTag(encap[1], CONTEXT, 0)) throw fail('the instance identity document could not be found in the signature');
+  const content = Buffer.concat(doc.inside(encap[1], 'the encapsulated content').map((c) => doc.octets(c, 'the encapsulated content')));
   if (content.length === 0) throw fail('the instance identity document could not be found in the signature');
 
-  const signerInfos = children(signedData[signedData.length - 1], 'the signer infos');
+  const signerInfos = doc.inside(signedData.length > 3 ? signedData[signedData.length - 1] : undefined, 'the signer infos');
   if (signerInfos.length === 0) throw fail('the document has no signer');
   let signer: X509Certificate | undefined;
   let digest: 'sha1' | 'sha256' = 'sha256';
   for (const info of signerInfos) {
-    ({ signer, digest } = verifySigner(children(info, 'the signer info'), content, trusted, opts));
+    ({ signer, digest } = verifySigner(doc, doc.inside(info, 'the signer info'), content, trusted, opts));
   }
   return { content, digest, signer: signer! };
 }
 
 function verifySigner(
-  fields: asn1js.AsnType[],
+  doc: DocumentReader,
+  fields: Extent[],
   content: Buffer,
   trusted: readonly TrustedCertificate[],
   opts: Pkcs7Options,
 ): { signer: X509Certificate; digest: 'sha1' | 'sha256' } {
   // SignerInfo: version, sid (issuerAndSerialNumber), digestAlgorithm, [0] signedAttrs, signatureAlgorithm, signature, [1] unsignedAttrs
   const [, sid, digestAlg] = fields;
-  const hasAttrs = isContext(fields[3], 0);
-  const signatureAlg = fields[hasAttrs ? 4 : 3];
-  const signature = octets(fields[hasAttrs ? 5 : 4], 'the signature');
+  const attrsField = isTag(fields[3], CONTEXT, 0) ? fields[3] : undefined;
+  const signatureAlg = fields[attrsField ? 4 : 3];
+  const signature = doc.octets(fields[attrsField ? 5 : 4], 'the signature');
 
-  const [issuer, serial] = children(sid, 'the signer identifier');
-  const key = `${nameKey(issuer, 'the signer issuer')}#${serialKey(serial, 'the signer')}`;
+  const key = doc.signerKey(sid);
   const match = trusted.find((t) => t.key === key);
   if (!match) throw fail('no trusted certificate matches the signer (issuer and serial number)');
 
-  const digestOid = oidOf(children(digestAlg, 'the digest algorithm')[0], 'the digest algorithm');
+  const digestOid = doc.algorithm(digestAlg, 'the digest algorithm');
   const digest = DIGESTS[digestOid];
   if (!digest) throw fail(`unsupported digest algorithm ${digestOid}`);
-  const sigOid = oidOf(children(signatureAlg, 'the signature algorithm')[0], 'the signature algorithm');
+  const sigOid = doc.algorithm(signatureAlg, 'the signature algorithm');
   const kind = SIGNATURE_KINDS[sigOid];
   if (!kind) throw fail(`unsupported signature algorithm ${sigOid}`);
   if (digest === 'sha1' && !opts.allowSha1) {
@@ -195,16 +326,16 @@ function verifySigner(
   if (match.cert.publicKey.asymmetricKeyType !== kind) throw fail(`the signer certificate holds a ${match.cert.publicKey.asymmetricKeyType} key, not ${kind}`);
 
   let signed = content;
-  if (hasAttrs) {
-    const attrs = children(fields[3], 'the signed attributes');
+  if (attrsField) {
     let messageDigest: Buffer | undefined;
-    for (const attr of attrs) {
-      const [type, values] = children(attr, 'a signed attribute');
-      const oid = oidOf(type, 'a signed attribute');
-      const value = children(values, 'a signed attribute')[0];
-      if (oid === OID.messageDigest) messageDigest = octets(value, 'the message digest');
+    for (const attr of doc.inside(attrsField, 'the signed attributes')) {
+      const [type, values] = doc.inside(attr, 'a signed attribute');
+      const oid = doc.oid(type, 'a signed attribute');
+      if (oid !== OID.messageDigest && oid !== OID.signingTime) continue;
+      const value = doc.inside(values, 'a signed attribute')[0];
+      if (oid === OID.messageDigest) messageDigest = doc.octets(value, 'the message digest');
       if (oid === OID.signingTime) {
-        const at = signingTime(value);
+        const at = signingTime(value && doc.parsed(value, 'the signing time attribute'));
         if (at < new Date(match.cert.validFrom) || at > new Date(match.cert.validTo)) {
           throw fail(`the signing time ${at.toISOString()} is outside the validity of the signer certificate`);
         }
@@ -213,8 +344,9 @@ function verifySigner(
     if (!messageDigest) throw fail('the message digest attribute is missing');
     const actual = createHash(digest).update(content).digest();
     if (actual.length !== messageDigest.length || !timingSafeEqual(actual, messageDigest)) throw fail('the message digest does not match the document');
-    // What was signed is the attributes' DER as a SET (tag 0x31), not as the [0] IMPLICIT they travel in.
-    const der = derOf(fields[3]);
+    // What was signed is the attributes' DER as a SET (tag 0x31), not as the [0] IMPLICIT they travel in:
+    // the bytes received when they are DER already (the provider's are), else re-encoded.
+    const der = doc.isDer(attrsField) ? Buffer.from(doc.bytes(attrsField)) : derOf(doc.parsed(attrsField, 'the signed attributes'));
     der[0] = 0x31;
     signed = der;
   }

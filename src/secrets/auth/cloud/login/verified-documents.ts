@@ -12,7 +12,7 @@ const MAX_ENTRIES = 10_000;
 const verified = new Map<string, Buffer>();
 
 /** The document's content: from memory when this exact input verified before under the same trust, else from `verify`. */
-export function verifiedOnce(parts: readonly string[], trust: string, verify: () => Buffer): Buffer {
+export async function verifiedOnce(parts: readonly string[], trust: string, verify: () => Promise<Buffer>): Promise<Buffer> {
   const hash = createHash('sha256').update(trust);
   for (const part of parts) hash.update('\0').update(part);
   const key = hash.digest('base64');
@@ -23,7 +23,7 @@ export function verifiedOnce(parts: readonly string[], trust: string, verify: ()
     verified.set(key, hit);
     return hit;
   }
-  const content = verify();
+  const content = await verify();
   verified.set(key, content);
   if (verified.size > MAX_ENTRIES) verified.delete(verified.keys().next().value!);
   return content;
