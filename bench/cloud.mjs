@@ -1,112 +1,98 @@
-// The cloud login's figures, against `svc server -dev -dev-cloud`: ec2 logins with each kind of signed
-// document and iam logins, each a real POST /v1/auth/cloud/login that writes durably (access-list entry,
-// entity alias, token). The simulator runs in the server's process, so its share of the work (the
-// GetCallerIdentity and DescribeInstances calls the server makes) counts against the server's rate.
-import aws4 from 'aws4';
-import http from 'node:http';
-import { performance } from 'node:perf_hooks';
-import { call, startDevServer, table } from './lib.mjs';
+// The cloud login's figures: each login a real POST /v1/auth/cloud/login that verifies its document in
+// full and writes durably (access-list entry, entity alias, token). Every ec2 login sends the document of
+// an instance that has not logged in before, so nothing the server remembers from an earlier login can
+// stand in for the signature check. Three kinds of process: the server (`svc server -dev`, its cloud
+// mount configured over the API to trust the provider), the provider (bench/cloud-provider.ts: the
+// tests' simulator, answering the server's DescribeInstances and GetCallerIdentity calls) and the load
+// generators (bench/login-load.mjs).
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { call, cpuSecondsOf, startChild, startDevServer, table } from './lib.mjs';
 
-const CALLER_IDENTITY_BODY = 'Action=GetCallerIdentity&Version=2011-06-15';
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..');
+const int = (n) => Math.round(n).toLocaleString('en-US');
+// Logins of each ec2 kind made (untimed) before the figures, so that they do not include the server's warm-up.
+const WARMUP = 50;
 const b64 = (s) => Buffer.from(s, 'utf8').toString('base64');
-const noNewlines = (s) => s.replace(/\s+/g, '');
 
-/** The documents and role credentials of the simulated instance, from one IMDSv2 session. */
-async function instanceProof(metadataUrl) {
-  const tokenAnswer = await fetch(`${metadataUrl}/latest/api/token`, { method: 'PUT', headers: { 'X-aws-ec2-metadata-token-ttl-seconds': '21600' } });
-  if (tokenAnswer.status !== 200) throw new Error(`metadata token: HTTP ${tokenAnswer.status}`);
-  const token = await tokenAnswer.text();
-  const get = async (p) => {
-    const res = await fetch(`${metadataUrl}${p}`, { headers: { 'X-aws-ec2-metadata-token': token } });
-    if (res.status !== 200) throw new Error(`metadata GET ${p}: HTTP ${res.status}`);
-    return res.text();
-  };
-  const [document, signature, rsa2048, role] = await Promise.all(
-    ['dynamic/instance-identity/document', 'dynamic/instance-identity/signature', 'dynamic/instance-identity/rsa2048', 'meta-data/iam/security-credentials/'].map((p) => get(`/latest/${p}`)),
-  );
-  const creds = JSON.parse(await get(`/latest/meta-data/iam/security-credentials/${role}`));
-  return { document, signature, rsa2048, creds };
+/** Points the dev server's auth/cloud mount at the provider: client config, its signer certificates, two roles. */
+async function configureMount(server, provider) {
+  const write = (p, body) => call(server.url, server.token, 'POST', `/v1/${p}`, body);
+  await write('auth/cloud/config/client', provider.clientConfig);
+  await write('auth/cloud/config/certificate/bench-rsa2048', { type: 'pkcs7', cloud_public_cert: provider.certificates.rsa2048 });
+  await write('auth/cloud/config/certificate/bench-identity', { type: 'identity', cloud_public_cert: provider.certificates.signature });
+  await write('auth/cloud/role/bench-ec2', { auth_type: 'ec2', bound_account_id: provider.account, token_policies: 'default' });
+  await write('auth/cloud/role/bench-iam', { auth_type: 'iam', bound_iam_principal_arn: provider.roleArn, token_policies: 'default' });
 }
 
-/** A GetCallerIdentity request signed now with the instance role's credentials, as login fields. */
-function iamLogin(creds) {
-  const signed = aws4.sign(
-    {
-      service: 'sts',
-      region: 'us-east-1',
-      method: 'POST',
-      host: 'sts.amazonaws.com',
-      path: '/',
-      body: CALLER_IDENTITY_BODY,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' },
-    },
-    { accessKeyId: creds.AccessKeyId, secretAccessKey: creds.SecretAccessKey, sessionToken: creds.Token },
-  );
-  const headers = Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k, [String(v)]]));
-  return {
-    role: 'dev-iam',
-    iam_http_request_method: 'POST',
-    iam_request_url: b64('https://sts.amazonaws.com/'),
-    iam_request_body: b64(CALLER_IDENTITY_BODY),
-    iam_request_headers: b64(JSON.stringify(headers)),
-  };
-}
-
-/**
- * `n` logins with bodies from `make()`, `concurrency` at a time over keep-alive connections. The first
- * failure stops the row: answers { ms } or { error } with the server's answer.
- */
-async function logins(url, n, concurrency, make) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  let next = 0;
-  let error;
-  const worker = async () => {
-    while (next < n && !error) {
-      next++;
-      await call(url, '', 'POST', '/v1/auth/cloud/login', make(), agent).catch((err) => (error ??= err.message));
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const ms = performance.now() - start;
-  agent.destroy();
-  return error ? { error } : { ms };
-}
-
-export async function cloudBench({ bin, env, concurrency, ec2Logins, iamLogins }) {
-  const server = await startDevServer(bin, env, { args: ['-dev-cloud'], waitFor: /export CLOUD_METADATA_ENDPOINT='[^']+'/ });
+export async function cloudBench({ bin, env, concurrency, processes, logins }) {
+  // Inside the repository, so that the bundle's external packages resolve from node_modules.
+  await mkdir(path.join(REPO, 'node_modules/.cache'), { recursive: true });
+  const dir = await mkdtemp(path.join(REPO, 'node_modules/.cache/svc-cloud-bench-'));
+  const providerScript = path.join(dir, 'cloud-provider.mjs');
+  const documentsFile = path.join(dir, 'documents.json');
+  await build({
+    entryPoints: [path.join(HERE, 'cloud-provider.ts')],
+    outfile: providerScript,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    absWorkingDir: REPO,
+    logLevel: 'error',
+  });
+  const provider = startChild(providerScript);
+  const generators = [];
+  let server;
   try {
-    const metadataUrl = /export CLOUD_METADATA_ENDPOINT='([^']+)'/.exec(server.banner)[1];
-    const proof = await instanceProof(metadataUrl);
-    const identity = { role: 'dev-ec2', identity: b64(proof.document), signature: noNewlines(proof.signature) };
-    const rsa2048 = { role: 'dev-ec2', pkcs7: noNewlines(proof.rsa2048) };
-
-    console.log(`\nCloud logins: POST /v1/auth/cloud/login against -dev -dev-cloud, ${concurrency} concurrent\n`);
-    const header = ['login', 'logins', 'total', 'rate', 'target'];
-    // The instance's first login gets the nonce its later logins must send, as a real instance's would.
-    let nonce;
-    try {
-      nonce = (await call(server.url, '', 'POST', '/v1/auth/cloud/login', identity)).body.auth.metadata.nonce;
-    } catch (err) {
-      const missing = /HTTP (404|405)/.test(err.message);
-      console.log(table(header, ['ec2 identity + signature', 'ec2 pkcs7 (rsa2048)', 'iam (GetCallerIdentity)'].map((label) => [label, '', '', missing ? 'login endpoint missing' : 'failed, see below', ''])));
-      if (!missing) console.log(`\nthe instance's first login: ${err.message}`);
-      return;
+    const setup = await provider.ask('setup', { rsa2048: logins + WARMUP, identity: logins + WARMUP, file: documentsFile });
+    server = await startDevServer(bin, env);
+    await configureMount(server, setup);
+    // The generators take the first `logins` documents of each kind; the rest warm the server up.
+    const documents = JSON.parse(await readFile(documentsFile, 'utf8'));
+    for (const pkcs7 of documents.rsa2048.slice(logins)) await call(server.url, '', 'POST', '/v1/auth/cloud/login', { role: 'bench-ec2', pkcs7 });
+    for (const d of documents.identity.slice(logins)) {
+      await call(server.url, '', 'POST', '/v1/auth/cloud/login', { role: 'bench-ec2', identity: b64(d.document), signature: d.signature });
     }
+    for (let i = 0; i < processes; i++) generators.push(startChild(path.join(HERE, 'login-load.mjs'), { args: [server.url] }));
+    const each = Math.max(1, Math.floor(concurrency / processes));
+
     const rows = [];
     const failures = [];
-    for (const [label, n, make, target] of [
-      ['ec2 identity + signature', ec2Logins, () => ({ ...identity, nonce }), '1,500 logins/s'],
-      ['ec2 pkcs7 (rsa2048)', ec2Logins, () => ({ ...rsa2048, nonce }), '1,500 logins/s'],
-      ['iam (GetCallerIdentity)', iamLogins, () => iamLogin(proof.creds), ''],
+    for (const [label, kind, target] of [
+      ['ec2 pkcs7 (rsa2048), distinct documents', 'rsa2048', '≥ 1,500 /s'],
+      ['ec2 identity + signature, distinct documents', 'identity', ''],
+      ['iam (GetCallerIdentity), fresh signatures', 'iam', ''],
     ]) {
-      const result = await logins(server.url, n, concurrency, make);
-      if (result.error) failures.push(`${label}: ${result.error}`);
-      rows.push(result.error ? [label, n, '', 'failed, see below', target] : [label, n, `${result.ms.toFixed(0)} ms`, `${((n / result.ms) * 1000).toFixed(0)} logins/s`, target]);
+      const share = Math.ceil(logins / processes);
+      await Promise.all(
+        generators.map((g, i) => g.ask('prepare', { kind, file: documentsFile, from: i * share, to: Math.min(logins, (i + 1) * share), creds: setup.creds })),
+      );
+      const cpu = [server.pid, provider.pid].map(cpuSecondsOf);
+      const runs = await Promise.all(generators.map((g) => g.ask('run', { concurrency: each })));
+      const [serverCpu, providerCpu] = [server.pid, provider.pid].map((pid, i) => `${(cpuSecondsOf(pid) - cpu[i]).toFixed(1)} s`);
+      const ms = Math.max(...runs.map((r) => r.endedAt)) - Math.min(...runs.map((r) => r.startedAt));
+      const error = runs.find((r) => r.error)?.error;
+      if (error) failures.push(`${label}: ${error}`);
+      rows.push(
+        error
+          ? [label, int(logins), '', 'failed, see below', '', '', target]
+          : [label, int(logins), `${int(ms)} ms`, `${int((logins / ms) * 1000)} /s`, serverCpu, providerCpu, target],
+      );
     }
-    console.log(table(header, rows));
+    console.log(
+      `\nCloud logins: POST /v1/auth/cloud/login against -dev, from ${processes} processes × ${each} concurrent; the provider simulator in a process of its own\n`,
+    );
+    console.log(table(['login', 'logins', 'total', 'rate', 'server CPU', 'provider CPU', 'target'], rows));
     for (const failure of failures) console.log(`\n${failure}`);
   } finally {
-    await server.stop();
+    await Promise.all(generators.map((g) => g.stop()));
+    await server?.stop();
+    await provider.stop();
+    await rm(dir, { recursive: true, force: true });
   }
 }

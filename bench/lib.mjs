@@ -1,5 +1,7 @@
-// Helpers for bench/run.mjs: timing child processes, a dev server to measure against, an HTTP load loop.
-import { spawn, spawnSync } from 'node:child_process';
+// Helpers for bench/run.mjs: timing child processes, a dev server to measure against, an HTTP load loop,
+// load-generator processes driven over IPC, percentiles, a process's memory and CPU time.
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
@@ -24,9 +26,86 @@ export function timeProcess(args, { runs, env }) {
   return Array.from({ length: runs }, once);
 }
 
+/** The value at fraction `p` (0.99 = p99) of `values`, nearest rank; NaN for none. */
+export const percentile = (values, p) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+};
+
+/** Wall-clock ms comparable between processes (each process's performance.now() has its own origin). */
+export const wallNow = () => performance.timeOrigin + performance.now();
+
+/** Resident and peak resident memory of a process in MiB, from /proc/<pid>/status (Linux). */
+export function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux, 100 ticks a second). */
+export function cpuSecondsOf(pid) {
+  // The command name (field 2) may hold spaces: count fields from the parenthesis that closes it.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Forks `script` as a load generator of its own (not the server's process, not this one) and asks it to
+ * do things: `ask(cmd, arg)` resolves with what the child's handler for `cmd` answered. Messages the child
+ * sends by itself ({ progress }) go to `onProgress`.
+ */
+export function startChild(script, { args = [], onProgress = () => {} } = {}) {
+  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let seq = 0;
+  const waiting = new Map();
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code) => {
+      for (const w of waiting.values()) w.reject(new Error(`${script} exited with ${code}`));
+      waiting.clear();
+      resolve(code);
+    }),
+  );
+  child.on('message', (m) => {
+    if (m.progress !== undefined) return onProgress(m.progress);
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.error) w?.reject(new Error(m.error));
+    else w?.resolve(m.result);
+  });
+  return {
+    pid: child.pid,
+    ask: (cmd, arg) =>
+      new Promise((resolve, reject) => {
+        const id = ++seq;
+        waiting.set(id, { resolve, reject });
+        child.send({ id, cmd, arg });
+      }),
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/**
+ * The child's side of startChild: answers each { id, cmd, arg } with handlers[cmd](arg), and exits with
+ * its parent (a node fleet's heartbeat timers would otherwise keep it running).
+ */
+export function serveParent(handlers) {
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', async ({ id, cmd, arg }) => {
+    try {
+      process.send({ id, result: await handlers[cmd](arg) });
+    } catch (err) {
+      process.send({ id, error: err?.stack ?? String(err) });
+    }
+  });
+}
+
 /**
  * Starts `bin/svc server -dev -port=0` (plus `args`); resolves with its address, root token, banner (once
- * it matches `waitFor`) and a stop function.
+ * it matches `waitFor`), its process id and a stop function.
  */
 export function startDevServer(bin, env, { args = [], waitFor = /Root Token: / } = {}) {
   const child = spawn(process.execPath, [bin, 'server', '-dev', '-port=0', '-log-level=warn', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -44,6 +123,7 @@ export function startDevServer(bin, env, { args = [], waitFor = /Root Token: / }
           url: address[1],
           token: token[1],
           banner: out,
+          pid: child.pid,
           stop: () => {
             child.kill('SIGTERM');
             return exited;

@@ -1,11 +1,33 @@
 // `npm run bench`: CLI start-up times, request throughput of a local dev server, exec sessions over
-// WebSocket, the scheduler's and the cloud logins' rates. Figures only: the targets are printed next to the measurements, never asserted,
-// because they depend on the machine.
+// WebSocket, the scheduler's rates and behaviour under load, cloud logins, and garbage collection under
+// churn. Figures only: the targets are printed next to the measurements, never asserted, because they
+// depend on the machine (and on whatever else it runs).
 //
+// The load scenarios each start a `bin/svc server -dev` of their own and generate every request from
+// other processes (forked load generators), never from the server's:
+//   c1m         1,000 jobs × 1,000 allocations on 5,000 mock nodes, 10 jobs a batch, each batch waited for:
+//               overall placements/s, the first and last 10% of batches, total time (target ≤ 120 s,
+//               ≥ 8,300/s, last 10% ≥ 80% of the first)
+//   small-jobs  300 jobs × 10 allocations on 5,000 nodes already holding 100,000 (target ≥ 5,000/s)
+//   liveness    64 concurrent unpaged GET /v1/allocations at 100,000 allocations while 1,000 nodes
+//               heartbeat at their TTL: nodes wrongly marked down (target 0), heartbeat p50/p99 (< 1 s)
+//   memory      server VmRSS at 0, 10,000 and 100,000 allocations (target ≤ 1 GiB at 100,000)
+//   cloud       ec2 logins, each with a document the server has never seen (a distinct simulated
+//               instance per login, the simulator in a process of its own), from several processes:
+//               rsa2048 PKCS#7 (target ≥ 1,500/s), identity + signature, and iam
+// and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
+//
+//   BENCH_ONLY=c1m,memory  run only these sections (names above)
 //   BENCH_RUNS=15  runs per start-up measurement     BENCH_N=500  requests per throughput row
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
-//   BENCH_LOGINS=2000 ec2 logins per row (iam: half)     BENCH_EXEC_SESSIONS=100  concurrent exec sessions
+//   BENCH_EXEC_SESSIONS=100  concurrent exec sessions
+//   BENCH_C1M_NODES=5000  BENCH_C1M_JOBS=1000  BENCH_C1M_ALLOCS=1000 (per job)  BENCH_C1M_BATCH=10
+//   BENCH_SMALL_NODES=5000  BENCH_SMALL_PREFILL=100000  BENCH_SMALL_JOBS=300  BENCH_SMALL_ALLOCS=10  BENCH_SMALL_BATCH=10
+//   BENCH_LIVE_NODES=1000  BENCH_LIVE_ALLOCS=100000  BENCH_LIVE_LISTINGS=64  BENCH_MEM_ALLOCS=0,10000,100000
+//   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
+//                         TTL, as Nomad clients do, relying on the server's grace period)
+//   BENCH_LOGINS=2000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -17,6 +39,7 @@ import { schedulerBench } from './scheduler.mjs';
 import { cloudBench } from './cloud.mjs';
 import { execBench } from './exec.mjs';
 import { gcChurnBench } from './gc-churn.mjs';
+import { c1mBench, livenessAndMemoryBench, smallJobsBench } from './load.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -28,6 +51,16 @@ const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const ALLOCS = Number(process.env.BENCH_ALLOCS ?? 50000);
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 2000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
+const num = (name, fallback) => Number(process.env[name] ?? fallback);
+
+const SECTIONS = ['startup', 'throughput', 'exec', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'cloud', 'gc'];
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim()).filter(Boolean)) : undefined;
+const unknown = [...(only ?? [])].filter((s) => !SECTIONS.includes(s));
+if (unknown.length) {
+  console.error(`BENCH_ONLY: unknown section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`);
+  process.exit(2);
+}
+const want = (section) => !only || only.has(section);
 
 if (!existsSync(path.join(REPO, 'dist/main.cjs'))) {
   console.error('dist/ is missing: run `npm run bench` (it builds first) or `npm run build`.');
@@ -37,78 +70,114 @@ if (!existsSync(path.join(REPO, 'dist/main.cjs'))) {
 // A private HOME: `svc server -dev` writes the root token to ~/.svc-token, which must not touch the user's.
 const home = await mkdtemp(path.join(tmpdir(), 'svc-bench-'));
 const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' };
-const server = await startDevServer(BIN, env);
+// One dev server for the earlier sections; the load scenarios and the cloud logins start their own.
+const server = ['startup', 'throughput', 'exec', 'scheduler'].some(want) ? await startDevServer(BIN, env) : undefined;
 
 try {
   console.log(`svc benchmark — node ${process.version}, ${cpus().length} CPUs, ${cpus()[0]?.model ?? 'unknown CPU'}`);
-  console.log(`server: ${server.url} (-dev, lmdb in a temporary directory)\n`);
-
-  const startup = [
-    { label: 'node -e 0', args: ['-e', '0'] },
-    { label: 'svc version', args: [BIN, 'version'], target: 1.3 },
-    { label: 'svc --help', args: [BIN, '--help'] },
-    { label: 'svc status', args: [BIN, 'status'], target: 1.8, env: { SVC_ADDR: server.url } },
-  ];
-  const medians = startup.map((c) => median(timeProcess(c.args, { runs: RUNS, env: { ...env, ...c.env } })));
-  const base = medians[0];
-  console.log(`CLI start-up: median wall time of ${RUNS} runs (after one warm-up run)\n`);
-  console.log(
-    table(
-      ['command', 'median', 'ratio to node -e 0', 'target ratio'],
-      startup.map((c, i) => [c.label, `${medians[i].toFixed(1)} ms`, `${(medians[i] / base).toFixed(2)}x`, c.target ? `${c.target}x` : '']),
-    ),
-  );
-
-  const lookup = () => ({ method: 'GET', path: '/v1/auth/token/lookup-self', token: server.token, expect: 200 });
-  let written = 0;
-  const write = () => ({
-    method: 'PUT',
-    path: `/v1/sys/policies/acl/bench-${written++}`,
-    token: server.token,
-    body: { policy: `path "secret/bench/${written}/*" { capabilities = ["read"] }` },
-    expect: 204,
-  });
-  // A job of 10 groups, each with a task: every registration is a new version (the count changes), so
-  // each one canonicalises, validates, diffs against the previous version and writes job, version and
-  // evaluation in one durable transaction. The mock driver keeps the dev node from running anything:
-  // no node has it yet, so the evaluations are blocked, and the jobs are purged before the scheduler figures.
-  let registered = 0;
-  const registerJob = () => {
-    const i = registered++;
-    const groups = Array.from({ length: 10 }, (_, g) => ({
-      Name: `g${g}`,
-      Count: 1 + (i % 50),
-      Tasks: [{ Name: 't', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
-    }));
-    return { method: 'POST', path: '/v1/jobs', token: server.token, body: { Job: { ID: `bench-${i % 20}`, Type: 'service', TaskGroups: groups } }, expect: 200 };
-  };
-  const rows = [];
-  for (const [label, n, make] of [
-    ['GET auth/token/lookup-self', N, lookup],
-    ['PUT sys/policies/acl/:name (durable)', WRITES, write],
-    ['POST /v1/jobs, 10 groups (durable)', WRITES, registerJob],
-  ]) {
-    for (const concurrency of [1, CONCURRENCY]) {
-      const ms = await load(server.url, n, concurrency, make);
-      rows.push([label, concurrency === 1 ? 'sequential' : `${concurrency} concurrent`, n, `${ms.toFixed(0)} ms`, `${((n / ms) * 1000).toFixed(0)} req/s`]);
-    }
+  if (server) console.log(`server: ${server.url} (-dev, lmdb in a temporary directory)\n`);
+  if (want('startup')) {
+    const startup = [
+      { label: 'node -e 0', args: ['-e', '0'] },
+      { label: 'svc version', args: [BIN, 'version'], target: 1.3 },
+      { label: 'svc --help', args: [BIN, '--help'] },
+      { label: 'svc status', args: [BIN, 'status'], target: 1.8, env: { SVC_ADDR: server.url } },
+    ];
+    const medians = startup.map((c) => median(timeProcess(c.args, { runs: RUNS, env: { ...env, ...c.env } })));
+    const base = medians[0];
+    console.log(`CLI start-up: median wall time of ${RUNS} runs (after one warm-up run)\n`);
+    console.log(
+      table(
+        ['command', 'median', 'ratio to node -e 0', 'target ratio'],
+        startup.map((c, i) => [c.label, `${medians[i].toFixed(1)} ms`, `${(medians[i] / base).toFixed(2)}x`, c.target ? `${c.target}x` : '']),
+      ),
+    );
   }
-  console.log('\nRequest throughput over keep-alive connections\n');
-  console.log(table(['request', 'mode', 'requests', 'total', 'rate'], rows));
+  if (want('throughput')) {
+    const lookup = () => ({ method: 'GET', path: '/v1/auth/token/lookup-self', token: server.token, expect: 200 });
+    let written = 0;
+    const write = () => ({
+      method: 'PUT',
+      path: `/v1/sys/policies/acl/bench-${written++}`,
+      token: server.token,
+      body: { policy: `path "secret/bench/${written}/*" { capabilities = ["read"] }` },
+      expect: 204,
+    });
+    // A job of 10 groups, each with a task: every registration is a new version (the count changes), so
+    // each one canonicalises, validates, diffs against the previous version and writes job, version and
+    // evaluation in one durable transaction. The mock driver keeps the dev node from running anything:
+    // no node has it yet, so the evaluations are blocked, and the jobs are purged before the scheduler figures.
+    let registered = 0;
+    const registerJob = () => {
+      const i = registered++;
+      const groups = Array.from({ length: 10 }, (_, g) => ({
+        Name: `g${g}`,
+        Count: 1 + (i % 50),
+        Tasks: [{ Name: 't', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
+      }));
+      return { method: 'POST', path: '/v1/jobs', token: server.token, body: { Job: { ID: `bench-${i % 20}`, Type: 'service', TaskGroups: groups } }, expect: 200 };
+    };
+    const rows = [];
+    for (const [label, n, make] of [
+      ['GET auth/token/lookup-self', N, lookup],
+      ['PUT sys/policies/acl/:name (durable)', WRITES, write],
+      ['POST /v1/jobs, 10 groups (durable)', WRITES, registerJob],
+    ]) {
+      for (const concurrency of [1, CONCURRENCY]) {
+        const ms = await load(server.url, n, concurrency, make);
+        rows.push([label, concurrency === 1 ? 'sequential' : `${concurrency} concurrent`, n, `${ms.toFixed(0)} ms`, `${((n / ms) * 1000).toFixed(0)} req/s`]);
+      }
+    }
+    console.log('\nRequest throughput over keep-alive connections\n');
+    console.log(table(['request', 'mode', 'requests', 'total', 'rate'], rows));
 
-  const purge = Array.from({ length: Math.min(registered, 20) }, (_, i) => ({ method: 'DELETE', path: `/v1/job/bench-${i}?purge=true`, token: server.token, expect: 200 }));
-  await load(server.url, purge.length, 1, (i) => purge[i]);
-  await execBench(server, { sessions: EXEC_SESSIONS });
-  await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
-  // A server of its own, started once the scheduler's nodes have stopped heartbeating into the first.
-  await server.stop();
-  await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, ec2Logins: LOGINS, iamLogins: Math.ceil(LOGINS / 2) });
-  await gcChurnBench({
-    jobsPerMin: Number(process.env.BENCH_GC_JOBS_PER_MIN ?? 50),
-    hours: Number(process.env.BENCH_GC_HOURS ?? 6),
-    nodes: Number(process.env.BENCH_GC_NODES ?? 100),
-  });
+    const purge = Array.from({ length: Math.min(registered, 20) }, (_, i) => ({ method: 'DELETE', path: `/v1/job/bench-${i}?purge=true`, token: server.token, expect: 200 }));
+    await load(server.url, purge.length, 1, (i) => purge[i]);
+  }
+  if (want('exec')) await execBench(server, { sessions: EXEC_SESSIONS });
+  if (want('scheduler')) await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
+  // The sections below start servers of their own, once this one's nodes have stopped heartbeating into it.
+  await server?.stop();
+  const loadCommon = { bin: BIN, env, heartbeatAt: num('BENCH_HEARTBEAT_AT', 1) };
+  if (want('c1m')) {
+    await c1mBench({
+      ...loadCommon,
+      nodes: num('BENCH_C1M_NODES', 5000),
+      jobs: num('BENCH_C1M_JOBS', 1000),
+      count: num('BENCH_C1M_ALLOCS', 1000),
+      batch: num('BENCH_C1M_BATCH', 10),
+    });
+  }
+  if (want('small-jobs')) {
+    await smallJobsBench({
+      ...loadCommon,
+      nodes: num('BENCH_SMALL_NODES', 5000),
+      prefill: num('BENCH_SMALL_PREFILL', 100_000),
+      jobs: num('BENCH_SMALL_JOBS', 300),
+      count: num('BENCH_SMALL_ALLOCS', 10),
+      batch: num('BENCH_SMALL_BATCH', 10),
+    });
+  }
+  if (want('liveness') || want('memory')) {
+    await livenessAndMemoryBench({
+      ...loadCommon,
+      nodes: num('BENCH_LIVE_NODES', 1000),
+      allocs: num('BENCH_LIVE_ALLOCS', 100_000),
+      listings: num('BENCH_LIVE_LISTINGS', 64),
+      checkpoints: (process.env.BENCH_MEM_ALLOCS ?? '0,10000,100000').split(',').map(Number),
+      memory: want('memory'),
+      liveness: want('liveness'),
+    });
+  }
+  if (want('cloud')) await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, processes: num('BENCH_LOGIN_PROCS', 2), logins: LOGINS });
+  if (want('gc')) {
+    await gcChurnBench({
+      jobsPerMin: num('BENCH_GC_JOBS_PER_MIN', 50),
+      hours: num('BENCH_GC_HOURS', 6),
+      nodes: num('BENCH_GC_NODES', 100),
+    });
+  }
 } finally {
-  await server.stop();
+  await server?.stop();
   await rm(home, { recursive: true, force: true });
 }
