@@ -1,16 +1,24 @@
 /**
- * The evaluation broker and its worker. The queue is the store's `evals-pending` table, so what an
- * acknowledged register created is never lost: on start the broker simply finds it there. Evaluations
- * run one at a time, highest priority first, then oldest; delayed ones wait for their WaitUntil.
+ * The evaluation broker and its worker. The store's `evals-pending` table is the queue's truth, so what
+ * an acknowledged register created is never lost; the broker works from a copy in memory (eval-queue.ts),
+ * rebuilt from that table when it starts and then fed from `evals-queued` by table index: each look reads
+ * only the entries queued since the last one, whichever server process wrote them. Evaluations run one
+ * at a time, highest priority first, then oldest; delayed ones wait for their WaitUntil.
  *
  * One worker is enough on one process: scheduling is CPU work on Node's one thread, so a second worker
  * would only interleave with the first; and it means two plans never compete for the same node.
+ *
+ * The worker does not wait for a plan's flush: it schedules the next evaluation while the flush runs
+ * (the plan is committed, so what it reads includes it), and counts the evaluation processed once the
+ * plan is durable, which is also when the store tells the evaluation's waiters.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
-import { failEval, applyPlan } from './plan-apply.js';
+import { EvalQueue } from './eval-queue.js';
+import { failEval, applyPlan, type ApplyOutcome } from './plan-apply.js';
 import type { Scheduler } from './sched/types.js';
-import { EVALS_PENDING, getEval, pendingEvals, type PendingEntry } from './state/evals.js';
+import type { Evaluation } from './structs/evaluation.js';
+import { EVALS_QUEUED, getEval, pendingEvals, queuedSince, type PendingEntry } from './state/evals.js';
 import { getJob } from './state/jobs.js';
 import { storeState } from './state/scheduler-state.js';
 
@@ -18,7 +26,10 @@ import { storeState } from './state/scheduler-state.js';
 const DELIVERY_LIMIT = 3;
 /** How long a failed attempt waits before the next one. */
 const RETRY_DELAY_MS = 1000;
-/** Upper bound of one wait for new work, so stop() is noticed. */
+/**
+ * Upper bound of one wait for new work: stop() is noticed, and so are evaluations queued by another
+ * server process, whose writes wake no waiter here.
+ */
 const POLL_MS = 1000;
 
 export interface BrokerStats {
@@ -29,7 +40,12 @@ export interface BrokerStats {
 export class EvalBroker {
   private stopped = false;
   private loopDone: Promise<void> | undefined;
+  private readonly queue = new EvalQueue();
+  /** The `evals-queued` table index up to which the queue has read the store. */
+  private seen = 0;
   private readonly attempts = new Map<string, { count: number; retryAt: number }>();
+  private readonly unsettled = new Set<string>();
+  private readonly flushing = new Set<Promise<void>>();
   readonly stats: BrokerStats = { processed: 0, failed: 0 };
 
   constructor(
@@ -42,64 +58,87 @@ export class EvalBroker {
     this.loopDone ??= this.loop().catch((err: Error) => this.log.error(`evaluation broker stopped: ${err.stack ?? err.message}`));
   }
 
-  /** Lets the evaluation being processed finish, then stops. */
+  /** Lets the evaluation being processed finish and the plans written reach the disk, then stops. */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.loopDone;
+    while (this.flushing.size > 0) await Promise.all([...this.flushing]);
   }
 
-  private next(now: number): { entry?: PendingEntry; wakeAt: number } {
-    let best: PendingEntry | undefined;
-    let wakeAt = now + POLL_MS;
-    for (const e of pendingEvals(this.store)) {
-      const notBefore = Math.max(e.waitUntil, this.attempts.get(e.id)?.retryAt ?? 0);
-      if (notBefore > now) {
-        wakeAt = Math.min(wakeAt, notBefore);
-        continue;
-      }
-      if (!best || e.priority > best.priority || (e.priority === best.priority && e.createIndex < best.createIndex)) best = e;
-    }
-    return { entry: best, wakeAt };
+  /**
+   * Pending evaluations that cannot stand in for a new one: those this broker has begun and not yet
+   * committed (their scheduler may have read the state before the change a new one would react to), and
+   * those waiting to be retried after a failure. The broker and heartbeats run on one server, as on
+   * Nomad's leader, so this is every evaluation in progress.
+   */
+  unsettledEvals(): ReadonlySet<string> {
+    return this.unsettled;
   }
 
   private async loop(): Promise<void> {
+    this.seen = this.store.tableIndex(EVALS_QUEUED);
+    for (const entry of pendingEvals(this.store)) this.queue.offer(entry);
     while (!this.stopped) {
+      this.readQueued();
       const now = Date.now();
-      const seen = this.store.tableIndex(EVALS_PENDING);
-      const { entry, wakeAt } = this.next(now);
-      if (!entry) {
-        await this.store.waitForIndex(seen, Math.max(1, wakeAt - now), EVALS_PENDING);
+      const next = this.queue.take(now);
+      if (!next.entry) {
+        await this.store.waitForIndex(this.seen, Math.max(1, Math.min(POLL_MS, (next.wakeAt ?? Infinity) - now)), EVALS_QUEUED);
         continue;
       }
-      await this.process(entry);
+      await this.process(next.entry);
     }
+  }
+
+  /** Adds what was queued since the last look; what is read twice (a write racing the look) counts once. */
+  private readQueued(): void {
+    const index = this.store.tableIndex(EVALS_QUEUED);
+    if (index <= this.seen) return;
+    for (const entry of queuedSince(this.store, this.seen)) this.queue.offer(entry, this.attempts.get(entry.id)?.retryAt);
+    this.seen = index;
   }
 
   private async process(entry: PendingEntry): Promise<void> {
     const evaluation = getEval(this.store, entry.id);
     if (!evaluation || evaluation.Status !== 'pending') return;
     const started = performance.now();
+    this.unsettled.add(evaluation.ID);
     try {
       const job = getJob(this.store, evaluation.Namespace, evaluation.JobID);
       const scheduler = this.schedulerFor(job?.Type ?? evaluation.Type);
       const result = await scheduler(evaluation, storeState(this.store));
       const outcome = await applyPlan(this.store, evaluation, result);
       this.attempts.delete(evaluation.ID);
-      this.stats.processed++;
-      this.log.debug(
-        `evaluation ${evaluation.ID} (${evaluation.TriggeredBy}, job ${evaluation.JobID}): placed ${outcome.placed}, updated ${outcome.updated} in ${(performance.now() - started).toFixed(0)}ms`,
-      );
+      this.unsettled.delete(evaluation.ID);
+      this.acknowledge(evaluation, outcome, started);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const tries = (this.attempts.get(evaluation.ID)?.count ?? 0) + 1;
       this.log.error(`evaluation ${evaluation.ID} of job ${evaluation.JobID} failed (attempt ${tries}): ${err instanceof Error ? err.stack : message}`);
       if (tries < DELIVERY_LIMIT) {
-        this.attempts.set(evaluation.ID, { count: tries, retryAt: Date.now() + RETRY_DELAY_MS });
+        const retryAt = Date.now() + RETRY_DELAY_MS;
+        this.attempts.set(evaluation.ID, { count: tries, retryAt });
+        this.queue.offer(entry, retryAt);
         return;
       }
       this.attempts.delete(evaluation.ID);
+      this.unsettled.delete(evaluation.ID);
       this.stats.failed++;
       await failEval(this.store, evaluation, `evaluation failed ${tries} times: ${message}`);
     }
+  }
+
+  private acknowledge(evaluation: Evaluation, outcome: ApplyOutcome, started: number): void {
+    const done = outcome.durable.then(
+      () => {
+        this.stats.processed++;
+        this.log.debug(
+          `evaluation ${evaluation.ID} (${evaluation.TriggeredBy}, job ${evaluation.JobID}): placed ${outcome.placed}, updated ${outcome.updated} in ${(performance.now() - started).toFixed(0)}ms`,
+        );
+      },
+      (err: Error) => this.log.error(`evaluation ${evaluation.ID}: its plan was committed but could not be flushed to disk: ${err.message}`),
+    );
+    this.flushing.add(done);
+    void done.then(() => this.flushing.delete(done));
   }
 }

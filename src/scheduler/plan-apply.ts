@@ -1,8 +1,12 @@
 /**
  * Writes what a scheduler decided. Small plans are one transaction with the evaluation's update, so a
- * crash leaves all or nothing. Very large plans are written in chunks: each chunk is atomic and
- * durable, and the evaluation is completed only with the last one, so after a crash the evaluation is
- * still pending and its re-run places only what is missing.
+ * crash leaves all or nothing. Very large plans are written in chunks: each chunk is atomic, and the
+ * evaluation is completed only with the last one, so after a crash the evaluation is still pending and
+ * its re-run places only what is missing.
+ *
+ * The plan is applied once committed, not once flushed: the broker schedules the next evaluation while
+ * this one's flush runs (every read after the commit sees the plan), and acknowledges this one only when
+ * `durable` resolves, which also covers the earlier chunks (flushes follow commit order).
  */
 import type { Store, WriteTx } from '../storage/store.js';
 import type { SchedulerResult } from './sched/types.js';
@@ -21,6 +25,8 @@ export interface ApplyOutcome {
   index: number;
   placed: number;
   updated: number;
+  /** resolves once the whole plan is on disk */
+  durable: Promise<void>;
 }
 
 export async function applyPlan(store: Store, evaluation: Evaluation, result: SchedulerResult): Promise<ApplyOutcome> {
@@ -33,7 +39,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   // All chunks but the last carry only placements (and the deployment, the first time).
   while (place.length - written > CHUNK) {
     const slice = place.slice(written, written + CHUNK);
-    const { result } = await store.write((tx) => {
+    const { result } = await store.commit((tx) => {
       if (plan.Job) putAllocJob(tx, plan.Job);
       for (const alloc of slice) placeAlloc(tx, alloc, now);
       return deployment ? writeDeployment(tx, deployment, now) : null;
@@ -42,7 +48,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
     written += CHUNK;
   }
   const rest = place.slice(written);
-  const { index } = await store.write((tx) => {
+  const { index, durable } = await store.commit((tx) => {
     if (plan.Job) putAllocJob(tx, plan.Job);
     if (deployment) writeDeployment(tx, deployment, now);
     for (const alloc of rest) placeAlloc(tx, alloc, now);
@@ -79,7 +85,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
     if (capacityFreed) unblockAll(tx);
     refreshJobStatus(tx, evaluation.Namespace, evaluation.JobID);
   });
-  return { index, placed: place.length, updated: plan.InPlace.length + plan.Updates.length };
+  return { index, placed: place.length, updated: plan.InPlace.length + plan.Updates.length, durable };
 }
 
 /** A new deployment replaces the job's older active one; an existing one gets its new counts. Answers what was stored. */

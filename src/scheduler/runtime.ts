@@ -7,7 +7,7 @@
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
 import { EvalBroker } from './broker.js';
-import { Heartbeats } from './heartbeats.js';
+import { Heartbeats, type HeartbeatOptions } from './heartbeats.js';
 import { schedulerFor } from './sched/index.js';
 import { enforceProgressDeadlines } from './state/deployments.js';
 import { PeriodicLauncher } from './periodic/launcher.js';
@@ -51,11 +51,11 @@ export class SchedulerRuntime {
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
-    heartbeatTtlMs?: number,
+    heartbeat: Pick<HeartbeatOptions, 'ttlMs' | 'graceMs'> = {},
     private readonly gcIntervalMs = GC_INTERVAL_MS,
   ) {
     this.broker = new EvalBroker(store, log.named('broker'), schedulerFor);
-    this.heartbeats = new Heartbeats(store, log.named('heartbeat'), heartbeatTtlMs);
+    this.heartbeats = new Heartbeats(store, log.named('heartbeat'), { ...heartbeat, unsettledEvals: () => this.broker.unsettledEvals() });
     this.periodic = new PeriodicLauncher(store, log.named('periodic'));
     this.drainer = new NodeDrainer(store, log.named('drain'));
   }
@@ -88,7 +88,7 @@ export class SchedulerRuntime {
     clearInterval(this.deploymentWatch);
     clearInterval(this.gcTimer);
     await this.collecting?.catch(() => undefined);
-    this.heartbeats.stop();
+    await this.heartbeats.stop();
     await this.periodic.stop();
     await this.drainer.stop();
     await this.watching;

@@ -57,8 +57,10 @@ export interface ServerOptions {
   logWrite?: (line: string) => void;
   /** the node this server runs tasks on; `false` runs a server without one */
   client?: LocalNodeOptions | false;
-  /** how long a node may go without a heartbeat before it is marked down */
+  /** the heartbeat TTL nodes are given (Nomad's min_heartbeat_ttl; default 10 s) */
   heartbeatTtlMs?: number;
+  /** how long past its TTL a silent node is still waited for before it is marked down (Nomad's heartbeat_grace; default 10 s) */
+  heartbeatGraceMs?: number;
   /** the cloud auth method's CLOUD_* variables (default: the process environment) and metadata service */
   cloud?: Partial<ServerConfig['cloud']>;
 }
@@ -115,7 +117,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
-    const scheduler = new SchedulerRuntime(store, log, opts.heartbeatTtlMs, opts.gcIntervalMs);
+    const scheduler = new SchedulerRuntime(store, log, { ttlMs: opts.heartbeatTtlMs, graceMs: opts.heartbeatGraceMs }, opts.gcIntervalMs);
     const shutdown = new AbortController();
     const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false, shutdown: shutdown.signal };
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));

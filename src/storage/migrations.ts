@@ -1,4 +1,7 @@
 import type { Store, WriteTx } from './store.js';
+import { rebuildNodeUsage } from '../scheduler/state/allocs.js';
+import { rebuildSystemJobs } from '../scheduler/state/system-jobs.js';
+import { buildListStubs } from '../scheduler/state/list-stubs-migration.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -32,6 +35,21 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'initial layout',
     // Tables are key prefixes and need no creation; the version bump alone marks the layout.
     up() {},
+  },
+  {
+    version: 2,
+    description: 'node usage sums and system job index',
+    up(tx) {
+      rebuildNodeUsage(tx);
+      rebuildSystemJobs(tx);
+    },
+  },
+  {
+    version: 3,
+    description: 'allocation and job list stubs',
+    up(tx) {
+      buildListStubs(tx);
+    },
   },
 ];
 

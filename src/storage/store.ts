@@ -24,6 +24,21 @@ export interface Store {
    */
   write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }>;
 
+  /**
+   * `write` in two steps, so that work can overlap the flush: the promise resolves once the transaction
+   * is committed, when every later read (in any process) sees it, and `durable` resolves once it is on
+   * disk. Whoever acts on the write's outcome (answers a client, acknowledges work) must wait for
+   * `durable`; `waitForIndex` waiters are woken only then, as for `write`. Durability follows commit
+   * order: once one commit is durable, so is every earlier one. `durable` rejects only when the flush
+   * failed.
+   *
+   * A PostgreSQL backend commits with `SET LOCAL synchronous_commit = off` (COMMIT answers once the
+   * change is visible, before its WAL is flushed), reads pg_current_wal_insert_lsn() right after, and
+   * resolves `durable` when pg_current_wal_flush_lsn() has passed it; with synchronous commit it resolves
+   * both together.
+   */
+  commit<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number; durable: Promise<void> }>;
+
   /** Resolves when a write with index > `after` has happened, or after `timeoutMs`. */
   waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number>;
 

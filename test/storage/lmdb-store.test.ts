@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import type { Store } from '../../src/storage/store.js';
+import { SCHEMA_MIGRATIONS } from '../../src/storage/migrations.js';
 
 let tmp: string;
 const open: Store[] = [];
@@ -24,12 +25,12 @@ afterEach(async () => {
 });
 
 describe('lmdb store: basics', () => {
-  it('creates the data dir with mode 0700 and starts at index 1 (the initial migration)', async () => {
+  it('creates the data dir with mode 0700 and starts at the index of its migrations (one write each)', async () => {
     const s = await openStore();
     expect(fs.statSync(path.join(tmp, 'data')).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(tmp, 'data', 'data.mdb')).mode & 0o777).toBe(0o600);
-    expect(s.index()).toBe(1);
-    expect(s.get('meta', 'schema_version')).toBe(1);
+    expect(s.index()).toBe(SCHEMA_MIGRATIONS.length);
+    expect(s.get('meta', 'schema_version')).toBe(SCHEMA_MIGRATIONS[SCHEMA_MIGRATIONS.length - 1].version);
   });
 
   it('puts, gets and deletes JSON values', async () => {

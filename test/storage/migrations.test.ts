@@ -33,7 +33,10 @@ function recording(log: string[]): Migration[] {
 
 describe('migrations', () => {
   it('the built-in list starts with the initial layout at version 1', () => {
-    expect(SCHEMA_MIGRATIONS.map((m) => [m.version, m.description])).toEqual([[1, 'initial layout']]);
+    expect(SCHEMA_MIGRATIONS.map((m) => [m.version, m.description]).slice(0, 2)).toEqual([
+      [1, 'initial layout'],
+      [2, 'node usage sums and system job index'],
+    ]);
   });
 
   it('applies pending migrations in version order, each in its own write, at open', async () => {
@@ -87,15 +90,17 @@ describe('migrations', () => {
 
   it('refuses a store written by a newer build', async () => {
     const dir = path.join(tmp, 'newer');
-    const newer = await openLmdbStore({ dir, migrations: recording([]) });
+    const known = SCHEMA_MIGRATIONS[SCHEMA_MIGRATIONS.length - 1].version;
+    const newerBuild: Migration[] = [...SCHEMA_MIGRATIONS, { version: known + 1, description: 'from a newer build', up: () => {} }];
+    const newer = await openLmdbStore({ dir, migrations: newerBuild });
     await newer.close();
     await expect(openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS })).rejects.toThrow(
-      'data dir was written by a newer svc (schema 3); this build knows up to 1',
+      `data dir was written by a newer svc (schema ${known + 1}); this build knows up to ${known}`,
     );
     await expect(openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS })).rejects.toBeInstanceOf(NewerSchemaError);
     // The refusal released the dir: the newer build can still open it.
-    const s = await openWith(recording([]), dir);
-    expect(schemaVersion(s)).toBe(3);
+    const s = await openWith(newerBuild, dir);
+    expect(schemaVersion(s)).toBe(known + 1);
   });
 
   it('rejects duplicate and invalid versions', async () => {

@@ -4,10 +4,15 @@
  */
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { compileFilter } from '../filter/index.js';
-import { ALLOCS_TABLE, allocsByCreate, getAlloc } from '../state/allocs.js';
+import type { Store } from '../../storage/store.js';
+import { ALLOCS_TABLE, getAlloc } from '../state/allocs.js';
+import { allocIdsByCreate, stubsOf } from '../state/alloc-listing.js';
+import { ALLOC_STUBS, type AllocStubRecord } from '../state/alloc-stubs.js';
+import { scanTable } from '../state/scan.js';
 import { stopAlloc } from '../state/client-updates.js';
 import { allocTerminal, type Allocation } from '../structs/allocation.js';
-import { allocFull, allocStub, jobCache } from './alloc-view.js';
+import { allocFull, allocStub, jobCache, jobTypeCache } from './alloc-view.js';
+import { forEachYielding, streamedList } from './json-stream.js';
 import { compareCreateIndexTokens, validateHexPrefix } from './paging.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 
@@ -42,9 +47,16 @@ export function allocForRequest(req: SchedulerRequest, capability: string | read
   return alloc;
 }
 
-function* byPrefix(req: SchedulerRequest, prefix: string, reverse: boolean, from: string): Generator<Allocation> {
-  const entries = req.services.store.list<Allocation>(ALLOCS_TABLE, dashedPrefix(prefix), { reverse, start: from || undefined });
-  for (const e of entries) yield e.value;
+/** IDs starting with the hex `prefix`, in ID order (newest ID first with `reverse`), from `from` on. */
+function* allocIdsByPrefix(store: Store, prefix: string, reverse: boolean, from: string): Generator<string> {
+  for (const { key } of scanTable(store, ALLOC_STUBS, dashedPrefix(prefix), { reverse, start: from || undefined })) yield key;
+}
+
+function* fullsOf(store: Store, ids: Iterable<string>): Generator<Allocation> {
+  for (const id of ids) {
+    const alloc = getAlloc(store, id);
+    if (alloc) yield alloc;
+  }
 }
 
 function parseToken(token: string): { index: number; id: string } | undefined {
@@ -104,29 +116,42 @@ export const allocRoutes = [
       const reverse = req.query.get<boolean>('reverse');
       const filterText = req.query.get<string>('filter');
       const filter = filterText ? compileFilter(filterText) : undefined;
+      const opts = { resources: req.query.get<boolean>('resources'), taskStates: req.query.get<boolean>('task_states') };
+      const index = Math.max(1, store.tableIndex(ALLOCS_TABLE));
       const jobOf = jobCache(store);
+      const typeOf = jobTypeCache(store);
       const { acl } = req.caller;
-      const source = prefix ? byPrefix(req, prefix, reverse, token) : allocsByCreate(store, { fromToken: parseToken(token), reverse });
-      const tokenOf = (a: Allocation) => (prefix ? a.ID : `${a.CreateIndex}.${a.ID}`);
+      const readable = (a: AllocStubRecord) => (req.namespace === '*' ? acl.allowsNamespace(a.Namespace, 'read-job') : a.Namespace === req.namespace);
+      const ids = () => (prefix ? allocIdsByPrefix(store, prefix, reverse, token) : allocIdsByCreate(store, { fromToken: parseToken(token), reverse }));
       // Filters see the full allocation (with its job when the expression names it), as in Nomad.
       const needsJob = filterText.includes('Job');
-      const page: Allocation[] = [];
-      let nextToken: string | undefined;
-      for (const alloc of source) {
-        if (req.namespace === '*' ? !acl.allowsNamespace(alloc.Namespace, 'read-job') : alloc.Namespace !== req.namespace) continue;
-        if (filter && !filter(needsJob ? { ...alloc, Job: jobOf(alloc) } : alloc)) continue;
-        if (perPage > 0 && page.length === perPage) {
-          nextToken = tokenOf(alloc);
-          break;
-        }
-        page.push(alloc);
+      const matches = (a: Allocation) => readable(a) && (!filter || filter(needsJob ? { ...a, Job: jobOf(a) } : a));
+      // The stub lacks AllocatedResources; with `resources` the full record is read instead.
+      const records = (from: Iterable<string>) => (opts.resources ? fullsOf(store, from) : stubsOf(store, from));
+      const render = (a: AllocStubRecord) => allocStub(a, typeOf(a), opts);
+
+      if (perPage > 0) {
+        const page: AllocStubRecord[] = [];
+        let nextToken: string | undefined;
+        const source = filter ? fullsOf(store, ids()) : records(ids());
+        await forEachYielding(source, (a) => {
+          if (filter ? !matches(a as Allocation) : !readable(a)) return;
+          if (page.length === perPage) {
+            nextToken = prefix ? a.ID : `${a.CreateIndex}.${a.ID}`;
+            return false;
+          }
+          page.push(a);
+        });
+        return { body: page.map(render), index, headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined };
       }
-      const opts = { resources: req.query.get<boolean>('resources'), taskStates: req.query.get<boolean>('task_states') };
-      return {
-        body: page.map((a) => allocStub(a, jobOf(a), opts)),
-        index: Math.max(1, store.tableIndex(ALLOCS_TABLE)),
-        headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
-      };
+      if (!filter) return streamedList(index, records(ids()), (a) => (readable(a) ? render(a) : undefined));
+      // A filter can fail on any record, which must be a 400 rather than a cut stream: select first
+      // (keeping only IDs), then stream what was selected.
+      const selected: string[] = [];
+      await forEachYielding(fullsOf(store, ids()), (a) => {
+        if (matches(a)) selected.push(a.ID);
+      });
+      return streamedList(index, records(selected), render);
     },
   }),
   defineRoute({

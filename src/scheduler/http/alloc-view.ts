@@ -5,6 +5,7 @@
  */
 import type { Store } from '../../storage/store.js';
 import { allocJob } from '../state/allocs.js';
+import type { AllocStubRecord } from '../state/alloc-stubs.js';
 import type { Allocation } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
 
@@ -22,7 +23,25 @@ export function jobCache(store: Store): (alloc: Allocation) => Job | null {
   };
 }
 
-export function allocStub(alloc: Allocation, job: Job | null, opts: { resources: boolean; taskStates: boolean }) {
+/**
+ * The type of the job version each allocation runs, looked up once per version and request; only the
+ * type string is kept, so a listing of many jobs' allocations holds no jobs.
+ */
+export function jobTypeCache(store: Store): (alloc: Pick<Allocation, 'Namespace' | 'JobID' | 'JobModifyIndex'>) => string {
+  const cache = new Map<string, string>();
+  return (alloc) => {
+    const key = `${alloc.Namespace}\u0000${alloc.JobID}\u0000${alloc.JobModifyIndex}`;
+    let type = cache.get(key);
+    if (type === undefined) {
+      type = allocJob(store, alloc)?.Type ?? '';
+      cache.set(key, type);
+    }
+    return type;
+  };
+}
+
+/** Nomad's AllocListStub, from the stored stub (or the full record, which has every stub field). */
+export function allocStub(alloc: AllocStubRecord & Partial<Pick<Allocation, 'AllocatedResources'>>, jobType: string, opts: { resources: boolean; taskStates: boolean }) {
   return {
     ID: alloc.ID,
     EvalID: alloc.EvalID,
@@ -31,7 +50,7 @@ export function allocStub(alloc: Allocation, job: Job | null, opts: { resources:
     NodeID: alloc.NodeID,
     NodeName: alloc.NodeName,
     JobID: alloc.JobID,
-    JobType: job?.Type ?? '',
+    JobType: jobType,
     JobVersion: alloc.JobVersion,
     TaskGroup: alloc.TaskGroup,
     ...(opts.resources ? { AllocatedResources: alloc.AllocatedResources } : {}),

@@ -12,7 +12,7 @@ import { JOBS_TABLE, jobKey } from '../state/tables.js';
 import type { Job } from '../structs/job.js';
 import { DEPLOYMENT_DESCRIPTIONS, deploymentActive, type Deployment } from '../structs/deployment.js';
 import { bodyObject } from './alloc-endpoint.js';
-import { allocStub, jobCache } from './alloc-view.js';
+import { allocStub, jobTypeCache } from './alloc-view.js';
 import { LIST_QUERY, listByCreateIndex } from './list-by-create-index.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 
@@ -69,11 +69,11 @@ export const deploymentRoutes = [
     handler: async (req) => {
       const d = deploymentForRequest(req, 'read-job');
       const { store } = req.services;
-      const jobOf = jobCache(store);
+      const typeOf = jobTypeCache(store);
       const allocs = allocsOfJob(store, d.Namespace, d.JobID)
         .filter((a) => a.DeploymentID === d.ID)
         .sort((a, b) => a.CreateIndex - b.CreateIndex);
-      return { body: allocs.map((a) => allocStub(a, jobOf(a), { resources: false, taskStates: true })), index: Math.max(1, store.tableIndex(ALLOCS_TABLE)) };
+      return { body: allocs.map((a) => allocStub(a, typeOf(a), { resources: false, taskStates: true })), index: Math.max(1, store.tableIndex(ALLOCS_TABLE)) };
     },
   }),
   defineRoute({

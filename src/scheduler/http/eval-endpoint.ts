@@ -3,8 +3,10 @@ import { NotFound, PermissionDenied } from '../../shared/errors.js';
 import { EVALS_TABLE, getEval, listEvals } from '../state/evals.js';
 import { LIST_QUERY, listByCreateIndex } from './list-by-create-index.js';
 import { defineRoute } from './route.js';
-import { ALLOCS_TABLE, allocsOfEval } from '../state/allocs.js';
-import { allocStub, jobCache } from './alloc-view.js';
+import { ALLOCS_TABLE } from '../state/allocs.js';
+import { scopedAllocIds, stubsOf } from '../state/alloc-listing.js';
+import { allocStub, jobTypeCache } from './alloc-view.js';
+import { streamedList } from './json-stream.js';
 
 export const evalRoutes = [
   defineRoute({
@@ -51,9 +53,10 @@ export const evalRoutes = [
       const evaluation = getEval(store, req.params.eval_id);
       if (!evaluation) throw new NotFound('eval not found');
       if (!req.caller.acl.allowsNamespace(evaluation.Namespace, 'read-job')) throw new PermissionDenied('Permission denied');
-      const jobOf = jobCache(store);
-      const allocs = allocsOfEval(store, evaluation.ID).sort((a, b) => a.CreateIndex - b.CreateIndex);
-      return { body: allocs.map((a) => allocStub(a, jobOf(a), { resources: false, taskStates: true })), index: Math.max(1, store.tableIndex(ALLOCS_TABLE)) };
+      const index = Math.max(1, store.tableIndex(ALLOCS_TABLE));
+      const ids = await scopedAllocIds(store, { eval: evaluation.ID });
+      const typeOf = jobTypeCache(store);
+      return streamedList(index, stubsOf(store, ids), (a) => allocStub(a, typeOf(a), { resources: false, taskStates: true }));
     },
   }),
 ];

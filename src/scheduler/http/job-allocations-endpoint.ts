@@ -1,9 +1,11 @@
 /** A job's allocations, summary and deployments (/v1/job/:job_id/...). */
 import { NotFound } from '../../shared/errors.js';
-import { ALLOCS_TABLE, JOB_SUMMARIES, allocsOfJob, getSummary } from '../state/allocs.js';
+import { ALLOCS_TABLE, JOB_SUMMARIES, getSummary } from '../state/allocs.js';
+import { scopedAllocIds, stubsOf } from '../state/alloc-listing.js';
 import { getJob } from '../state/jobs.js';
 import { DEPLOYMENTS_TABLE, deploymentsOfJob } from '../state/deployments.js';
-import { allocStub, jobCache } from './alloc-view.js';
+import { allocStub, jobTypeCache } from './alloc-view.js';
+import { streamedList } from './json-stream.js';
 import { defineRoute } from './route.js';
 
 export const jobAllocationsRoutes = [
@@ -17,12 +19,12 @@ export const jobAllocationsRoutes = [
     handler: async (req) => {
       const { store } = req.services;
       const job = getJob(store, req.namespace, req.params.job_id);
-      let allocs = allocsOfJob(store, req.namespace, req.params.job_id);
+      const all = req.query.get<boolean>('all');
+      const index = Math.max(1, store.tableIndex(ALLOCS_TABLE));
       // A job purged and registered again starts at a new CreateIndex; older allocations belong to its predecessor.
-      if (!req.query.get<boolean>('all')) allocs = job ? allocs.filter((a) => a.CreateIndex >= job.CreateIndex) : [];
-      allocs.sort((a, b) => a.CreateIndex - b.CreateIndex || (a.ID < b.ID ? -1 : 1));
-      const jobOf = jobCache(store);
-      return { body: allocs.map((a) => allocStub(a, jobOf(a), { resources: false, taskStates: true })), index: Math.max(1, store.tableIndex(ALLOCS_TABLE)) };
+      const ids = await scopedAllocIds(store, { job: { namespace: req.namespace, id: req.params.job_id } }, (a) => all || (job !== undefined && a.CreateIndex >= job.CreateIndex));
+      const typeOf = jobTypeCache(store);
+      return streamedList(index, stubsOf(store, ids), (a) => allocStub(a, typeOf(a), { resources: false, taskStates: true }));
     },
   }),
   defineRoute({

@@ -1,15 +1,17 @@
 /** /v1/jobs: list and register; /v1/jobs/parse: a job file to API JSON. */
 import { UserError } from '../../shared/errors.js';
-import { JOBS_TABLE, listJobs } from '../state/jobs.js';
+import { JOBS_TABLE } from '../state/jobs.js';
+import { JOB_STUBS, fullJobs, jobStubRecord, jobStubs, type JobStubRecord } from '../state/job-stubs.js';
+import { jobKey } from '../state/tables.js';
 import { JOB_SUMMARIES, emptyGroupSummary, getSummary, type JobSummary } from '../state/allocs.js';
 import { canonicalizeJob, type Job } from '../structs/index.js';
 import { compileFilter } from '../filter/index.js';
-import { paginate } from './paging.js';
+import { forEachYielding, streamedList } from './json-stream.js';
 import { register } from './job-register.js';
 import { defineRoute } from './route.js';
 
 /** The JobListStub of a job, with its summary as stored (allocations counted by status). */
-export function jobStub(job: Job, summary: JobSummary | undefined, withMeta: boolean) {
+export function jobStub(job: JobStubRecord, summary: JobSummary | undefined, withMeta: boolean) {
   return {
     ID: job.ID,
     ParentID: job.ParentID,
@@ -20,16 +22,15 @@ export function jobStub(job: Job, summary: JobSummary | undefined, withMeta: boo
     Multiregion: job.Multiregion,
     Type: job.Type,
     Priority: job.Priority,
-    Periodic: job.Periodic !== null,
-    // Nomad's IsParameterized: a dispatched instance keeps the block but is not itself parameterized.
-    ParameterizedJob: job.ParameterizedJob !== null && !job.Dispatched,
+    Periodic: job.Periodic,
+    ParameterizedJob: job.ParameterizedJob,
     Stop: job.Stop,
     Status: job.Status,
     StatusDescription: job.StatusDescription,
     JobSummary: summary ?? {
       JobID: job.ID,
       Namespace: job.Namespace,
-      Summary: Object.fromEntries(job.TaskGroups.map((g) => [g.Name, emptyGroupSummary()])),
+      Summary: Object.fromEntries(job.TaskGroupNames.map((name) => [name, emptyGroupSummary()])),
       Children: { Pending: 0, Running: 0, Dead: 0 },
       CreateIndex: job.CreateIndex,
       ModifyIndex: job.ModifyIndex,
@@ -66,26 +67,50 @@ export const jobsRoutes = [
       next_token: { type: 'string', description: 'Where the page starts: the X-Svc-NextToken of the previous page.' },
     },
     handler: async (req) => {
+      const { store } = req.services;
       const { acl } = req.caller;
-      const jobs = listJobs(req.services.store, req.namespace, req.query.get<string>('prefix')).filter(
-        (j) => req.namespace !== '*' || acl.allowsNamespace(j.Namespace, 'list-jobs'),
-      );
+      const prefix = req.query.get<string>('prefix');
+      const perPage = req.query.get<number>('per_page');
+      if (!Number.isInteger(perPage) || perPage < 0) throw new UserError(`per_page must be a whole number of 0 or more, got ${perPage}`);
+      const token = req.query.get<string>('next_token');
       const filterText = req.query.get<string>('filter');
-      // Filters see the full job, not the stub, so selectors such as TaskGroups or Meta work (Nomad).
-      const { page, nextToken } = paginate(jobs, {
-        perPage: req.query.get<number>('per_page'),
-        nextToken: req.query.get<string>('next_token'),
-        tokenOf: (j) => `${j.Namespace}.${j.ID}`,
-        compareToken: compareJobTokens,
-        filter: filterText ? compileFilter(filterText) : undefined,
-      });
+      const filter = filterText ? compileFilter(filterText) : undefined;
       const withMeta = req.query.get<boolean>('meta');
-      return {
-        body: page.map((j) => jobStub(j, getSummary(req.services.store, j.Namespace, j.ID), withMeta)),
-        // The tables' index, so a deletion or a summary change also moves it and wakes blocked listings.
-        index: Math.max(1, req.services.store.tableIndex(JOBS_TABLE), req.services.store.tableIndex(JOB_SUMMARIES)),
-        headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
-      };
+      // The tables' index, so a deletion or a summary change also moves it and wakes blocked listings.
+      const index = Math.max(1, store.tableIndex(JOBS_TABLE), store.tableIndex(JOB_SUMMARIES));
+      // A well-formed token is where the walk starts; the comparison also places any other token exactly
+      // as the paginator always did.
+      const start = token.includes('.') ? jobKey(token.slice(0, token.indexOf('.')), token.slice(token.indexOf('.') + 1)) : undefined;
+      const tokenOf = (j: { Namespace: string; ID: string }) => `${j.Namespace}.${j.ID}`;
+      const listed = (j: { Namespace: string; ID: string }) =>
+        (req.namespace !== '*' || acl.allowsNamespace(j.Namespace, 'list-jobs')) && (token === '' || compareJobTokens(tokenOf(j), token) >= 0);
+      const render = (j: JobStubRecord) => jobStub(j, getSummary(store, j.Namespace, j.ID), withMeta);
+      if (perPage > 0) {
+        // Filters see the full job, not the stub, so selectors such as TaskGroups or Meta work (Nomad).
+        const page: JobStubRecord[] = [];
+        let nextToken: string | undefined;
+        const source: Iterable<JobStubRecord | Job> = filter ? fullJobs(store, req.namespace, prefix, start) : jobStubs(store, req.namespace, prefix, start);
+        await forEachYielding(source, (j) => {
+          if (!listed(j) || (filter && !filter(j))) return;
+          if (page.length === perPage) {
+            nextToken = tokenOf(j);
+            return false;
+          }
+          page.push(filter ? jobStubRecord(j as Job) : (j as JobStubRecord));
+        });
+        return { body: page.map(render), index, headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined };
+      }
+      if (!filter) return streamedList(index, jobStubs(store, req.namespace, prefix, start), (j) => (listed(j) ? render(j) : undefined));
+      // A filter can fail on any job, which must be a 400 rather than a cut stream: select first (keeping
+      // only keys), then stream the stubs of what was selected.
+      const selected: string[] = [];
+      await forEachYielding(fullJobs(store, req.namespace, prefix, start), (j) => {
+        if (listed(j) && filter(j)) selected.push(jobKey(j.Namespace, j.ID));
+      });
+      return streamedList(index, selected, (key) => {
+        const stub = store.get<JobStubRecord>(JOB_STUBS, key);
+        return stub ? render(stub) : undefined;
+      });
     },
   }),
   defineRoute({

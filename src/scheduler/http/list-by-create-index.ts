@@ -8,6 +8,7 @@ import type { Fields } from '../../server/framework/field-schema.js';
 import { compileFilter } from '../filter/index.js';
 import { compareCreateIndexTokens, createIndexToken, paginate, validateHexPrefix } from './paging.js';
 import type { RouteResult, SchedulerRequest } from './route.js';
+import { streamedList } from './json-stream.js';
 
 interface Listed {
   ID: string;
@@ -46,5 +47,8 @@ export function listByCreateIndex<T extends Listed>(req: SchedulerRequest, items
     filter: filterText ? compileFilter(filterText) : undefined,
     reverse,
   });
-  return { body: page, index: Math.max(1, table), headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined };
+  const index = Math.max(1, table);
+  // Unpaged, the records are written in chunks rather than serialised all at once.
+  if (req.query.get<number>('per_page') === 0) return streamedList(index, page, (i) => i);
+  return { body: page, index, headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined };
 }

@@ -4,10 +4,12 @@
  */
 import { NotFound, UserError } from '../../shared/errors.js';
 import { compileFilter } from '../filter/index.js';
-import { ALLOCS_TABLE, allocsOfNode } from '../state/allocs.js';
+import { ALLOCS_TABLE } from '../state/allocs.js';
+import { scopedAllocIds, stubsOf } from '../state/alloc-listing.js';
 import { NODES_TABLE, getNode, listNodes, setNodeEligibility } from '../state/nodes.js';
 import { nodeStub, type Node } from '../structs/node.js';
-import { allocStub, jobCache } from './alloc-view.js';
+import { allocStub, jobTypeCache } from './alloc-view.js';
+import { streamedList } from './json-stream.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { paginate } from './paging.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
@@ -43,11 +45,11 @@ export const nodeRoutes = [
         tokenOf: (n) => n.ID,
         filter: filterText ? compileFilter(filterText) : undefined,
       });
-      return {
-        body: page.map((n) => nodeStub(n, req.query.get<boolean>('resources'), req.query.get<boolean>('os'))),
-        index: Math.max(1, req.services.store.tableIndex(NODES_TABLE)),
-        headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined,
-      };
+      const render = (n: Node) => nodeStub(n, req.query.get<boolean>('resources'), req.query.get<boolean>('os'));
+      const index = Math.max(1, req.services.store.tableIndex(NODES_TABLE));
+      // Unpaged, the stubs of thousands of nodes are written in chunks rather than built all at once.
+      if (req.query.get<number>('per_page') === 0) return streamedList(index, page, render);
+      return { body: page.map(render), index, headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined };
     },
   }),
   defineRoute({
@@ -69,12 +71,12 @@ export const nodeRoutes = [
     synopsis: 'List the allocations placed on a node.',
     handler: async (req) => {
       const node = nodeForRequest(req);
-      const jobOf = jobCache(req.services.store);
+      const { store } = req.services;
+      const index = Math.max(1, store.tableIndex(ALLOCS_TABLE));
       // node:read shows the node; each allocation on it still needs read-job in its namespace, as in Nomad.
-      const allocs = allocsOfNode(req.services.store, node.ID)
-        .filter((a) => req.caller.acl.allowsNamespace(a.Namespace, 'read-job'))
-        .sort((a, b) => a.CreateIndex - b.CreateIndex);
-      return { body: allocs.map((a) => allocStub(a, jobOf(a), { resources: false, taskStates: true })), index: Math.max(1, req.services.store.tableIndex(ALLOCS_TABLE)) };
+      const ids = await scopedAllocIds(store, { node: node.ID }, (a) => req.caller.acl.allowsNamespace(a.Namespace, 'read-job'));
+      const typeOf = jobTypeCache(store);
+      return streamedList(index, stubsOf(store, ids), (a) => allocStub(a, typeOf(a), { resources: false, taskStates: true }));
     },
   }),
   defineRoute({

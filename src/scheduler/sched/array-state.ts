@@ -8,6 +8,7 @@ import type { Node } from '../structs/node.js';
 import type { Deployment } from '../structs/deployment.js';
 import type { NodeUsage, SchedulerState } from './types.js';
 import { allocUsage } from './usage.js';
+import { candidateNodes } from './feasible.js';
 
 export interface ArrayData {
   /** the current version of each job */
@@ -45,6 +46,7 @@ export function arrayState(data: ArrayData): SchedulerState {
     allocsOfJob: (namespace, id) => allocsByJob.get(key(namespace, id)) ?? [],
     nodes: () => data.nodes,
     node: (id) => nodes.get(id),
+    candidateNodes: (job) => candidateNodes(data.nodes, job),
     nodeUsage: (id) => usage.get(id) ?? { cpu: 0, memoryMB: 0, diskMB: 0, ports: new Set() },
     latestDeployment: (namespace, id) =>
       (data.deployments ?? []).filter((d) => d.Namespace === namespace && d.JobID === id).sort((a, b) => b.CreateIndex - a.CreateIndex)[0],

@@ -15,6 +15,32 @@ const RANDOM_PORT_TRIES = 20;
 
 const DYNAMIC_PORTS_EXHAUSTED = 'network: dynamic port selection failed';
 
+/** What a node offers, from its own record alone: the same for every job and every evaluation. */
+export interface NodeCapacity {
+  cpuCap: number;
+  memoryCap: number;
+  diskCap: number;
+  minPort: number;
+  maxPort: number;
+  hostIp: string;
+  /** the operator's reserved host ports, parsed */
+  reservedPorts: number[];
+}
+
+export function nodeCapacity(node: Node): NodeCapacity {
+  const r = node.NodeResources;
+  const reserved = node.ReservedResources;
+  return {
+    cpuCap: (r?.Cpu?.CpuShares ?? 0) - (reserved?.Cpu?.CpuShares ?? 0),
+    memoryCap: (r?.Memory?.MemoryMB ?? 0) - (reserved?.Memory?.MemoryMB ?? 0),
+    diskCap: (r?.Disk?.DiskMB ?? 0) - (reserved?.Disk?.DiskMB ?? 0),
+    minPort: r?.MinDynamicPort || DEFAULT_MIN_DYNAMIC_PORT,
+    maxPort: r?.MaxDynamicPort || DEFAULT_MAX_DYNAMIC_PORT,
+    hostIp: r?.Networks?.find((n) => n.IP)?.IP || '127.0.0.1',
+    reservedPorts: parsePortList(reserved?.Networks?.ReservedHostPorts ?? ''),
+  };
+}
+
 export class NodeSlot {
   readonly cpuCap: number;
   readonly memoryCap: number;
@@ -34,20 +60,19 @@ export class NodeSlot {
   constructor(
     readonly node: Node,
     usage: NodeUsage,
+    capacity: NodeCapacity = nodeCapacity(node),
   ) {
-    const r = node.NodeResources;
-    const reserved = node.ReservedResources;
-    this.cpuCap = (r?.Cpu?.CpuShares ?? 0) - (reserved?.Cpu?.CpuShares ?? 0);
-    this.memoryCap = (r?.Memory?.MemoryMB ?? 0) - (reserved?.Memory?.MemoryMB ?? 0);
-    this.diskCap = (r?.Disk?.DiskMB ?? 0) - (reserved?.Disk?.DiskMB ?? 0);
-    this.minPort = r?.MinDynamicPort || DEFAULT_MIN_DYNAMIC_PORT;
-    this.maxPort = r?.MaxDynamicPort || DEFAULT_MAX_DYNAMIC_PORT;
-    this.hostIp = r?.Networks?.find((n) => n.IP)?.IP || '127.0.0.1';
+    this.cpuCap = capacity.cpuCap;
+    this.memoryCap = capacity.memoryCap;
+    this.diskCap = capacity.diskCap;
+    this.minPort = capacity.minPort;
+    this.maxPort = capacity.maxPort;
+    this.hostIp = capacity.hostIp;
     this.cpu = usage.cpu;
     this.memoryMB = usage.memoryMB;
     this.diskMB = usage.diskMB;
     this.ports = usage.ports;
-    const hostReserved = parsePortList(reserved?.Networks?.ReservedHostPorts ?? '');
+    const hostReserved = capacity.reservedPorts;
     if (hostReserved.length > 0) {
       this.ports = new Set([...usage.ports, ...hostReserved]);
       this.ownPorts = true;

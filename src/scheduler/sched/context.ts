@@ -7,20 +7,24 @@ import { allocTerminal, type Allocation } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
 import type { Node } from '../structs/node.js';
 import type { TaskGroup } from '../structs/task-group.js';
-import { NodeSlot } from './capacity.js';
-import { candidateNodes, type CandidateNodes } from './feasible.js';
+import { NodeSlot, nodeCapacity } from './capacity.js';
+import type { CandidateNodes } from './feasible.js';
 import { ProposedAllocs } from './proposed.js';
 import { groupPlan, type GroupPlan } from './rank.js';
 import type { SchedulerState } from './types.js';
 import { allocUsage, type AllocUsage } from './usage.js';
 
 export class EvalContext {
+  /** shared with other evaluations (a cached view): read, never reordered */
   readonly candidates: CandidateNodes;
   readonly proposed: ProposedAllocs;
   /** where the next search starts: placements walk the nodes round-robin, as Nomad's do */
   offset = 0;
   private readonly slots: (NodeSlot | undefined)[];
-  private readonly indexById = new Map<string, number>();
+  /** the evaluation's shuffled order: order[i] is the candidates' index of the i-th node */
+  private readonly order: Int32Array;
+  /** the inverse of order */
+  private readonly rank: Int32Array;
   private readonly otherNodes = new Map<string, Node | undefined>();
   /** usage changes for nodes whose room has not been read yet */
   private readonly pending = new Map<string, { usage: AllocUsage; sign: 1 | -1 }[]>();
@@ -31,10 +35,15 @@ export class EvalContext {
     readonly job: Job,
     jobAllocs: Allocation[],
   ) {
-    this.candidates = candidateNodes(state.nodes(), job);
-    shuffle(this.candidates.nodes);
-    this.candidates.nodes.forEach((n, i) => this.indexById.set(n.ID, i));
-    this.slots = new Array(this.candidates.nodes.length);
+    this.candidates = state.candidateNodes(job);
+    // Shuffling indexes rather than the nodes leaves the shared list alone and needs no map per evaluation.
+    const n = this.candidates.nodes.length;
+    this.order = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.order[i] = i;
+    shuffle(this.order);
+    this.rank = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.rank[this.order[i]] = i;
+    this.slots = new Array(n);
     this.proposed = new ProposedAllocs((id) => this.nodeOf(id));
     for (const a of jobAllocs) if (!allocTerminal(a)) this.proposed.change(a.NodeID, a.TaskGroup, 1);
   }
@@ -44,19 +53,21 @@ export class EvalContext {
   }
 
   node(i: number): Node {
-    return this.candidates.nodes[i];
+    return this.candidates.nodes[this.order[i]];
   }
 
   indexOf(nodeId: string): number | undefined {
-    return this.indexById.get(nodeId);
+    const c = this.candidates.position.get(nodeId);
+    return c === undefined ? undefined : this.rank[c];
   }
 
   /** The node's room, read from the state the first time it is needed. */
   slot(i: number): NodeSlot {
     let s = this.slots[i];
     if (!s) {
-      const node = this.candidates.nodes[i];
-      s = new NodeSlot(node, this.state.nodeUsage(node.ID));
+      const c = this.order[i];
+      const node = this.candidates.nodes[c];
+      s = new NodeSlot(node, this.state.nodeUsage(node.ID), (this.candidates.capacity[c] ??= nodeCapacity(node)));
       for (const p of this.pending.get(node.ID) ?? []) s.apply(p.usage, p.sign);
       this.pending.delete(node.ID);
       this.slots[i] = s;
@@ -65,8 +76,8 @@ export class EvalContext {
   }
 
   nodeOf(id: string): Node | undefined {
-    const i = this.indexById.get(id);
-    if (i !== undefined) return this.candidates.nodes[i];
+    const c = this.candidates.position.get(id);
+    if (c !== undefined) return this.candidates.nodes[c];
     if (!this.otherNodes.has(id)) this.otherNodes.set(id, this.state.node(id));
     return this.otherNodes.get(id);
   }
@@ -89,7 +100,7 @@ export class EvalContext {
 
   /** The plan places an allocation on the node. */
   commit(i: number, group: string, usage: AllocUsage): void {
-    const node = this.candidates.nodes[i];
+    const node = this.node(i);
     this.proposed.change(node.ID, group, 1);
     this.slot(i).apply(usage, 1);
   }
@@ -97,7 +108,7 @@ export class EvalContext {
   private move(a: Allocation, usage: AllocUsage, sign: 1 | -1): void {
     if (allocTerminal(a)) return;
     this.proposed.change(a.NodeID, a.TaskGroup, sign);
-    const i = this.indexById.get(a.NodeID);
+    const i = this.indexOf(a.NodeID);
     if (i === undefined) return;
     const s = this.slots[i];
     if (s) s.apply(usage, sign);
@@ -109,7 +120,7 @@ export class EvalContext {
   }
 }
 
-function shuffle<T>(list: T[]): void {
+function shuffle(list: Int32Array): void {
   for (let i = list.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
     [list[i], list[j]] = [list[j], list[i]];

@@ -8,6 +8,7 @@ import type { Job } from '../structs/job.js';
 import { nodeSchedulable, nodeTarget, type Node } from '../structs/node.js';
 import type { TaskGroup } from '../structs/task-group.js';
 import { checkOperand } from './operands.js';
+import type { NodeCapacity } from './capacity.js';
 
 const MISSING_DRIVERS = 'missing drivers';
 const MISSING_HOST_VOLUMES = 'missing compatible host volumes';
@@ -20,15 +21,20 @@ export interface CandidateNodes {
   byDatacenter: Record<string, number>;
   /** ready nodes of the pool in any datacenter */
   inPool: number;
+  /** node ID → its index in `nodes` */
+  position: Map<string, number>;
+  /** each node's capacity, computed on first use and kept as long as these candidates are */
+  capacity: (NodeCapacity | undefined)[];
 }
 
 export function candidateNodes(all: Node[], job: Pick<Job, 'Datacenters' | 'NodePool'>): CandidateNodes {
   const dcs = job.Datacenters.map(globMatcher);
-  const out: CandidateNodes = { nodes: [], byDatacenter: {}, inPool: 0 };
+  const out: CandidateNodes = { nodes: [], byDatacenter: {}, inPool: 0, position: new Map(), capacity: [] };
   for (const node of all) {
     if (!nodeSchedulable(node) || !inPool(node, job.NodePool)) continue;
     out.inPool++;
     if (!dcs.some((m) => m(node.Datacenter))) continue;
+    out.position.set(node.ID, out.nodes.length);
     out.nodes.push(node);
     out.byDatacenter[node.Datacenter] = (out.byDatacenter[node.Datacenter] ?? 0) + 1;
   }

@@ -8,6 +8,7 @@ import type { Evaluation } from '../structs/evaluation.js';
 import type { Job } from '../structs/job.js';
 import type { Node } from '../structs/node.js';
 import type { Deployment } from '../structs/deployment.js';
+import type { CandidateNodes } from './feasible.js';
 
 /** Resources taken on a node by its non-terminal allocations (every job's). */
 export interface NodeUsage {
@@ -28,6 +29,8 @@ export interface SchedulerState {
   /** Every node, whatever its status; schedulers place only on ready, eligible ones. */
   nodes(): Node[];
   node(id: string): Node | undefined;
+  /** The ready, eligible nodes of the job's datacenters and pool, in nodes() order; read-only (shared). */
+  candidateNodes(job: Pick<Job, 'Datacenters' | 'NodePool'>): CandidateNodes;
   /** What non-terminal allocations already take on the node. */
   nodeUsage(nodeId: string): NodeUsage;
   /**

@@ -5,8 +5,10 @@
  *
  * Tables:
  *   allocs             ID → Allocation (without Job)
+ *   alloc-stubs        ID → AllocStubRecord (the list view; state/alloc-stubs.ts)
  *   allocs-by-job      <ns>\0<job>\0<ID> → 1
  *   allocs-by-node     <node>\0<ID> → NodeUsageEntry (what the allocation takes on the node)
+ *   node-usage         <node> → the sum of its live allocations' entries (state/node-usage.ts)
  *   allocs-by-eval     <eval>\0<ID> → 1
  *   allocs-by-create   <CreateIndex, zero-padded>\0<ID> → 1 (chronological listing and paging)
  *   alloc-jobs         <ns>\0<job>\0<JobModifyIndex, padded> → Job (the version allocations run)
@@ -17,6 +19,8 @@ import { allocTerminal, summaryBucket, type Allocation, type SummaryBucket } fro
 import type { Job } from '../structs/job.js';
 import { jobKey } from './tables.js';
 import { allocUsage } from '../sched/usage.js';
+import { deleteAllocStub, putAllocStub } from './alloc-stubs.js';
+import { addNodeUsage, writeNodeUsage } from './node-usage.js';
 
 export const ALLOCS_TABLE = 'allocs';
 export const ALLOCS_BY_JOB = 'allocs-by-job';
@@ -80,16 +84,22 @@ function usageOf(a: Allocation): NodeUsageEntry {
  */
 export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
   tx.put(ALLOCS_TABLE, alloc.ID, alloc);
+  putAllocStub(tx, alloc);
   const usage = usageOf(alloc);
   if (!prev) {
     tx.put(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_CREATE, `${padIndex(alloc.CreateIndex)}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`, usage);
+    if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
   } else {
-    const before = usageOf(prev);
-    if (before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
+    // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
+    const before = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, `${prev.NodeID}${SEP}${alloc.ID}`) ?? usageOf(prev);
+    if (prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
+      if (prev.NodeID !== alloc.NodeID) tx.delete(ALLOCS_BY_NODE, `${prev.NodeID}${SEP}${alloc.ID}`);
       tx.put(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`, usage);
+      if (before.live) addNodeUsage(tx, prev.NodeID, before, -1);
+      if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
     }
     if (prev.EvalID !== alloc.EvalID) {
       tx.delete(ALLOCS_BY_EVAL, `${prev.EvalID}${SEP}${alloc.ID}`);
@@ -191,7 +201,7 @@ export function putAllocJob(tx: WriteTx, job: Job): void {
   if (!tx.get(ALLOC_JOBS, key)) tx.put(ALLOC_JOBS, key, job);
 }
 
-export function allocJob(store: Store | WriteTx, alloc: Allocation): Job | null {
+export function allocJob(store: Store | WriteTx, alloc: Pick<Allocation, 'Namespace' | 'JobID' | 'JobModifyIndex'>): Job | null {
   return store.get<Job>(ALLOC_JOBS, allocJobKey(alloc.Namespace, alloc.JobID, alloc.JobModifyIndex)) ?? null;
 }
 
@@ -230,8 +240,10 @@ export function allocsOfEval(store: Store | WriteTx, evalId: string): Allocation
   return idsToAllocs(store, store.list(ALLOCS_BY_EVAL, `${evalId}${SEP}`));
 }
 
-export function nodeUsageEntries(store: Store, nodeId: string): NodeUsageEntry[] {
-  return store.list<NodeUsageEntry>(ALLOCS_BY_NODE, `${nodeId}${SEP}`).map((e) => e.value);
+/** Sums the node-usage table afresh from the by-node entries (the migration that introduced it). */
+export function rebuildNodeUsage(tx: WriteTx): void {
+  const live = tx.list<NodeUsageEntry>(ALLOCS_BY_NODE).filter((e) => e.value.live);
+  writeNodeUsage(tx, live.map(({ key, value }) => ({ nodeId: key.slice(0, key.indexOf(SEP)), usage: value })));
 }
 
 /**
@@ -261,9 +273,13 @@ export function* allocsByCreate(store: Store, opts: { fromToken?: { index: numbe
 /** Removes an allocation and its index entries (garbage collection); its node learns of it on its next pull. */
 export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   tx.delete(ALLOCS_TABLE, alloc.ID);
+  deleteAllocStub(tx, alloc.ID);
   tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
   tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
-  tx.delete(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`);
+  const byNode = `${alloc.NodeID}${SEP}${alloc.ID}`;
+  const entry = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, byNode);
+  if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
+  tx.delete(ALLOCS_BY_NODE, byNode);
   tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);
   tx.delete(ALLOCS_BY_CREATE, `${padIndex(alloc.CreateIndex)}${SEP}${alloc.ID}`);
 }

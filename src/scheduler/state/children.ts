@@ -10,6 +10,7 @@ import { evaluateJob, jobHasOpenEvals } from './evals.js';
 import { countChild, liveAllocCount, touchSummary } from './allocs.js';
 import { refreshJobStatus } from './job-status.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
+import { putJobRecord } from './job-stubs.js';
 
 /** A copy of the parent under the child's ID, named after it, with the parent recorded. */
 export function deriveChild(parent: Job, id: string): Job {
@@ -35,7 +36,7 @@ export function insertChildJob(tx: WriteTx, child: Job, triggeredBy: string, now
   child.SubmitTime = nowMs * 1_000_000;
   child.Status = 'pending';
   child.Stop = false;
-  tx.put(JOBS_TABLE, jobKey(child.Namespace, child.ID), child);
+  putJobRecord(tx, child);
   tx.put(JOB_VERSIONS_TABLE, versionKey(child.Namespace, child.ID, 0), child);
   touchSummary(tx, child);
   countChild(tx, child.Namespace, child.ParentID, undefined, child.Status);

@@ -18,6 +18,7 @@ import { putJobVersion } from './job-versions.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
 import { padIndex } from './allocs.js';
 import { autoPromote } from './deployment-promote.js';
+import { putJobRecord } from './job-stubs.js';
 
 export const DEPLOYMENTS_TABLE = 'deployments';
 export const DEPLOYMENTS_BY_JOB = 'deployments-by-job';
@@ -114,7 +115,7 @@ export function setVersionStable(tx: WriteTx, namespace: string, jobId: string, 
   if (!stored) return false;
   tx.put(JOB_VERSIONS_TABLE, key, { ...stored, Stable: stable });
   const job = tx.get<Job>(JOBS_TABLE, jobKey(namespace, jobId));
-  if (job && job.Version === version) tx.put(JOBS_TABLE, jobKey(namespace, jobId), { ...job, Stable: stable, ModifyIndex: tx.index });
+  if (job && job.Version === version) putJobRecord(tx, { ...job, Stable: stable, ModifyIndex: tx.index });
   return true;
 }
 

@@ -1,7 +1,9 @@
 /**
- * Evaluations in the state store. Besides the records and a per-job index, two small tables hold the
- * work: `evals-pending` (what the broker must run) and `evals-blocked` (waiting for capacity). The broker
- * reads the store, not memory, so any server process sharing the store sees the same queue.
+ * Evaluations in the state store. Besides the records and a per-job index, small tables hold the work:
+ * `evals-pending` (what the broker must run, by job), `evals-queued` (the same entries by the index at
+ * which each was queued) and `evals-blocked` (waiting for capacity). The store is the queue's truth, so
+ * any server process may add to it: the broker rebuilds its in-memory queue from `evals-pending` when it
+ * starts, then reads from `evals-queued` only what was queued since it last looked.
  */
 import type { Store, WriteTx } from '../../storage/store.js';
 import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
@@ -12,6 +14,7 @@ export const EVALS_TABLE = 'evals';
 export const EVALS_BY_JOB_TABLE = 'evals-by-job';
 export const EVALS_PENDING = 'evals-pending';
 export const EVALS_BLOCKED = 'evals-blocked';
+export const EVALS_QUEUED = 'evals-queued';
 
 const SEP = '\u0000';
 
@@ -24,16 +27,24 @@ export interface PendingEntry {
   createIndex: number;
   /** Unix ms before which the evaluation must not run; 0 = now */
   waitUntil: number;
+  /** The index of the write that last queued it (absent on entries queued before `evals-queued` existed) */
+  queuedIndex?: number;
 }
 
 const queueKey = (e: Pick<Evaluation, 'Namespace' | 'JobID' | 'ID'>) => `${jobKey(e.Namespace, e.JobID)}${SEP}${e.ID}`;
+/** Zero-padded so that key order is index order. */
+const padIndex = (index: number) => String(index).padStart(16, '0');
+const queuedKey = (index: number, id: string) => `${padIndex(index)}${SEP}${id}`;
 
 /** Writes an evaluation and files it in the queue its status calls for. */
 export function putEval(tx: WriteTx, evaluation: Evaluation): void {
   tx.put(EVALS_TABLE, evaluation.ID, evaluation);
   tx.put(EVALS_BY_JOB_TABLE, queueKey(evaluation), evaluation.ID);
   const key = queueKey(evaluation);
+  const queued = tx.get<PendingEntry>(EVALS_PENDING, key)?.queuedIndex;
+  if (queued !== undefined) tx.delete(EVALS_QUEUED, queuedKey(queued, evaluation.ID));
   if (evaluation.Status === 'pending') {
+    // Queued again at this index even if it was pending already, so the broker sees what changed.
     const entry: PendingEntry = {
       id: evaluation.ID,
       namespace: evaluation.Namespace,
@@ -41,8 +52,10 @@ export function putEval(tx: WriteTx, evaluation: Evaluation): void {
       priority: evaluation.Priority,
       createIndex: evaluation.CreateIndex,
       waitUntil: evaluation.WaitUntil ? Date.parse(evaluation.WaitUntil) : 0,
+      queuedIndex: tx.index,
     };
     tx.put(EVALS_PENDING, key, entry);
+    tx.put(EVALS_QUEUED, queuedKey(tx.index, evaluation.ID), entry);
   } else {
     tx.delete(EVALS_PENDING, key);
   }
@@ -113,6 +126,19 @@ export function cancelJobEvals(tx: WriteTx, namespace: string, jobId: string, op
 
 export function pendingEvals(store: Store): PendingEntry[] {
   return store.list<PendingEntry>(EVALS_PENDING).map((e) => e.value);
+}
+
+/**
+ * Entries queued at an index above `after`, in index order. What was queued and has left the queue since
+ * is not among them; whoever reads must still check an evaluation's status before running it.
+ */
+export function queuedSince(store: Store, after: number): PendingEntry[] {
+  return store.list<PendingEntry>(EVALS_QUEUED, '', { start: padIndex(after + 1) }).map((e) => e.value);
+}
+
+/** The job's evaluations waiting to run. */
+export function pendingEvalsOfJob(store: Store | WriteTx, namespace: string, jobId: string): PendingEntry[] {
+  return store.list<PendingEntry>(EVALS_PENDING, `${jobKey(namespace, jobId)}${SEP}`).map((e) => e.value);
 }
 
 /** True while the job has evaluations waiting to run or waiting for capacity. */

@@ -18,6 +18,7 @@ import { DEPLOYMENTS_BY_JOB, DEPLOYMENTS_TABLE } from './deployments.js';
 import { EVALS_BY_JOB_TABLE, EVALS_TABLE, evalsOfJob } from './evals.js';
 import { JOB_SUBMISSIONS_TABLE } from './jobs.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, SCALING_EVENTS_TABLE, jobKey } from './tables.js';
+import { deleteJobRecord } from './job-stubs.js';
 
 const SEP = '\u0000';
 const MINUTE_NS = 60 * 1e9;
@@ -62,7 +63,7 @@ function deleteDeployment(tx: WriteTx, d: Deployment): void {
 function deleteJobRecords(tx: WriteTx, job: Job): void {
   const key = jobKey(job.Namespace, job.ID);
   if (job.ParentID !== '') countChild(tx, job.Namespace, job.ParentID, job.Status, undefined);
-  tx.delete(JOBS_TABLE, key);
+  deleteJobRecord(tx, job.Namespace, job.ID);
   for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE, ALLOC_JOBS]) {
     for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
   }

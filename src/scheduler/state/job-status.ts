@@ -8,6 +8,7 @@ import type { Job } from '../structs/job.js';
 import { countChild, liveAllocCount } from './allocs.js';
 import { jobHadEvals, jobHasOpenEvals } from './evals.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
+import { putJobRecord } from './job-stubs.js';
 
 export function computeJobStatus(tx: WriteTx, job: Job): string {
   // A dispatched child keeps its parent's parameterized block but runs to completion like any batch job.
@@ -26,6 +27,6 @@ export function refreshJobStatus(tx: WriteTx, namespace: string, jobId: string):
   if (!job) return;
   const status = computeJobStatus(tx, job);
   if (status === job.Status) return;
-  tx.put(JOBS_TABLE, key, { ...job, Status: status, ModifyIndex: tx.index });
+  putJobRecord(tx, { ...job, Status: status, ModifyIndex: tx.index });
   if (job.ParentID !== '') countChild(tx, namespace, job.ParentID, job.Status, status);
 }

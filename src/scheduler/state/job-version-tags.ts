@@ -7,6 +7,7 @@ import { Conflict, NotFound } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Job, JobVersionTag } from '../structs/job.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
+import { putJobRecord } from './job-stubs.js';
 
 export interface TagResult {
   tag: JobVersionTag;
@@ -18,7 +19,7 @@ function setTag(tx: WriteTx, version: Job, tag: JobVersionTag | null): void {
   tx.put(JOB_VERSIONS_TABLE, versionKey(version.Namespace, version.ID, version.Version), { ...version, VersionTag: tag });
   const key = jobKey(version.Namespace, version.ID);
   const current = tx.get<Job>(JOBS_TABLE, key);
-  if (current && current.Version === version.Version) tx.put(JOBS_TABLE, key, { ...current, VersionTag: tag });
+  if (current && current.Version === version.Version) putJobRecord(tx, { ...current, VersionTag: tag });
 }
 
 function versionsOf(tx: WriteTx, namespace: string, jobId: string): Job[] {

@@ -4,7 +4,8 @@
  */
 import type { WriteTx } from '../../storage/store.js';
 import type { Job } from '../structs/job.js';
-import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
+import { JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
+import { putJobRecord } from './job-stubs.js';
 
 const SEP = '\u0000';
 
@@ -24,7 +25,7 @@ export function pruneByPrefix(tx: WriteTx, table: string, prefix: string, keep: 
  */
 export function putJobVersion(tx: WriteTx, job: Job): void {
   const key = jobKey(job.Namespace, job.ID);
-  tx.put(JOBS_TABLE, key, job);
+  putJobRecord(tx, job);
   tx.put(JOB_VERSIONS_TABLE, versionKey(job.Namespace, job.ID, job.Version), job);
   pruneByPrefix(tx, JOB_VERSIONS_TABLE, `${key}${SEP}`, VERSIONS_KEPT, (v) => (v as Job).VersionTag !== null);
 }

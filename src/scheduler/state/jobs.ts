@@ -14,6 +14,7 @@ import { DEPLOYMENT_DESCRIPTIONS } from '../structs/deployment.js';
 import { cancelActiveDeployment } from './deployments.js';
 import { refreshJobStatus } from './job-status.js';
 import { pruneByPrefix, putJobVersion } from './job-versions.js';
+import { deleteJobRecord } from './job-stubs.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, SCALING_EVENTS_TABLE, jobKey, versionKey } from './tables.js';
 
 export { JOBS_TABLE, JOB_VERSIONS_TABLE };
@@ -178,7 +179,7 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
       }
     }
     if (purge) {
-      tx.delete(JOBS_TABLE, key);
+      deleteJobRecord(tx, namespace, id);
       for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE]) {
         for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
       }

@@ -13,6 +13,7 @@ import { allocJob, allocsOfNode, getAlloc, putAlloc } from './allocs.js';
 import { evaluateJob, unblockAll } from './evals.js';
 import { getNode, NODES_TABLE, withEvent } from './nodes.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
+import { activeSystemJobs } from './system-jobs.js';
 
 /** Nomad's node event messages for drains. */
 export const DRAIN_EVENTS = {
@@ -102,9 +103,7 @@ function evaluateNodeJobs(tx: WriteTx, node: Node): string[] {
     const job = tx.get<Job>(JOBS_TABLE, jobKey(alloc.Namespace, alloc.JobID));
     if (job) jobs.set(jobKey(job.Namespace, job.ID), job);
   }
-  for (const { value: job } of tx.list<Job>(JOBS_TABLE)) {
-    if ((job.Type === 'system' || job.Type === 'sysbatch') && !job.Stop) jobs.set(jobKey(job.Namespace, job.ID), job);
-  }
+  for (const job of activeSystemJobs(tx)) jobs.set(jobKey(job.Namespace, job.ID), job);
   return [...jobs.values()].map((job) => evaluateJob(tx, job, 'node-update', { extra: { NodeID: node.ID, NodeModifyIndex: tx.index } }).ID);
 }
 

@@ -9,10 +9,9 @@ import { UserError } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Job } from '../structs/job.js';
 import { NODE_EVENTS_KEPT, type Node, type NodeEvent, type NodeStatus } from '../structs/node.js';
-import { allocTerminal } from '../structs/allocation.js';
-import { allocsOfNode } from './allocs.js';
 import { evaluateJob, unblockAll } from './evals.js';
-import { JOBS_TABLE } from './tables.js';
+import { evaluateJobsOnDownNodes } from './node-down-evals.js';
+import { activeSystemJobs } from './system-jobs.js';
 
 export const NODES_TABLE = 'nodes';
 const NODE_SECRETS = 'node-secrets';
@@ -96,9 +95,7 @@ export class NodeSecretMismatch extends Error {
 /** Capacity appeared: blocked evaluations run again, and every system job considers the node. */
 function nodeBecameReady(tx: WriteTx, node: Node): void {
   unblockAll(tx);
-  for (const { value: job } of tx.list<Job>(JOBS_TABLE)) {
-    if ((job.Type === 'system' || job.Type === 'sysbatch') && !job.Stop) evaluateForNode(tx, job, node.ID, 'node-update');
-  }
+  for (const job of activeSystemJobs(tx)) evaluateForNode(tx, job, node.ID, 'node-update');
 }
 
 function evaluateForNode(tx: WriteTx, job: Job, nodeId: string, triggeredBy: string): void {
@@ -106,34 +103,31 @@ function evaluateForNode(tx: WriteTx, job: Job, nodeId: string, triggeredBy: str
 }
 
 /**
- * Moves a node to `down` (missed heartbeats) or back. Going down re-evaluates every job with live
- * allocations on it, so the scheduler marks them lost and places replacements.
+ * Moves a node to another status. Becoming ready wakes what waits for capacity; going down re-evaluates
+ * every job with live allocations on it, so the scheduler marks them lost and places replacements
+ * (nodes that miss their heartbeats go down together, through markNodesDown).
  */
 export async function setNodeStatus(store: Store, id: string, status: NodeStatus, description: string): Promise<number> {
   const { index } = await store.write((tx) => {
     const node = getNode(tx, id);
     if (!node || node.Status === status) return;
-    tx.put(NODES_TABLE, id, {
-      ...node,
-      Status: status,
-      StatusDescription: description,
-      StatusUpdatedAt: Math.floor(Date.now() / 1000),
-      ModifyIndex: tx.index,
-      Events: withEvent(node, `Node ${status}${description ? `: ${description}` : ''}`, tx.index),
-    });
-    if (status === 'ready') {
-      nodeBecameReady(tx, node);
-      return;
-    }
-    const jobs = new Map<string, Job>();
-    for (const alloc of allocsOfNode(tx, id)) {
-      if (allocTerminal(alloc)) continue;
-      const job = tx.get<Job>(JOBS_TABLE, `${alloc.Namespace}\u0000${alloc.JobID}`);
-      if (job) jobs.set(`${job.Namespace}\u0000${job.ID}`, job);
-    }
-    for (const job of jobs.values()) evaluateForNode(tx, job, id, 'node-update');
+    tx.put(NODES_TABLE, id, withStatus(node, status, description, tx.index));
+    if (status === 'ready') nodeBecameReady(tx, node);
+    else evaluateJobsOnDownNodes(tx, [id]);
   });
   return index;
+}
+
+/** The node with a new status, and an event saying so. */
+export function withStatus(node: Node, status: NodeStatus, description: string, index: number): Node {
+  return {
+    ...node,
+    Status: status,
+    StatusDescription: description,
+    StatusUpdatedAt: Math.floor(Date.now() / 1000),
+    ModifyIndex: index,
+    Events: withEvent(node, `Node ${status}${description ? `: ${description}` : ''}`, index),
+  };
 }
 
 /** Marks a node eligible or ineligible for new placements; a draining node stays ineligible. */

@@ -109,7 +109,7 @@ export function drainDeadline(d: DrainStrategy): { infinite: boolean; atMs: numb
   return { infinite: false, atMs: Date.parse(d.ForceDeadline) };
 }
 
-/** How long a node may go without a heartbeat before it is marked down (Nomad's default min TTL is 10s). */
+/** The least heartbeat TTL a node is given (Nomad's min_heartbeat_ttl); it is marked down after the TTL and the grace. */
 export const HEARTBEAT_TTL_MS = 10_000;
 /** Nomad keeps the latest 10 node events. */
 export const NODE_EVENTS_KEPT = 10;

@@ -18,8 +18,8 @@ interface Stub {
 describe('node API', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    // A short TTL so that a node that stops heartbeating is marked down within the test.
-    srv = await startTestServer({ client: false, heartbeatTtlMs: 600 });
+    // A short TTL and grace so that a node that stops heartbeating is marked down within the test.
+    srv = await startTestServer({ client: false, heartbeatTtlMs: 600, heartbeatGraceMs: 400 });
   });
   afterAll(async () => srv?.close());
   const c = () => srv.client();

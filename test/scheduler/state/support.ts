@@ -1,0 +1,58 @@
+/** A real store in a temporary dir, with the broker's work done by hand, step by step, for state tests. */
+import { rm } from 'node:fs/promises';
+import { applyPlan } from '../../../src/scheduler/plan-apply.js';
+import { schedulerFor } from '../../../src/scheduler/sched/index.js';
+import { getEval, pendingEvals } from '../../../src/scheduler/state/evals.js';
+import { getJob } from '../../../src/scheduler/state/jobs.js';
+import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
+import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
+import type { Store } from '../../../src/storage/store.js';
+import { makeTempDir } from '../../support/server.js';
+
+export class TestStore {
+  store!: Store;
+  private constructor(readonly dir: string) {}
+
+  static async open(): Promise<TestStore> {
+    const t = new TestStore(await makeTempDir('svc-state-'));
+    t.store = await openLmdbStore({ dir: t.dir });
+    return t;
+  }
+
+  /** Closes and opens the data dir again, as a server restart does (migrations run on open). */
+  async reopen(): Promise<void> {
+    await this.store.close();
+    this.store = await openLmdbStore({ dir: this.dir });
+  }
+
+  async dispose(): Promise<void> {
+    await this.store.close();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** Runs every queued evaluation through its scheduler and writes the plan, as the broker would. */
+  async runPending(): Promise<number> {
+    let runs = 0;
+    for (;;) {
+      const entry = pendingEvals(this.store).filter((e) => e.waitUntil <= Date.now())[0];
+      if (!entry) return runs;
+      const evaluation = getEval(this.store, entry.id)!;
+      const job = getJob(this.store, evaluation.Namespace, evaluation.JobID);
+      const result = await schedulerFor(job?.Type ?? evaluation.Type)(evaluation, storeState(this.store));
+      await applyPlan(this.store, evaluation, result);
+      runs++;
+    }
+  }
+}
+
+/** A small deterministic generator (mulberry32), so a failing random sequence can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
