@@ -2,6 +2,8 @@ import type { Store, WriteTx } from './store.js';
 import { rebuildNodeUsage } from '../scheduler/state/allocs.js';
 import { rebuildSystemJobs } from '../scheduler/state/system-jobs.js';
 import { buildListStubs } from '../scheduler/state/list-stubs-migration.js';
+import { rebuildDrainingNodes } from '../scheduler/state/node-drain.js';
+import { rebuildPeriodicJobs } from '../scheduler/state/periodic-jobs.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -49,6 +51,14 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'allocation and job list stubs',
     up(tx) {
       buildListStubs(tx);
+    },
+  },
+  {
+    version: 4,
+    description: 'draining nodes and periodic jobs indexes',
+    up(tx) {
+      rebuildDrainingNodes(tx);
+      rebuildPeriodicJobs(tx);
     },
   },
 ];

@@ -22,6 +22,7 @@ import type { TaskGroup } from '../structs/task-group.js';
 
 /** The state the planner reads: the store, or a write transaction that re-checks the plan. */
 export interface DrainView {
+  /** the nodes that are draining */
   nodes(): Node[];
   alloc(id: string): Allocation | undefined;
   allocsOfNode(nodeId: string): Allocation[];

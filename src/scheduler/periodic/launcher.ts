@@ -1,7 +1,7 @@
 /**
  * The periodic launcher: keeps each active periodic job's next launch time, and at that time launches
- * a child (src/scheduler/state/periodic.ts). It follows the jobs table, so registering, updating,
- * stopping or purging a job changes what it launches without anyone telling it. At start it launches,
+ * a child (src/scheduler/state/periodic.ts). It follows the periodic jobs (state/periodic-jobs.ts), so
+ * registering, updating, stopping or purging a job changes what it launches without anyone telling it. At start it launches,
  * once, each job whose launch was missed while no server ran, as Nomad does on restore.
  *
  * Time comes from a Clock, so tests can drive the launcher through a daylight-saving change.
@@ -9,7 +9,8 @@
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../../storage/store.js';
 import type { Job } from '../structs/job.js';
-import { JOBS_TABLE, jobKey } from '../state/tables.js';
+import { jobKey } from '../state/tables.js';
+import { PERIODIC_JOBS, periodicJobs } from '../state/periodic-jobs.js';
 import { lastLaunch, launchPeriodic, type LaunchKind } from '../state/periodic.js';
 import { isPeriodicActive, periodicNext } from './cron.js';
 
@@ -31,7 +32,7 @@ export const systemClock: Clock = {
 
 /** Timers longer than this are re-armed on firing: setTimeout cannot wait 25 days, and the clock may jump. */
 const MAX_TIMER_MS = 60 * 60 * 1000;
-/** How long one wait for a change of the jobs table lasts before it is renewed. */
+/** How long one wait for a change of a periodic job lasts before it is renewed. */
 const WATCH_MS = 60_000;
 
 interface Tracked {
@@ -56,7 +57,7 @@ export class PeriodicLauncher {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  /** Launches what was missed while no server ran, then follows the jobs table. */
+  /** Launches what was missed while no server ran, then follows the periodic jobs. */
   start(): Promise<void> {
     this.running = true;
     const restored = this.enqueue(async () => {
@@ -93,10 +94,7 @@ export class PeriodicLauncher {
   }
 
   private activeJobs(): Job[] {
-    return this.store
-      .list<Job>(JOBS_TABLE)
-      .map((e) => e.value)
-      .filter(isPeriodicActive);
+    return periodicJobs(this.store).filter(isPeriodicActive);
   }
 
   private async restore(): Promise<void> {
@@ -112,9 +110,9 @@ export class PeriodicLauncher {
   }
 
   private async watch(): Promise<void> {
-    let seen = this.store.tableIndex(JOBS_TABLE);
+    let seen = this.store.tableIndex(PERIODIC_JOBS);
     while (this.running) {
-      const index = await Promise.race([this.store.waitForIndex(seen, WATCH_MS, JOBS_TABLE), this.stopped.then(() => seen)]);
+      const index = await Promise.race([this.store.waitForIndex(seen, WATCH_MS, PERIODIC_JOBS), this.stopped.then(() => seen)]);
       if (!this.running) return;
       if (index > seen) {
         seen = index;

@@ -9,6 +9,7 @@ import type { Job } from '../structs/job.js';
 import { scanTable } from './scan.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
 import { indexSystemJob, unindexSystemJob } from './system-jobs.js';
+import { indexPeriodicJob, unindexPeriodicJob } from './periodic-jobs.js';
 
 export const JOB_STUBS = 'job-stubs';
 
@@ -69,6 +70,7 @@ export function putJobRecord(tx: WriteTx, job: Job): void {
   tx.put(JOBS_TABLE, key, job);
   tx.put(JOB_STUBS, key, jobStubRecord(job));
   indexSystemJob(tx, job);
+  indexPeriodicJob(tx, job);
 }
 
 export function deleteJobRecord(tx: WriteTx, namespace: string, id: string): void {
@@ -76,6 +78,7 @@ export function deleteJobRecord(tx: WriteTx, namespace: string, id: string): voi
   tx.delete(JOBS_TABLE, key);
   tx.delete(JOB_STUBS, key);
   unindexSystemJob(tx, namespace, id);
+  unindexPeriodicJob(tx, namespace, id);
 }
 
 /** Stubs of one namespace whose ID starts with `prefix`, or of every namespace with `*`, lazily in table order. */
