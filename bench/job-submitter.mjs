@@ -15,17 +15,18 @@ const jobOf = (id, count) => ({
   TaskGroups: [{ Name: 'web', Count: count, Tasks: [{ Name: 'app', Driver: 'mock', Config: {}, Resources: { CPU: 20, MemoryMB: 16 } }] }],
 });
 
-async function evaluated(token, evalId) {
+/** Waits for the evaluation to leave "pending" with blocking queries, as Nomad's CLI monitor does. */
+async function evaluated(token, evalId, index) {
   for (;;) {
-    const { body } = await call(url, token, 'GET', `/v1/evaluation/${evalId}`, undefined, agent);
-    if (body.Status !== 'pending') return;
-    await new Promise((r) => setTimeout(r, 20));
+    const res = await call(url, token, 'GET', `/v1/evaluation/${evalId}?index=${index}&wait=10s`, undefined, agent);
+    if (res.body.Status !== 'pending') return;
+    index = Number(res.headers['x-svc-index'] ?? index);
   }
 }
 
 async function submitAndPlace(token, id, count) {
   const reg = await call(url, token, 'POST', '/v1/jobs', { Job: jobOf(id, count) }, agent);
-  await evaluated(token, reg.body.EvalID);
+  await evaluated(token, reg.body.EvalID, reg.body.EvalCreateIndex);
   const summary = (await call(url, token, 'GET', `/v1/job/${id}/summary`, undefined, agent)).body.Summary.web;
   return summary.Starting + summary.Running;
 }

@@ -108,7 +108,7 @@ export function serveParent(handlers) {
  * it matches `waitFor`), its process id and a stop function.
  */
 export function startDevServer(bin, env, { args = [], waitFor = /Root Token: / } = {}) {
-  const child = spawn(process.execPath, [bin, 'server', '-dev', '-port=0', '-log-level=warn', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : []), bin, 'server', '-dev', '-port=0', '-log-level=warn', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
