@@ -29,6 +29,7 @@
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=2000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
+//   BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  node flags for the measured server processes
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
