@@ -76,13 +76,64 @@ function lastActivity(job: Job | undefined, evals: Evaluation[], allocs: Allocat
   return Math.max(job?.SubmitTime ?? 0, ...evals.map((e) => e.ModifyTime), ...allocs.map((a) => a.ModifyTime), ...deployments.map((d) => d.ModifyTime));
 }
 
+/** What one job's collection removes; decided from reads alone. */
+interface Collection {
+  /** the job's record goes too (a dead job, or what a purge left behind) */
+  job: Job | undefined;
+  whole: boolean;
+  allocs: Allocation[];
+  evals: Evaluation[];
+  deployments: Deployment[];
+}
+
+const isEmpty = (c: Collection) => !c.whole && c.allocs.length === 0 && c.evals.length === 0 && c.deployments.length === 0;
+
+function decide(state: Store | WriteTx, key: string, opts: GcOptions): Collection {
+  const olderThan = (ns: number, threshold: number) => opts.force || opts.now - ns >= threshold;
+  const [namespace, jobId] = key.split(SEP);
+  const job = state.get<Job>(JOBS_TABLE, key);
+  const evals = evalsOfJob(state, namespace, jobId);
+  const allocs = allocsOfJob(state, namespace, jobId);
+  const deployments = state
+    .list<string>(DEPLOYMENTS_BY_JOB, `${key}${SEP}`)
+    .map((e) => state.get<Deployment>(DEPLOYMENTS_TABLE, e.value))
+    .filter((d): d is Deployment => d !== undefined);
+  const everythingDone = evals.every((e) => evalTerminal(e.Status)) && allocs.every(allocFinished) && deployments.every(deploymentTerminal);
+  // A dead job, or what a purge left behind: it all goes together.
+  const jobGone = job === undefined || job.Status === 'dead';
+  if (jobGone && everythingDone && olderThan(lastActivity(job, evals, allocs, deployments), GC_THRESHOLDS_NS.job)) {
+    return { job, whole: true, allocs, evals, deployments };
+  }
+  const out: Collection = { job, whole: false, allocs: [], evals: [], deployments: [] };
+  if (!job) return out;
+  // A live batch job keeps its history.
+  if (!isBatch(job.Type)) {
+    for (const e of evals) {
+      if (!evalTerminal(e.Status) || !olderThan(e.ModifyTime, GC_THRESHOLDS_NS.eval)) continue;
+      const own = allocsOfEval(state, e.ID);
+      if (!own.every((a) => allocFinished(a) && olderThan(a.ModifyTime, GC_THRESHOLDS_NS.eval))) continue;
+      out.allocs.push(...own);
+      out.evals.push(e);
+    }
+  }
+  const referenced = new Set(allocs.filter((a) => !allocFinished(a)).map((a) => a.DeploymentID));
+  for (const d of deployments) {
+    if (!deploymentTerminal(d) || referenced.has(d.ID) || !olderThan(d.ModifyTime, GC_THRESHOLDS_NS.deployment)) continue;
+    out.deployments.push(d);
+  }
+  return out;
+}
+
 /**
- * Collects what is old enough, one job at a time, each in a transaction of its own so the store is never
- * held for long. Jobs are found through their evaluations too, so the leftovers of purged jobs go as well.
+ * Collects what is old enough, one job at a time. What a job's collection would remove is decided from
+ * plain reads first, so a job with nothing to collect costs no write (a GC pass over thousands of live
+ * jobs was thousands of durable transactions); a job with something to collect gets a transaction of its
+ * own, which decides again on what it reads, so the store is never held for long and nothing changed
+ * meanwhile is removed. Jobs are found through their evaluations too, so the leftovers of purged jobs go
+ * as well.
  */
 export async function collectGarbage(store: Store, opts: GcOptions): Promise<GcResult> {
   const result: GcResult = { jobs: 0, evals: 0, allocs: 0, deployments: 0 };
-  const olderThan = (ns: number, threshold: number) => opts.force || opts.now - ns >= threshold;
   const jobKeys = new Set<string>();
   for (const { value } of store.list<Evaluation>(EVALS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
   for (const { value } of store.list<Allocation>(ALLOCS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
@@ -90,45 +141,17 @@ export async function collectGarbage(store: Store, opts: GcOptions): Promise<GcR
   for (const { key, value } of store.list<Job>(JOBS_TABLE)) if (value.Status === 'dead') jobKeys.add(key);
 
   for (const key of jobKeys) {
-    const [namespace, jobId] = key.split(SEP);
+    if (isEmpty(decide(store, key, opts))) continue;
     await store.write((tx) => {
-      const job = tx.get<Job>(JOBS_TABLE, key);
-      const evals = evalsOfJob(tx, namespace, jobId);
-      const allocs = allocsOfJob(tx, namespace, jobId);
-      const deployments = tx.list<string>(DEPLOYMENTS_BY_JOB, `${key}${SEP}`).map((e) => tx.get<Deployment>(DEPLOYMENTS_TABLE, e.value)).filter((d): d is Deployment => d !== undefined);
-      const everythingDone = evals.every((e) => evalTerminal(e.Status)) && allocs.every(allocFinished) && deployments.every(deploymentTerminal);
-      // A dead job, or what a purge left behind: it all goes together.
-      const jobGone = job === undefined || job.Status === 'dead';
-      if (jobGone && everythingDone && olderThan(lastActivity(job, evals, allocs, deployments), GC_THRESHOLDS_NS.job)) {
-        for (const a of allocs) deleteAlloc(tx, a);
-        for (const e of evals) deleteEval(tx, e);
-        for (const d of deployments) deleteDeployment(tx, d);
-        if (job) deleteJobRecords(tx, job);
-        result.jobs += job ? 1 : 0;
-        result.allocs += allocs.length;
-        result.evals += evals.length;
-        result.deployments += deployments.length;
-        return;
-      }
-      if (!job) return;
-      // A live batch job keeps its history.
-      if (!isBatch(job.Type)) {
-        for (const e of evals) {
-          if (!evalTerminal(e.Status) || !olderThan(e.ModifyTime, GC_THRESHOLDS_NS.eval)) continue;
-          const own = allocsOfEval(tx, e.ID);
-          if (!own.every((a) => allocFinished(a) && olderThan(a.ModifyTime, GC_THRESHOLDS_NS.eval))) continue;
-          for (const a of own) deleteAlloc(tx, a);
-          deleteEval(tx, e);
-          result.evals++;
-          result.allocs += own.length;
-        }
-      }
-      const referenced = new Set(allocs.filter((a) => !allocFinished(a)).map((a) => a.DeploymentID));
-      for (const d of deployments) {
-        if (!deploymentTerminal(d) || referenced.has(d.ID) || !olderThan(d.ModifyTime, GC_THRESHOLDS_NS.deployment)) continue;
-        deleteDeployment(tx, d);
-        result.deployments++;
-      }
+      const c = decide(tx, key, opts);
+      for (const a of c.allocs) deleteAlloc(tx, a);
+      for (const e of c.evals) deleteEval(tx, e);
+      for (const d of c.deployments) deleteDeployment(tx, d);
+      if (c.whole && c.job) deleteJobRecords(tx, c.job);
+      result.jobs += c.whole && c.job ? 1 : 0;
+      result.allocs += c.allocs.length;
+      result.evals += c.evals.length;
+      result.deployments += c.deployments.length;
     });
   }
   return result;
