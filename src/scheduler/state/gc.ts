@@ -13,12 +13,13 @@ import { clientTerminal, type Allocation } from '../structs/allocation.js';
 import { evalTerminal, type Evaluation } from '../structs/evaluation.js';
 import type { Deployment } from '../structs/deployment.js';
 import type { Job } from '../structs/job.js';
-import { ALLOCS_TABLE, ALLOC_JOBS, allocsOfEval, allocsOfJob, countChild, deleteAlloc, deleteSummary } from './allocs.js';
+import { ALLOCS_BY_JOB, ALLOC_JOBS, allocsOfEval, allocsOfJob, countChild, deleteAlloc, deleteSummary } from './allocs.js';
 import { DEPLOYMENTS_BY_JOB, DEPLOYMENTS_TABLE } from './deployments.js';
 import { EVALS_BY_JOB_TABLE, EVALS_TABLE, evalsOfJob } from './evals.js';
+import { nextTurn, SCAN_BATCH, scanTable } from './scan.js';
 import { JOB_SUBMISSIONS_TABLE } from './jobs.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, SCALING_EVENTS_TABLE, jobKey } from './tables.js';
-import { deleteJobRecord } from './job-stubs.js';
+import { deleteJobRecord, JOB_STUBS, type JobStubRecord } from './job-stubs.js';
 
 const SEP = '\u0000';
 const MINUTE_NS = 60 * 1e9;
@@ -74,6 +75,11 @@ function deleteJobRecords(tx: WriteTx, job: Job): void {
 /** The newest change of anything belonging to the job, in Unix ns. */
 function lastActivity(job: Job | undefined, evals: Evaluation[], allocs: Allocation[], deployments: Deployment[]): number {
   return Math.max(job?.SubmitTime ?? 0, ...evals.map((e) => e.ModifyTime), ...allocs.map((a) => a.ModifyTime), ...deployments.map((d) => d.ModifyTime));
+}
+
+/** `<namespace>\0<job>` of a by-job index key `<namespace>\0<job>\0<rest>`. */
+function jobOfIndexKey(key: string): string {
+  return key.slice(0, key.indexOf(SEP, key.indexOf(SEP) + 1));
 }
 
 /** What one job's collection removes; decided from reads alone. */
@@ -134,13 +140,26 @@ function decide(state: Store | WriteTx, key: string, opts: GcOptions): Collectio
  */
 export async function collectGarbage(store: Store, opts: GcOptions): Promise<GcResult> {
   const result: GcResult = { jobs: 0, evals: 0, allocs: 0, deployments: 0 };
+  // The jobs to look at come from the by-job indexes' keys and the job stubs, in batches with a turn of
+  // the event loop between them: no evaluation, allocation or job is decoded to find them.
   const jobKeys = new Set<string>();
-  for (const { value } of store.list<Evaluation>(EVALS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
-  for (const { value } of store.list<Allocation>(ALLOCS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
-  for (const { value } of store.list<Deployment>(DEPLOYMENTS_TABLE)) jobKeys.add(jobKey(value.Namespace, value.JobID));
-  for (const { key, value } of store.list<Job>(JOBS_TABLE)) if (value.Status === 'dead') jobKeys.add(key);
+  let visited = 0;
+  const breathe = async () => {
+    if (++visited % SCAN_BATCH === 0) await nextTurn();
+  };
+  for (const table of [EVALS_BY_JOB_TABLE, ALLOCS_BY_JOB, DEPLOYMENTS_BY_JOB]) {
+    for (const { key } of scanTable(store, table)) {
+      jobKeys.add(jobOfIndexKey(key));
+      await breathe();
+    }
+  }
+  for (const { value } of scanTable<JobStubRecord>(store, JOB_STUBS)) {
+    if (value.Status === 'dead') jobKeys.add(jobKey(value.Namespace, value.ID));
+    await breathe();
+  }
 
   for (const key of jobKeys) {
+    await breathe();
     if (isEmpty(decide(store, key, opts))) continue;
     await store.write((tx) => {
       const c = decide(tx, key, opts);
