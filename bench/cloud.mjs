@@ -5,14 +5,12 @@
 // mount configured over the API to trust the provider), the provider (bench/cloud-provider.ts: the
 // tests' simulator, answering the server's DescribeInstances and GetCallerIdentity calls) and the load
 // generators (bench/login-load.mjs).
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { call, cpuSecondsOf, startChild, startDevServer, table } from './lib.mjs';
+import { bundleBenchScript, call, cpuSecondsOf, startChild, startDevServer, table } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(HERE, '..');
 const int = (n) => Math.round(n).toLocaleString('en-US');
 // Logins of each ec2 kind made (untimed) before the figures, so that they do not include the server's warm-up.
 const WARMUP = 50;
@@ -29,22 +27,8 @@ async function configureMount(server, provider) {
 }
 
 export async function cloudBench({ bin, env, concurrency, processes, logins }) {
-  // Inside the repository, so that the bundle's external packages resolve from node_modules.
-  await mkdir(path.join(REPO, 'node_modules/.cache'), { recursive: true });
-  const dir = await mkdtemp(path.join(REPO, 'node_modules/.cache/svc-cloud-bench-'));
-  const providerScript = path.join(dir, 'cloud-provider.mjs');
+  const { dir, script: providerScript } = await bundleBenchScript('cloud-provider');
   const documentsFile = path.join(dir, 'documents.json');
-  await build({
-    entryPoints: [path.join(HERE, 'cloud-provider.ts')],
-    outfile: providerScript,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    absWorkingDir: REPO,
-    logLevel: 'error',
-  });
   const provider = startChild(providerScript);
   const generators = [];
   let server;

@@ -1,32 +1,16 @@
 // Builds bench/gc-churn.ts (it imports the server's modules from src/) into a temporary file and runs it
 // in a process of its own; prints its hourly rows as a table. `node bench/gc-churn.mjs` runs it alone.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { table } from './lib.mjs';
+import { bundleBenchScript, table } from './lib.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(HERE, '..');
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export async function gcChurnBench({ jobsPerMin, hours, nodes }) {
-  // Inside the repository, so that the bundle's external packages resolve from node_modules.
-  await mkdir(path.join(REPO, 'node_modules/.cache'), { recursive: true });
-  const dir = await mkdtemp(path.join(REPO, 'node_modules/.cache/svc-gc-churn-'));
-  const out = path.join(dir, 'gc-churn.mjs');
+  const { dir, script: out } = await bundleBenchScript('gc-churn');
   try {
-    await build({
-      entryPoints: [path.join(HERE, 'gc-churn.ts')],
-      outfile: out,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      absWorkingDir: REPO,
-      logLevel: 'error',
-    });
     console.log(`\nGarbage collection under churn: ${jobsPerMin} batch jobs a simulated minute for ${hours} simulated hours on ${nodes} mock nodes`);
     console.log('(collected every 5 simulated minutes with Nomad\'s thresholds: dead jobs after 4 h, evaluations after 1 h)\n');
     const rows = [];

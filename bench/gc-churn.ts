@@ -21,7 +21,7 @@ import { updateAllocsFromClient } from '../src/scheduler/state/client-updates.js
 import { EVALS_PENDING, EVALS_TABLE } from '../src/scheduler/state/evals.js';
 import { collectGarbage } from '../src/scheduler/state/gc.js';
 import { registerJob } from '../src/scheduler/state/jobs.js';
-import { registerNode, setNodeStatus } from '../src/scheduler/state/nodes.js';
+import { registerNode } from '../src/scheduler/state/nodes.js';
 import { JOBS_TABLE } from '../src/scheduler/state/tables.js';
 import type { Allocation } from '../src/scheduler/structs/allocation.js';
 import { canonicalizeJob } from '../src/scheduler/structs/canonicalize.js';
@@ -30,6 +30,7 @@ import { createLogger } from '../src/shared/log.js';
 import { openLmdbStore } from '../src/storage/lmdb-store.js';
 import { SCHEMA_MIGRATIONS } from '../src/storage/migrations.js';
 import type { Store } from '../src/storage/store.js';
+import { fakeNode } from '../test/support/nodes.js';
 
 const JOBS_PER_MIN = Number(process.env.BENCH_GC_JOBS_PER_MIN ?? 1000);
 const HOURS = Number(process.env.BENCH_GC_HOURS ?? 6);
@@ -40,38 +41,11 @@ const MINUTE_MS = 60_000;
 let simulatedMs = Date.now();
 Date.now = () => simulatedMs;
 
-function node(i: number): Node {
-  const id = randomUUID();
-  return {
-    ID: id,
-    Name: `churn-${i}`,
-    Datacenter: 'dc1',
-    NodePool: 'default',
-    NodeClass: '',
-    ComputedClass: '',
-    HTTPAddr: '127.0.0.1:1',
-    TLSEnabled: false,
-    Attributes: { 'kernel.name': 'linux', 'cpu.arch': 'amd64', 'driver.mock': '1', 'unique.hostname': `churn-${i}` },
-    Meta: {},
-    Links: null,
-    NodeResources: {
-      Cpu: { CpuShares: 64000, TotalCpuCores: 32, ReservableCpuCores: null },
-      Memory: { MemoryMB: 262144 },
-      Disk: { DiskMB: 10_000_000 },
-      Networks: [{ Mode: 'host', Device: 'lo', CIDR: '127.0.0.1/32', IP: '127.0.0.1' }],
-      MinDynamicPort: 20000,
-      MaxDynamicPort: 32000,
-    },
-    ReservedResources: { Cpu: { CpuShares: 0 }, Memory: { MemoryMB: 0 }, Disk: { DiskMB: 0 }, Networks: { ReservedHostPorts: '' } },
-    Drivers: { mock: { Attributes: null, Detected: true, Healthy: true, HealthDescription: 'Healthy', UpdateTime: new Date().toISOString() } },
-    HostVolumes: null,
-    Status: 'initializing',
-    StatusDescription: '',
-    StatusUpdatedAt: 0,
-    SchedulingEligibility: 'eligible',
-    DrainStrategy: null,
-    LastDrain: null,
-  } as unknown as Node;
+/** A node through which the simulated jobs never run out of room. */
+function node(): Node {
+  const { node: n } = fakeNode();
+  n.NodeResources = { ...n.NodeResources, Cpu: { ...n.NodeResources.Cpu, CpuShares: 64000 }, Memory: { MemoryMB: 262144 }, Disk: { DiskMB: 10_000_000 } };
+  return n;
 }
 
 const count = (store: Store, table: string) => store.list(table).length;
@@ -112,10 +86,8 @@ async function main(): Promise<void> {
   const log = createLogger('error');
   const broker = new EvalBroker(store, log, schedulerFor);
   try {
-    for (let i = 0; i < NODES; i++) {
-      const { node: registered } = await registerNode(store, node(i), randomUUID());
-      await setNodeStatus(store, registered.ID, 'ready', 'registered');
-    }
+    // Registering makes a node ready.
+    for (let i = 0; i < NODES; i++) await registerNode(store, node(), randomUUID());
     broker.start();
     const rows: string[][] = [];
     const started = performance.now();

@@ -2,7 +2,11 @@
 // load-generator processes driven over IPC, percentiles, a process's memory and CPU time.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { performance } from 'node:perf_hooks';
 
 export const median = (values) => {
@@ -188,4 +192,29 @@ export function table(headers, rows) {
   const right = headers.map((_, i) => rows.every((r) => r[i] === '' || /^\d/.test(String(r[i]))));
   const line = (cells) => cells.map((c, i) => (right[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Bundles `bench/<name>.ts` (which imports the server's modules from src/) into a fresh directory under
+ * node_modules/.cache — inside the repository, so that the bundle's external packages resolve from
+ * node_modules. Answers the directory (the caller removes it) and the bundle's path.
+ */
+export async function bundleBenchScript(name) {
+  await mkdir(path.join(REPO, 'node_modules/.cache'), { recursive: true });
+  const dir = await mkdtemp(path.join(REPO, `node_modules/.cache/svc-${name}-`));
+  const script = path.join(dir, `${name}.mjs`);
+  await build({
+    entryPoints: [path.join(REPO, 'bench', `${name}.ts`)],
+    outfile: script,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    absWorkingDir: REPO,
+    logLevel: 'error',
+  });
+  return { dir, script };
 }

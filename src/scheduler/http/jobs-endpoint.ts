@@ -12,34 +12,23 @@ import { defineRoute } from './route.js';
 
 /** The JobListStub of a job, with its summary as stored (allocations counted by status). */
 export function jobStub(job: JobStubRecord, summary: JobSummary | undefined, withMeta: boolean) {
+  // The stub record holds the list fields in Nomad's order; the summary goes between them and the indexes.
+  const { TaskGroupNames, CreateIndex, ModifyIndex, JobModifyIndex, SubmitTime, Meta, ...head } = job;
   return {
-    ID: job.ID,
-    ParentID: job.ParentID,
-    Name: job.Name,
-    Namespace: job.Namespace,
-    Datacenters: job.Datacenters,
-    NodePool: job.NodePool,
-    Multiregion: job.Multiregion,
-    Type: job.Type,
-    Priority: job.Priority,
-    Periodic: job.Periodic,
-    ParameterizedJob: job.ParameterizedJob,
-    Stop: job.Stop,
-    Status: job.Status,
-    StatusDescription: job.StatusDescription,
+    ...head,
     JobSummary: summary ?? {
       JobID: job.ID,
       Namespace: job.Namespace,
-      Summary: Object.fromEntries(job.TaskGroupNames.map((name) => [name, emptyGroupSummary()])),
+      Summary: Object.fromEntries(TaskGroupNames.map((name) => [name, emptyGroupSummary()])),
       Children: { Pending: 0, Running: 0, Dead: 0 },
-      CreateIndex: job.CreateIndex,
-      ModifyIndex: job.ModifyIndex,
+      CreateIndex,
+      ModifyIndex,
     },
-    CreateIndex: job.CreateIndex,
-    ModifyIndex: job.ModifyIndex,
-    JobModifyIndex: job.JobModifyIndex,
-    SubmitTime: job.SubmitTime,
-    ...(withMeta ? { Meta: job.Meta } : {}),
+    CreateIndex,
+    ModifyIndex,
+    JobModifyIndex,
+    SubmitTime,
+    ...(withMeta ? { Meta } : {}),
   };
 }
 
