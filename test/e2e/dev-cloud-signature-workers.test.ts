@@ -16,6 +16,7 @@ import { startCloudSim, type CloudSim } from '../support/cloudsim/index.js';
 import { makeTempDir, REPO } from '../support/server.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { statusOf } from '../support/wait.js';
+import { metadata } from '../support/imds.js';
 
 let home: string;
 let dev: SpawnedServer;
@@ -25,16 +26,6 @@ let metadataUrl: string;
 let other: CloudSim;
 let devDoc: { accountId: string; instanceId: string; pendingTime: string; region: string; imageId: string };
 let nonce: string;
-
-async function metadata(base: string) {
-  const answer = await fetch(`${base}/latest/api/token`, { method: 'PUT', headers: { 'X-aws-ec2-metadata-token-ttl-seconds': '600' } });
-  const token = await answer.text();
-  return async (p: string) => {
-    const res = await fetch(`${base}${p}`, { headers: { 'X-aws-ec2-metadata-token': token } });
-    if (res.status !== 200) throw new Error(`metadata GET ${p}: ${res.status}`);
-    return res.text();
-  };
-}
 
 const noNewlines = (s: string) => s.replace(/\s+/g, '');
 const login = (body: Record<string, unknown>) => new ApiClient({ address: dev.url }).secrets('POST', 'auth/cloud/login', { body });

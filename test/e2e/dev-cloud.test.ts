@@ -12,6 +12,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { makeTempDir, REPO, runCli } from '../support/server.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { statusOf, until } from '../support/wait.js';
+import { metadata } from '../support/imds.js';
 
 let home: string;
 
@@ -34,18 +35,6 @@ async function stop(proc: SpawnedServer) {
   return proc.exited;
 }
 
-/** An IMDSv2 session: a token from PUT /latest/api/token, then GETs that send it. */
-async function metadata(base: string) {
-  const answer = await fetch(`${base}/latest/api/token`, { method: 'PUT', headers: { 'X-aws-ec2-metadata-token-ttl-seconds': '60' } });
-  expect(answer.status).toBe(200);
-  const token = await answer.text();
-  return async (p: string) => {
-    const res = await fetch(`${base}${p}`, { headers: { 'X-aws-ec2-metadata-token': token } });
-    if (res.status !== 200) throw new Error(`metadata GET ${p}: ${res.status}`);
-    return res.text();
-  };
-}
-
 const noNewlines = (s: string) => s.replace(/\s+/g, '');
 
 /** POST auth/cloud/login with no token, as an instance would. */
@@ -55,7 +44,7 @@ function login(url: string, body: Record<string, unknown>) {
 
 /** An iam login's fields: GetCallerIdentity signed now with the instance role's credentials from the metadata service. */
 async function iamLoginFields(metadataUrl: string, role: string) {
-  const get = await metadata(metadataUrl);
+  const get = await metadata(metadataUrl, 60);
   const creds = JSON.parse(await get(`/latest/meta-data/iam/security-credentials/${await get('/latest/meta-data/iam/security-credentials/')}`)) as Record<string, string>;
   const body = 'Action=GetCallerIdentity&Version=2011-06-15';
   const signed = aws4.sign(
@@ -116,7 +105,7 @@ describe('svc server -dev -dev-cloud', () => {
   });
 
   it('has an ec2 role bound to the simulated account and an iam role bound to the instance role', async () => {
-    const get = await metadata(metadataUrl);
+    const get = await metadata(metadataUrl, 60);
     const doc = JSON.parse(await get('/latest/dynamic/instance-identity/document')) as { accountId: string; instanceId: string };
     const ec2 = (await api.secrets('GET', 'auth/cloud/role/dev-ec2'))!.data!;
     expect(ec2).toMatchObject({ auth_type: 'ec2', bound_account_id: [doc.accountId], token_policies: ['default'] });
@@ -128,7 +117,7 @@ describe('svc server -dev -dev-cloud', () => {
 
   it("serves the running instance's documents and role credentials over IMDSv2 only", async () => {
     expect((await fetch(`${metadataUrl}/latest/dynamic/instance-identity/document`)).status).toBe(401);
-    const get = await metadata(metadataUrl);
+    const get = await metadata(metadataUrl, 60);
     const doc = JSON.parse(await get('/latest/dynamic/instance-identity/document')) as Record<string, string>;
     expect(doc).toMatchObject({ region: 'us-east-1', instanceId: expect.stringMatching(/^i-/) });
     for (const kind of ['signature', 'pkcs7', 'rsa2048']) expect((await get(`/latest/dynamic/instance-identity/${kind}`)).length, kind).toBeGreaterThan(100);
@@ -138,7 +127,7 @@ describe('svc server -dev -dev-cloud', () => {
   });
 
   it('logs the instance in with the rsa2048 document; the nonce it hands out is needed to log in again', async () => {
-    const get = await metadata(metadataUrl);
+    const get = await metadata(metadataUrl, 60);
     const doc = JSON.parse(await get('/latest/dynamic/instance-identity/document')) as { accountId: string };
     const pkcs7 = noNewlines(await get('/latest/dynamic/instance-identity/rsa2048'));
     const first = (await login(devCloud!.url, { role: 'dev-ec2', pkcs7 }))!.auth!;
@@ -156,21 +145,21 @@ describe('svc server -dev -dev-cloud', () => {
   });
 
   it('refuses the SHA-1 signed pkcs7 document, since -cloud-allow-sha1 is off', async () => {
-    const get = await metadata(metadataUrl);
+    const get = await metadata(metadataUrl, 60);
     const answer = await statusOf(login(devCloud!.url, { role: 'dev-ec2', pkcs7: noNewlines(await get('/latest/dynamic/instance-identity/pkcs7')) }));
     expect(answer.code).toBe(400);
     expect(answer.message).toMatch(/SHA-1/);
   });
 
   it('logs the instance role in with a signed GetCallerIdentity request (iam)', async () => {
-    const get = await metadata(metadataUrl);
+    const get = await metadata(metadataUrl, 60);
     const doc = JSON.parse(await get('/latest/dynamic/instance-identity/document')) as { accountId: string };
     const auth = (await login(devCloud!.url, await iamLoginFields(metadataUrl, 'dev-iam')))!.auth!;
     expect(auth).toMatchObject({ token_policies: ['default'], metadata: { account_id: doc.accountId, auth_type: 'iam' } });
   });
 
   it('lets `svc login -method=cloud` log in with the exported endpoint, as the banner says', async () => {
-    const get = await metadata(metadataUrl);
+    const get = await metadata(metadataUrl, 60);
     const { instanceId } = JSON.parse(await get('/latest/dynamic/instance-identity/document')) as { instanceId: string };
     // The instance logged in above and holds a nonce this fresh CLI does not know: forget that login.
     await api.secrets('DELETE', `auth/cloud/identity-accesslist/${instanceId}`);
@@ -206,7 +195,7 @@ describe('svc server -cloud-allow-sha1', () => {
     const proc = await spawnServer(['-dev', '-dev-cloud', '-cloud-allow-sha1', '-port=0'], { HOME: home });
     await until(async () => proc.stderr(), (err) => err.includes(warning), 'the SHA-1 warning');
     const metadataUrl = /export CLOUD_METADATA_ENDPOINT='([^']+)'/.exec(proc.stdout())![1];
-    const pkcs7 = noNewlines(await (await metadata(metadataUrl))('/latest/dynamic/instance-identity/pkcs7'));
+    const pkcs7 = noNewlines(await (await metadata(metadataUrl, 60))('/latest/dynamic/instance-identity/pkcs7'));
     expect((await login(proc.url, { role: 'dev-ec2', pkcs7 }))!.auth!.client_token).toBeTruthy();
     await stop(proc);
   });
