@@ -47,4 +47,23 @@ serveParent({
     }
     return results;
   },
+  /**
+   * `jobs` jobs named `${prefix}-<i>` of `count` allocations from `clients` clients, each registering its
+   * next job as soon as its last one is placed (a closed loop: the server, not a lockstep, sets the pace).
+   * Answers { ms, placed }.
+   */
+  async clients({ token, prefix, jobs, count, clients }) {
+    let next = 0;
+    let placed = 0;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (next < jobs) {
+          const n = await submitAndPlace(token, `${prefix}-${next++}`, count);
+          placed += n;
+        }
+      }),
+    );
+    return { ms: performance.now() - start, placed };
+  },
 });

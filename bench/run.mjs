@@ -8,7 +8,8 @@
 //   c1m         1,000 jobs × 1,000 allocations on 5,000 mock nodes, 10 jobs a batch, each batch waited for:
 //               overall placements/s, the first and last 10% of batches, total time (target ≤ 120 s,
 //               ≥ 8,300/s, last 10% ≥ 80% of the first)
-//   small-jobs  300 jobs × 10 allocations on 5,000 nodes already holding 100,000 (target ≥ 5,000/s)
+//   small-jobs  300 jobs × 10 allocations on 5,000 nodes already holding 100,000, in lockstep batches of 10
+//               and again from 10 clients in a closed loop (target ≥ 5,000/s)
 //   liveness    64 concurrent unpaged GET /v1/allocations at 100,000 allocations while 1,000 nodes
 //               heartbeat at their TTL: nodes wrongly marked down (target 0), heartbeat p50/p99 (< 1 s)
 //   memory      server VmRSS at 0, 10,000 and 100,000 allocations (target ≤ 1 GiB at 100,000)

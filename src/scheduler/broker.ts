@@ -3,19 +3,23 @@
  * an acknowledged register created is never lost; the broker works from a copy in memory (eval-queue.ts),
  * rebuilt from that table when it starts and then fed from `evals-queued` by table index: each look reads
  * only the entries queued since the last one, whichever server process wrote them. Evaluations run one
- * at a time, highest priority first, then oldest; delayed ones wait for their WaitUntil.
+ * is scheduled at a time, highest priority first, then oldest; delayed ones wait for their WaitUntil.
  *
  * One worker is enough on one process: scheduling is CPU work on Node's one thread, so a second worker
- * would only interleave with the first; and it means two plans never compete for the same node.
+ * would only interleave with the first. It does not wait for a plan's commit either: it schedules the
+ * next evaluation while the store commits (lmdb then writes the plans queued meanwhile in one
+ * transaction), reading node usage with the in-flight plans' placements added (in-flight-plans.ts), so
+ * two plans never take the same room. It waits for every in-flight plan before an evaluation of a job
+ * that has one, and after a plan that changes existing allocations.
  *
- * The worker does not wait for a plan's flush: it schedules the next evaluation while the flush runs
- * (the plan is committed, so what it reads includes it), and counts the evaluation processed once the
- * plan is durable, which is also when the store tells the evaluation's waiters.
+ * An evaluation counts as processed once its plan is durable, which is also when the store tells the
+ * evaluation's waiters.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
 import { EvalQueue } from './eval-queue.js';
-import { failEval, applyPlan, type ApplyOutcome } from './plan-apply.js';
+import { failEval, applyPlan, writtenInChunks, type ApplyOutcome } from './plan-apply.js';
+import { InFlightPlans } from './in-flight-plans.js';
 import type { Scheduler } from './sched/types.js';
 import type { Evaluation } from './structs/evaluation.js';
 import { EVALS_QUEUED, getEval, pendingEvals, queuedSince, type PendingEntry } from './state/evals.js';
@@ -31,6 +35,8 @@ const RETRY_DELAY_MS = 1000;
  * server process, whose writes wake no waiter here.
  */
 const POLL_MS = 1000;
+/** Plans committing at once: enough to fill a commit while the next ones are scheduled. */
+const MAX_IN_FLIGHT = 32;
 
 export interface BrokerStats {
   processed: number;
@@ -46,6 +52,9 @@ export class EvalBroker {
   private readonly attempts = new Map<string, { count: number; retryAt: number }>();
   private readonly unsettled = new Set<string>();
   private readonly flushing = new Set<Promise<void>>();
+  private readonly inFlight = new InFlightPlans();
+  /** one promise per in-flight plan, settled once its evaluation is acknowledged or sent back to the queue */
+  private readonly committing = new Set<Promise<void>>();
   readonly stats: BrokerStats = { processed: 0, failed: 0 };
 
   constructor(
@@ -62,6 +71,7 @@ export class EvalBroker {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.loopDone;
+    await this.settle();
     while (this.flushing.size > 0) await Promise.all([...this.flushing]);
   }
 
@@ -86,8 +96,15 @@ export class EvalBroker {
         await this.store.waitForIndex(this.seen, Math.max(1, Math.min(POLL_MS, (next.wakeAt ?? Infinity) - now)), EVALS_QUEUED);
         continue;
       }
+      if (this.inFlight.mustSettleBefore(next.entry.namespace, next.entry.jobId)) await this.settle();
+      while (this.committing.size >= MAX_IN_FLIGHT) await Promise.race(this.committing);
       await this.process(next.entry);
     }
+  }
+
+  /** Waits until every in-flight plan is visible or sent back. */
+  private async settle(): Promise<void> {
+    while (this.committing.size > 0) await Promise.all([...this.committing]);
   }
 
   /** Adds what was queued since the last look; what is read twice (a write racing the look) counts once. */
@@ -98,34 +115,61 @@ export class EvalBroker {
     this.seen = index;
   }
 
+  /** Schedules the evaluation and hands its plan to the store; returns before the commit (see above). */
   private async process(entry: PendingEntry): Promise<void> {
     const evaluation = getEval(this.store, entry.id);
     if (!evaluation || evaluation.Status !== 'pending') return;
     const started = performance.now();
     this.unsettled.add(evaluation.ID);
+    let outcome: Promise<ApplyOutcome>;
+    let chunked: boolean;
     try {
       const job = getJob(this.store, evaluation.Namespace, evaluation.JobID);
       const scheduler = this.schedulerFor(job?.Type ?? evaluation.Type);
-      const result = await scheduler(evaluation, storeState(this.store));
-      const outcome = await applyPlan(this.store, evaluation, result);
-      this.attempts.delete(evaluation.ID);
-      this.unsettled.delete(evaluation.ID);
-      this.acknowledge(evaluation, outcome, started);
+      const result = await scheduler(evaluation, storeState(this.store, this.inFlight));
+      // Nothing runs between queuing the commit and recording the plan: the next read counts it.
+      outcome = applyPlan(this.store, evaluation, result);
+      this.inFlight.add(evaluation.ID, evaluation.Namespace, evaluation.JobID, result.plan);
+      chunked = writtenInChunks(result);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const tries = (this.attempts.get(evaluation.ID)?.count ?? 0) + 1;
-      this.log.error(`evaluation ${evaluation.ID} of job ${evaluation.JobID} failed (attempt ${tries}): ${err instanceof Error ? err.stack : message}`);
-      if (tries < DELIVERY_LIMIT) {
-        const retryAt = Date.now() + RETRY_DELAY_MS;
-        this.attempts.set(evaluation.ID, { count: tries, retryAt });
-        this.queue.offer(entry, retryAt);
-        return;
-      }
-      this.attempts.delete(evaluation.ID);
-      this.unsettled.delete(evaluation.ID);
-      this.stats.failed++;
-      await failEval(this.store, evaluation, `evaluation failed ${tries} times: ${message}`);
+      await this.retryOrFail(entry, evaluation, err);
+      return;
     }
+    const settled = outcome.then(
+      (o) => {
+        this.inFlight.remove(evaluation.ID);
+        this.attempts.delete(evaluation.ID);
+        this.unsettled.delete(evaluation.ID);
+        this.acknowledge(evaluation, o, started);
+      },
+      (err: unknown) => {
+        this.inFlight.remove(evaluation.ID);
+        return this.retryOrFail(entry, evaluation, err);
+      },
+    );
+    this.committing.add(settled);
+    void settled.finally(() => this.committing.delete(settled));
+    // A plan in chunks is visible a chunk at a time, which the in-flight usage would count twice.
+    if (chunked) await settled;
+  }
+
+  /** Queues the evaluation again after a failed attempt, or marks it failed after DELIVERY_LIMIT of them. */
+  private async retryOrFail(entry: PendingEntry, evaluation: Evaluation, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    const tries = (this.attempts.get(evaluation.ID)?.count ?? 0) + 1;
+    this.log.error(`evaluation ${evaluation.ID} of job ${evaluation.JobID} failed (attempt ${tries}): ${err instanceof Error ? err.stack : message}`);
+    if (tries < DELIVERY_LIMIT) {
+      const retryAt = Date.now() + RETRY_DELAY_MS;
+      this.attempts.set(evaluation.ID, { count: tries, retryAt });
+      this.queue.offer(entry, retryAt);
+      return;
+    }
+    this.attempts.delete(evaluation.ID);
+    this.unsettled.delete(evaluation.ID);
+    this.stats.failed++;
+    await failEval(this.store, evaluation, `evaluation failed ${tries} times: ${message}`).catch((e: Error) =>
+      this.log.error(`evaluation ${evaluation.ID}: could not be marked failed: ${e.message}`),
+    );
   }
 
   private acknowledge(evaluation: Evaluation, outcome: ApplyOutcome, started: number): void {

@@ -21,6 +21,9 @@ import { DEPLOYMENT_DESCRIPTIONS, type Deployment } from './structs/deployment.j
 /** Allocations written per transaction: big enough to amortise the flush, small enough to keep the server responsive. */
 const CHUNK = 4000;
 
+/** Whether the plan is written in several transactions (its first ones are visible before the last). */
+export const writtenInChunks = (result: SchedulerResult): boolean => result.plan.Place.length > CHUNK;
+
 export interface ApplyOutcome {
   index: number;
   placed: number;

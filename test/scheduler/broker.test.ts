@@ -112,9 +112,18 @@ describe('evaluation broker', () => {
     await readyNode(store);
     const n = 120;
     await Promise.all(Array.from({ length: n }, (_, i) => submitJob(store, `restart-${i}`)));
-    const first = startBroker(store);
-    await until(async () => allEvals(store).filter((e) => e.Status === 'complete').length, (done) => done >= 10, 'some evaluations run');
-    await first.stop();
+    // The first broker is stopped from inside its tenth evaluation, so it stops part-way whatever the speed.
+    let scheduled = 0;
+    let stopping: Promise<void> | undefined;
+    const first = startBroker(store, (type) => {
+      const scheduler = schedulerFor(type);
+      return (evaluation, state) => {
+        if (++scheduled === 10) stopping = first.stop();
+        return scheduler(evaluation, state);
+      };
+    });
+    await until(async () => scheduled, (n) => n >= 10, 'ten evaluations scheduled');
+    await stopping;
     store = await tmp.reopen();
     const left = allEvals(store).filter((e) => e.Status === 'pending').length;
     expect(left).toBeGreaterThan(0);

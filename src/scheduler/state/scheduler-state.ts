@@ -10,8 +10,10 @@ import { getJob } from './jobs.js';
 import { latestDeployment } from './deployments.js';
 import { readNodeUsage } from './node-usage.js';
 import { nodeView, viewCandidates, type NodeView } from './node-view.js';
+import type { InFlightPlans } from '../in-flight-plans.js';
 
-export function storeState(store: Store): SchedulerState {
+/** `inFlight`: plans handed to the store but not yet visible, whose placements node usage must include. */
+export function storeState(store: Store, inFlight?: InFlightPlans): SchedulerState {
   let view: NodeView | undefined;
   const nodes = () => (view ??= nodeView(store));
   return {
@@ -22,6 +24,6 @@ export function storeState(store: Store): SchedulerState {
     candidateNodes: (job) => viewCandidates(nodes(), job),
     allocJob: (alloc) => allocJob(store, alloc),
     latestDeployment: (namespace, id) => latestDeployment(store, namespace, id),
-    nodeUsage: (nodeId) => readNodeUsage(store, nodeId),
+    nodeUsage: (nodeId) => (inFlight ? inFlight.usage(nodeId, readNodeUsage(store, nodeId)) : readNodeUsage(store, nodeId)),
   };
 }
