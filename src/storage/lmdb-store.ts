@@ -114,6 +114,10 @@ class LmdbStore implements Store {
     return listRange<T>(this.db, table, prefix, opts);
   }
 
+  keys(table: string, prefix = '', opts: { reverse?: boolean; limit?: number; start?: string } = {}): string[] {
+    return listRange<never>(this.db, table, prefix, opts, false).map((e) => e.key);
+  }
+
   async write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }> {
     const { result, index, durable } = await this.commit(fn);
     await durable;
@@ -284,6 +288,7 @@ function listRange<T>(
   table: string,
   prefix: string,
   opts: { reverse?: boolean; limit?: number; start?: string },
+  values = true,
 ): Array<{ key: string; value: T }> {
   const lo = encodeKey(table, prefix);
   const hi = successor(lo);
@@ -304,6 +309,10 @@ function listRange<T>(
     range = { start: hi, exclusiveStart: true, end: lo, inclusiveEnd: true, reverse: true, limit };
   }
   const out: Array<{ key: string; value: T }> = [];
+  if (!values) {
+    for (const key of db.getKeys(range)) out.push({ key: key.toString('utf8', skip), value: undefined as T });
+    return out;
+  }
   for (const { key, value } of db.getRange(range)) {
     out.push({ key: key.toString('utf8', skip), value: value as T });
   }

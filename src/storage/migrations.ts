@@ -4,6 +4,7 @@ import { rebuildSystemJobs } from '../scheduler/state/system-jobs.js';
 import { buildListStubs } from '../scheduler/state/list-stubs-migration.js';
 import { rebuildDrainingNodes } from '../scheduler/state/node-drain.js';
 import { rebuildPeriodicJobs } from '../scheduler/state/periodic-jobs.js';
+import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -59,6 +60,13 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     up(tx) {
       rebuildDrainingNodes(tx);
       rebuildPeriodicJobs(tx);
+    },
+  },
+  {
+    version: 5,
+    description: 'allocations keyed by creation',
+    up(tx) {
+      keyAllocsByCreation(tx);
     },
   },
 ];

@@ -17,6 +17,9 @@ export interface Store {
   /** Entries whose key starts with `prefix`, in key order. */
   list<T>(table: string, prefix?: string, opts?: { reverse?: boolean; limit?: number; start?: string }): Array<{ key: string; value: T }>;
 
+  /** The keys `list` would answer, without reading their values. */
+  keys(table: string, prefix?: string, opts?: { reverse?: boolean; limit?: number; start?: string }): string[];
+
   /**
    * Run `fn` in one atomic write transaction. Reads inside see the transaction's own writes. The promise
    * resolves only after the transaction is committed and flushed to disk, with fn's result and the index

@@ -154,6 +154,20 @@ describe('lmdb store: list', () => {
     expect(keys(s.list('t', 'job/', { start: 'a', reverse: true }))).toEqual([]);
   });
 
+  it('answers the same keys without their values', () => {
+    const cases: Array<[string, { reverse?: boolean; limit?: number; start?: string }]> = [
+      ['', {}],
+      ['job/', {}],
+      ['job/', { reverse: true, limit: 2 }],
+      ['job/', { start: 'job/aa' }],
+      ['job/', { start: 'job/bb', reverse: true }],
+      ['', { limit: 0 }],
+      ['nothing', {}],
+    ];
+    for (const [prefix, opts] of cases) expect(s.keys('t', prefix, opts)).toEqual(keys(s.list('t', prefix, opts)));
+    expect(s.keys('t').length).toBeGreaterThan(3);
+  });
+
   it('pages through a table with start + limit', async () => {
     const big = await openStore(path.join(tmp, 'paging'));
     await big.write((tx) => {

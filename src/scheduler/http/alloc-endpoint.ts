@@ -5,10 +5,9 @@
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { compileFilter } from '../filter/index.js';
 import type { Store } from '../../storage/store.js';
-import { ALLOCS_TABLE, getAlloc } from '../state/allocs.js';
-import { allocIdsByCreate, stubsOf } from '../state/alloc-listing.js';
-import { ALLOC_STUBS, type AllocStubRecord } from '../state/alloc-stubs.js';
-import { scanTable } from '../state/scan.js';
+import { ALLOCS_TABLE, allocsByCreate, getAlloc } from '../state/allocs.js';
+import { stubsOf } from '../state/alloc-listing.js';
+import { allocIdsByPrefix, stubsByCreate, type AllocStubRecord } from '../state/alloc-stubs.js';
 import { stopAlloc } from '../state/client-updates.js';
 import { allocTerminal, type Allocation } from '../structs/allocation.js';
 import { allocFull, allocStub, jobCache, jobTypeCache } from './alloc-view.js';
@@ -45,11 +44,6 @@ export function allocForRequest(req: SchedulerRequest, capability: string | read
   if (!alloc) throw new NotFound('alloc not found');
   if (!allows(alloc.Namespace)) throw new PermissionDenied('Permission denied');
   return alloc;
-}
-
-/** IDs starting with the hex `prefix`, in ID order (newest ID first with `reverse`), from `from` on. */
-function* allocIdsByPrefix(store: Store, prefix: string, reverse: boolean, from: string): Generator<string> {
-  for (const { key } of scanTable(store, ALLOC_STUBS, dashedPrefix(prefix), { reverse, start: from || undefined })) yield key;
 }
 
 function* fullsOf(store: Store, ids: Iterable<string>): Generator<Allocation> {
@@ -122,18 +116,22 @@ export const allocRoutes = [
       const typeOf = jobTypeCache(store);
       const { acl } = req.caller;
       const readable = (a: AllocStubRecord) => (req.namespace === '*' ? acl.allowsNamespace(a.Namespace, 'read-job') : a.Namespace === req.namespace);
-      const ids = () => (prefix ? allocIdsByPrefix(store, prefix, reverse, token) : allocIdsByCreate(store, { fromToken: parseToken(token), reverse }));
+      // With a prefix, allocations come in ID order (newest ID first with `reverse`); otherwise in creation order.
+      const byPrefix = () => allocIdsByPrefix(store, dashedPrefix(prefix), { reverse, start: token || undefined });
+      const fromToken = prefix ? undefined : parseToken(token);
+      const fulls = (): Iterable<Allocation> => (prefix ? fullsOf(store, byPrefix()) : allocsByCreate(store, { fromToken, reverse }));
+      // The stub lacks AllocatedResources; with `resources` the full record is read instead.
+      const listed = (): Iterable<AllocStubRecord> => (opts.resources ? fulls() : prefix ? stubsOf(store, byPrefix()) : stubsByCreate(store, { fromToken, reverse }));
       // Filters see the full allocation (with its job when the expression names it), as in Nomad.
       const needsJob = filterText.includes('Job');
       const matches = (a: Allocation) => readable(a) && (!filter || filter(needsJob ? { ...a, Job: jobOf(a) } : a));
-      // The stub lacks AllocatedResources; with `resources` the full record is read instead.
-      const records = (from: Iterable<string>) => (opts.resources ? fullsOf(store, from) : stubsOf(store, from));
+      const records = (ids: Iterable<string>) => (opts.resources ? fullsOf(store, ids) : stubsOf(store, ids));
       const render = (a: AllocStubRecord) => allocStub(a, typeOf(a), opts);
 
       if (perPage > 0) {
         const page: AllocStubRecord[] = [];
         let nextToken: string | undefined;
-        const source = filter ? fullsOf(store, ids()) : records(ids());
+        const source = filter ? fulls() : listed();
         await forEachYielding(source, (a) => {
           if (filter ? !matches(a as Allocation) : !readable(a)) return;
           if (page.length === perPage) {
@@ -144,11 +142,11 @@ export const allocRoutes = [
         });
         return { body: page.map(render), index, headers: nextToken ? { 'x-svc-nexttoken': nextToken } : undefined };
       }
-      if (!filter) return streamedList(index, records(ids()), (a) => (readable(a) ? render(a) : undefined));
+      if (!filter) return streamedList(index, listed(), (a) => (readable(a) ? render(a) : undefined));
       // A filter can fail on any record, which must be a 400 rather than a cut stream: select first
       // (keeping only IDs), then stream what was selected.
       const selected: string[] = [];
-      await forEachYielding(fullsOf(store, ids()), (a) => {
+      await forEachYielding(fulls(), (a) => {
         if (matches(a)) selected.push(a.ID);
       });
       return streamedList(index, records(selected), render);

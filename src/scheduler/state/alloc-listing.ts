@@ -5,18 +5,12 @@
  * small in memory and its writer can yield to the event loop between batches.
  */
 import type { Store } from '../../storage/store.js';
-import { ALLOCS_BY_CREATE, ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE, padIndex } from './allocs.js';
+import { ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE } from './allocs.js';
 import { getAllocStub, type AllocStubRecord } from './alloc-stubs.js';
 import { nextTurn, scanTable, SCAN_BATCH } from './scan.js';
 import { jobKey } from './tables.js';
 
 const SEP = '\u0000';
-
-/** IDs in creation order from the `<CreateIndex>.<ID>` token on (inclusive), or newest first with `reverse`. */
-export function* allocIdsByCreate(store: Store, opts: { fromToken?: { index: number; id: string }; reverse?: boolean }): Generator<string> {
-  const start = opts.fromToken ? `${padIndex(opts.fromToken.index)}${SEP}${opts.fromToken.id}` : undefined;
-  for (const { key } of scanTable<number>(store, ALLOCS_BY_CREATE, '', { start, reverse: opts.reverse })) yield key.slice(key.indexOf(SEP) + 1);
-}
 
 /** Stubs of the given IDs; one removed since its ID was read is skipped. */
 export function* stubsOf(store: Store, ids: Iterable<string>): Generator<AllocStubRecord> {

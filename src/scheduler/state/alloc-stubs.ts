@@ -1,5 +1,6 @@
 /**
- * The list view of every allocation, in its own table (`alloc-stubs`, ID → AllocStubRecord) kept by
+ * The list view of every allocation, in its own table (`alloc-stubs`, keyed as the allocation is: by
+ * creation, see alloc-keys.ts) kept by
  * putAlloc and deleteAlloc in the same transaction as the record: listings read these small records
  * instead of decoding each full allocation (its AllocatedResources and Metrics are most of its bytes).
  * Nomad's AllocListStub carries the job's type, which lives in the job version the allocation runs; it
@@ -7,7 +8,8 @@
  */
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Allocation } from '../structs/allocation.js';
-import { scanTable } from './scan.js';
+import { scanKeys } from './scan.js';
+import { ALLOC_IDS, allocKey, allocKeyOf } from './alloc-keys.js';
 
 export const ALLOC_STUBS = 'alloc-stubs';
 
@@ -70,18 +72,32 @@ export function allocStubRecord(a: Allocation): AllocStubRecord {
 }
 
 export function putAllocStub(tx: WriteTx, alloc: Allocation): void {
-  tx.put(ALLOC_STUBS, alloc.ID, allocStubRecord(alloc));
+  tx.put(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID), allocStubRecord(alloc));
 }
 
-export function deleteAllocStub(tx: WriteTx, id: string): void {
-  tx.delete(ALLOC_STUBS, id);
+export function deleteAllocStub(tx: WriteTx, alloc: Pick<Allocation, 'ID' | 'CreateIndex'>): void {
+  tx.delete(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID));
 }
 
 export function getAllocStub(store: Store | WriteTx, id: string): AllocStubRecord | undefined {
-  return store.get<AllocStubRecord>(ALLOC_STUBS, id);
+  const key = allocKeyOf(store, id);
+  return key === undefined ? undefined : store.get<AllocStubRecord>(ALLOC_STUBS, key);
 }
 
-/** Stubs whose ID starts with `prefix` (dashed, as stored), lazily, in ID order. */
-export function* allocStubsByPrefix(store: Store, prefix: string, opts: { start?: string; reverse?: boolean }): Generator<AllocStubRecord> {
-  for (const { value } of scanTable<AllocStubRecord>(store, ALLOC_STUBS, prefix, opts)) yield value;
+/**
+ * Stubs in creation order from the `<CreateIndex>.<ID>` token on (inclusive), or newest first with
+ * `reverse`. Keys are read a batch at a time and each stub only when it is reached, so a long streamed
+ * listing shows what was written while it ran, as far as it had not yet reached.
+ */
+export function* stubsByCreate(store: Store, opts: { fromToken?: { index: number; id: string }; reverse?: boolean }): Generator<AllocStubRecord> {
+  const start = opts.fromToken ? allocKey(opts.fromToken.index, opts.fromToken.id) : undefined;
+  for (const key of scanKeys(store, ALLOC_STUBS, '', { start, reverse: opts.reverse })) {
+    const stub = store.get<AllocStubRecord>(ALLOC_STUBS, key);
+    if (stub) yield stub;
+  }
+}
+
+/** IDs starting with `prefix` (dashed, as stored), in ID order from `start` on, lazily. */
+export function* allocIdsByPrefix(store: Store, prefix: string, opts: { start?: string; reverse?: boolean }): Generator<string> {
+  yield* scanKeys(store, ALLOC_IDS, prefix, opts);
 }

@@ -4,13 +4,13 @@
  * can never disagree with the records.
  *
  * Tables:
- *   allocs             ID → Allocation (without Job)
- *   alloc-stubs        ID → AllocStubRecord (the list view; state/alloc-stubs.ts)
+ *   allocs             <CreateIndex, zero-padded>\0<ID> → Allocation (without Job); creation order is
+ *                      chronological listing and paging (see alloc-keys.ts for why, and alloc-ids)
+ *   alloc-stubs        the same key → AllocStubRecord (the list view; state/alloc-stubs.ts)
  *   allocs-by-job      <ns>\0<job>\0<ID> → 1
  *   allocs-by-node     <node>\0<ID> → NodeUsageEntry (what the allocation takes on the node)
  *   node-usage         <node> → the sum of its live allocations' entries (state/node-usage.ts)
  *   allocs-by-eval     <eval>\0<ID> → 1
- *   allocs-by-create   <CreateIndex, zero-padded>\0<ID> → 1 (chronological listing and paging)
  *   alloc-jobs         <ns>\0<job>\0<JobModifyIndex, padded> → Job (the version allocations run)
  *   job-summaries      <ns>\0<job> → StoredSummary
  */
@@ -21,11 +21,16 @@ import { jobKey } from './tables.js';
 import { allocUsage } from '../sched/usage.js';
 import { deleteAllocStub, putAllocStub } from './alloc-stubs.js';
 import { addNodeUsage, writeNodeUsage } from './node-usage.js';
+import { ALLOC_IDS, allocKey, allocKeyOf, padIndex } from './alloc-keys.js';
+import { scanTable } from './scan.js';
+
+export { padIndex } from './alloc-keys.js';
 
 export const ALLOCS_TABLE = 'allocs';
 export const ALLOCS_BY_JOB = 'allocs-by-job';
 export const ALLOCS_BY_NODE = 'allocs-by-node';
 export const ALLOCS_BY_EVAL = 'allocs-by-eval';
+/** Before schema 5: <CreateIndex>\0<ID> → 1, when allocations were keyed by ID. Read by migrations only. */
 export const ALLOCS_BY_CREATE = 'allocs-by-create';
 export const ALLOC_JOBS = 'alloc-jobs';
 export const JOB_SUMMARIES = 'job-summaries';
@@ -33,7 +38,6 @@ export const JOB_SUMMARIES = 'job-summaries';
 export const NODE_ALLOCS_REMOVED = 'node-allocs-removed';
 
 const SEP = '\u0000';
-export const padIndex = (n: number) => String(n).padStart(16, '0');
 const allocJobKey = (ns: string, job: string, jobModifyIndex: number) => `${jobKey(ns, job)}${SEP}${padIndex(jobModifyIndex)}`;
 
 /** What an allocation takes on its node; `live` is false once it is terminal and gives it back. */
@@ -83,13 +87,14 @@ function usageOf(a: Allocation): NodeUsageEntry {
  * (read by the caller, who usually needed it anyway); undefined for a new allocation.
  */
 export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
-  tx.put(ALLOCS_TABLE, alloc.ID, alloc);
+  if (prev && prev.CreateIndex !== alloc.CreateIndex) throw new Error(`allocation ${alloc.ID}: its CreateIndex cannot change (${prev.CreateIndex} → ${alloc.CreateIndex})`);
+  tx.put(ALLOCS_TABLE, allocKey(alloc.CreateIndex, alloc.ID), alloc);
   putAllocStub(tx, alloc);
   const usage = usageOf(alloc);
   if (!prev) {
+    tx.put(ALLOC_IDS, alloc.ID, alloc.CreateIndex);
     tx.put(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
-    tx.put(ALLOCS_BY_CREATE, `${padIndex(alloc.CreateIndex)}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`, usage);
     if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
   } else {
@@ -206,7 +211,8 @@ export function allocJob(store: Store | WriteTx, alloc: Pick<Allocation, 'Namesp
 }
 
 export function getAlloc(store: Store | WriteTx, id: string): Allocation | undefined {
-  return store.get<Allocation>(ALLOCS_TABLE, id);
+  const key = allocKeyOf(store, id);
+  return key === undefined ? undefined : store.get<Allocation>(ALLOCS_TABLE, key);
 }
 
 /** The full allocation as the API answers it: with its job. */
@@ -217,7 +223,7 @@ export function withJob(store: Store, alloc: Allocation): Allocation & { Job: Jo
 function idsToAllocs(store: Store | WriteTx, keys: { key: string }[]): Allocation[] {
   const out: Allocation[] = [];
   for (const { key } of keys) {
-    const a = store.get<Allocation>(ALLOCS_TABLE, key.slice(key.lastIndexOf(SEP) + 1));
+    const a = getAlloc(store, key.slice(key.lastIndexOf(SEP) + 1));
     if (a) out.push(a);
   }
   return out;
@@ -251,29 +257,15 @@ export function rebuildNodeUsage(tx: WriteTx): void {
  * newest first with `reverse`. Yields lazily: a page deep into 50,000 allocations reads only that page.
  */
 export function* allocsByCreate(store: Store, opts: { fromToken?: { index: number; id: string }; reverse?: boolean }): Generator<Allocation> {
-  const start = opts.fromToken ? `${padIndex(opts.fromToken.index)}${SEP}${opts.fromToken.id}` : undefined;
-  let cursor = start;
-  let first = true;
-  for (;;) {
-    const batch = store.list<number>(ALLOCS_BY_CREATE, '', { start: cursor, reverse: opts.reverse, limit: 256 });
-    let yielded = 0;
-    for (const { key } of batch) {
-      // `start` is inclusive; later batches begin with the last key of the previous one.
-      if (!first && key === cursor) continue;
-      const a = store.get<Allocation>(ALLOCS_TABLE, key.slice(key.indexOf(SEP) + 1));
-      yielded++;
-      if (a) yield a;
-    }
-    first = false;
-    if (batch.length < 256 || yielded === 0) return;
-    cursor = batch[batch.length - 1].key;
-  }
+  const start = opts.fromToken ? allocKey(opts.fromToken.index, opts.fromToken.id) : undefined;
+  for (const { value } of scanTable<Allocation>(store, ALLOCS_TABLE, '', { start, reverse: opts.reverse })) yield value;
 }
 
 /** Removes an allocation and its index entries (garbage collection); its node learns of it on its next pull. */
 export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
-  tx.delete(ALLOCS_TABLE, alloc.ID);
-  deleteAllocStub(tx, alloc.ID);
+  tx.delete(ALLOCS_TABLE, allocKey(alloc.CreateIndex, alloc.ID));
+  tx.delete(ALLOC_IDS, alloc.ID);
+  deleteAllocStub(tx, alloc);
   tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
   tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
   const byNode = `${alloc.NodeID}${SEP}${alloc.ID}`;
@@ -281,5 +273,4 @@ export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
   tx.delete(ALLOCS_BY_NODE, byNode);
   tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);
-  tx.delete(ALLOCS_BY_CREATE, `${padIndex(alloc.CreateIndex)}${SEP}${alloc.ID}`);
 }

@@ -28,3 +28,21 @@ export function* scanTable<T>(store: Store, table: string, prefix = '', opts: { 
     cursor = batch[batch.length - 1].key;
   }
 }
+
+/** The keys of a table, read as scanTable reads entries (a batch at a time), without their values. */
+export function* scanKeys(store: Store, table: string, prefix = '', opts: { start?: string; reverse?: boolean } = {}): Generator<string> {
+  let cursor = opts.start;
+  let first = true;
+  for (;;) {
+    const batch = store.keys(table, prefix, { start: cursor, reverse: opts.reverse, limit: SCAN_BATCH });
+    let fresh = 0;
+    for (const key of batch) {
+      if (!first && key === cursor) continue;
+      fresh++;
+      yield key;
+    }
+    first = false;
+    if (batch.length < SCAN_BATCH || fresh === 0) return;
+    cursor = batch[batch.length - 1];
+  }
+}

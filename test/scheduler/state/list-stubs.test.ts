@@ -19,6 +19,7 @@ import { JOB_STUBS, jobStubRecord } from '../../../src/scheduler/state/job-stubs
 import { JOBS_TABLE } from '../../../src/scheduler/state/tables.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
 import type { Job } from '../../../src/scheduler/structs/job.js';
+import { toSchema4AllocLayout } from './support.js';
 
 const mockJob = (id: string, count: number, type = 'service') => ({
   ID: id,
@@ -96,9 +97,10 @@ describe('list stub tables', () => {
     expect(counts.allocs).toBeGreaterThanOrEqual(4);
     expect(store.list(ALLOCS_TABLE).some((e) => (e.value as Allocation).ClientDescription === 'reported')).toBe(true);
 
-    // As written by a build before the stub tables: no stubs, schema one step back.
+    // As written by a build before the stub tables: no stubs, allocations keyed by ID, schema one step back.
     const stubVersion = SCHEMA_MIGRATIONS.find((m) => m.description === 'allocation and job list stubs')!.version;
     await store.write((tx) => {
+      toSchema4AllocLayout(tx);
       for (const table of [ALLOC_STUBS, JOB_STUBS]) for (const { key } of tx.list(table)) tx.delete(table, key);
       tx.put(SCHEMA_TABLE, SCHEMA_KEY, stubVersion - 1);
     });

@@ -6,7 +6,11 @@ import { getEval, pendingEvals } from '../../../src/scheduler/state/evals.js';
 import { getJob } from '../../../src/scheduler/state/jobs.js';
 import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
-import type { Store } from '../../../src/storage/store.js';
+import type { Store, WriteTx } from '../../../src/storage/store.js';
+import { ALLOCS_BY_CREATE, ALLOCS_TABLE } from '../../../src/scheduler/state/allocs.js';
+import { ALLOC_IDS } from '../../../src/scheduler/state/alloc-keys.js';
+import { ALLOC_STUBS } from '../../../src/scheduler/state/alloc-stubs.js';
+import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
 import { makeTempDir } from '../../support/server.js';
 
 export class TestStore {
@@ -55,4 +59,21 @@ export function seeded(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * Rewrites the allocation tables as schema 4 stored them (records and stubs keyed by ID, the
+ * allocs-by-create index, no alloc-ids), to show what the later migrations make of a data dir written then.
+ */
+export function toSchema4AllocLayout(tx: WriteTx): void {
+  for (const { key, value } of tx.list<Allocation>(ALLOCS_TABLE)) {
+    tx.delete(ALLOCS_TABLE, key);
+    tx.put(ALLOCS_TABLE, value.ID, value);
+    tx.put(ALLOCS_BY_CREATE, key, 1);
+    tx.delete(ALLOC_IDS, value.ID);
+  }
+  for (const { key, value } of tx.list<{ ID: string }>(ALLOC_STUBS)) {
+    tx.delete(ALLOC_STUBS, key);
+    tx.put(ALLOC_STUBS, value.ID, value);
+  }
 }
