@@ -8,8 +8,9 @@
 //   c1m         1,000 jobs × 1,000 allocations on 5,000 mock nodes, 10 jobs a batch, each batch waited for:
 //               overall placements/s, the first and last 10% of batches, total time (target ≤ 120 s,
 //               ≥ 8,300/s, last 10% ≥ 80% of the first)
-//   small-jobs  300 jobs × 10 allocations on 5,000 nodes already holding 100,000, in lockstep batches of 10
-//               and again from 10 clients in a closed loop (target ≥ 5,000/s)
+//   small-jobs  300 jobs × 10 allocations on 5,000 nodes already holding 100,000, in lockstep batches of 10,
+//               and again from 30 clients in a closed loop (target ≥ 5,000/s); 100 small jobs first, not
+//               counted, warm the server up as a server in service is
 //   liveness    64 concurrent unpaged GET /v1/allocations at 100,000 allocations while 1,000 nodes
 //               heartbeat at their TTL: nodes wrongly marked down (target 0), heartbeat p50/p99 (< 1 s)
 //   memory      server VmRSS at 0, 10,000 and 100,000 allocations (target ≤ 1 GiB at 100,000)
@@ -25,6 +26,7 @@
 //   BENCH_EXEC_SESSIONS=100  concurrent exec sessions
 //   BENCH_C1M_NODES=5000  BENCH_C1M_JOBS=1000  BENCH_C1M_ALLOCS=1000 (per job)  BENCH_C1M_BATCH=10
 //   BENCH_SMALL_NODES=5000  BENCH_SMALL_PREFILL=100000  BENCH_SMALL_JOBS=300  BENCH_SMALL_ALLOCS=10  BENCH_SMALL_BATCH=10
+//   BENCH_SMALL_CLIENTS=30
 //   BENCH_LIVE_NODES=1000  BENCH_LIVE_ALLOCS=100000  BENCH_LIVE_LISTINGS=64  BENCH_MEM_ALLOCS=0,10000,100000
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
@@ -158,6 +160,7 @@ try {
       jobs: num('BENCH_SMALL_JOBS', 300),
       count: num('BENCH_SMALL_ALLOCS', 10),
       batch: num('BENCH_SMALL_BATCH', 10),
+      clients: num('BENCH_SMALL_CLIENTS', 30),
     });
   }
   if (want('liveness') || want('memory')) {
