@@ -6,9 +6,12 @@ import { SvcError } from '../shared/errors.js';
 
 /**
  * The provider answered with an error document (or could not be reached: status 0). `status` is the
- * provider's HTTP status; `statusCode` stays 500 because, for our callers, a provider failure is ours.
+ * provider's HTTP status. Our callers get 502 Bad Gateway with the provider's code and message: the
+ * request was fine, the service behind us refused or failed it (a refusal that is the caller's doing,
+ * such as a login's rejected signature, is turned into a 400 where it is caught).
  */
 export class CloudApiError extends SvcError {
+  override readonly statusCode = 502;
   override readonly code: string;
   override readonly name = 'CloudApiError';
   constructor(

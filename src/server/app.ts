@@ -26,7 +26,7 @@ import { forgetCloudProvider } from '../secrets/auth/cloud/mount-provider.js';
 import { schedulerRoutes, schedulerWsRoutes } from '../scheduler/http/routes.js';
 import { createUpgradeHandler } from './http/upgrade.js';
 import { handleSecrets, type SecretsRouting } from './http/secrets-handler.js';
-import { handleScheduler } from './http/scheduler-handler.js';
+import { handleScheduler, tokenRefusal } from './http/scheduler-handler.js';
 import { createHttpServer } from './http/listener.js';
 import { schedulerError, secretsError } from './http/respond.js';
 import type { RawRequest, RawResponse } from './http/types.js';
@@ -181,8 +181,12 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       try {
         parts = raw.path.split('/').slice(1).map(decodeURIComponent);
       } catch {
+        const secrets = /^\/v1\/(sys|auth|identity)(\/|$)/.test(raw.path);
+        // No route can match, so who may not ask learns nothing, not even that the path is malformed.
+        const refused = await tokenRefusal(raw, services);
+        if (refused) return secrets ? secretsError(403, ['permission denied']) : schedulerError(403, refused.message);
         const message = `invalid URL path encoding: ${raw.path}`;
-        return /^\/v1\/(sys|auth|identity)(\/|$)/.test(raw.path) ? secretsError(400, [message]) : schedulerError(400, message);
+        return secrets ? secretsError(400, [message]) : schedulerError(400, message);
       }
       if (isSecretsPath(parts)) return handleSecrets(raw, parts.slice(1).join('/'), requestId, services, routing);
       const answer = await handleScheduler(raw, parts, requestId, services, routes);

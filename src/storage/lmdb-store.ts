@@ -262,12 +262,7 @@ class LmdbWriteTx implements WriteTx {
   put(table: string, key: string, value: unknown): void {
     this.check();
     if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
-    const k = encodeKey(table, key);
-    if (k.length > MAX_KEY_BYTES) {
-      // Keys carry names that callers choose (policies, entities, mounts): too long is their mistake, a 400.
-      throw new UserError(`name too long: at most ${MAX_KEY_BYTES - table.length - 1} bytes are allowed here, got ${k.length - table.length - 1}`);
-    }
-    this.db.putSync(k, value);
+    this.db.putSync(encodeKey(table, key), value);
     this.touched.add(table);
   }
 
@@ -324,7 +319,14 @@ function encodeKey(table: string, key: string): Buffer {
     throw new TypeError(`store: invalid table name ${JSON.stringify(table)}`);
   }
   if (typeof key !== 'string') throw new TypeError(`store: key in table ${table} must be a string`);
-  return Buffer.from(`${table}\u0000${key}`, 'utf8');
+  const encoded = Buffer.from(`${table}\u0000${key}`, 'utf8');
+  // Keys carry names that callers choose (policies, entities, mounts): too long is their mistake, a 400.
+  // Endpoints check names where they arrive; this is the last guard, for reads as well as writes.
+  if (encoded.length > MAX_KEY_BYTES) {
+    const room = MAX_KEY_BYTES - Buffer.byteLength(table) - 1;
+    throw new UserError(`name too long: at most ${room} bytes are allowed here, got ${encoded.length - Buffer.byteLength(table) - 1}`);
+  }
+  return encoded;
 }
 
 /** The smallest byte string greater than every string that starts with `b`. */

@@ -84,7 +84,7 @@ describe('sendQuery error mapping', () => {
     expect(err).toBeInstanceOf(CloudApiError);
     expect(err).toMatchObject({ status: 404, code: 'NoSuchEntity', requestId: sim.requests[0].requestId, action: 'iam:GetRole' });
     expect(err.message).toContain('The role with name x cannot be found.');
-    expect(err.statusCode).toBe(500);
+    expect(err.statusCode).toBe(502);
   });
 
   it('maps the EC2 error document', async () => {

@@ -87,6 +87,22 @@ describe('HTTP behaviour of the real server', () => {
       expect(a.text).toBe('resource not found');
     });
 
+    it('a caller with no token or an unknown one is refused with 403 on every path, existing or not', async () => {
+      for (const token of ['', 'not-a-token']) {
+        for (const path of ['/v1/no-such-resource', '/v1/jobz', '/v1/secret/data/x', '/no-v1/at/all', '/v1/job/x/no-such-suffix', '/v1/namespace/%zz']) {
+          const a = await call('GET', path, { token });
+          expect([a.status, a.text], `${path} with token "${token}"`).toEqual([403, token ? 'ACL token not found' : 'Permission denied']);
+        }
+        for (const path of ['/v1/sys/no-such-thing', '/v1/auth/no-such-mount/login', '/v1/identity/nothing/here']) {
+          const a = await call('GET', path, { token });
+          expect(a.status, `${path} with token "${token}"`).toBe(403);
+          expect(json(a).errors).toEqual(['permission denied']);
+        }
+      }
+      // What needs no token still answers without one.
+      expect((await call('GET', '/v1/sys/health', { token: '' })).status).toBe(200);
+    });
+
     it('a known path with a method it does not serve is a 405', async () => {
       const secrets = await call('DELETE', '/v1/sys/health');
       expect(secrets.status).toBe(405);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
+import { UserError } from '../../src/shared/errors.js';
 import type { Store } from '../../src/storage/store.js';
 import { SCHEMA_MIGRATIONS } from '../../src/storage/migrations.js';
 
@@ -93,6 +94,11 @@ describe('lmdb store: basics', () => {
     await expect(s.write((tx) => tx.put('', 'k', 1))).rejects.toThrow(/table name/);
     await expect(s.write((tx) => tx.put('a\u0000b', 'k', 1))).rejects.toThrow(/table name/);
     await expect(s.write((tx) => tx.put('t', 'x'.repeat(3000), 1))).rejects.toThrow(/name too long/);
+    // Reads and deletes are guarded too: an over-long name is the caller's mistake (a 400), never a 500.
+    for (const read of [() => s.get('t', 'x'.repeat(3000)), () => s.list('t', 'x'.repeat(3000)), () => s.keys('t', 'x'.repeat(3000))]) {
+      expect(read).toThrow(UserError);
+    }
+    await expect(s.write((tx) => tx.delete('t', 'é'.repeat(1000)))).rejects.toThrow(/name too long: at most 1976 bytes are allowed here, got 2000/);
     expect(() => s.get('', 'k')).toThrow(/table name/);
   });
 });

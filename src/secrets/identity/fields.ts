@@ -6,6 +6,7 @@ import type { FieldSchema, Fields } from '../../server/framework/field-schema.js
 
 const entityName: FieldSchema = {
   type: 'string',
+  key: true,
   description: 'Name of the entity.',
 };
 
@@ -34,6 +35,7 @@ export const ENTITY_FIELDS: Fields = {
   },
   id: {
     type: 'string',
+    key: true,
     description: 'ID of an existing entity to update; it must exist. Without it, a new entity is created unless "name" names one.',
   },
   metadata: entityMetadata,
@@ -43,7 +45,7 @@ export const ENTITY_FIELDS: Fields = {
 
 /** identity/entity/id/:id */
 export const ENTITY_ID_FIELDS: Fields = {
-  id: { type: 'string', description: 'ID of the entity.' },
+  id: { type: 'string', key: true, description: 'ID of the entity.' },
   name: { ...entityName, description: 'New name of the entity. Names are unique.' },
   metadata: entityMetadata,
   policies: entityPolicies,
@@ -60,6 +62,7 @@ export const ENTITY_NAME_FIELDS: Fields = {
 
 const aliasName: FieldSchema = {
   type: 'string',
+  key: true,
   description:
     'Identifier of the client in the authentication source, for example a username, or a role ID for ' +
     'role-based methods.',
@@ -67,11 +70,13 @@ const aliasName: FieldSchema = {
 
 const aliasCanonicalId: FieldSchema = {
   type: 'string',
+  key: true,
   description: 'ID of the entity that owns the alias.',
 };
 
 const aliasMountAccessor: FieldSchema = {
   type: 'string',
+  key: true,
   description: 'Accessor of the auth mount the alias belongs to (see `svc auth list`).',
 };
 
@@ -87,6 +92,7 @@ export const ENTITY_ALIAS_FIELDS: Fields = {
   mount_accessor: { ...aliasMountAccessor, required: ['create'] },
   id: {
     type: 'string',
+    key: true,
     description: 'ID of an existing alias to update with the given values, instead of creating one; it must exist.',
   },
   custom_metadata: aliasCustomMetadata,
@@ -94,7 +100,7 @@ export const ENTITY_ALIAS_FIELDS: Fields = {
 
 /** identity/entity-alias/id/:id */
 export const ENTITY_ALIAS_ID_FIELDS: Fields = {
-  id: { type: 'string', description: 'ID of the alias.' },
+  id: { type: 'string', key: true, description: 'ID of the alias.' },
   name: { ...aliasName, description: `${aliasName.description} Empty or absent keeps the current name.` },
   canonical_id: { ...aliasCanonicalId, description: 'ID of the entity to move the alias to. Empty or absent keeps the current entity.' },
   mount_accessor: { ...aliasMountAccessor, description: 'Accessor of the auth mount to move the alias to. Empty or absent keeps the current mount.' },

@@ -67,6 +67,7 @@ export const TOKEN_CREATE_FIELDS: Fields = {
   },
   entity_id: {
     type: 'string',
+    key: true,
     description: 'Attach the token to this identity entity, which must exist. Needs root or sudo.',
   },
 };
@@ -91,6 +92,7 @@ export const TOKEN_LOOKUP_SELF_FIELDS: Fields = {
 export const TOKEN_ACCESSOR_FIELDS: Fields = {
   accessor: {
     type: 'string',
+    key: true,
     required: true,
     description: 'The accessor of the token.',
   },
@@ -113,7 +115,7 @@ export const TOKEN_RENEW_SELF_FIELDS: Fields = {
 };
 
 export const TOKEN_RENEW_ACCESSOR_FIELDS: Fields = {
-  accessor: { type: 'string', required: true, description: 'The accessor of the token to renew.' },
+  accessor: { type: 'string', key: true, required: true, description: 'The accessor of the token to renew.' },
   increment: INCREMENT,
 };
 

@@ -3,6 +3,7 @@
  * wrong type is a 400 naming the field before any handler runs; required and allowed values are enforced
  * here too, and unknown parameters are collected for the "ignored" warning.
  */
+import { checkKeyPart } from '../../shared/key-length.js';
 import { UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
 import { parseGoBool } from '../../shared/go-bool.js';
@@ -166,6 +167,7 @@ export class FieldData {
           }
         }
       }
+      if (field.key) for (const item of Array.isArray(coerced) ? coerced : [coerced]) if (typeof item === 'string') checkKeyPart(`field "${name}"`, item);
       if (field.deprecated) this.deprecatedUsed.push(name);
       this.values.set(name, coerced);
     }

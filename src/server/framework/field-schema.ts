@@ -36,6 +36,8 @@ export interface FieldSchema {
   query?: boolean;
   /** the value must never be echoed, logged or put in an error message */
   sensitive?: boolean;
+  /** the value becomes part of a storage key, so it is held to MAX_KEY_PART_BYTES (src/shared/key-length.ts) */
+  key?: boolean;
   /** how the CLI shows the field as a flag, where the upstream CLI uses another name (Vault's -policy) */
   cli?: { flag?: string; aliases?: string[]; hidden?: boolean };
 }

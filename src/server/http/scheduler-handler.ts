@@ -2,6 +2,7 @@
  * The scheduler API pipeline: route table lookup, token and namespace ACL, query coercion, blocking
  * queries, and Nomad's plain-text errors.
  */
+import { checkKeyPart } from '../../shared/key-length.js';
 import { PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
 import { FieldData } from '../framework/field-data.js';
@@ -41,6 +42,9 @@ export function findRoute(routes: RouteDef[], parts: string[]): { route: RouteDe
   return found.sort((a, b) => literalSegments(b.route.path) - literalSegments(a.route.path));
 }
 
+/** Query parameters whose values are looked up by key. */
+const KEY_QUERY = ['namespace', 'prefix', 'next_token', 'region', 'node_id', 'job_id', 'task'];
+
 /** A node calling the node API has no policies: it may only speak for itself, which its routes check. */
 const NODE_CALLER: Caller = {
   token: { id: '', accessor: '', policies: [], path: 'node', meta: {}, displayName: 'node', numUses: 0, creationTime: 0, creationTtl: 0, ttl: 0, expireTime: 0, lastRenewalTime: 0, explicitMaxTtl: 0, maxTtl: 0, period: 0, boundCidrs: [], type: 'service', entityId: '', parentId: '', orphan: true, renewable: false, mountAccessor: '' },
@@ -79,6 +83,17 @@ export async function authenticate(raw: RawRequest, services: Services): Promise
   if (!tokenUsable(token, services)) throw new PermissionDenied('Permission denied');
   const identityPolicies = token.entityId ? services.identity.entityPolicies(token.entityId) : [];
   return { token, acl: await services.policies.aclFor([...token.policies, ...identityPolicies]) };
+}
+
+/** Why the request's token is not usable, or undefined when it is (for answers that must tell an anonymous caller nothing). */
+export async function tokenRefusal(raw: RawRequest, services: Services): Promise<PermissionDenied | undefined> {
+  try {
+    await authenticate(raw, services);
+    return undefined;
+  } catch (err) {
+    if (err instanceof PermissionDenied) return err;
+    throw err;
+  }
 }
 
 export function checkAcl(route: RouteDef, caller: Caller, namespace: string): void {
@@ -129,8 +144,12 @@ export async function handleScheduler(
   routes: RouteDef[],
 ): Promise<RawResponse | undefined> {
   const candidates = findRoute(routes, parts);
-  if (candidates.length === 0) return undefined;
   try {
+    if (candidates.length === 0) {
+      // Who may not ask learns nothing, not even which paths exist: a 404 needs a valid token.
+      await authenticate(raw, services);
+      return undefined;
+    }
     // Only the most specific routes count: `DELETE /v1/job/web/scale` is a method the scale endpoint
     // lacks (405), never a stop of a job named "web/scale" (name it `web%2Fscale` for that).
     const specific = literalSegments(candidates[0].route.path);
@@ -141,6 +160,12 @@ export async function handleScheduler(
       throw new UnsupportedOperation('Invalid method');
     }
     const { route, params } = hit;
+    // Names from the path and the query become storage keys or lookups: too long is a 400, said first.
+    for (const [name, value] of Object.entries(params)) checkKeyPart(name, value);
+    for (const name of KEY_QUERY) {
+      const value = raw.query.get(name);
+      if (value !== null) checkKeyPart(`query parameter "${name}"`, value);
+    }
     const asNode = 'nodeSecret' in route.acl || ('nodeRegistration' in route.acl && registeringNodeProvesItself(raw, services));
     const caller = 'nodeSecret' in route.acl ? authenticateNode(raw, params.node_id ?? '', services) : asNode ? NODE_CALLER : await authenticate(raw, services);
     // A use is counted for every authenticated request, allowed or not.

@@ -3,6 +3,7 @@
  * fields, count the token use, run the handler. Every step that can fail does so before the handler
  * runs, so a handler never sees an unauthorised caller or an ill-typed field.
  */
+import { checkKeyPart } from '../../shared/key-length.js';
 import { NotFound, PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
 import { FieldData, coerceField } from '../framework/field-data.js';
 import type { Operation } from '../framework/field-schema.js';
@@ -140,6 +141,8 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
     if (route.rest === '') return { raw: { help: renderBackendHelp(route.backend), see_also: null } };
   }
   if (!match || !def) throw new NotFound('unsupported path');
+  // Every name taken from the path ends up in a storage key or a lookup.
+  for (const [name, value] of Object.entries(match.params)) if (typeof value === 'string') checkKeyPart(`path parameter "${name}"`, value);
 
   // The one name of the path that the ACL, the handlers and the logs use.
   const base = `${route.mountPath}${route.rest}`.replace(/\/$/, '');

@@ -84,7 +84,7 @@ export function configTidyFields(what: string): Fields {
 }
 
 export const ROLE_NAME_FIELDS: Fields = {
-  role: { type: 'lowercase-string', description: 'Name of the role; names differing only in case are the same role.', required: true },
+  role: { type: 'lowercase-string', key: true, description: 'Name of the role; names differing only in case are the same role.', required: true },
 };
 
 const ec2Only = 'Checked on ec2 logins, and on iam logins that infer an instance.';
@@ -140,17 +140,17 @@ export const ROLE_TAG_FIELDS: Fields = {
   ...ROLE_NAME_FIELDS,
   policies: { type: 'list', description: "Policies of tokens issued with the tag: a subset of the role's. Empty: the role's policies." },
   max_ttl: { type: 'duration', description: 'Longest lifetime of tokens issued with the tag.' },
-  instance_id: { type: 'string', description: 'The only instance allowed to use the tag.' },
+  instance_id: { type: 'string', key: true, description: 'The only instance allowed to use the tag.' },
   allow_instance_migration: { type: 'bool', description: 'Let an instance with a newer pendingTime log in without its nonce.' },
   disallow_reauthentication: { type: 'bool', description: 'Allow one login per instance with this tag.' },
 };
 
 export const ROLE_TAG_PATH_FIELDS: Fields = {
-  role_tag: { type: 'string', description: 'The tag value (tag_value of role/:role/tag), as is or base64-encoded.', required: true },
+  role_tag: { type: 'string', key: true, description: 'The tag value (tag_value of role/:role/tag), as is or base64-encoded.', required: true },
 };
 
 export const INSTANCE_ID_FIELDS: Fields = {
-  instance_id: { type: 'string', description: 'ID of the instance.', required: true },
+  instance_id: { type: 'string', key: true, description: 'ID of the instance.', required: true },
 };
 
 export const TIDY_FIELDS: Fields = {
@@ -164,6 +164,7 @@ export const TIDY_FIELDS: Fields = {
 export const LOGIN_FIELDS: Fields = {
   role: {
     type: 'string',
+    key: true,
     description: "Role to log in to. Without it: the role named like the instance's image ID (ec2), or like the principal's friendly name (iam).",
   },
   identity: { type: 'string', description: 'ec2: base64 of the instance identity document, sent with signature (or send pkcs7 instead).' },

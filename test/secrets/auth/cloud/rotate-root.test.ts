@@ -205,11 +205,11 @@ describe('a user with two access keys', () => {
 });
 
 describe('provider failures', () => {
-  it('a refused CreateAccessKey is a 500 with the provider\'s code and message, no secret, nothing changed', async () => {
+  it('a refused CreateAccessKey is a 502 with the provider\'s code and message, no secret, nothing changed', async () => {
     const s = await setup();
     sim.failNext('CreateAccessKey', { status: 403, code: 'AccessDenied', message: `User: ${s.user.arn} is not authorized to perform: iam:CreateAccessKey` });
     const res = await statusOf(rotate(s));
-    expect(res.code).toBe(500);
+    expect(res.code).toBe(502);
     expect(res.message).toMatch(/iam:CreateAccessKey failed: AccessDenied: User: .* is not authorized to perform: iam:CreateAccessKey \(status 403\)/);
     expect(res.message).not.toContain(s.user.secretAccessKey);
     expect(logs.some((l) => l.includes(s.user.secretAccessKey))).toBe(false);
@@ -222,7 +222,7 @@ describe('provider failures', () => {
     sim.failNext('GetUser', { status: 503, code: 'ServiceUnavailable' });
     const start = sim.requests.length;
     const res = await statusOf(rotate(s));
-    expect(res.code).toBe(500);
+    expect(res.code).toBe(502);
     expect(res.message).toMatch(/iam:GetUser failed: ServiceUnavailable/);
     expect(requestsSince(start)).toEqual(['GetUser:503']);
 
