@@ -4,6 +4,7 @@
  * evaluations and system jobs; a node that goes down gets its jobs re-evaluated so lost allocations are
  * replaced.
  */
+import { MAX_KEY_PART_BYTES } from '../../shared/key-length.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { UserError } from '../../shared/errors.js';
 import type { Store, WriteTx } from '../../storage/store.js';
@@ -28,6 +29,8 @@ export function listNodes(store: Store | WriteTx): Node[] {
 
 /** True when `secret` is the node's SecretID. */
 export function nodeSecretMatches(store: Store, id: string, secret: string): boolean {
+  // An ID too long to be stored names no node; asking the store would be a 400 where a 403 is due.
+  if (Buffer.byteLength(id) > MAX_KEY_PART_BYTES) return false;
   const stored = store.get<string>(NODE_SECRETS, id);
   if (!stored || !secret) return false;
   const a = Buffer.from(stored, 'hex');

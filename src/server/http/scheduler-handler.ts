@@ -160,14 +160,15 @@ export async function handleScheduler(
       throw new UnsupportedOperation('Invalid method');
     }
     const { route, params } = hit;
-    // Names from the path and the query become storage keys or lookups: too long is a 400, said first.
+    const asNode = 'nodeSecret' in route.acl || ('nodeRegistration' in route.acl && registeringNodeProvesItself(raw, services));
+    const caller = 'nodeSecret' in route.acl ? authenticateNode(raw, params.node_id ?? '', services) : asNode ? NODE_CALLER : await authenticate(raw, services);
+    // Names from the path and the query become storage keys or lookups: too long is a 400, said to a
+    // caller who proved who it is before anything else is read.
     for (const [name, value] of Object.entries(params)) checkKeyPart(name, value);
     for (const name of KEY_QUERY) {
       const value = raw.query.get(name);
       if (value !== null) checkKeyPart(`query parameter "${name}"`, value);
     }
-    const asNode = 'nodeSecret' in route.acl || ('nodeRegistration' in route.acl && registeringNodeProvesItself(raw, services));
-    const caller = 'nodeSecret' in route.acl ? authenticateNode(raw, params.node_id ?? '', services) : asNode ? NODE_CALLER : await authenticate(raw, services);
     // A use is counted for every authenticated request, allowed or not.
     if (!asNode) await services.tokens.use(caller.token);
 

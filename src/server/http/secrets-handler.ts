@@ -122,7 +122,13 @@ function checkCanonical(rel: string): void {
 }
 
 async function dispatch(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<SecretsResponse | void> {
-  checkCanonical(rel);
+  try {
+    checkCanonical(rel);
+  } catch (err) {
+    // Such a path serves nothing, not even a login: who may not ask learns nothing, not even that.
+    if (!(await authenticate(raw, services))) throw new PermissionDenied();
+    throw err;
+  }
   const requested = requestedOperation(raw);
   const route = resolveBackend(rel, services, routing);
   const match = route && matchPath(route.backend.paths, route.rest);
