@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { type Re2, Re2SyntaxError, compileRe2 } from '../shared/re2/index.js';
 import {
   asBool,
   asNumber,
@@ -32,6 +33,16 @@ function list(ctx: EvalContext, name: string, v: Value, at: number): Value[] {
 function map(ctx: EvalContext, name: string, v: Value, at: number): Record<string, Value> {
   if (isObject(v)) return v;
   return fail(ctx, at, `Invalid function argument: ${name}() needs a map, got ${typeName(v)}`);
+}
+
+/** An RE2 pattern argument, as Go's regexp reads it. */
+function pattern(ctx: EvalContext, name: string, source: string, at: number): Re2 {
+  try {
+    return compileRe2(source);
+  } catch (err) {
+    if (!(err instanceof Re2SyntaxError)) throw err;
+    return fail(ctx, at, `Invalid function argument: ${name}() got an invalid pattern: ${err.message}`);
+  }
 }
 
 /** Go's fmt verbs as HCL's format() supports them: %s %d %f %v %q %t %x %o %b %e and %%. */
@@ -118,7 +129,7 @@ const FUNCTIONS: Record<string, Fn> = {
     const rep = asString(ctx, a[2], at);
     // As in Terraform: a search string wrapped in slashes is a regular expression.
     if (find.length > 1 && find.startsWith('/') && find.endsWith('/')) {
-      return s.replace(new RegExp(find.slice(1, -1), 'g'), rep.replace(/\$\{(\w+)\}/g, '$<$1>'));
+      return pattern(ctx, 'replace', find.slice(1, -1), at).replaceAll(s, rep);
     }
     return s.split(find).join(rep);
   },
@@ -236,14 +247,7 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   regex_replace: (ctx, a, at) => {
     arity(ctx, 'regex_replace', a, at, 3);
-    let re: RegExp;
-    try {
-      re = new RegExp(asString(ctx, a[1], at), 'g');
-    } catch (err) {
-      return fail(ctx, at, `Invalid function argument: regex_replace() got an invalid pattern: ${(err as Error).message}`);
-    }
-    // Go's replacement syntax ($1, ${name}) maps onto JavaScript's ($1, $<name>).
-    return asString(ctx, a[0], at).replace(re, asString(ctx, a[2], at).replace(/\$\{(\w+)\}/g, '$<$1>'));
+    return pattern(ctx, 'regex_replace', asString(ctx, a[1], at), at).replaceAll(asString(ctx, a[0], at), asString(ctx, a[2], at));
   },
   base64encode: (ctx, a, at) => (arity(ctx, 'base64encode', a, at, 1), Buffer.from(asString(ctx, a[0], at), 'utf8').toString('base64')),
   base64decode: (ctx, a, at) => (arity(ctx, 'base64decode', a, at, 1), Buffer.from(asString(ctx, a[0], at), 'base64').toString('utf8')),

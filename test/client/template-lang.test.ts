@@ -112,6 +112,9 @@ describe('template language: functions', () => {
     expect(r('{{ "prefix-x" | trimPrefix "prefix-" }} {{ "x.txt" | trimSuffix ".txt" }} {{ trim "-" "--x--" }} {{ indent 2 "a\\n\\nb" }}')).toBe('x x x   a\n\n  b');
     expect(r('{{ if split "," (env "TAGS") | contains "b" }}has b{{ end }} {{ contains "an" "banana" }} {{ in (split "," (env "TAGS")) "z" }} {{ in "abc" 1 }}')).toBe('has b true false false');
     expect(r('{{ regexMatch "^v[0-9]+" "v12" }} {{ regexReplaceAll "(\\\\w+)@(\\\\w+)" "${2} at $1" "me@host" }}')).toBe('true host at me');
+    // RE2 syntax, as consul-template's Go regexp reads it.
+    expect(r('{{ regexMatch "(?i)^V[[:digit:]]+$" "v12" }} {{ regexReplaceAll "(?i)L" "-" "lol" }} {{ regexReplaceAll "a*" "-" "baaac" }}')).toBe('true -o- -b-c-');
+    expect(fails('{{ regexMatch "a(?=b)" "ab" }}').reason).toBe('error calling regexMatch: error parsing regexp: invalid or unsupported Perl syntax: `(?=` (RE2 has no look-ahead)');
   });
 
   it('printf with Go verbs, width, precision and its error notes', () => {

@@ -197,6 +197,9 @@ describe('functions', () => {
     ['strrev("abc")', 'cba'],
     ['indent(2, "a\\nb")', 'a\n  b'],
     ['regex_replace("a1b22", "[0-9]+", "#")', 'a#b#'],
+    ['regex_replace("Web-12", "(?i)^web-([[:digit:]]+)$", "n$1")', 'n12'],
+    ['regex_replace("a1", "(?P<d>[0-9])", "<$${d}>")', 'a<1>'],
+    ['replace("a.b.c", "/\\\\./", "-")', 'a-b-c'],
     ['base64encode("hi")', 'aGk='],
     ['base64decode("aGk=")', 'hi'],
     ['formatlist("%s=%d", ["a", "b"], [1, 2])', ['a=1', 'b=2']],
@@ -223,6 +226,10 @@ describe('functions', () => {
     expect(await errorOf(evalExpr('upper("a", "b")'))).toContain('upper() takes 1 argument, got 2');
     expect(await errorOf(evalExpr('lookup({}, "k")'))).toContain('no key "k"');
     expect(await errorOf(evalExpr('tonumber("x")'))).toContain('a number is required');
+    expect(await errorOf(evalExpr('regex_replace("a", "a(?=b)", "c")'))).toContain(
+      'regex_replace() got an invalid pattern: error parsing regexp: invalid or unsupported Perl syntax: `(?=` (RE2 has no look-ahead)',
+    );
+    expect(await errorOf(evalExpr('replace("a", "/(/", "c")'))).toContain('replace() got an invalid pattern: error parsing regexp: missing closing ): `(`');
   });
 
   it('reads file() relative to baseDir and refuses it without one', async () => {

@@ -11,6 +11,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type Value, formatValue, goJSON, goType, isMap, isNil, sprint, sprintf, sprintln } from './go-format.js';
 import { type FuncLookup } from './parser.js';
 import { parseGoBool } from '../../shared/go-bool.js';
+import { compileRe2 } from '../../shared/re2/index.js';
 
 export interface FuncContext {
   /** the task's environment, which `env` reads */
@@ -83,27 +84,6 @@ function parseGoInt(s: string, fn: string, unsigned = false): number {
   const ok = unsigned ? /^\d+$/ : /^[+-]?\d+$/;
   if (!ok.test(s)) throw new Error(`${fn}: strconv.Parse${unsigned ? 'Uint' : 'Int'}: parsing ${JSON.stringify(s)}: invalid syntax`);
   return parseInt(s, 10);
-}
-
-/** Go's RE2 syntax for JavaScript: a leading `(?flags)` becomes flags; `${1}`/`${name}` replacements too. */
-function goRegex(re: string, global: boolean): RegExp {
-  let flags = global ? 'gu' : 'u';
-  let body = re;
-  const m = /^\(\?([imsU]+)\)/.exec(re);
-  if (m) {
-    body = re.slice(m[0].length);
-    for (const f of m[1]) if (f !== 'U' && !flags.includes(f)) flags += f;
-  }
-  body = body.replace(/\(\?P</g, '(?<');
-  try {
-    return new RegExp(body, flags);
-  } catch (err) {
-    throw new Error(`error parsing regexp: ${(err as Error).message}`);
-  }
-}
-
-function goReplacement(repl: string): string {
-  return repl.replace(/\$\{(\w+)\}/g, (_, name: string) => (/^\d+$/.test(name) ? `$${name}` : `$<${name}>`));
 }
 
 function toTitle(s: string): string {
@@ -312,10 +292,10 @@ export const FUNCS: Record<string, FuncDef> = {
   containsAny: { arity: 2, fn: (_c, [want, l]) => list(want, 'containsAny').some((x) => contains(l, x)) },
   containsNone: { arity: 2, fn: (_c, [want, l]) => !list(want, 'containsNone').some((x) => contains(l, x)) },
   containsNotAll: { arity: 2, fn: (_c, [want, l]) => !list(want, 'containsNotAll').every((x) => contains(l, x)) },
-  regexMatch: { arity: 2, fn: (_c, [re, s]) => goRegex(str(re, 'regexMatch', 'expression'), false).test(str(s, 'regexMatch')) },
+  regexMatch: { arity: 2, fn: (_c, [re, s]) => compileRe2(str(re, 'regexMatch', 'expression')).test(str(s, 'regexMatch')) },
   regexReplaceAll: {
     arity: 3,
-    fn: (_c, [re, repl, s]) => str(s, 'regexReplaceAll').replace(goRegex(str(re, 'regexReplaceAll', 'expression'), true), goReplacement(str(repl, 'regexReplaceAll'))),
+    fn: (_c, [re, repl, s]) => compileRe2(str(re, 'regexReplaceAll', 'expression')).replaceAll(str(s, 'regexReplaceAll'), str(repl, 'regexReplaceAll')),
   },
   indent: {
     arity: 2,

@@ -1,5 +1,5 @@
 /**
- * Evaluates a parsed filter against a JSON datum with go-bexpr's semantics (research §6.7).
+ * Evaluates a parsed filter against a JSON datum with go-bexpr's semantics.
  *
  * Upstream evaluates Go structs and maps; we evaluate the JSON we emit. Choices that follow from that:
  * - Every JSON object is treated as a Go map: a key it does not have is a *missing map key*, never the
@@ -12,8 +12,8 @@
  */
 import { UserError } from '../../shared/errors.js';
 import { parseGoBool } from '../../shared/go-bool.js';
+import type { Re2 } from '../../shared/re2/index.js';
 import type { CollectionExpr, Expr, MatchExpr, Selector } from './parser.js';
-import { safeRegexTest } from './lexer.js';
 
 type Scope = ReadonlyMap<string, unknown>;
 
@@ -145,8 +145,7 @@ function matches(expr: MatchExpr, v: unknown): boolean {
   const kind = kindOf(v);
   if (kind === 'null') return false;
   if (kind !== 'string') throw evalError(expr.selector, `cannot use "matches" on a ${kind}; it needs a string`);
-  // Compiled without the `g`/`y` flags, so `test` keeps no state between data.
-  return safeRegexTest(expr.regex as RegExp, v as string);
+  return (expr.regex as Re2).test(v as string);
 }
 
 /** What each operator answers when its selector names a missing map key. */

@@ -5,7 +5,7 @@
 import { evaluate } from './evaluate.js';
 import { parseFilter } from './parser.js';
 
-export { FilterSyntaxError, compileRe2 } from './lexer.js';
+export { FilterSyntaxError } from './lexer.js';
 export { parseFilter } from './parser.js';
 export type { Binding, CollectionExpr, Expr, MatchExpr, MatchOp, Selector } from './parser.js';
 

@@ -1,5 +1,5 @@
 /**
- * Recursive-descent parser for go-bexpr filter expressions (the grammar of research §6.7). Each rule
+ * Recursive-descent parser for go-bexpr filter expressions (go-bexpr's grammar). Each rule
  * returns its node or undefined after restoring the scanner, which is how the PEG's ordered choice
  * behaves; the few rules upstream turns into hard errors (unmatched parenthesis, bad number, bad index)
  * throw at once so the message points at the real mistake.
@@ -8,7 +8,8 @@
  * or-expression, so `any X as x { … } and Y == 1` needs extra parentheses there. Here a collection
  * expression may stand wherever a match expression may; every expression upstream accepts parses the same.
  */
-import { Scanner, compileRe2 } from './lexer.js';
+import { type Re2, compileRe2 } from '../../shared/re2/index.js';
+import { Scanner } from './lexer.js';
 
 export interface Selector {
   /** `ident` form (`Meta.team`, `Tags.0`, `Meta["a.b"]`) or the JSON-pointer form (`"/Meta/team"`) */
@@ -37,7 +38,7 @@ export interface MatchExpr {
   /** the literal as written (strings decoded); absent for the `is …` operators */
   value?: string;
   /** compiled once at parse time for `matches` / `not matches` */
-  regex?: RegExp;
+  regex?: Re2;
 }
 
 /**

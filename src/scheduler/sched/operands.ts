@@ -2,6 +2,7 @@
  * One constraint operand applied to the two resolved targets, as Nomad's checkConstraint does. A target is
  * undefined when the node lacks it; only `!=`/`not` and `is_not_set` can then pass, as in Nomad.
  */
+import { type Re2, Re2SyntaxError, Re2TimeLimitError, compileRe2 } from '../../shared/re2/index.js';
 import { versionMatches } from './version.js';
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -68,18 +69,30 @@ function splitSet(s: string): string[] {
   return s.split(',').map((v) => v.trim());
 }
 
-const regexps = new Map<string, RegExp | null>();
+/** Compiled patterns, shared by every node a constraint is checked against; null for one that is not valid. */
+const regexps = new Map<string, Re2 | null>();
 
+/**
+ * Nomad's checkRegexpMatch: RE2 syntax, unanchored; a pattern that does not compile matches nothing, and
+ * neither does one too slow for the value, so that one node's attribute cannot fail a whole evaluation.
+ */
 function regexpMatches(value: string, pattern: string): boolean {
   let re = regexps.get(pattern);
   if (re === undefined) {
     try {
-      re = new RegExp(pattern);
-    } catch {
+      re = compileRe2(pattern);
+    } catch (err) {
+      if (!(err instanceof Re2SyntaxError)) throw err;
       re = null;
     }
     if (regexps.size > 10_000) regexps.clear();
     regexps.set(pattern, re);
   }
-  return re !== null && re.test(value);
+  if (re === null) return false;
+  try {
+    return re.test(value);
+  } catch (err) {
+    if (err instanceof Re2TimeLimitError) return false;
+    throw err;
+  }
 }

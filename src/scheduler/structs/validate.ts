@@ -5,6 +5,7 @@
  */
 import { MAX_KEY_PART_BYTES } from '../../shared/key-length.js';
 import { UserError } from '../../shared/errors.js';
+import { Re2SyntaxError, compileRe2 } from '../../shared/re2/index.js';
 import type { Affinity, Constraint, Spread } from './constraint.js';
 import { CONSTRAINT_OPERANDS } from './constraint.js';
 import { formatDurationNs, parseDurationNs } from './duration.js';
@@ -533,13 +534,11 @@ export function validateConstraint(c: Constraint): string[] {
     case 'set_contains_any':
       if (c.RTarget === '') errs.push('Set contains constraint requires an RTarget');
       break;
-    case 'regexp':
-      try {
-        new RegExp(c.RTarget);
-      } catch (e) {
-        errs.push(`Regular expression failed to compile: ${(e as Error).message}`);
-      }
+    case 'regexp': {
+      const problem = regexpProblem(c.RTarget);
+      if (problem) errs.push(problem);
       break;
+    }
     case 'version':
     case 'semver':
       if (!isVersionConstraint(c.RTarget)) {
@@ -567,6 +566,17 @@ export function validateConstraint(c: Constraint): string[] {
   return errs;
 }
 
+/** Why an RE2 pattern does not compile, in Nomad's words; undefined when it does. */
+function regexpProblem(pattern: string): string | undefined {
+  try {
+    compileRe2(pattern);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof Re2SyntaxError)) throw err;
+    return `Regular expression failed to compile: ${err.message}`;
+  }
+}
+
 /** Comma-separated `op version` terms, as hashicorp/go-version parses them. */
 function isVersionConstraint(text: string): boolean {
   if (text.trim() === '') return false;
@@ -578,6 +588,10 @@ function validateAffinity(a: Affinity): string[] {
   const allowed = ['=', '==', 'is', '!=', 'not', '<', '<=', '>', '>=', 'regexp', 'version', 'semver', 'set_contains', 'set_contains_all', 'set_contains_any'];
   if (a.Operand === '') errs.push('Missing affinity operand');
   else if (!allowed.includes(a.Operand)) errs.push(`Unknown affinity operator "${a.Operand}"`);
+  if (a.Operand === 'regexp') {
+    const problem = regexpProblem(a.RTarget);
+    if (problem) errs.push(problem);
+  }
   if (a.LTarget === '') errs.push('No LTarget provided but is required');
   if (a.RTarget === '') errs.push('No RTarget provided but is required');
   if (a.Weight === 0 || a.Weight < -100 || a.Weight > 100) {

@@ -43,7 +43,7 @@ function evalError(expr: string, datum: unknown = job): UserError {
   throw new Error(`${expr} evaluated without an error`);
 }
 
-describe('filter evaluation: the research examples', () => {
+describe("filter evaluation: go-bexpr's documented examples", () => {
   it.each([
     ['Status == "running"', true],
     ['Datacenters contains "dc2"', true],

@@ -24,6 +24,8 @@ describe('constraint operands', () => {
     ['regexp', 'ubuntu-22.04', '^ubuntu-2[0-9]', true],
     ['regexp', 'debian', '^ubuntu', false],
     ['regexp', 'x', '(', false],
+    ['regexp', 'Linux', '(?i)^linux$', true],
+    ['regexp', 'linux-5', '^[[:alpha:]]+-\\pN$', true],
     ['version', '1.5.2', '>= 1.2, < 2.0', true],
     ['version', '2.0.0', '>= 1.2, < 2.0', false],
     ['version', '1.9', '~> 1.2', true],
@@ -50,6 +52,12 @@ describe('constraint operands', () => {
   ];
   it.each(cases)('%s: %j vs %j → %s', (op, l, r, want) => {
     expect(checkOperand(op, l, r)).toBe(want);
+  });
+
+  it('a regexp too slow for the value matches nothing rather than failing the evaluation', () => {
+    const value = `${'a'.repeat(15)}1`.repeat(12_500);
+    expect(checkOperand('regexp', value, '\\pL{16}')).toBe(false);
+    expect(checkOperand('regexp', 'a'.repeat(16), '\\pL{16}')).toBe(true);
   });
 
   it('go-version constraints compare any number of segments', () => {
