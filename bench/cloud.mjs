@@ -1,8 +1,9 @@
 // The cloud login's figures: each login a real POST /v1/auth/cloud/login that verifies its document in
 // full and writes durably (access-list entry, entity alias, token). Every ec2 login sends the document of
 // an instance that has not logged in before, so nothing the server remembers from an earlier login can
-// stand in for the signature check. Three kinds of process: the server (`svc server -dev`, its cloud
-// mount configured over the API to trust the provider), the provider (bench/cloud-provider.ts: the
+// stand in for the signature check. Three kinds of process: the server (`svc server -dev
+// -cloud-allow-sha1`, since the identity + signature login relies on SHA-1; its cloud mount configured
+// over the API to trust the provider), the provider (bench/cloud-provider.ts: the
 // tests' simulator, answering the server's DescribeInstances and GetCallerIdentity calls) and the load
 // generators (bench/login-load.mjs).
 import { readFile, rm } from 'node:fs/promises';
@@ -34,7 +35,7 @@ export async function cloudBench({ bin, env, concurrency, processes, logins }) {
   let server;
   try {
     const setup = await provider.ask('setup', { rsa2048: logins + WARMUP, identity: logins + WARMUP, file: documentsFile });
-    server = await startDevServer(bin, env);
+    server = await startDevServer(bin, env, { args: ['-cloud-allow-sha1'] });
     await configureMount(server, setup);
     // The generators take the first `logins` documents of each kind; the rest warm the server up.
     const documents = JSON.parse(await readFile(documentsFile, 'utf8'));
@@ -49,7 +50,7 @@ export async function cloudBench({ bin, env, concurrency, processes, logins }) {
     const failures = [];
     for (const [label, kind, target] of [
       ['ec2 pkcs7 (rsa2048), distinct documents', 'rsa2048', '≥ 1,500 /s'],
-      ['ec2 identity + signature, distinct documents', 'identity', ''],
+      ['ec2 identity + signature (-cloud-allow-sha1), distinct documents', 'identity', ''],
       ['iam (GetCallerIdentity), fresh signatures', 'iam', ''],
     ]) {
       const share = Math.ceil(logins / processes);

@@ -16,7 +16,8 @@
 //   memory      server VmRSS at 0, 10,000 and 100,000 allocations (target ≤ 1 GiB at 100,000)
 //   cloud       ec2 logins, each with a document the server has never seen (a distinct simulated
 //               instance per login, the simulator in a process of its own), from several processes:
-//               rsa2048 PKCS#7 (target ≥ 1,500/s), identity + signature, and iam
+//               rsa2048 PKCS#7 (target ≥ 1,500/s), identity + signature (its server started with
+//               -cloud-allow-sha1, which that flow needs), and iam
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   BENCH_ONLY=c1m,memory  run only these sections (names above)

@@ -9,7 +9,10 @@
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
 //   dist/cli-template.cjs   the Go template language of `-t`, loaded only when a command is given one;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
+//   dist/server-config.cjs  the server's configuration file reader, loaded only by `svc server`;
 //   dist/jobspec.cjs        the job file parser, loaded only by job commands;
+//   dist/api-tls.cjs, dist/api-proxy.cjs  the API client's TLS (https:// addresses only) and proxying
+//                           (a proxy variable set), loaded by src/api/client.ts when needed;
 //   dist/cloud-verify-worker.cjs  the server's worker thread for ec2 login signature checks.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
 // `svc --help` close to a bare `node -e 0`. Inside each bundle, modules reached through `await import()`
@@ -17,9 +20,12 @@
 // commands need belongs in a bundle of its own. Packages stay external: the native lmdb binding and the
 // wasm HCL parser load from node_modules as usual.
 //
+// The bundles are built into a directory next to dist/ and swapped in once complete: a server or CLI
+// running from dist/ while `npm test` rebuilds (or a build that fails) never finds it half-written or gone.
+//
 // `node scripts/build.mjs --analyze` also prints the largest inputs of each bundle.
 import { analyzeMetafile, build } from 'esbuild';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -39,6 +45,9 @@ const SEPARATE = new Map([
   [path.resolve('src/cli/output/go-template.ts'), { out: 'cli-template.cjs', cli: true }],
   [path.resolve('src/cli/login-methods/cloud.ts'), { out: 'cli-login-cloud.cjs', cli: true }],
   [path.resolve('src/server/dev-cloud.ts'), { out: 'dev-cloud.cjs' }],
+  [path.resolve('src/server/config-file.ts'), { out: 'server-config.cjs', cli: true }],
+  [path.resolve('src/api/tls.ts'), { out: 'api-tls.cjs', cli: true }],
+  [path.resolve('src/api/proxy.ts'), { out: 'api-proxy.cjs', cli: true }],
 ]);
 
 /**
@@ -95,17 +104,69 @@ const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20'
  */
 const cli = { ...common, supported: { 'dynamic-import': false } };
 
-await rm('dist', { recursive: true, force: true });
-const results = await Promise.all([
-  build({ ...cli, stdin: mainEntry, outfile: 'dist/main.cjs', plugins: [bundleLinks({ fromMain: false })] }),
-  // The server and the jobspec parser are self-contained; the CLI's other bundles link like main.cjs.
-  ...[...SEPARATE].map(([entry, { out, cli: part }]) =>
-    build(part ? { ...cli, entryPoints: [entry], outfile: `dist/${out}`, plugins: [bundleLinks({ fromMain: true })] } : { ...common, entryPoints: [entry], outfile: `dist/${out}` }),
-  ),
-  // Started by the server with new Worker(), which finds it next to dist/server.cjs.
-  build({ ...common, entryPoints: ['src/secrets/auth/cloud/login/verify-worker.ts'], outfile: 'dist/cloud-verify-worker.cjs' }),
-]);
-if (analyze) for (const r of results) console.log(await analyzeMetafile(r.metafile));
-// The task executor runs as its own process (one per task, so tasks outlive the server); it is plain
-// CommonJS with no imports, and the server finds it next to its own bundle.
-await copyFile('src/client/executor/executor.cjs', 'dist/executor.cjs');
+/** Building (`new`) or replaced (`old`) by the build process with that pid. */
+const SCRATCH = /^dist\.(new|old)-(\d+)(-\d+)?$/;
+
+const running = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+};
+
+/** What a build killed half-way left behind; a build still running keeps its own. */
+async function removeAbandoned() {
+  for (const name of await readdir('.')) {
+    const m = SCRATCH.exec(name);
+    if (m && !running(Number(m[2]))) await rm(name, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Puts `fresh` in place of dist/. A directory cannot replace a non-empty one in one rename, so the old
+ * one moves aside first and dist/ is missing between the two renames only. A build running at the same
+ * time may put its dist/ there in between: moved aside too, the last build to finish wins.
+ */
+async function swapIn(fresh) {
+  const aside = [];
+  for (;;) {
+    const old = `dist.old-${process.pid}-${aside.length}`;
+    try {
+      await rename('dist', old);
+      aside.push(old);
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    try {
+      await rename(fresh, 'dist');
+      break;
+    } catch (err) {
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+    }
+  }
+  for (const old of aside) await rm(old, { recursive: true, force: true });
+}
+
+await removeAbandoned();
+const out = `dist.new-${process.pid}`;
+try {
+  const results = await Promise.all([
+    build({ ...cli, stdin: mainEntry, outfile: `${out}/main.cjs`, plugins: [bundleLinks({ fromMain: false })] }),
+    // The server and the jobspec parser are self-contained; the CLI's other bundles link like main.cjs.
+    ...[...SEPARATE].map(([entry, { out: file, cli: part }]) =>
+      build(part ? { ...cli, entryPoints: [entry], outfile: `${out}/${file}`, plugins: [bundleLinks({ fromMain: true })] } : { ...common, entryPoints: [entry], outfile: `${out}/${file}` }),
+    ),
+    // Started by the server with new Worker(), which finds it next to dist/server.cjs.
+    build({ ...common, entryPoints: ['src/secrets/auth/cloud/login/verify-worker.ts'], outfile: `${out}/cloud-verify-worker.cjs` }),
+  ]);
+  if (analyze) for (const r of results) console.log(await analyzeMetafile(r.metafile));
+  // The task executor runs as its own process (one per task, so tasks outlive the server); it is plain
+  // CommonJS with no imports, and the server finds it next to its own bundle.
+  await copyFile('src/client/executor/executor.cjs', `${out}/executor.cjs`);
+  await swapIn(out);
+} catch (err) {
+  await rm(out, { recursive: true, force: true });
+  throw err;
+}

@@ -1,9 +1,10 @@
 /**
  * run(argv, streams, env) → exit code. The one place where errors become exit codes: each command family
  * keeps its upstream's convention (secrets commands: 1 local/usage error, 2 server error, as Vault;
- * scheduler commands: 1 for any error, as Nomad; 127 for an unknown command).
+ * scheduler commands: 1 for any error, as Nomad; 127 for an unknown command). main(argv) is the process
+ * around it, for bin/svc: what no command reports itself (a reader that went away, a crash) ends there.
  */
-import { ApiError, ConnectionError, UsageError } from './shared/errors.js';
+import { ApiError, ConnectionError, SvcError, UsageError } from './shared/errors.js';
 import { createIo, type Io } from './cli/io.js';
 import type { CommandSpec, FlagSpec } from './cli/define.js';
 import { registryFor, type Registry } from './cli/registry.js';
@@ -36,6 +37,11 @@ function subcommandsOf(path: string[], { commands, groups }: Registry): Array<{ 
   return [...seen].map(([name, synopsis]) => ({ name, synopsis })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+export interface RunHooks {
+  /** the command argv names, once found and before it runs */
+  commandFound?(spec: CommandSpec): void;
+}
+
 export async function run(
   argv: string[],
   // stdin is a getter: creating process.stdin costs a few ms, and most commands never read it.
@@ -47,35 +53,40 @@ export async function run(
     stderr: process.stderr,
   },
   env: NodeJS.ProcessEnv = process.env,
+  hooks: RunHooks = {},
 ): Promise<number> {
   const bare = createIo(streams, env, { noColor: argv.includes('-no-color') || argv.includes('--no-color'), forceColor: argv.includes('-force-color') || argv.includes('--force-color') });
-  const registry = await registryFor(argv);
-  if (argv.length === 0 || ['-h', '-help', '--help'].includes(argv[0])) {
-    bare.out(renderRootHelp(subcommandsOf([], registry)));
-    return argv.length === 0 ? 1 : 0;
-  }
-  if (['-v', '-version', '--version'].includes(argv[0])) argv = ['version'];
-
-  const { spec, consumed } = findCommand(argv, registry.commands);
-  if (!spec) {
-    const words = argv.filter((a) => !a.startsWith('-'));
-    for (let n = words.length; n > 0; n--) {
-      const group = registry.groups.find((g) => g.path.length === n && g.path.every((w, i) => words[i] === w));
-      if (group && argv.slice(0, n).every((w, i) => w === group.path[i])) {
-        bare.out(renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path, registry)));
-        return helpRequested(argv) ? 0 : 1;
-      }
-    }
-    bare.err(`Unknown command: svc ${words.join(' ')}\nRun "svc -help" for the list of commands.`);
-    return EXIT_UNKNOWN_COMMAND;
-  }
-
-  const rest = argv.slice(consumed);
-  if (helpRequested(rest, { flags: flagsOf(spec), stopAtFirstArg: spec.stopAtFirstArg })) {
-    bare.out(renderCommandHelp(spec, FLAG_SETS));
-    return 0;
-  }
+  let spec: CommandSpec | undefined;
   try {
+    // Inside the try: loading a subtree's bundle can fail (an incomplete install), and that is one line too.
+    const registry = await registryFor(argv);
+    if (argv.length === 0 || ['-h', '-help', '--help'].includes(argv[0])) {
+      bare.out(renderRootHelp(subcommandsOf([], registry)));
+      return argv.length === 0 ? 1 : 0;
+    }
+    if (['-v', '-version', '--version'].includes(argv[0])) argv = ['version'];
+
+    const found = findCommand(argv, registry.commands);
+    spec = found.spec;
+    if (!spec) {
+      const words = argv.filter((a) => !a.startsWith('-'));
+      for (let n = words.length; n > 0; n--) {
+        const group = registry.groups.find((g) => g.path.length === n && g.path.every((w, i) => words[i] === w));
+        if (group && argv.slice(0, n).every((w, i) => w === group.path[i])) {
+          bare.out(renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path, registry)));
+          return helpRequested(argv) ? 0 : 1;
+        }
+      }
+      bare.err(`Unknown command: svc ${words.join(' ')}\nRun "svc -help" for the list of commands.`);
+      return EXIT_UNKNOWN_COMMAND;
+    }
+    hooks.commandFound?.(spec);
+
+    const rest = argv.slice(found.consumed);
+    if (helpRequested(rest, { flags: flagsOf(spec), stopAtFirstArg: spec.stopAtFirstArg })) {
+      bare.out(renderCommandHelp(spec, FLAG_SETS));
+      return 0;
+    }
     const parsed = parseArgs(rest, flagsOf(spec), { stopAtFirstArg: spec.stopAtFirstArg, env });
     const io = createIo(streams, env, { noColor: parsed.flags['no-color'] === true, forceColor: parsed.flags['force-color'] === true });
     const required = (spec.args ?? []).filter((a) => a.required).length;
@@ -86,23 +97,61 @@ export async function run(
     const code = await spec.run({ io, env, flags: parsed.flags, args: parsed.args });
     return code ?? 0;
   } catch (err) {
-    return reportError(bare, spec, err);
+    return reportError(bare, spec, err, env);
   }
 }
 
-function reportError(io: Io, spec: CommandSpec, err: unknown): number {
-  if (err instanceof UsageError) {
+function reportError(io: Io, spec: CommandSpec | undefined, err: unknown, env: NodeJS.ProcessEnv): number {
+  if (err instanceof UsageError && spec) {
     io.err(`${err.message}\n\nUsage: ${spec.usage}\nRun "svc ${spec.path.join(' ')} -help" for more.`);
     return 1;
   }
   if (err instanceof ApiError) {
-    if (spec.family === 'scheduler') {
+    if (spec?.family === 'scheduler') {
       io.err(`Error: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`);
       return 1;
     }
     io.err(`Error: ${err.message}`);
     return 2;
   }
-  io.err(`Error: ${(err as Error)?.message ?? String(err)}`);
-  return err instanceof ConnectionError && spec.family === 'secrets' ? 2 : 1;
+  if (err instanceof SvcError || err instanceof UsageError || err instanceof ConnectionError) {
+    io.err(`Error: ${err.message}`);
+    return err instanceof ConnectionError && spec?.family === 'secrets' ? 2 : 1;
+  }
+  io.err(internalErrorText(err, env.SVC_DEBUG === '1'));
+  return 1;
+}
+
+/**
+ * An error nothing expected (a bug, a broken install): its message's first line, since what follows is
+ * Node's detail (a module's require stack), and the stack only when asked for.
+ */
+function internalErrorText(err: unknown, withStack: boolean): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const line = `Error: ${message.split('\n')[0] || String(err)}`;
+  return withStack && err instanceof Error && err.stack ? `${line}\n${err.stack}` : line;
+}
+
+/**
+ * The process around run(), for bin/svc. A reader that goes away early (`svc job inspect big | head -1`)
+ * fails the next write with EPIPE: the command ends there, quietly and with 0, as a Unix tool does,
+ * except a daemon (the server), which keeps serving without that output, as Nomad's agent ignores
+ * SIGPIPE. An exception or rejection no command caught is one line (the stack with SVC_DEBUG=1; always
+ * for a daemon, whose crash is read in its log), and exit 1.
+ */
+export async function main(argv: string[]): Promise<void> {
+  let daemon = false;
+  const crash = (err: unknown) => {
+    process.stderr.write(`${internalErrorText(err, daemon || process.env.SVC_DEBUG === '1')}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') crash(err);
+      else if (!daemon) process.exit(0);
+    });
+  }
+  process.exitCode = await run(argv, undefined, process.env, { commandFound: (spec) => (daemon = spec.daemon === true) });
 }

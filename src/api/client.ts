@@ -1,16 +1,30 @@
 /**
  * The HTTP client for both APIs, used by the CLI and by the tests. It uses node:http because it is on
- * every command's start-up path and loads in a few milliseconds.
+ * every command's start-up path and loads in a few milliseconds; TLS (./tls.ts, which also words failed
+ * connections) is loaded only for https:// addresses or a failure, and proxying (./proxy.ts) only when a
+ * proxy variable is set.
  */
 import type http from 'node:http';
-import { ApiError, ConnectionError } from '../shared/errors.js';
+import type { RequestOptions as HttpsRequestOptions } from 'node:https';
+import type { Readable } from 'node:stream';
+import { ApiError } from '../shared/errors.js';
+import type { ClientTls } from './tls.js';
 
 export interface ClientConfig {
   address: string;
   token?: string;
   namespace?: string;
   region?: string;
+  /** for https:// addresses; its files are read at the first request */
+  tls?: ClientTls;
+  /** where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from (the CLI's environment); without it, no proxy */
+  proxyEnv?: Readonly<Record<string, string | undefined>>;
+  /** one more error on a 403: the CLI's hint when it had no token to send */
+  permissionDeniedHint?: string;
 }
+
+/** A response whose body is read as it arrives: node:http's, or a proxied one with the same fields. */
+export type ApiResponse = Readable & { statusCode?: number; headers: http.IncomingHttpHeaders };
 
 export interface RawAnswer {
   status: number;
@@ -36,12 +50,26 @@ export interface SecretsEnvelope {
 }
 
 export class ApiClient {
+  private tls?: Promise<HttpsRequestOptions>;
+
   constructor(readonly config: ClientConfig) {}
+
+  /** The TLS options of https:// and wss:// connections, from `config.tls` (files read once). */
+  tlsOptions(): Promise<HttpsRequestOptions> {
+    this.tls ??= import('./tls.js').then((m) => m.tlsRequestOptions(this.config.tls));
+    return this.tls;
+  }
 
   url(path: string, query?: RequestOptions['query']): URL {
     const url = new URL(path, this.config.address.replace(/\/+$/, '') + '/');
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url;
+  }
+
+  /** The error for an error answer: `errors` as the server gave them, and the hint on a 403. */
+  apiError(status: number, errors: string[], url: URL): ApiError {
+    const hint = status === 403 ? this.config.permissionDeniedHint : undefined;
+    return new ApiError(status, hint ? [...errors, hint] : errors, url.toString());
   }
 
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<RawAnswer> {
@@ -58,7 +86,7 @@ export class ApiClient {
    * Sends a request and answers the response as soon as its headers arrive, for bodies read as they come
    * (log streams); the caller reads the response to its end or destroys it. `signal` cancels the request.
    */
-  async open(method: string, path: string, opts: RequestOptions & { signal?: AbortSignal } = {}): Promise<http.IncomingMessage> {
+  async open(method: string, path: string, opts: RequestOptions & { signal?: AbortSignal } = {}): Promise<ApiResponse> {
     const url = this.url(path, opts.query);
     const body = opts.body === undefined ? undefined : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
     const headers: Record<string, string> = { ...opts.headers };
@@ -67,14 +95,19 @@ export class ApiClient {
       headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(body.length);
     }
+    const tls = url.protocol === 'https:' ? await this.tlsOptions() : {};
+    const env = this.config.proxyEnv;
+    if (env && (env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY)) {
+      const proxied = await (await import('./proxy.js')).openIfProxied(this.config, url, { method, headers, body, signal: opts.signal }, tls);
+      if (proxied) return proxied;
+    }
     // Loaded here, not at the top: node:https pulls in TLS, which would slow every command's start.
     const lib = (url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as Pick<typeof http, 'request'>;
     return new Promise((resolve, reject) => {
-      const req = lib.request(url, { method, headers, agent: false, signal: opts.signal }, resolve);
+      const req = lib.request(url, { method, headers, agent: false, signal: opts.signal, ...tls }, resolve);
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (err.name === 'AbortError') return reject(err);
-        const hint = err.code === 'ECONNREFUSED' ? ' (connection refused); is `svc server` running? Set SVC_ADDR or -address to point elsewhere' : `: ${err.message}`;
-        reject(new ConnectionError(`cannot reach the server at ${this.config.address}${hint}`));
+        import('./tls.js').then((m) => reject(m.connectionError(err, url, this.config)), reject);
       });
       req.end(body);
     });
@@ -93,7 +126,7 @@ export class ApiClient {
       } catch {
         // a non-JSON error body is shown as it is
       }
-      throw new ApiError(answer.status, errors, this.url(full, opts.query).toString());
+      throw this.apiError(answer.status, errors, this.url(full, opts.query));
     }
     if (answer.status === 204 || text === '') return undefined;
     return JSON.parse(text) as SecretsEnvelope;
@@ -104,7 +137,7 @@ export class ApiClient {
     const query = { namespace: this.config.namespace, region: this.config.region, ...opts.query };
     const answer = await this.request(method, path, { ...opts, query });
     const text = answer.body.toString('utf8');
-    if (answer.status >= 400) throw new ApiError(answer.status, [text.trim()], this.url(path, query).toString());
+    if (answer.status >= 400) throw this.apiError(answer.status, [text.trim()], this.url(path, query));
     return {
       body: (text === '' ? undefined : JSON.parse(text)) as T,
       index: Number(answer.headers['x-svc-index'] ?? 0),

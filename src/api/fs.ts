@@ -3,9 +3,8 @@
  * and the readers for the streamed answers: frames (logs, stream) decoded as they arrive, raw bytes (cat,
  * readat) passed on as they arrive.
  */
-import type { IncomingMessage } from 'node:http';
-import { ApiError, ConnectionError } from '../shared/errors.js';
-import type { ApiClient } from './client.js';
+import { ConnectionError } from '../shared/errors.js';
+import type { ApiClient, ApiResponse } from './client.js';
 
 export type { AllocFileInfo } from '../client/fs/alloc-files.js';
 import type { AllocFileInfo } from '../client/fs/alloc-files.js';
@@ -96,7 +95,7 @@ function decodeFrame(text: string): Frame {
 }
 
 /** Opens a streamed GET; an error status is read whole and thrown as ApiError, as the buffered calls do. */
-async function openStream(client: ApiClient, path: string, query: Record<string, string | number | boolean | undefined>, signal?: AbortSignal): Promise<IncomingMessage> {
+async function openStream(client: ApiClient, path: string, query: Record<string, string | number | boolean | undefined>, signal?: AbortSignal): Promise<ApiResponse> {
   const q = { ...query, namespace: query.namespace ?? client.config.namespace, region: client.config.region };
   const res = await client.open('GET', path, { query: q, signal });
   // Readers see a cut connection through their iteration; an 'error' emitted after they stopped listening
@@ -106,14 +105,14 @@ async function openStream(client: ApiClient, path: string, query: Record<string,
   if (status < 400) return res;
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(c as Buffer);
-  throw new ApiError(status, [Buffer.concat(chunks).toString('utf8').trim()], client.url(path, q).toString());
+  throw client.apiError(status, [Buffer.concat(chunks).toString('utf8').trim()], client.url(path, q));
 }
 
 /** A stream that stopped before the server ended it: the connection was cut (a crash, the network). */
 const cut = (err: unknown) => new ConnectionError(`the server's answer was cut off before its end (${(err as Error)?.message ?? String(err)})`);
 
 /** The frames of a response, heartbeats included, until the server ends it (or `signal` aborts). */
-async function* framesOf(res: IncomingMessage, signal?: AbortSignal): AsyncGenerator<Frame> {
+async function* framesOf(res: ApiResponse, signal?: AbortSignal): AsyncGenerator<Frame> {
   const parser = new FrameParser();
   try {
     for await (const chunk of res) yield* parser.push(chunk as Buffer);
@@ -148,7 +147,7 @@ export async function allocStream(client: ApiClient, allocId: string, opts: Stre
   return framesOf(res, opts.signal);
 }
 
-async function* bytesOf(res: IncomingMessage): AsyncGenerator<Buffer> {
+async function* bytesOf(res: ApiResponse): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of res) yield chunk as Buffer;
   } catch (err) {

@@ -71,6 +71,8 @@ export interface CommandSpec {
    * 2 server error) or 'scheduler' (Nomad: 1 for any error).
    */
   family: 'secrets' | 'scheduler' | 'local';
+  /** runs until signalled (the server): a closed stdout does not end it, and a crash prints its stack */
+  daemon?: boolean;
   run(ctx: CommandContext): Promise<number | void>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The deployment monitor of `job run` and `deployment status -monitor` (research §9.3): follows a
+ * The deployment monitor of `job run` and `deployment status -monitor`: follows a
  * deployment with blocking queries on /v1/deployment/:id until it ends, showing its state each time it
  * changes:
  *

@@ -1,7 +1,7 @@
 /**
  * Reading a job file for the job commands (validate now; run and plan later): the file or `-` for stdin,
  * with -var, -var-file and the NOMAD_VAR_/SVC_VAR_ environment applied, giving the API job and the
- * JobSubmission that `job run` sends next to it (research §8.4).
+ * JobSubmission that `job run` sends next to it.
  *
  * The jobspec parser is loaded on first use: command modules are imported on every CLI start.
  */

@@ -1,5 +1,5 @@
 /**
- * The order in which a group's tasks run (research §2.9, §10.3), as a pure function from the tasks'
+ * The order in which a group's tasks run, as a pure function from the tasks'
  * states to what to do next:
  *
  *   prestart tasks first; main tasks once every non-sidecar prestart task has succeeded and every

@@ -4,6 +4,7 @@
  * node API over HTTP, as a node on another machine would.
  */
 import path from 'node:path';
+import type { ClientTls } from '../api/tls.js';
 import type { Services } from '../server/services.js';
 import { authorizeNodeSecret } from '../scheduler/state/nodes.js';
 import { fingerprintNode } from './fingerprint.js';
@@ -20,7 +21,8 @@ export interface LocalNodeOptions {
   stopTasksOnShutdown?: boolean;
 }
 
-export async function startLocalNode(services: Services, serverAddress: string, dataDir: string, opts: LocalNodeOptions): Promise<NodeAgent> {
+/** `server` is where the node reaches the server's API, and the TLS it does that with. */
+export async function startLocalNode(services: Services, server: { address: string; tls?: ClientTls }, dataDir: string, opts: LocalNodeOptions): Promise<NodeAgent> {
   const clientDir = path.join(dataDir, 'client');
   const { node, secret } = await fingerprintNode({
     dataDir,
@@ -28,14 +30,15 @@ export async function startLocalNode(services: Services, serverAddress: string, 
     name: opts.name,
     nodeClass: opts.nodeClass ?? '',
     meta: opts.meta ?? {},
-    httpAddr: new URL(serverAddress).host,
+    httpAddr: new URL(server.address).host,
     enableMockDriver: opts.enableMockDriver ?? false,
   });
   await authorizeNodeSecret(services.store, node.ID, secret);
   const agent = new NodeAgent({
     node,
     secret,
-    serverAddress,
+    serverAddress: server.address,
+    serverTls: server.tls,
     allocsDir: path.join(clientDir, 'allocs'),
     log: services.log.named('client'),
     stopTasksOnShutdown: opts.stopTasksOnShutdown ?? false,

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiClient } from '../api/client.js';
+import type { ClientTls } from '../api/tls.js';
 import type { Logger } from '../shared/log.js';
 import { NotFound } from '../shared/errors.js';
 import { clientTerminal } from '../scheduler/structs/allocation.js';
@@ -21,8 +22,9 @@ import { allocDirs } from './task-dir.js';
 export interface NodeAgentOptions {
   node: Node;
   secret: string;
-  /** http://host:port of the server */
+  /** http://host:port (or https://) of the server */
   serverAddress: string;
+  serverTls?: ClientTls;
   /** where allocation directories live */
   allocsDir: string;
   log: Logger;
@@ -51,11 +53,13 @@ export class NodeAgent {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private pullDone: Promise<void> | undefined;
+  /** ends the pull's blocking query at once on stop, instead of waiting for the server to answer it */
+  private readonly pullAbort = new AbortController();
   /** how long a heartbeat may be late, as the server last answered (ms) */
   private heartbeatTtlMs = 10_000;
 
   constructor(private readonly opts: NodeAgentOptions) {
-    this.api = new ApiClient({ address: opts.serverAddress, token: opts.secret });
+    this.api = new ApiClient({ address: opts.serverAddress, token: opts.secret, tls: opts.serverTls });
   }
 
   get nodeId(): string {
@@ -137,6 +141,7 @@ export class NodeAgent {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.heartbeatTimer);
+    this.pullAbort.abort();
     await this.pullDone;
     if (this.opts.stopTasksOnShutdown) await Promise.all([...this.runners.values()].map((r) => r.shutdown()));
     else for (const runner of this.runners.values()) runner.detach();
@@ -174,6 +179,7 @@ export class NodeAgent {
       try {
         const { body } = await this.api.scheduler<PullAnswer>('GET', `/v1/node/${this.nodeId}/client-allocations`, {
           query: { index, since, wait: PULL_WAIT },
+          signal: this.pullAbort.signal,
         });
         if (this.stopped) return;
         for (const alloc of body.Changed) {

@@ -1,5 +1,5 @@
 /**
- * Whether a task that ended starts again, and when (research §10.3). Pure: time and randomness come in as
+ * Whether a task that ended starts again, and when. Pure: time and randomness come in as
  * arguments, so every rule can be tested without waiting.
  */
 import type { RestartPolicy } from '../scheduler/structs/policies.js';

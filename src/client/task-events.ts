@@ -1,6 +1,6 @@
 /**
  * Task events as Nomad records them: the type, the legacy flat fields, the snake_case `Details`, and the
- * `DisplayMessage` that `alloc status` shows (research §3).
+ * `DisplayMessage` that `alloc status` shows.
  */
 import { type TaskEvent, newTaskEvent } from '../scheduler/structs/allocation.js';
 import { formatGoDuration } from '../shared/duration.js';

@@ -176,7 +176,7 @@ function parseHclJson(data: Record<string, unknown>, filename: string, opts: Par
   return buildJob(file, items, opts, baseDir, (b) => jobBodies.get(b)!);
 }
 
-/** What `job run` sends next to the job so `job inspect -hcl` can show the original file (research §8.4). */
+/** What `job run` sends next to the job so `job inspect -hcl` can show the original file. */
 export interface JobSubmission {
   Source: string;
   Format: 'hcl2' | 'json';

@@ -55,6 +55,8 @@ export class EvalBroker {
   private readonly inFlight = new InFlightPlans();
   /** one promise per in-flight plan, settled once its evaluation is acknowledged or sent back to the queue */
   private readonly committing = new Set<Promise<void>>();
+  /** ends the loop's current wait for work (stop() calls it, so a stop does not wait out a poll) */
+  private wake: () => void = () => undefined;
   readonly stats: BrokerStats = { processed: 0, failed: 0 };
 
   constructor(
@@ -70,6 +72,7 @@ export class EvalBroker {
   /** Lets the evaluation being processed finish and the plans written reach the disk, then stops. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wake();
     await this.loopDone;
     await this.settle();
     while (this.flushing.size > 0) await Promise.all([...this.flushing]);
@@ -93,7 +96,8 @@ export class EvalBroker {
       const now = Date.now();
       const next = this.queue.take(now);
       if (!next.entry) {
-        await this.store.waitForIndex(this.seen, Math.max(1, Math.min(POLL_MS, (next.wakeAt ?? Infinity) - now)), EVALS_QUEUED);
+        const stopping = new Promise<void>((resolve) => (this.wake = resolve));
+        await Promise.race([this.store.waitForIndex(this.seen, Math.max(1, Math.min(POLL_MS, (next.wakeAt ?? Infinity) - now)), EVALS_QUEUED), stopping]);
         continue;
       }
       if (this.inFlight.mustSettleBefore(next.entry.namespace, next.entry.jobId)) await this.settle();

@@ -11,6 +11,8 @@ import { createLogger, type LogLevel } from '../shared/log.js';
 import { openLmdbStore } from '../storage/lmdb-store.js';
 import { SCHEMA_MIGRATIONS } from '../storage/migrations.js';
 import { Seal } from '../storage/seal.js';
+import type { SealKeySource } from '../storage/seal-key.js';
+import type { AuditLog } from './audit/audit-log.js';
 import type { Store } from '../storage/store.js';
 import { MountTable } from '../secrets/mounts/mount-table.js';
 import { TokenStore } from '../secrets/token/token-store.js';
@@ -28,6 +30,7 @@ import { createUpgradeHandler } from './http/upgrade.js';
 import { handleSecrets, type SecretsRouting } from './http/secrets-handler.js';
 import { handleScheduler, tokenRefusal } from './http/scheduler-handler.js';
 import { createHttpServer } from './http/listener.js';
+import { loadServerTls, type TlsSettings } from './tls.js';
 import { schedulerError, secretsError } from './http/respond.js';
 import type { RawRequest, RawResponse } from './http/types.js';
 import type { ServerConfig, Services } from './services.js';
@@ -63,6 +66,19 @@ export interface ServerOptions {
   heartbeatGraceMs?: number;
   /** the cloud auth method's CLOUD_* variables (default: the process environment) and metadata service */
   cloud?: Partial<ServerConfig['cloud']>;
+  /** serve HTTPS with this certificate, and verify client certificates against its client CAs */
+  tls?: TlsSettings;
+  /** the external seal key the keyring is encrypted with; without it the keyring lies in the data dir in the clear */
+  sealKey?: SealKeySource;
+  /**
+   * GET /v1/sys/health waits until ready() is called instead of answering once listen() is done: `svc
+   * server` opens it after the token file is written and the banner printed, so a script that polls health
+   * and then runs commands never races the start. Everything else is served from listen() on (the
+   * server's own node registers through the API).
+   */
+  holdHealthUntilReady?: boolean;
+  /** the file audit device: every request and answer is appended to this file */
+  auditFile?: string;
 }
 
 export interface SvcServer {
@@ -74,6 +90,8 @@ export interface SvcServer {
   node(): Node | undefined;
   handle(raw: RawRequest): Promise<RawResponse>;
   listen(): Promise<{ address: string; port: number }>;
+  /** Opens GET /v1/sys/health, held back with `holdHealthUntilReady` until the caller is done starting. */
+  ready(): void;
   close(): Promise<void>;
 }
 
@@ -104,14 +122,19 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     cloudTidyIntervalMs: opts.cloudTidyIntervalMs ?? 3_600_000,
     execHeartbeatMs: opts.execHeartbeatMs ?? 10_000,
     cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint, allowSha1: opts.cloud?.allowSha1 ?? false },
+    nodeClientCert: opts.tls?.nodeClientCert === true,
   };
+  // Before anything is created: a bad certificate file stops the start with the file named.
+  const tls = opts.tls ? await loadServerTls(opts.tls, opts.client !== false) : undefined;
   const log = createLogger(opts.logLevel ?? 'info', opts.logWrite);
   const tempDir = opts.dev && !opts.dataDir ? await mkdtemp(path.join(tmpdir(), 'svc-dev-')) : undefined;
   const dataDir = opts.dataDir ?? tempDir!;
 
   let store: Store | undefined;
+  let audit: AuditLog | undefined;
   try {
-    const seal = await Seal.open(dataDir);
+    const seal = await Seal.open(dataDir, opts.sealKey);
+    if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
     store = await openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS });
     const mounts = new MountTable(store, ['token', ...Object.keys(authMethodBackends)]);
     const tokens = new TokenStore(store, seal, log.named('token'));
@@ -120,6 +143,11 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const scheduler = new SchedulerRuntime(store, log, { ttlMs: opts.heartbeatTtlMs, graceMs: opts.heartbeatGraceMs }, opts.gcIntervalMs);
     const shutdown = new AbortController();
     const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false, shutdown: shutdown.signal };
+    if (opts.auditFile) {
+      const { AuditLog } = await import('./audit/audit-log.js');
+      audit = await AuditLog.open(opts.auditFile, services);
+      services.audit = audit;
+    }
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
     // A disabled cloud mount's configuration, roles and lists go with it.
@@ -165,11 +193,20 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     // Requests being answered, so that close() can let them finish before storage goes away.
     let inFlight = 0;
     let drained: (() => void) | undefined;
+    let healthOpen = false;
+    let openHealth: () => void = () => undefined;
+    const healthOpened = new Promise<void>((resolve) => (openHealth = resolve));
+    shutdown.signal.addEventListener('abort', () => openHealth(), { once: true });
+    const markReady = () => {
+      healthOpen = true;
+      openHealth();
+    };
     async function handle(raw: RawRequest): Promise<RawResponse> {
+      if (!healthOpen && raw.path === '/v1/sys/health') await healthOpened;
       const requestId = uuid();
       inFlight++;
       try {
-        const answer = await route(raw, requestId);
+        const answer = audit ? await audit.record(raw, requestId, () => route(raw, requestId)) : await route(raw, requestId);
         return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
       } finally {
         if (--inFlight === 0) drained?.();
@@ -194,6 +231,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     }
 
     const httpServer: http.Server = createHttpServer(handle, {
+      tls: tls?.options,
       maxRequestBytes: config.maxRequestBytes,
       tooLarge: (p) => {
         const msg = `request body too large: the limit is ${config.maxRequestBytes} bytes`;
@@ -237,18 +275,24 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
             if (addr && typeof addr === 'object') resolve({ address: addr.address, port: addr.port });
           });
         });
-        // The node reaches the server over HTTP, so it can only start once the server listens.
+        // The node reaches the server over HTTP, so it can only start once the server listens. Over TLS it
+        // accepts only the server's own certificate, and presents it when asked for a client certificate.
         if (opts.client !== false) {
           const { startLocalNode } = await import('../client/local-node.js');
           const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
           const host = wildcard ? '127.0.0.1' : bound.address.includes(':') ? `[${bound.address}]` : bound.address;
-          localNode = await startLocalNode(services, `http://${host}:${bound.port}`, dataDir, {
+          const server = tls
+            ? { address: `https://${host}:${bound.port}`, tls: { clientCert: opts.tls!.certFile, clientKey: opts.tls!.keyFile, pinnedCert: tls.fingerprint } }
+            : { address: `http://${host}:${bound.port}` };
+          localNode = await startLocalNode(services, server, dataDir, {
             stopTasksOnShutdown: opts.dev,
             ...opts.client,
           });
         }
+        if (!opts.holdHealthUntilReady) markReady();
         return bound;
       },
+      ready: markReady,
       async close() {
         if (closed) return;
         closed = true;
@@ -277,11 +321,13 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         httpServer.closeAllConnections();
         // A background tidy stops at its next batch once `stopping` is set; let it get there.
         await tidiesSettled(services);
+        await audit?.close();
         await store!.close();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });
       },
     };
   } catch (err) {
+    await audit?.close().catch(() => undefined);
     await store?.close().catch(() => undefined);
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
     throw err;

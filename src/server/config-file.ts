@@ -2,7 +2,8 @@
  * The server's configuration file, HCL or YAML (or JSON), with the same settings as the flags:
  *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"
  *   datacenter = "dc1"   name = "node-1"   client { enabled = true, node_class = "gpu", meta { rack = "r1" } }
- *   cloud { allow_sha1 = false }
+ *   cloud { allow_sha1 = false }   seal { key_file = "/etc/svc/seal.key" }   audit { file = "/var/log/svc/audit.log" }
+ *   tls { cert_file = "/etc/svc/tls/server.pem"  key_file = "..."  client_ca_file = "..."  require_client_cert = false  node_client_cert = false }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -18,11 +19,17 @@ export interface FileConfig {
   name?: string;
   client?: { enabled?: boolean; nodeClass?: string; meta?: Record<string, string> };
   cloud?: { allowSha1?: boolean };
+  tls?: { certFile?: string; keyFile?: string; clientCaFile?: string; requireClientCert?: boolean; nodeClientCert?: boolean };
+  seal?: { keyFile?: string };
+  audit?: { file?: string };
 }
 
-const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud']);
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit']);
 const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta']);
 const CLOUD_KNOWN = new Set(['allow_sha1']);
+const TLS_KNOWN = new Set(['cert_file', 'key_file', 'client_ca_file', 'require_client_cert', 'node_client_cert']);
+const SEAL_KNOWN = new Set(['key_file']);
+const AUDIT_KNOWN = new Set(['file']);
 
 function single(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
@@ -85,6 +92,20 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
   }
   const cloud = block('cloud', CLOUD_KNOWN);
   if (cloud) out.cloud = { allowSha1: typed<boolean>(cloud.allow_sha1, 'cloud.allow_sha1', 'boolean') };
+  const tls = block('tls', TLS_KNOWN);
+  if (tls) {
+    out.tls = {
+      certFile: typed<string>(tls.cert_file, 'tls.cert_file', 'string'),
+      keyFile: typed<string>(tls.key_file, 'tls.key_file', 'string'),
+      clientCaFile: typed<string>(tls.client_ca_file, 'tls.client_ca_file', 'string'),
+      requireClientCert: typed<boolean>(tls.require_client_cert, 'tls.require_client_cert', 'boolean'),
+      nodeClientCert: typed<boolean>(tls.node_client_cert, 'tls.node_client_cert', 'boolean'),
+    };
+  }
+  const seal = block('seal', SEAL_KNOWN);
+  if (seal) out.seal = { keyFile: typed<string>(seal.key_file, 'seal.key_file', 'string') };
+  const audit = block('audit', AUDIT_KNOWN);
+  if (audit) out.audit = { file: typed<string>(audit.file, 'audit.file', 'string') };
   out.bind = str('bind_addr');
   const level = str('log_level');
   if (level !== undefined) {

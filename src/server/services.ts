@@ -93,9 +93,12 @@ export interface ServerConfig {
   execHeartbeatMs: number;
   /**
    * The cloud auth method: where it reads CLOUD_* credentials from, where it finds the metadata service,
-   * and whether ec2 logins may use SHA-1 signed documents (the DSA `pkcs7` one; off unless -cloud-allow-sha1).
+   * and whether ec2 logins may rely on SHA-1 (the DSA `pkcs7` document, and `identity` + `signature`,
+   * checked against a SHA-1 signed certificate; off unless -cloud-allow-sha1).
    */
   cloud: { env: Readonly<Record<string, string | undefined>>; metadataEndpoint?: string; allowSha1: boolean };
+  /** the node API answers only connections with a verified client certificate (TLS `node_client_cert`) */
+  nodeClientCert: boolean;
 }
 
 export interface Services {
@@ -113,4 +116,13 @@ export interface Services {
   stopping: boolean;
   /** aborted when shutdown begins: long-lived streams (log follows, exec sessions) end on it */
   shutdown: AbortSignal;
+  /** the file audit device, when one is configured (-audit-file, audit { file }) */
+  audit?: AuditDevice;
+}
+
+/** What sys/audit-hash needs of an audit device: its path and its HMAC. */
+export interface AuditDevice {
+  readonly path: string;
+  /** `hmac-sha256:<hex>`, as the device writes the value in its log */
+  hash(input: string): string;
 }

@@ -4,6 +4,11 @@ import { writeTokenFile } from '../cli/token-file.js';
 import { buildServer, type ServerOptions } from './app.js';
 import type { DevCloud, startDevCloud } from './dev-cloud.js';
 
+/** 127.0.0.0/8 and ::1 (also IPv4-mapped): addresses no other host can reach. */
+function isLoopback(address: string): boolean {
+  return /^(::ffff:)?127\./.test(address) || address === '::1';
+}
+
 /** `devCloud` (-dev-cloud) comes from the caller, which loads it from its own bundle. */
 export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv, devCloud?: typeof startDevCloud): Promise<number> {
   // Signals are caught from the first moment: a supervisor may stop us as soon as the banner appears,
@@ -16,7 +21,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
 
   let server;
   try {
-    server = await buildServer(opts);
+    server = await buildServer({ ...opts, holdHealthUntilReady: true });
   } catch (err) {
     io.err(`Error starting server: ${(err as Error).message}`);
     return 1;
@@ -29,7 +34,10 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     io.err(`Error starting server: cannot listen on ${opts.bind ?? '127.0.0.1'}:${opts.port ?? 4646}: ${(err as Error).message}`);
     return 1;
   }
-  if (opts.cloud?.allowSha1) server.services.log.warn('-cloud-allow-sha1: ec2 logins accept SHA-1 signed instance identity documents (the DSA pkcs7 one)');
+  if (opts.cloud?.allowSha1) server.services.log.warn('-cloud-allow-sha1: ec2 logins accept SHA-1 signatures (the DSA pkcs7 document, and identity + signature with its SHA-1 signed certificate)');
+  if (!opts.tls && !isLoopback(addr.address)) {
+    server.services.log.warn(`listening on ${addr.address} without TLS: tokens and secrets cross the network in clear text; serve HTTPS with -tls-cert and -tls-key (tls { cert_file, key_file } in -config)`);
+  }
   let cloud: DevCloud | undefined;
   if (devCloud) {
     try {
@@ -40,7 +48,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
       return 1;
     }
   }
-  const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  const url = `${opts.tls ? 'https' : 'http'}://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
   const lines = [
     '==> svc server started! Log data will stream in below:',
     '',
@@ -48,7 +56,9 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     `             Address: ${url}`,
     `            Data dir: ${opts.dataDir ?? '(temporary, removed at shutdown)'}`,
     `             Storage: lmdb`,
+    `            Seal key: ${server.services.seal.keyLocation}`,
   ];
+  if (opts.auditFile) lines.push(`           Audit log: ${opts.auditFile}`);
   const node = server.node();
   if (node) {
     const drivers = Object.entries(node.Drivers);
@@ -76,6 +86,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
   if (cloud) lines.push(...cloud.banner, '');
   io.out(lines.join('\n'));
   server.services.log.info(`listening on ${url}, data dir ${opts.dataDir ?? '(temporary)'}`);
+  server.ready();
 
   const name = await signal;
   io.out(`==> Caught ${name}, shutting down`);

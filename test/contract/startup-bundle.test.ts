@@ -37,9 +37,10 @@ const LAZY = [
   /^src\/cli\/login-methods\//,
   /^src\/cloud\//,
   /^src\/server\/dev-cloud\.ts$/,
+  /^src\/server\/config-file\.ts$/,
   /^test\/support\//,
   /^src\/secrets\/auth\/(cloud\/|token-fields\.ts$)/,
-  /^src\/api\/(jobs|allocs|evals|nodes|fs|exec)\.ts$/,
+  /^src\/api\/(jobs|allocs|evals|nodes|fs|exec|tls|proxy)\.ts$/,
   /^src\/scheduler\//,
   /^src\/jobspec\//,
 ];

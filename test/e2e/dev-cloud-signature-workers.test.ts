@@ -42,7 +42,8 @@ function thrownBy(check: () => unknown): string {
 
 beforeAll(async () => {
   home = await makeTempDir('svc-e2e-dev-cloud-workers-');
-  dev = await spawnServer(['-dev', '-dev-cloud', '-port=0'], { HOME: home });
+  // -cloud-allow-sha1: identity + signature logins, refused without it, are checked in the workers too.
+  dev = await spawnServer(['-dev', '-dev-cloud', '-cloud-allow-sha1', '-port=0'], { HOME: home });
   metadataUrl = /export CLOUD_METADATA_ENDPOINT='(http:\/\/127\.0\.0\.1:\d+)'/.exec(dev.stdout())?.[1] ?? '';
   api = new ApiClient({ address: dev.url, token: dev.rootToken });
   const get = await metadata(metadataUrl);

@@ -138,17 +138,20 @@ describe('svc server -dev -dev-cloud', () => {
     expect(self.policies).toEqual(['default']);
 
     expect((await statusOf(login(devCloud!.url, { role: 'dev-ec2', pkcs7 }))).code).toBe(400);
-    const identity = Buffer.from(await get('/latest/dynamic/instance-identity/document')).toString('base64');
-    const signature = noNewlines(await get('/latest/dynamic/instance-identity/signature'));
-    const again = (await login(devCloud!.url, { role: 'dev-ec2', identity, signature, nonce }))!.auth!;
+    const again = (await login(devCloud!.url, { role: 'dev-ec2', pkcs7, nonce }))!.auth!;
     expect(again.client_token).not.toBe(first.client_token);
   });
 
-  it('refuses the SHA-1 signed pkcs7 document, since -cloud-allow-sha1 is off', async () => {
+  it('refuses both SHA-1 flows, since -cloud-allow-sha1 is off: the DSA pkcs7 document, and identity + signature', async () => {
     const get = await metadata(metadataUrl, 60);
-    const answer = await statusOf(login(devCloud!.url, { role: 'dev-ec2', pkcs7: noNewlines(await get('/latest/dynamic/instance-identity/pkcs7')) }));
-    expect(answer.code).toBe(400);
-    expect(answer.message).toMatch(/SHA-1/);
+    const dsa = await statusOf(login(devCloud!.url, { role: 'dev-ec2', pkcs7: noNewlines(await get('/latest/dynamic/instance-identity/pkcs7')) }));
+    expect(dsa.code).toBe(400);
+    expect(dsa.message).toMatch(/SHA-1/);
+    const identity = Buffer.from(await get('/latest/dynamic/instance-identity/document')).toString('base64');
+    const signature = noNewlines(await get('/latest/dynamic/instance-identity/signature'));
+    const pair = await statusOf(login(devCloud!.url, { role: 'dev-ec2', identity, signature }));
+    expect(pair.code).toBe(400);
+    expect(pair.message).toMatch(/identity and signature login relies on the provider's SHA-1 signed certificate.*-cloud-allow-sha1/);
   });
 
   it('logs the instance role in with a signed GetCallerIdentity request (iam)', async () => {
@@ -189,14 +192,20 @@ describe('svc server -dev-cloud without -dev', () => {
 });
 
 describe('svc server -cloud-allow-sha1', () => {
-  const warning = '[WARN] -cloud-allow-sha1: ec2 logins accept SHA-1 signed instance identity documents';
+  const warning = '[WARN] -cloud-allow-sha1: ec2 logins accept SHA-1 signatures (the DSA pkcs7 document, and identity + signature';
 
-  it('warns at start that SHA-1 signed documents are accepted, and the login then accepts the DSA pkcs7 document', async () => {
+  it('warns at start that SHA-1 is accepted, and the login then accepts the DSA pkcs7 document and identity + signature', async () => {
     const proc = await spawnServer(['-dev', '-dev-cloud', '-cloud-allow-sha1', '-port=0'], { HOME: home });
     await until(async () => proc.stderr(), (err) => err.includes(warning), 'the SHA-1 warning');
     const metadataUrl = /export CLOUD_METADATA_ENDPOINT='([^']+)'/.exec(proc.stdout())![1];
-    const pkcs7 = noNewlines(await (await metadata(metadataUrl, 60))('/latest/dynamic/instance-identity/pkcs7'));
-    expect((await login(proc.url, { role: 'dev-ec2', pkcs7 }))!.auth!.client_token).toBeTruthy();
+    const get = await metadata(metadataUrl, 60);
+    const pkcs7 = noNewlines(await get('/latest/dynamic/instance-identity/pkcs7'));
+    const first = (await login(proc.url, { role: 'dev-ec2', pkcs7 }))!.auth!;
+    expect(first.client_token).toBeTruthy();
+    const identity = Buffer.from(await get('/latest/dynamic/instance-identity/document')).toString('base64');
+    const signature = noNewlines(await get('/latest/dynamic/instance-identity/signature'));
+    const nonce = (first.metadata as Record<string, string>).nonce;
+    expect((await login(proc.url, { role: 'dev-ec2', identity, signature, nonce }))!.auth!.client_token).toBeTruthy();
     await stop(proc);
   });
 

@@ -106,7 +106,7 @@ describe('job file loading', () => {
     expect(await image({ path: file(), varFiles: [path.join(dir, 'a.vars')], vars: ['image=from-flag'] })).toBe('from-flag');
   });
 
-  it('builds the JobSubmission of research §8.4', async () => {
+  it('builds the JobSubmission Nomad stores with a job', async () => {
     await writeFile(path.join(dir, 'b.vars'), 'prio = 60');
     const { submission } = await loadJobFile({
       path: file(),

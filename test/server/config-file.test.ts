@@ -44,3 +44,23 @@ describe('config file: cloud { allow_sha1 }', () => {
     await expect(load('l.hcl', 'client {\n  drivers = 1\n}\n')).rejects.toThrow('unknown setting "client.drivers"');
   });
 });
+
+describe('config file: seal { key_file } and audit { file }', () => {
+  it('reads them from HCL, YAML and JSON', async () => {
+    const hcl = await load('s1.hcl', 'seal {\n  key_file = "/etc/svc/seal.key"\n}\naudit {\n  file = "/var/log/svc/audit.log"\n}\n');
+    expect(hcl.seal).toEqual({ keyFile: '/etc/svc/seal.key' });
+    expect(hcl.audit).toEqual({ file: '/var/log/svc/audit.log' });
+    const yaml = await load('s2.yaml', 'seal:\n  key_file: /k\naudit:\n  file: /a\n');
+    expect([yaml.seal, yaml.audit]).toEqual([{ keyFile: '/k' }, { file: '/a' }]);
+    const json = await load('s3.json', '{"seal": {"key_file": "/k"}, "audit": {"file": "/a"}}');
+    expect([json.seal, json.audit]).toEqual([{ keyFile: '/k' }, { file: '/a' }]);
+    expect((await load('s4.hcl', 'port = 1\n')).seal).toBeUndefined();
+  });
+
+  it('refuses values that are not strings, and unknown keys in the blocks', async () => {
+    await expect(load('s5.hcl', 'seal {\n  key_file = 3\n}\n')).rejects.toThrow('"seal.key_file" must be a string');
+    await expect(load('s6.hcl', 'audit {\n  file = true\n}\n')).rejects.toThrow('"audit.file" must be a string');
+    await expect(load('s7.hcl', 'seal {\n  key = "x"\n}\n')).rejects.toThrow('unknown setting "seal.key" (known: key_file)');
+    await expect(load('s8.hcl', 'audit {\n  path = "x"\n}\n')).rejects.toThrow('unknown setting "audit.path" (known: file)');
+  });
+});

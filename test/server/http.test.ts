@@ -138,6 +138,14 @@ describe('HTTP behaviour of the real server', () => {
   });
 
   describe('malformed bodies', () => {
+    it('the error names the problem without quoting the body, which may hold a secret', async () => {
+      const secrets = await call('PUT', '/v1/sys/policies/acl/broken', { body: '{"policy": hunter2-secret}' });
+      expect(secrets.status).toBe(400);
+      expect(json(secrets).errors).toEqual(["failed to parse JSON input: Unexpected token 'h' (not valid JSON)"]);
+      const scheduler = await call('POST', '/v1/jobs', { body: '{"Job": hunter2-secret}' });
+      expect([scheduler.status, scheduler.text]).toEqual([400, "Failed to decode request body: Unexpected token 'h' (not valid JSON)"]);
+    });
+
     it('malformed JSON on the secrets side is a 400 naming the problem', async () => {
       const a = await call('PUT', '/v1/sys/policies/acl/broken', { body: '{"policy": ' });
       expect(a.status).toBe(400);

@@ -66,7 +66,7 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
   const client = opts.client === false ? false : { stopTasksOnShutdown: true, ...opts.client };
   const server = await buildServer({ dev: false, dataDir, port: 0, bind: '127.0.0.1', logWrite: (l) => logs.push(l), ...opts, client });
   const { port } = await server.listen();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const rootToken = server.rootToken!;
   return {
     server,

@@ -33,7 +33,7 @@ export function spawnServer(args: string[], env: Record<string, string>): Promis
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      const address = /Address: (http:\/\/\S+)/.exec(out);
+      const address = /Address: (https?:\/\/\S+)/.exec(out);
       if (address) {
         resolve({ child, url: address[1], rootToken: /Root Token: (\S+)/.exec(out)?.[1], stdout: () => out, stderr: () => err, exited });
       }

@@ -112,7 +112,8 @@ export default defineCommand({
     'when set, takes precedence over the stored token.\n\n' +
     'With -method=cloud the arguments are K=V: role, type=iam|ec2 (default iam); for iam region and ' +
     'header_value (credentials from CLOUD_ACCESS_KEY/CLOUD_SECRET_KEY or the instance role), for ec2 ' +
-    'document=rsa2048|pkcs7|identity and nonce (else the one kept in ~/.svc-cloud-nonce or SVC_CLOUD_NONCE_FILE; ' +
+    'document=rsa2048|pkcs7|identity (pkcs7 and identity rely on SHA-1, which the server accepts only with ' +
+    '-cloud-allow-sha1) and nonce (else the one kept in ~/.svc-cloud-nonce or SVC_CLOUD_NONCE_FILE; ' +
     'empty: no reauthentication).',
   examples: [
     { command: 'svc login svc.2ORv...', description: 'Log in with a token' },

@@ -1,4 +1,6 @@
-import { defineCommand } from '../define.js';
+import { defineCommand, type FlagValues } from '../define.js';
+import type { FileConfig } from '../../server/config-file.js';
+import type { TlsSettings } from '../../server/tls.js';
 import { UsageError } from '../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../../shared/log.js';
 
@@ -17,6 +19,7 @@ export default defineCommand({
     { command: 'svc server -config=/etc/svc/server.hcl', description: 'Start with a configuration file' },
   ],
   family: 'local',
+  daemon: true,
   flags: [
     { name: 'dev', type: 'bool', description: 'Development mode: temporary storage, root token written to the token file.' },
     { name: 'config', type: 'string', description: 'Path to a configuration file (HCL, YAML or JSON).', complete: 'file' },
@@ -26,7 +29,19 @@ export default defineCommand({
     { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
     { name: 'dev-root-token-id', type: 'string', description: 'With -dev: use this value as the root token instead of a random one.' },
     { name: 'dev-cloud', type: 'bool', description: 'With -dev: run a cloud provider simulator that auth/cloud trusts, to try cloud logins.' },
-    { name: 'cloud-allow-sha1', type: 'bool', description: 'Accept ec2 logins with SHA-1 signed documents (the DSA pkcs7 one).' },
+    { name: 'cloud-allow-sha1', type: 'bool', description: 'Accept ec2 logins that rely on SHA-1: the DSA pkcs7 document, and identity + signature (a SHA-1 signed certificate).' },
+    { name: 'seal-key-file', type: 'string', description: 'File of the key that seals the keyring; keep it outside the data dir. Made (0600) on first start.', complete: 'file' },
+    { name: 'audit-file', type: 'string', description: "Append the audit log (JSON lines, secrets HMAC'd) to this file.", complete: 'file' },
+    { name: 'tls-cert', type: 'string', description: 'Serve HTTPS with this certificate (PEM; intermediates after it). Needs -tls-key.', complete: 'file', group: 'TLS Options' },
+    { name: 'tls-key', type: 'string', description: 'PEM file of the private key of -tls-cert.', complete: 'file', group: 'TLS Options' },
+    { name: 'tls-client-ca', type: 'string', description: 'PEM file of the CAs client certificates are verified against; clients are asked for one.', complete: 'file', group: 'TLS Options' },
+    { name: 'tls-require-client-cert', type: 'bool', description: 'Refuse connections without a client certificate signed by -tls-client-ca.', group: 'TLS Options' },
+    {
+      name: 'tls-node-client-cert',
+      type: 'bool',
+      description: 'Require a client certificate signed by -tls-client-ca on the node API only (node register, heartbeats, allocation pulls and updates).',
+      group: 'TLS Options',
+    },
     { name: 'client', type: 'bool', default: true, description: 'Run a node in this server that runs tasks. -client=false serves the APIs only.', group: 'Node Options' },
     { name: 'dc', type: 'string', description: 'Datacenter of the node. The default is dc1.', group: 'Node Options' },
     { name: 'node', type: 'string', description: 'Name of the node. The default is the host name.', group: 'Node Options' },
@@ -48,6 +63,12 @@ export default defineCommand({
       meta[item.slice(0, eq)] = item.slice(eq + 1);
     }
     const clientEnabled = flags.client !== false && file.client?.enabled !== false;
+    const tls = tlsSettings(flags, file.tls, flags.config as string | undefined);
+    // The flag, then the file, then the environment: the most specific place wins.
+    const sealKeyFile = (flags['seal-key-file'] as string | undefined) || file.seal?.keyFile;
+    const sealKey = sealKeyFile ? { file: sealKeyFile } : env.SVC_SEAL_KEY ? { env: env.SVC_SEAL_KEY } : undefined;
+    // raw_exec tasks get the server's environment: the key must not go with it.
+    delete env.SVC_SEAL_KEY;
     const { startServer } = await import('../../server/start.js');
     // Its own bundle (the simulator is test code): `svc server` without -dev-cloud never loads it.
     const devCloud = flags['dev-cloud'] ? (await import('../../server/dev-cloud.js')).startDevCloud : undefined;
@@ -59,6 +80,9 @@ export default defineCommand({
         port: (flags.port as number | undefined) ?? file.port,
         logLevel: ((flags['log-level'] as LogLevel | undefined) ?? file.logLevel ?? 'info') as LogLevel,
         devRootTokenId: flags['dev-root-token-id'] as string | undefined,
+        tls,
+        sealKey,
+        auditFile: (flags['audit-file'] as string | undefined) || file.audit?.file,
         client: clientEnabled && {
           datacenter: (flags.dc as string | undefined) ?? file.datacenter,
           name: (flags.node as string | undefined) ?? file.name,
@@ -77,3 +101,22 @@ export default defineCommand({
     );
   },
 });
+
+/** The -tls-* flags over the file's tls block; a setting that needs another names where that one goes. */
+function tlsSettings(flags: FlagValues, file: FileConfig['tls'] = {}, config?: string): TlsSettings | undefined {
+  const certFile = (flags['tls-cert'] as string | undefined) || file.certFile;
+  const keyFile = (flags['tls-key'] as string | undefined) || file.keyFile;
+  const clientCaFile = (flags['tls-client-ca'] as string | undefined) || file.clientCaFile;
+  const requireClientCert = ((flags['tls-require-client-cert'] as boolean | undefined) ?? file.requireClientCert) === true;
+  const nodeClientCert = ((flags['tls-node-client-cert'] as boolean | undefined) ?? file.nodeClientCert) === true;
+  const where = (flag: string, key: string) => `-${flag}${config ? ` (or ${key} in the tls block of ${config})` : ` (or ${key} in a -config tls block)`}`;
+  if (!certFile !== !keyFile) throw new UsageError(`TLS needs a certificate and its key: ${certFile ? `set the key with ${where('tls-key', 'key_file')}` : `set the certificate with ${where('tls-cert', 'cert_file')}`}`);
+  if (!certFile || !keyFile) {
+    if (clientCaFile || requireClientCert || nodeClientCert) throw new UsageError(`client certificates need TLS: set ${where('tls-cert', 'cert_file')} and ${where('tls-key', 'key_file')}`);
+    return undefined;
+  }
+  if ((requireClientCert || nodeClientCert) && !clientCaFile) {
+    throw new UsageError(`${requireClientCert ? '-tls-require-client-cert' : '-tls-node-client-cert'} needs the CA client certificates are verified against: set ${where('tls-client-ca', 'client_ca_file')}`);
+  }
+  return { certFile, keyFile, clientCaFile, requireClientCert, nodeClientCert };
+}

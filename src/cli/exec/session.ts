@@ -8,8 +8,10 @@
  * `finish`, whichever way the session ends: the exit frame, a close frame, a connection error, the
  * escape sequence, or SIGINT/SIGTERM/SIGHUP sent to the CLI.
  */
+import type { RequestOptions } from 'node:https';
 import { constants as os } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import type { ClientTls } from '../../api/tls.js';
 import { HEARTBEAT_FRAME, STDIN_CLOSE_FRAME, exitCodeOf, handshakeFrame, stdinFrame, ttySizeFrame, type ExecOutputFrame } from '../../api/exec.js';
 import { EscapeFilter } from './escape.js';
 import { enterRawMode, isTerminalInput, onResize, sizeOf, sizedTerminal } from './terminal.js';
@@ -17,6 +19,8 @@ import { enterRawMode, isTerminalInput, onResize, sizeOf, sizedTerminal } from '
 export interface SessionOptions {
   url: URL;
   token?: string;
+  /** for wss:// URLs: the API client's TLS options, and its settings (named in failure messages) */
+  tls?: { options: RequestOptions; settings?: ClientTls };
   /** the command runs under a pseudo-terminal: the local terminal goes raw and its size is sent */
   tty: boolean;
   /** what the command reads; undefined (-i=false) sends the end of stdin at once */
@@ -41,9 +45,11 @@ const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export async function runSession(o: SessionOptions): Promise<number> {
   // ws is loaded here, not at the top: only exec-like commands need it.
   const { default: WebSocket } = await import('ws');
+  // Loaded before connecting: a failure is reported as it happens, before the close that follows it.
+  const tlsFailure = o.url.protocol === 'wss:' ? (await import('../../api/tls.js')).tlsFailure : undefined;
 
   return new Promise<number>((resolve, reject) => {
-    const ws = new WebSocket(o.url, { headers: o.token ? { 'X-Svc-Token': o.token } : {}, perMessageDeflate: false });
+    const ws = new WebSocket(o.url, { headers: o.token ? { 'X-Svc-Token': o.token } : {}, perMessageDeflate: false, ...o.tls?.options });
     const cleanups: Array<() => void> = [];
     let settled = false;
     let exitCode: number | undefined;
@@ -103,7 +109,7 @@ export async function runSession(o: SessionOptions): Promise<number> {
     });
 
     ws.on('error', (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'ECONNREFUSED' ? 'connection refused; is `svc server` running?' : err.message;
+      const why = tlsFailure?.(err, o.url, o.tls?.settings) ?? (err.code === 'ECONNREFUSED' ? 'connection refused; is `svc server` running?' : err.message);
       finish({ error: new Error(`cannot reach the server at ${o.url.host}: ${why}`) });
     });
 

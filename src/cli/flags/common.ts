@@ -26,6 +26,18 @@ export const HTTP_FLAGS: FlagSpec[] = [
     complete: 'namespace',
   },
   { name: 'region', type: 'string', env: 'SVC_REGION', description: 'The scheduler region to use.', group: 'HTTP Options' },
+  {
+    name: 'ca-cert',
+    type: 'string',
+    env: 'SVC_CACERT',
+    description: "PEM file of the CA certificate(s) the server's certificate must chain to, for https addresses. The default is Node's bundled list.",
+    group: 'HTTP Options',
+    complete: 'file',
+  },
+  { name: 'client-cert', type: 'string', env: 'SVC_CLIENT_CERT', description: 'PEM file of a client certificate, for servers that require one. Needs -client-key.', group: 'HTTP Options', complete: 'file' },
+  { name: 'client-key', type: 'string', env: 'SVC_CLIENT_KEY', description: 'PEM file of the private key of -client-cert.', group: 'HTTP Options', complete: 'file' },
+  { name: 'tls-server-name', type: 'string', env: 'SVC_TLS_SERVER_NAME', description: "Name to send as SNI and check the server's certificate against, when the address holds another.", group: 'HTTP Options' },
+  { name: 'tls-skip-verify', type: 'bool', env: 'SVC_SKIP_VERIFY', description: "Do not verify the server's certificate. Insecure: for trying things only.", group: 'HTTP Options' },
   { name: 'no-color', type: 'bool', description: 'Disable colour in the output. NO_COLOR and SVC_CLI_NO_COLOR do the same.', group: 'HTTP Options' },
   { name: 'force-color', type: 'bool', description: 'Colour the output even when it is not a terminal.', group: 'HTTP Options' },
 ];

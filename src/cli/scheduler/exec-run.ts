@@ -15,6 +15,7 @@ export async function runStreamingSession(ctx: CommandContext, client: ApiClient
     return await runSession({
       url,
       token: client.config.token,
+      tls: url.protocol === 'wss:' ? { options: await client.tlsOptions(), settings: client.config.tls } : undefined,
       tty: streams.tty,
       stdin: streams.stdin ? ctx.io.stdin : undefined,
       stdout: ctx.io.stdout,

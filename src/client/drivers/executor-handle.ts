@@ -175,7 +175,8 @@ export function reattachExecutor(stateDir: string): DriverHandle | undefined {
   const f = files(stateDir);
   const state = readJsonIfExists<ExecutorState>(f.state);
   if (!state) return undefined;
-  const exit = readJsonIfExists<ExitFile>(f.exit);
-  if (!exit && !isSameProcessAlive(state.executorPid, state.executorStartTime)) return undefined;
+  // Liveness first: the executor writes the exit file before it exits, so one found gone has written
+  // whatever it was going to. Read the other way round, a task ending just then would count as lost.
+  if (!isSameProcessAlive(state.executorPid, state.executorStartTime) && !readJsonIfExists<ExitFile>(f.exit)) return undefined;
   return new ExecutorHandle(f, state);
 }

@@ -1,5 +1,5 @@
 /**
- * Allocations as the API shows them (research §4.5, §4.6): the list stub, which always carries every
+ * Allocations as the API shows them: the list stub, which always carries every
  * field, and the full record, which like Nomad's omits zero-valued fields and carries the job version
  * it runs plus the legacy per-task Resources that existing CLIs read.
  */

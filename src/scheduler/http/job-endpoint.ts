@@ -104,7 +104,7 @@ export const jobRoutes = [
 ];
 
 /**
- * The Diffs of a versions answer (research §4.7): null unless asked for; each version against its
+ * The Diffs of a versions answer: null unless asked for; each version against its
  * predecessor (the oldest has none), or every version against the one diff_version or diff_tag names.
  * Nomad only honours diff_version/diff_tag with diffs=true; here they imply it unless diffs=false is given.
  */

@@ -1,5 +1,5 @@
 /**
- * Paging for scheduler list endpoints, as Nomad's paginator does it (research §6.6): walk the items in
+ * Paging for scheduler list endpoints, as Nomad's paginator does it: walk the items in
  * table order, skip those that sort before `next_token`, drop those the filter rejects, and stop after
  * `per_page`. The token handed back is the token of the first item of the *next* page (inclusive), so a
  * client resumes exactly there; no token means this was the last page.

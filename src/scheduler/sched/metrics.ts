@@ -1,4 +1,4 @@
-/** The AllocMetric of one placement, filled the way Nomad's scheduler fills it (research §4.6). */
+/** The AllocMetric of one placement, filled the way Nomad's scheduler fills it. */
 import type { AllocMetric } from '../structs/allocation.js';
 import type { Node } from '../structs/node.js';
 

@@ -1,5 +1,5 @@
 /**
- * When a failed allocation may be replaced (research §10.4): the group's reschedule policy bounds the
+ * When a failed allocation may be replaced: the group's reschedule policy bounds the
  * attempts within an interval, and the delay grows constant, exponentially or as Fibonacci up to MaxDelay.
  * Times are Unix nanoseconds, as allocations carry them.
  */

@@ -1,5 +1,5 @@
 /**
- * A job's Status, recomputed in the transactions that can change it (research §10.5): system, periodic
+ * A job's Status, recomputed in the transactions that can change it: system, periodic
  * and parameterized jobs run until stopped; others run while they have live allocations, are pending
  * while evaluations are open, and are dead once everything finished (or never started after a stop).
  */

@@ -1,5 +1,5 @@
 /**
- * Allocations: a task group placed on a node, with the state of its tasks (research §3, §4.5, §4.6).
+ * Allocations: a task group placed on a node, with the state of its tasks.
  * The stored record carries no `Job`; the job version it runs is attached when it is read, so 50,000
  * allocations of one job do not store 50,000 copies of it.
  */
@@ -176,7 +176,7 @@ export function clientTerminal(status: string): boolean {
   return status === 'complete' || status === 'failed' || status === 'lost';
 }
 
-/** The job summary column an allocation counts in (research §4.4). */
+/** The job summary column an allocation counts in. */
 export type SummaryBucket = 'Starting' | 'Running' | 'Complete' | 'Failed' | 'Lost' | 'Unknown';
 
 export function summaryBucket(status: AllocClientStatus): SummaryBucket {
@@ -236,7 +236,7 @@ export function newTaskEvent(type: string, fields: Partial<TaskEvent> = {}): Tas
 }
 
 /**
- * The allocation's ClientStatus from its tasks' states (research §10.3): a failed task fails it, then
+ * The allocation's ClientStatus from its tasks' states: a failed task fails it, then
  * any running task makes it running, any pending one pending, and only all-dead-and-fine completes it.
  */
 export function clientStatusFromTasks(states: Record<string, TaskState>): { status: AllocClientStatus; description: string } {

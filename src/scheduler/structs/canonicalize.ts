@@ -1,5 +1,5 @@
 /**
- * Input shape → server shape. Every default Nomad fills (research §2) is filled here, so what we store and
+ * Input shape → server shape. Every default Nomad fills is filled here, so what we store and
  * return is what a Nomad server would return for the same job file. Pure: the input is never mutated.
  */
 import type { Affinity, Constraint, Spread } from './constraint.js';

@@ -1,4 +1,4 @@
-/** Placement rules shared by jobs, groups and tasks (research §2.6). */
+/** Placement rules shared by jobs, groups and tasks. */
 
 export interface Constraint {
   LTarget: string;

@@ -1,5 +1,5 @@
 /**
- * Deployments: how a service job's new version rolls out (research §3, §4.19, §10.2). Groups with an
+ * Deployments: how a service job's new version rolls out. Groups with an
  * update strategy are replaced `max_parallel` allocations at a time; each must become healthy (its tasks
  * running for `min_healthy_time` within `healthy_deadline`) before the next are replaced. A deployment
  * that makes no progress within `progress_deadline`, or whose allocation turns unhealthy, fails, and

@@ -1,6 +1,6 @@
 /**
  * Structured job diffs, as Nomad computes them for `job plan` and the versions endpoint, and their text
- * form (research §4.7, §4.8, §9.1). The pieces live in ./diff/.
+ * form. The pieces live in ./diff/.
  */
 export type { DiffType, FieldDiff, ObjectDiff, TaskDiff, TaskGroupDiff, JobDiff } from './diff/types.js';
 export { diffJobs, groupDiff, taskDiff } from './diff/job.js';

@@ -1,4 +1,4 @@
-/** The server shape of a job: what GET /v1/job/:id returns; every field concrete (research §2.1). */
+/** The server shape of a job: what GET /v1/job/:id returns; every field concrete. */
 import type { Affinity, Constraint, Spread } from './constraint.js';
 import type { ParameterizedJobConfig, PeriodicConfig, UpdateStrategy } from './policies.js';
 import type { TaskGroup } from './task-group.js';

@@ -1,6 +1,6 @@
 /**
  * Restart, reschedule, update, migrate, periodic and parameterized policies, and their defaults by job type
- * (research §2.2, §2.4, §2.5). All durations are int64 nanoseconds as Nomad's JSON carries them.
+ *. All durations are int64 nanoseconds as Nomad's JSON carries them.
  */
 
 export const NS = {

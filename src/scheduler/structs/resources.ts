@@ -1,4 +1,4 @@
-/** What a task asks of a node, and the group's network (research §2.8). */
+/** What a task asks of a node, and the group's network. */
 import type { Affinity, Constraint } from './constraint.js';
 
 export interface Port {

@@ -1,4 +1,4 @@
-/** Service registrations and their health checks (research §2.7). */
+/** Service registrations and their health checks. */
 
 export interface CheckRestart {
   Limit: number;

@@ -1,4 +1,4 @@
-/** A task group: the unit of placement; one allocation runs all of a group's tasks together (research §2.2). */
+/** A task group: the unit of placement; one allocation runs all of a group's tasks together. */
 import type { Affinity, Constraint, Spread } from './constraint.js';
 import type {
   DisconnectStrategy,

@@ -1,4 +1,4 @@
-/** A task: one process (or container) run by a driver, and its per-task blocks (research §2.3, §2.9, §2.10). */
+/** A task: one process (or container) run by a driver, and its per-task blocks. */
 import type { Affinity, Constraint } from './constraint.js';
 import type { RestartPolicy } from './policies.js';
 import type { Resources } from './resources.js';

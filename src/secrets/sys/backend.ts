@@ -1,12 +1,13 @@
-/** The system backend, mounted at sys/: health, ACL policies, auth mounts, capabilities. */
+/** The system backend, mounted at sys/: health, ACL policies, auth mounts, capabilities, audit hashes. */
 import type { Backend } from '../../server/framework/path.js';
 import { healthPaths } from './path-health.js';
 import { policyPaths } from './path-policies.js';
 import { authPaths } from './path-auth.js';
 import { capabilitiesPaths } from './path-capabilities.js';
+import { auditHashPaths } from './path-audit-hash.js';
 
 export const sysBackend: Backend = {
   type: 'system',
-  description: 'System endpoints: health, ACL policies, auth methods, capabilities.',
-  paths: [...healthPaths, ...policyPaths, ...authPaths, ...capabilitiesPaths],
+  description: 'System endpoints: health, ACL policies, auth methods, capabilities, audit hashes.',
+  paths: [...healthPaths, ...policyPaths, ...authPaths, ...capabilitiesPaths, ...auditHashPaths],
 };

@@ -5,7 +5,9 @@
  * answer it through the same handler, and close the connection (the parser cannot resume after it).
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { RawRequest, RawResponse, ResponseStream } from './types.js';
 
 export type RequestHandler = (raw: RawRequest) => Promise<RawResponse>;
@@ -64,8 +66,13 @@ async function sendStream(res: http.ServerResponse, status: number, headers: Rec
   }
 }
 
+/** Whether the connection presented a client certificate that verified against the server's client CAs. */
+export function clientCertVerified(socket: Socket): boolean {
+  return (socket as TLSSocket).authorized === true;
+}
+
 /** Parses one raw request (request line, headers, body) from the bytes the parser gave up on. */
-export function parseRawRequest(packet: Buffer, remoteAddress: string): RawRequest | undefined {
+export function parseRawRequest(packet: Buffer, remoteAddress: string, certVerified = false): RawRequest | undefined {
   const end = packet.indexOf('\r\n\r\n');
   if (end === -1) return undefined;
   const lines = packet.subarray(0, end).toString('latin1').split('\r\n');
@@ -80,11 +87,12 @@ export function parseRawRequest(packet: Buffer, remoteAddress: string): RawReque
   const body = packet.subarray(end + 4, end + 4 + length);
   if (body.length !== length) return undefined;
   const { path, query } = splitUrl(m[2]);
-  return { method: m[1], path, query, headers, body, remoteAddress };
+  return { method: m[1], path, query, headers, body, remoteAddress, clientCertVerified: certVerified };
 }
 
-export function createHttpServer(handle: RequestHandler, opts: { maxRequestBytes: number; tooLarge: (path: string) => RawResponse }): http.Server {
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+/** With `tls`, an HTTPS server (node:https takes the same handler and has the same events). */
+export function createHttpServer(handle: RequestHandler, opts: { maxRequestBytes: number; tooLarge: (path: string) => RawResponse; tls?: https.ServerOptions }): http.Server {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const { path, query } = splitUrl(req.url ?? '/');
     const chunks: Buffer[] = [];
     let size = 0;
@@ -113,6 +121,7 @@ export function createHttpServer(handle: RequestHandler, opts: { maxRequestBytes
         headers: req.headers,
         body: Buffer.concat(chunks),
         remoteAddress: req.socket.remoteAddress ?? '',
+        clientCertVerified: clientCertVerified(req.socket),
       };
       handle(raw).then(
         (answer) => {
@@ -126,12 +135,13 @@ export function createHttpServer(handle: RequestHandler, opts: { maxRequestBytes
         },
       );
     });
-  });
+  };
+  const server: http.Server = opts.tls ? https.createServer({ ...opts.tls, keepAliveTimeout: 65_000 }, onRequest) : http.createServer({ keepAliveTimeout: 65_000 }, onRequest);
 
   server.on('clientError', (err: ParserError, socket: Socket) => {
     const packet = err.rawPacket;
     if (err.code === 'HPE_INVALID_METHOD' && packet && packet.subarray(0, 5).toString('latin1') === 'LIST ') {
-      const raw = parseRawRequest(packet, socket.remoteAddress ?? '');
+      const raw = parseRawRequest(packet, socket.remoteAddress ?? '', clientCertVerified(socket));
       if (raw) {
         handle(raw).then(
           (answer) => socket.end(serialise(answer, { connection: 'close' })),

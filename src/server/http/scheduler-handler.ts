@@ -2,6 +2,7 @@
  * The scheduler API pipeline: route table lookup, token and namespace ACL, query coercion, blocking
  * queries, and Nomad's plain-text errors.
  */
+import { jsonSyntaxProblem } from './json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
@@ -44,6 +45,11 @@ export function findRoute(routes: RouteDef[], parts: string[]): { route: RouteDe
 
 /** Query parameters whose values are looked up by key. */
 const KEY_QUERY = ['namespace', 'prefix', 'next_token', 'region', 'node_id', 'job_id', 'task'];
+
+const NODE_CERT_REQUIRED = 'a client certificate signed by the cluster CA is required';
+
+/** The node API: the routes nodes call (register, heartbeat, their allocations and updates to them). */
+const isNodeApi = (route: RouteDef) => 'nodeSecret' in route.acl || 'nodeRegistration' in route.acl;
 
 /** A node calling the node API has no policies: it may only speak for itself, which its routes check. */
 const NODE_CALLER: Caller = {
@@ -111,6 +117,20 @@ export function checkAcl(route: RouteDef, caller: Caller, namespace: string): vo
   if (!req.namespace.some((cap) => acl.allowsNamespace(namespace, cap))) throw new PermissionDenied('Permission denied');
 }
 
+/** Waits for `p`, or less: until the signal aborts (a shutdown ends blocking queries at once). */
+async function unlessAborted(p: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  let onAbort: () => void = () => undefined;
+  const abort = new Promise<void>((resolve) => (onAbort = resolve));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race([p, abort]);
+  } finally {
+    // One wait per slice of every blocking query: a listener left behind would pile up for the server's life.
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 function waitMs(text: string | null): number {
   if (text === null || text === '') return MAX_WAIT_MS;
   const secs = parseDurationSeconds(text);
@@ -160,6 +180,8 @@ export async function handleScheduler(
       throw new UnsupportedOperation('Invalid method');
     }
     const { route, params } = hit;
+    // Before the node's secret: without the certificate, nothing about the node is looked at.
+    if (services.config.nodeClientCert && isNodeApi(route) && !raw.clientCertVerified) throw new PermissionDenied(NODE_CERT_REQUIRED);
     const asNode = 'nodeSecret' in route.acl || ('nodeRegistration' in route.acl && registeringNodeProvesItself(raw, services));
     const caller = 'nodeSecret' in route.acl ? authenticateNode(raw, params.node_id ?? '', services) : asNode ? NODE_CALLER : await authenticate(raw, services);
     // Names from the path and the query become storage keys or lookups: too long is a 400, said to a
@@ -202,7 +224,7 @@ export async function handleScheduler(
             try {
               parsedBody = JSON.parse(raw.body.toString('utf8'));
             } catch (err) {
-              throw new UserError(`Failed to decode request body: ${(err as Error).message}`);
+              throw new UserError(`Failed to decode request body: ${jsonSyntaxProblem(err)}`);
             }
           }
         }
@@ -219,7 +241,7 @@ export async function handleScheduler(
       // Re-run until the answer's index passes the caller's, or the wait runs out (Nomad's semantics).
       // Waits in slices of at most a second, so a shutdown is noticed; the handler re-runs only after a write.
       while ((result.index ?? seen) <= minIndex && Date.now() < deadline && !services.stopping) {
-        await services.store.waitForIndex(Math.max(minIndex, seen), Math.min(1000, deadline - Date.now()));
+        await unlessAborted(services.store.waitForIndex(Math.max(minIndex, seen), Math.min(1000, deadline - Date.now())), services.shutdown);
         if (services.store.index() === seen) continue;
         seen = services.store.index();
         result = await route.handler(req);

@@ -3,6 +3,7 @@
  * fields, count the token use, run the handler. Every step that can fail does so before the handler
  * runs, so a handler never sees an unauthorised caller or an ill-typed field.
  */
+import { jsonSyntaxProblem } from './json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { NotFound, PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
 import { FieldData, coerceField } from '../framework/field-data.js';
@@ -66,7 +67,7 @@ function parseBody(raw: RawRequest): Record<string, unknown> {
   try {
     parsed = JSON.parse(raw.body.toString('utf8'));
   } catch (err) {
-    throw new UserError(`failed to parse JSON input: ${(err as Error).message}`);
+    throw new UserError(`failed to parse JSON input: ${jsonSyntaxProblem(err)}`);
   }
   if (parsed === null) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserError('failed to parse JSON input: the body must be a JSON object');

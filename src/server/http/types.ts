@@ -15,6 +15,8 @@ export interface RawRequest {
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
   remoteAddress: string;
+  /** the connection presented a client certificate that verified against the server's client CAs (TLS) */
+  clientCertVerified?: boolean;
 }
 
 export interface RawResponse {

@@ -18,6 +18,7 @@ import { COMMON_QUERY, authenticate } from './scheduler-handler.js';
 import { classify } from './respond.js';
 import { CLOSE_INTERNAL, CLOSE_POLICY, Inbox, closeReason, runExecStream } from './exec-stream.js';
 import { tokenFromHeaders } from './token-header.js';
+import { clientCertVerified } from './listener.js';
 import type { Caller, RawRequest } from './types.js';
 import { uuid } from '../../shared/ids.js';
 
@@ -53,7 +54,15 @@ function closeWith(ws: WebSocket, err: unknown, services: Services, what: string
 
 function parse(req: IncomingMessage, routes: WsRouteDef[]): Upgrade | { path: string } {
   const url = new URL(req.url ?? '/', 'http://upgrade');
-  const raw: RawRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.alloc(0), remoteAddress: req.socket.remoteAddress ?? '' };
+  const raw: RawRequest = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    headers: req.headers,
+    body: Buffer.alloc(0),
+    remoteAddress: req.socket.remoteAddress ?? '',
+    clientCertVerified: clientCertVerified(req.socket),
+  };
   let parts: string[];
   try {
     parts = url.pathname.split('/').slice(1).map(decodeURIComponent);

@@ -74,15 +74,34 @@ describe('svc login -method=cloud type=ec2', () => {
     expect(await readFile(env.tokenFile('wrong'), 'utf8')).toBe(token);
   });
 
-  it('logs in with document=identity: the document and its signature', async () => {
+  it('sends the document and its signature with document=identity, which the server refuses by default', async () => {
     onNewInstance();
     const seen = env.sim.metadataRequests.length;
-    const res = await env.login('identity', ['type=ec2', 'role=ec2-role', 'document=identity']);
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
+    const res = await env.login('identity-refused', ['type=ec2', 'role=ec2-role', 'document=identity']);
     expect(metadataPathsSince(seen)).toEqual(['/latest/api/token', '/latest/dynamic/instance-identity/document', '/latest/dynamic/instance-identity/signature']);
-    const again = await env.login('identity', ['type=ec2', 'role=ec2-role', 'document=identity']);
-    expect(again.code, again.stderr).toBe(0);
+    expect(res.stderr).toContain('the identity and signature login relies on the provider\'s SHA-1 signed certificate');
+    expect(res.stderr).toContain('-cloud-allow-sha1');
+    expect(res.code).toBe(2);
+    expect(existsSync(env.tokenFile('identity-refused'))).toBe(false);
+  });
+
+  describe('against a server started with -cloud-allow-sha1', () => {
+    let sha1: LoginEnv;
+    beforeAll(async () => {
+      sha1 = await startLoginEnv({ allowSha1: true });
+      await configureMount(sha1, 'cloud');
+      await sha1.srv.client().secrets('POST', 'auth/cloud/role/ec2-role', { body: { auth_type: 'ec2', bound_account_id: sha1.sim.account, token_policies: 'default' } });
+    });
+    afterAll(async () => sha1?.close());
+
+    it('logs in with document=identity: the document and its signature', async () => {
+      sha1.sim.useInstance(sha1.sim.addInstance().instanceId);
+      const res = await sha1.login('identity', ['type=ec2', 'role=ec2-role', 'document=identity']);
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      const again = await sha1.login('identity', ['type=ec2', 'role=ec2-role', 'document=identity']);
+      expect(again.code, again.stderr).toBe(0);
+    });
   });
 
   it('sends the DSA-signed document with document=pkcs7, which the server refuses by default', async () => {

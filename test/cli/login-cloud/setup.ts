@@ -23,10 +23,11 @@ export interface LoginEnv {
   close(): Promise<void>;
 }
 
-export async function startLoginEnv(): Promise<LoginEnv> {
+/** `allowSha1`: the server runs as with -cloud-allow-sha1. */
+export async function startLoginEnv(opts: { allowSha1?: boolean } = {}): Promise<LoginEnv> {
   const sim = await startCloudSim({ account: '123456789012' });
   // The server must not see this process's CLOUD_* variables: every credential it uses is configured below.
-  const srv = await startTestServer({ client: false, cloud: { env: {} } });
+  const srv = await startTestServer({ client: false, cloud: { env: {}, allowSha1: opts.allowSha1 ?? false } });
   const dir = await makeTempDir('svc-login-cloud-');
   const tokenFile = (files: string) => path.join(dir, `${files}.token`);
   const nonceFile = (files: string) => path.join(dir, `${files}.nonces`);

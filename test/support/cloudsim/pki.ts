@@ -42,20 +42,20 @@ export interface Signer {
   serial: Buffer;
 }
 
-function algId(oid: string, nullParams: boolean): asn1js.Sequence {
+export function algId(oid: string, nullParams: boolean): asn1js.Sequence {
   const value: asn1js.AsnType[] = [new asn1js.ObjectIdentifier({ value: oid })];
   if (nullParams) value.push(new asn1js.Null());
   return new asn1js.Sequence({ value });
 }
 
-function fromDer(der: ArrayBuffer | Buffer): asn1js.AsnType {
+export function fromDer(der: ArrayBuffer | Buffer): asn1js.AsnType {
   const ab = der instanceof Buffer ? der.buffer.slice(der.byteOffset, der.byteOffset + der.byteLength) : der;
   const parsed = asn1js.fromBER(ab);
   if (parsed.offset === -1) throw new Error(`cloudsim: bad DER: ${parsed.result.error}`);
   return parsed.result;
 }
 
-function toBuf(ab: ArrayBuffer): Buffer {
+export function toBuf(ab: ArrayBuffer): Buffer {
   return Buffer.from(new Uint8Array(ab));
 }
 
@@ -83,11 +83,11 @@ function name(cn: string): asn1js.Sequence {
 }
 
 /** RFC 5280: UTCTime through 2049, GeneralizedTime from 2050. */
-function x509Time(d: Date): asn1js.AsnType {
+export function x509Time(d: Date): asn1js.AsnType {
   return d.getUTCFullYear() < 2050 ? new asn1js.UTCTime({ valueDate: d }) : new asn1js.GeneralizedTime({ valueDate: d });
 }
 
-function toPem(der: Buffer, label: string): string {
+export function toPem(der: Buffer, label: string): string {
   const b64 = der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }

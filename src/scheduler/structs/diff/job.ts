@@ -31,7 +31,7 @@ import {
   volumeDiffs,
 } from './blocks.js';
 
-/** Set by the server, or not part of the spec: never shown (research §4.8). */
+/** Set by the server, or not part of the spec: never shown. */
 const JOB_FILTER = [
   'ID',
   'Status',

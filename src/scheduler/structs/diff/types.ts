@@ -1,5 +1,5 @@
 /**
- * The structured job diff as Nomad puts it on the wire (plan `Diff`, versions `Diffs`; research §4.8).
+ * The structured job diff as Nomad puts it on the wire (plan `Diff`, versions `Diffs`).
  * Values are strings; empty lists are `null`, as Go encodes a nil slice.
  */
 

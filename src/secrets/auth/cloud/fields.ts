@@ -167,7 +167,7 @@ export const LOGIN_FIELDS: Fields = {
     key: true,
     description: "Role to log in to. Without it: the role named like the instance's image ID (ec2), or like the principal's friendly name (iam).",
   },
-  identity: { type: 'string', description: 'ec2: base64 of the instance identity document, sent with signature (or send pkcs7 instead).' },
+  identity: { type: 'string', description: 'ec2: base64 of the instance identity document, sent with signature when the server allows SHA-1 (or send pkcs7 instead).' },
   signature: { type: 'string', description: 'ec2: base64 SHA-256 RSA signature of the identity document, from the metadata service.' },
   pkcs7: {
     type: 'string',

@@ -32,6 +32,15 @@ export interface IdentityDocumentFacts {
   pendingTime: string;
 }
 
+/**
+ * The identity + signature pair is checked against the provider's SHA-1 signed certificate, which Vault's
+ * aws method refuses by default from Vault 1.12 on, as it does the DSA pkcs7 document.
+ */
+const IDENTITY_SHA1_REFUSAL =
+  'failed to verify the signature: the identity and signature login relies on the provider\'s SHA-1 signed ' +
+  'certificate, which is disabled by default; send the "rsa2048" document as pkcs7 instead, or start the server ' +
+  'with -cloud-allow-sha1 to accept SHA-1 signatures';
+
 /** Verifies the signed document and returns its bytes. */
 function verifiedDocument(req: SecretsRequest, data: FieldData): Promise<Buffer> {
   const pkcs7 = data.get<string>('pkcs7');
@@ -50,6 +59,7 @@ function verifiedDocument(req: SecretsRequest, data: FieldData): Promise<Buffer>
     const allowSha1 = config.cloud.allowSha1;
     return verifiedOnce(['pkcs7', String(allowSha1), pkcs7], trust.fingerprint, () => verifyDocument({ kind: 'pkcs7', pkcs7, allowSha1, trust }));
   }
+  if (!config.cloud.allowSha1) throw new UserError(IDENTITY_SHA1_REFUSAL);
   const trust = trustedFor(store, req.mountAccessor, 'identity');
   return verifiedOnce(['identity', identity, signature], trust.fingerprint, () => verifyDocument({ kind: 'identity', identity, signature, trust }));
 }

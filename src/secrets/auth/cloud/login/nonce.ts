@@ -1,6 +1,5 @@
 /**
- * The client nonce and the access list on an ec2 login (spec Login rule 3; the established rules,
- * research §4.9). An instance proves on later logins that it is the one that logged in first by sending
+ * The client nonce and the access list on an ec2 login, as Vault's aws auth method keeps them. An instance proves on later logins that it is the one that logged in first by sending
  * the nonce it was given (or chose); the access-list entry remembers it. Pure functions: login-ec2.ts
  * runs them inside the transaction that writes the entry, so two logins of one instance cannot both pass
  * against the same old entry.

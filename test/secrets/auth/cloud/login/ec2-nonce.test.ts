@@ -1,5 +1,5 @@
 /**
- * The nonce and the access list (spec Login rules 3 and 4; research §4.9): a nonce made and returned on
+ * The nonce and the access list (the login rules on nonces and the access list): a nonce made and returned on
  * the first login, required afterwards and never changed; a client's own nonce; an empty nonce turning
  * reauthentication off; disallow_reauthentication; migration with a strictly newer pendingTime; an older
  * pendingTime always refused; the entry written on every success with its expiry.

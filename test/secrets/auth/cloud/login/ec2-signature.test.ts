@@ -1,13 +1,14 @@
 /**
  * ec2 logins, the signed document: PKCS#7 rsa2048 (both signature algorithm identifiers, with or without
- * newlines and PEM armour), identity + signature, the SHA-1 pkcs7 document (refused unless the server
- * allows SHA-1), trust only in built-in and registered certificates of the matching type, and the
- * dispatch rules for which fields make an ec2 login.
+ * newlines and PEM armour), identity + signature, the SHA-1 pkcs7 document (both SHA-1 flows refused
+ * unless the server allows SHA-1), trust only in built-in and registered certificates of the matching
+ * type, and the dispatch rules for which fields make an ec2 login.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCloudSim, type CloudSim } from '../../../../support/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../../support/server.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
+import { ApiError } from '../../../../../src/shared/errors.js';
 import { mountCloud, startLoginWorld, type InstanceDocuments, type LoginWorld } from './login-support.js';
 
 let w: LoginWorld;
@@ -15,7 +16,9 @@ let docs: InstanceDocuments;
 let instanceId: string;
 
 beforeAll(async () => {
-  w = await startLoginWorld();
+  // SHA-1 allowed, so that identity + signature logins get as far as their signature check; the
+  // default's refusals have a server of their own below.
+  w = await startLoginWorld({ server: { cloud: { allowSha1: true } } });
   const inst = w.sim.addInstance();
   instanceId = inst.instanceId;
   docs = await w.documents(instanceId);
@@ -62,26 +65,53 @@ describe('accepted documents', () => {
   });
 });
 
-describe('refused documents', () => {
-  it('the SHA-1 pkcs7 document is refused by default, and the message says how to allow it', async () => {
-    const { status, message } = await w.loginError({ role: 'web', pkcs7: docs.pkcs7 });
+describe('the SHA-1 flows, off unless the server allows SHA-1', () => {
+  let plain: TestServer;
+  beforeAll(async () => {
+    plain = await startTestServer({ client: false });
+    await mountCloud(plain, 'cloud', w.sim);
+    await plain.client().secrets('POST', 'auth/cloud/role/web', { body: { auth_type: 'ec2', bound_account_id: w.sim.account } });
+  });
+  afterAll(async () => plain?.close());
+
+  /** The refusal of a login to the server started without -cloud-allow-sha1. */
+  async function refusedByDefault(body: Record<string, unknown>) {
+    const err = await plain.client('').secrets('POST', 'auth/cloud/login', { body: { role: 'web', ...body } }).then(
+      () => undefined,
+      (e: ApiError) => e,
+    );
+    expect(err, 'the login succeeded').toBeInstanceOf(ApiError);
+    return { status: err!.statusCode, message: err!.errors[0] };
+  }
+
+  it('the DSA pkcs7 document is refused by default, and the message says how to allow it', async () => {
+    const { status, message } = await refusedByDefault({ pkcs7: docs.pkcs7 });
     expect(status).toBe(400);
     expect(message).toContain('SHA-1');
     expect(message).toContain('-cloud-allow-sha1');
     expect(message).toContain('rsa2048');
   });
 
-  it('a server started with SHA-1 allowed accepts the pkcs7 document', async () => {
-    const srv: TestServer = await startTestServer({ client: false, cloud: { allowSha1: true } });
-    try {
-      await mountCloud(srv, 'cloud', w.sim);
-      await srv.client().secrets('POST', 'auth/cloud/role/web', { body: { auth_type: 'ec2', bound_account_id: w.sim.account } });
-      const answer = await srv.client('').secrets('POST', 'auth/cloud/login', { body: { role: 'web', pkcs7: docs.pkcs7 } });
-      expect(answer?.auth?.client_token).toMatch(/^svc\./);
-    } finally {
-      await srv.close();
-    }
+  it('identity + signature is refused by default: what is disabled, the rsa2048 document instead, and the flag', async () => {
+    const { status, message } = await refusedByDefault({ identity: docs.identity, signature: docs.signature });
+    expect(status).toBe(400);
+    expect(message).toBe(
+      'failed to verify the signature: the identity and signature login relies on the provider\'s SHA-1 signed ' +
+        'certificate, which is disabled by default; send the "rsa2048" document as pkcs7 instead, or start the server ' +
+        'with -cloud-allow-sha1 to accept SHA-1 signatures',
+    );
+    // The rsa2048 document it points to does log in there.
+    const answer = await plain.client('').secrets('POST', 'auth/cloud/login', { body: { role: 'web', pkcs7: docs.rsa2048 } });
+    expect(answer?.auth?.client_token).toMatch(/^svc\./);
   });
+
+  it('a server started with SHA-1 allowed accepts both: the DSA pkcs7 document, and identity + signature', async () => {
+    expect((await loginOk({ pkcs7: docs.pkcs7 })).auth.client_token).toMatch(/^svc\./);
+    expect((await loginOk({ identity: docs.identity, signature: docs.signature })).auth.client_token).toMatch(/^svc\./);
+  });
+});
+
+describe('refused documents', () => {
 
   it('a document signed by a certificate that is neither built in nor registered is refused', async () => {
     const other: CloudSim = await startCloudSim({ account: w.sim.account });

@@ -1,5 +1,5 @@
 /**
- * The base64 of the iam_* fields is read as the established implementation reads it (research §7.1):
+ * The base64 of the iam_* fields is read as the established implementation reads it:
  * standard base64 where line breaks, as base64(1) writes them, are skipped.
  * Header values that HTTP cannot carry are refused before anything is sent.
  */

@@ -1,7 +1,7 @@
 /**
  * The headers of an iam login's signed request: the X-Amz-* allow-list (only on a mount with a client
  * configuration; allowed_sts_header_values adds to it), and the server-ID header that binds a signed
- * request to one server (iam_server_id_header_value) (research §7.2, §7.3; spec: Client configuration rule 3).
+ * request to one server (iam_server_id_header_value).
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

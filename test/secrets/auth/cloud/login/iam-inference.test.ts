@@ -2,7 +2,7 @@
  * iam logins that infer an ec2 instance (inferred_entity_type ec2_instance): the session of an instance
  * profile's role names the instance, which must run in the role's region and meet its ec2 constraints;
  * and use_sts_region_from_client, which sends the request to the region the client signed for
- * (research §7.7, §7.10).
+ *.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimInstance, SimRole } from '../../../../support/cloudsim/index.js';

@@ -2,7 +2,7 @@
  * The iam login through the real server and cloudsim: a signed GetCallerIdentity request becomes a token;
  * the request's fields are decoded and checked before anything is sent; the request only ever goes to
  * the configured token-service endpoint; the provider's answer decides who signed it; token_bound_cidrs;
- * and the token then works on both APIs as its policies say (research §3, §7.1–§7.4, §7.8, §9, §12).
+ * and the token then works on both APIs as its policies say.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimUser } from '../../../../support/cloudsim/index.js';

@@ -1,7 +1,7 @@
 /**
  * Which principals an iam role admits (bound_iam_principal_arn: unique IDs, canonical ARNs, wildcards
  * over the full ARN with its path), and what config/identity makes of a login: the entity alias's name
- * and the metadata on the token and the alias (research §7.5, §7.6, §7.8, §10, §13).
+ * and the metadata on the token and the alias.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCloudSim, type CloudSim, type SimUser } from '../../../../support/cloudsim/index.js';

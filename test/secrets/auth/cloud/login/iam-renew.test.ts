@@ -1,7 +1,7 @@
 /**
  * Renewal of iam login tokens (auth/token/renew-self): the role must still exist and still bind the
  * principal, an inferred instance must still run, and the role's current token settings apply
- * (research §7.9, §9; spec: token_ttl/token_max_ttl "the current value applies at renewal").
+ *.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimUser } from '../../../../support/cloudsim/index.js';

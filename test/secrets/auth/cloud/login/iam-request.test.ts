@@ -1,4 +1,4 @@
-/** Decoding and checking the signed caller-identity request of an iam login (research §7.1–7.3, §7.10). */
+/** Decoding and checking the signed caller-identity request of an iam login. */
 import { describe, expect, it } from 'vitest';
 import { canonicalHeaderName, checkServerIdHeader, decodeIamRequest, regionFromAuthorization, validateIamRequest } from '../../../../../src/secrets/auth/cloud/login/iam-request.js';
 
