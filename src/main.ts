@@ -73,7 +73,13 @@ export async function run(
       for (let n = words.length; n > 0; n--) {
         const group = registry.groups.find((g) => g.path.length === n && g.path.every((w, i) => words[i] === w));
         if (group && argv.slice(0, n).every((w, i) => w === group.path[i])) {
-          bare.out(renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path, registry)));
+          const help = renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path, registry));
+          // A word after the group that names none of its commands is a mistake: say so, on stderr.
+          if (words.length > n && !helpRequested(argv)) {
+            bare.err(`Unknown command: svc ${words.join(' ')}\n\n${help}`);
+            return EXIT_UNKNOWN_COMMAND;
+          }
+          bare.out(help);
           return helpRequested(argv) ? 0 : 1;
         }
       }

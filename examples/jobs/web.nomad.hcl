@@ -1,4 +1,5 @@
-# A long-running service with a dynamic and a static port, a health check and a rolling update.
+# A long-running service with two dynamic ports, a health check and a rolling update. Both allocations
+# fit on one node (a dev server's): a static port would allow one allocation per node.
 job "web" {
   datacenters = ["dc1"]
   type        = "service"
@@ -25,9 +26,7 @@ job "web" {
 
     network {
       port "http" {}
-      port "admin" {
-        static = 8081
-      }
+      port "admin" {}
     }
 
     restart {
@@ -45,7 +44,7 @@ job "web" {
 
       check {
         type     = "http"
-        path     = "/health"
+        path     = "/"
         interval = "10s"
         timeout  = "2s"
       }

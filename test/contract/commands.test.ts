@@ -84,6 +84,18 @@ describe('groups', () => {
     for (const child of children.filter((c) => !c.startsWith('__'))) expect(res.stdout).toMatch(new RegExp(`^\\s+${child}\\s`, 'm'));
   });
 
+  it('an unknown subcommand of a group is an error on stderr with the group help, exit 127; the bare group prints its help', async () => {
+    for (const group of groups) {
+      const res = await runInProcess([...group.path, 'no-such-command']);
+      expect(res.code, words(group.path)).toBe(127);
+      expect(res.stdout).toBe('');
+      expect(res.stderr.startsWith(`Unknown command: svc ${words(group.path)} no-such-command\n\nUsage: svc ${words(group.path)} <subcommand>`)).toBe(true);
+    }
+    const bare = await runInProcess(['auth']);
+    expect([bare.code, bare.stderr]).toEqual([1, '']);
+    expect(bare.stdout).toMatch(/^Usage: svc auth <subcommand>/);
+  });
+
   it('svc -help lists every top-level command and group', async () => {
     const res = await runInProcess(['-help']);
     expect(res.code).toBe(0);

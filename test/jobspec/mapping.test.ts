@@ -52,7 +52,7 @@ describe('example jobs', () => {
     expect(job.Update).toEqual({ MaxParallel: 1, MinHealthyTime: 10e9, HealthyDeadline: 180e9, AutoRevert: true });
     const g = firstGroup(job);
     expect(g.Count).toBe(2);
-    expect(g.Networks).toEqual([{ ReservedPorts: [{ Label: 'admin', Value: 8081 }], DynamicPorts: [{ Label: 'http' }] }]);
+    expect(g.Networks).toEqual([{ DynamicPorts: [{ Label: 'http' }, { Label: 'admin' }] }]);
     expect(g.RestartPolicy).toEqual({ Attempts: 3, Interval: 300e9, Delay: 15e9, Mode: 'delay' });
     expect(g.Services).toEqual([
       {
@@ -60,7 +60,7 @@ describe('example jobs', () => {
         Provider: 'nomad',
         PortLabel: 'http',
         Tags: ['web', 'v1'],
-        Checks: [{ Type: 'http', Path: '/health', Interval: 10e9, Timeout: 2e9 }],
+        Checks: [{ Type: 'http', Path: '/', Interval: 10e9, Timeout: 2e9 }],
       },
     ]);
     const t = firstTask(job);
