@@ -21,8 +21,8 @@ import { runAlias } from './commands/job/run.js';
 import { stopAlias } from './commands/job/stop.js';
 import { evalGroup, evalCommands } from './commands/eval/index.js';
 import { allocGroup } from './commands/alloc/group.js';
-import { nodeGroup, nodeCommands } from './commands/node/index.js';
-import { deploymentGroup, deploymentCommands } from './commands/deployment/index.js';
+import { nodeGroup } from './commands/node/group.js';
+import { deploymentGroup } from './commands/deployment/group.js';
 import { systemGroup, systemCommands } from './commands/system/index.js';
 import { serviceGroup, serviceCommands } from './commands/service/index.js';
 
@@ -41,8 +41,6 @@ const commands: CommandSpec[] = [
   runAlias,
   stopAlias,
   ...evalCommands,
-  ...deploymentCommands,
-  ...nodeCommands,
   ...systemCommands,
   ...serviceCommands,
   ...docsCommands,
@@ -67,6 +65,8 @@ const LAZY_SUBTREES: LazySubtree[] = [
   // The scheduler's two largest groups: their declarations are most of what the CLI would parse at start.
   { root: jobGroup, load: async () => { const m = await import('./commands/job/index.js'); return { commands: m.jobCommands, groups: m.jobGroups }; } },
   { root: allocGroup, load: async () => ({ commands: (await import('./commands/alloc/index.js')).allocCommands, groups: [] }) },
+  { root: deploymentGroup, load: async () => ({ commands: (await import('./commands/deployment/index.js')).deploymentCommands, groups: [] }) },
+  { root: nodeGroup, load: async () => ({ commands: (await import('./commands/node/index.js')).nodeCommands, groups: [] }) },
 ];
 
 /**

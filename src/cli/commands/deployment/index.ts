@@ -1,21 +1,10 @@
 /** Nomad's deployment commands: list, inspect, follow, fail, pause, resume and promote deployments. */
-import { defineGroup, type CommandSpec } from '../../define.js';
+import type { CommandSpec } from '../../define.js';
 import listCommand from './list.js';
 import statusCommand from './status.js';
 import failCommand from './fail.js';
 import pauseCommand from './pause.js';
 import resumeCommand from './resume.js';
 import promoteCommand from './promote.js';
-
-export const deploymentGroup = defineGroup({
-  path: ['deployment'],
-  synopsis: 'Interact with deployments',
-  description:
-    'A deployment is how a new version of a service job rolls out: the allocations of each task group with ' +
-    'an update strategy are replaced max_parallel at a time, each batch after the last proved healthy. A ' +
-    'deployment succeeds when every group is healthy (the version then becomes stable), and fails on an ' +
-    'unhealthy allocation or a missed progress deadline, rolling back to the last stable version when ' +
-    'auto_revert is set. Deployments may be named by ID or by a unique ID prefix.',
-});
 
 export const deploymentCommands: CommandSpec[] = [listCommand, statusCommand, failCommand, pauseCommand, resumeCommand, promoteCommand];
