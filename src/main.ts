@@ -11,6 +11,7 @@ import { registryFor, type Registry } from './cli/registry.js';
 import { FLAG_SETS } from './cli/flags/common.js';
 import { helpRequested, parseArgs } from './cli/argv.js';
 import { renderCommandHelp, renderGroupHelp, renderRootHelp } from './cli/output/help.js';
+import { schedulerOutputMode } from './cli/output/scheduler-output-mode.js';
 
 export const EXIT_UNKNOWN_COMMAND = 127;
 
@@ -100,6 +101,7 @@ export async function run(
     if (!(spec.args ?? []).some((a) => a.variadic) && parsed.args.length > (spec.args ?? []).length) {
       throw new UsageError(`Too many arguments (expected ${(spec.args ?? []).length}, got ${parsed.args.length})`);
     }
+    if (spec.flagSets?.includes('scheduler-output')) schedulerOutputMode(parsed.flags, env);
     const code = await spec.run({ io, env, flags: parsed.flags, args: parsed.args });
     return code ?? 0;
   } catch (err) {

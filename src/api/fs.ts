@@ -125,6 +125,11 @@ async function* framesOf(res: ApiResponse, signal?: AbortSignal): AsyncGenerator
   if (parser.pending) throw cut(new Error('in the middle of a frame'));
 }
 
+/** Any GET answered with Nomad's frames (the agent monitor as well): opened, so that a 4xx throws here. */
+export async function openFrames(client: ApiClient, path: string, query: Record<string, string | number | boolean | undefined>, signal?: AbortSignal): Promise<AsyncGenerator<Frame>> {
+  return framesOf(await openStream(client, path, query, signal), signal);
+}
+
 /** GET /v1/client/fs/logs/:alloc: a task's log as frames (opened, so that a 4xx throws here). */
 export async function allocLogs(client: ApiClient, allocId: string, opts: LogsOptions): Promise<AsyncGenerator<Frame>> {
   const res = await openStream(

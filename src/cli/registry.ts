@@ -25,6 +25,7 @@ import { nodeGroup } from './commands/node/group.js';
 import { deploymentGroup } from './commands/deployment/group.js';
 import { systemGroup, systemCommands } from './commands/system/index.js';
 import { serviceGroup, serviceCommands } from './commands/service/index.js';
+import { agentCommands } from './commands/agent/index.js';
 
 const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup];
 
@@ -43,6 +44,7 @@ const commands: CommandSpec[] = [
   ...evalCommands,
   ...systemCommands,
   ...serviceCommands,
+  ...agentCommands,
   ...docsCommands,
 ];
 

@@ -28,8 +28,10 @@ export async function readAndPrint(ctx: CommandContext, path: string, query?: Re
 }
 
 /** Writes `body` to `path` and prints what Vault's CLI prints for a write. */
-export async function writeAndPrint(ctx: CommandContext, path: string, body: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST'): Promise<number> {
-  const secret = await clientFor(ctx).secrets(method, path, { body });
+export async function writeAndPrint(ctx: CommandContext, path: string, body: Record<string, unknown>, method: 'POST' | 'PUT' | 'PATCH' = 'POST'): Promise<number> {
+  // A PATCH body is a JSON merge patch, and says so as Vault's client does.
+  const headers = method === 'PATCH' ? { 'content-type': 'application/merge-patch+json' } : undefined;
+  const secret = await clientFor(ctx).secrets(method, path, { body, headers });
   const format = ctx.flags.format as OutputFormat;
   if (!secret) {
     // As Vault: the message is for people; json/yaml output stays empty so scripts can parse it.

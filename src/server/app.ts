@@ -275,6 +275,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
             if (addr && typeof addr === 'object') resolve({ address: addr.address, port: addr.port });
           });
         });
+        // Port 0 asks for any free port: from here on the config says which one (agent-info shows it).
+        config.port = bound.port;
         // The node reaches the server over HTTP, so it can only start once the server listens. Over TLS it
         // accepts only the server's own certificate, and presents it when asked for a client certificate.
         if (opts.client !== false) {

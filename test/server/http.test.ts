@@ -108,7 +108,8 @@ describe('HTTP behaviour of the real server', () => {
       const secrets = await call('DELETE', '/v1/sys/health');
       expect(secrets.status).toBe(405);
       expect(json(secrets).errors).toEqual(['unsupported operation']);
-      const patch = await call('PATCH', '/v1/sys/policies/acl/http-test');
+      // The listing path takes no PATCH (the policy path itself does: test/server/patch.test.ts).
+      const patch = await call('PATCH', '/v1/sys/policies/acl');
       expect(patch.status).toBe(405);
       const scheduler = await call('PATCH', '/v1/namespaces');
       expect(scheduler.status).toBe(405);

@@ -60,8 +60,19 @@ export const OUTPUT_FLAGS: FlagSpec[] = [
   },
 ];
 
+/**
+ * The scheduler commands that print data: Vault's -format and -field (src/cli/output/scheduler-output.ts
+ * renders them) alongside Nomad's -json and -t.
+ */
 export const SCHEDULER_OUTPUT_FLAGS: FlagSpec[] = [
-  { name: 'json', type: 'bool', description: 'Print the output as JSON.', group: 'Output Options' },
+  ...OUTPUT_FLAGS.map((f) => (f.name === 'field' ? { ...f, description: `${f.description} Over a list, that field of every element, one per line.` } : f)),
+  { name: 'json', type: 'bool', description: 'Print the output as JSON; the same as -format=json.', group: 'Output Options' },
+  {
+    name: 't',
+    type: 'string',
+    description: 'Format the output (the object -json prints) with a Go template. Cannot be combined with -format or -field.',
+    group: 'Output Options',
+  },
 ];
 
 export const FLAG_SETS = {

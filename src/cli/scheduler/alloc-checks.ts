@@ -7,7 +7,8 @@ import type { ApiClient } from '../../api/client.js';
 import type { AllocCheckResults, CheckQueryResult } from '../../scheduler/structs/check-result.js';
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
+import { reportingFailures } from '../command-failure.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 import { formatTable } from '../output/format.js';
 import { formatKV, formatTime } from '../output/nomad.js';
 import { apiFailure, resolveAlloc } from './alloc-resolve.js';
@@ -22,11 +23,6 @@ const taskOf = (r: CheckQueryResult) => r.Task || '(group)';
 function ordered(results: AllocCheckResults): CheckQueryResult[] {
   const key = (r: CheckQueryResult) => [r.Service, taskOf(r), r.Check, r.ID].join('\0');
   return Object.values(results).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
-
-/** The map with its keys sorted, as Go marshals a map. */
-function sortedMap(results: AllocCheckResults): AllocCheckResults {
-  return Object.fromEntries(Object.keys(results).sort().map((id) => [id, results[id]]));
 }
 
 export function formatAllocChecks(results: AllocCheckResults): string {
@@ -54,26 +50,11 @@ export function checksSection(results: AllocCheckResults): string {
   return 'Nomad Service Checks:\n' + formatTable(['Service', 'Task', 'Name', 'Mode', 'Status'], rows);
 }
 
-async function renderWith(template: string, results: AllocCheckResults): Promise<string> {
-  const { renderGoTemplate } = await import('../output/go-template.js');
-  try {
-    return renderGoTemplate(template, results);
-  } catch (err) {
-    throw new CommandFailure(`Error formatting the data: ${(err as Error).message}`);
-  }
-}
-
 export function allocChecks(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
-    const json = ctx.flags.json === true;
-    const template = typeof ctx.flags.t === 'string' ? ctx.flags.t : '';
-    if (json && template) throw new CommandFailure('Both json and template formatting are not allowed');
     const client = clientFor(ctx);
     const stub = await resolveAlloc(client, ctx.args[0], ctx.flags.verbose === true);
     const results = await fetchAllocChecks(client, stub.ID, stub.Namespace).catch((err: unknown) => apiFailure('querying allocation checks', err));
-    if (json) ctx.io.out(JSON.stringify(sortedMap(results), null, 4));
-    else if (template) ctx.io.out(await renderWith(template, sortedMap(results)));
-    else ctx.io.out(formatAllocChecks(results));
-    return 0;
+    return printSchedulerData(ctx, results, () => formatAllocChecks(results));
   });
 }

@@ -4,6 +4,7 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 import { reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
 import {
@@ -218,21 +219,18 @@ export function allocStatus(ctx: CommandContext): Promise<number> {
     const verbose = ctx.flags.verbose === true;
     const stub = await resolveAlloc(client, ctx.args[0], verbose);
     const alloc = await getAlloc(client, stub.ID, stub.Namespace).catch((err: unknown) => apiFailure('querying allocation', err));
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(alloc, null, 4));
-      return 0;
-    }
-    const nowMs = Date.now();
-    let rescheduleEligibility = '';
-    if (alloc.FollowupEvalID) {
-      const follow = await getEval(client, alloc.FollowupEvalID, stub.Namespace).catch(() => undefined);
-      const at = parseWireTime(follow?.WaitUntil);
-      if (at !== undefined && at > nowMs) rescheduleEligibility = prettyTimeDiff(at, nowMs);
-    }
-    const short = ctx.flags.short === true;
-    // As in Nomad, checks that cannot be read leave their table out rather than failing the command.
-    const checks = short ? {} : await fetchAllocChecks(client, alloc.ID, stub.Namespace).catch(() => ({}));
-    ctx.io.out(formatAllocStatus(alloc, { verbose, short, nowMs, rescheduleEligibility, checks }));
-    return 0;
+    return printSchedulerData(ctx, alloc, async () => {
+      const nowMs = Date.now();
+      let rescheduleEligibility = '';
+      if (alloc.FollowupEvalID) {
+        const follow = await getEval(client, alloc.FollowupEvalID, stub.Namespace).catch(() => undefined);
+        const at = parseWireTime(follow?.WaitUntil);
+        if (at !== undefined && at > nowMs) rescheduleEligibility = prettyTimeDiff(at, nowMs);
+      }
+      const short = ctx.flags.short === true;
+      // As in Nomad, checks that cannot be read leave their table out rather than failing the command.
+      const checks = short ? {} : await fetchAllocChecks(client, alloc.ID, stub.Namespace).catch(() => ({}));
+      return formatAllocStatus(alloc, { verbose, short, nowMs, rescheduleEligibility, checks });
+    });
   });
 }

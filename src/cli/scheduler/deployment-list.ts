@@ -10,6 +10,7 @@ import { idLength, newestFirst } from '../output/nomad.js';
 import { deploymentListTable } from '../output/deployment.js';
 import { listDeployments } from '../../api/deployments.js';
 import { orFail } from './deployment-errors.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 /** The command line that fetches the next page: the user's flags, with the next page's token. */
 export function nextPageCommand(flags: Record<string, unknown>, token: string): string {
@@ -36,13 +37,9 @@ export function deploymentList(ctx: CommandContext): Promise<number> {
       }),
     );
     const sorted = newestFirst(deployments);
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(sorted, null, 4));
-      return 0;
-    }
-    let out = deploymentListTable(sorted, idLength(ctx.flags.verbose));
-    if (nextToken) out += `\nResults have been paginated. To get the next page run:\n\n${nextPageCommand(ctx.flags, nextToken)}\n`;
-    ctx.io.out(out);
-    return 0;
+    return printSchedulerData(ctx, sorted, () => {
+      const out = deploymentListTable(sorted, idLength(ctx.flags.verbose));
+      return nextToken ? `${out}\nResults have been paginated. To get the next page run:\n\n${nextPageCommand(ctx.flags, nextToken)}\n` : out;
+    });
   });
 }

@@ -4,6 +4,7 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
+import { printSchedulerData, wantsTable } from '../output/scheduler-output.js';
 import { UsageError } from '../../shared/errors.js';
 import { reportingFailures } from '../command-failure.js';
 import { idLength } from '../output/nomad.js';
@@ -20,7 +21,7 @@ export function deploymentStatus(ctx: CommandContext): Promise<number> {
     return deploymentList(ctx);
   }
   return reportingFailures(ctx, async () => {
-    if (ctx.flags.monitor === true && ctx.flags.json === true) throw new UsageError("The monitor flag cannot be used with the '-json' flag");
+    if (ctx.flags.monitor === true && !wantsTable(ctx)) throw new UsageError('-monitor prints progress, not data: it cannot be combined with -json, -format, -field or -t');
     const verbose = ctx.flags.verbose === true;
     const length = idLength(verbose);
     const client = clientFor(ctx);
@@ -29,11 +30,6 @@ export function deploymentStatus(ctx: CommandContext): Promise<number> {
       return monitorDeployment({ client, io: ctx.io, length, verbose }, found.ID, found.Namespace);
     }
     const { deployment } = await orFail('Error retrieving deployment', () => getDeployment(client, found.ID, { namespace: found.Namespace }));
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(deployment, null, 4));
-      return 0;
-    }
-    ctx.io.out(formatDeployment(deployment, length));
-    return 0;
+    return printSchedulerData(ctx, deployment, () => formatDeployment(deployment, length));
   });
 }

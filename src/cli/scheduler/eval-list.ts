@@ -8,6 +8,7 @@ import { UsageError } from '../../shared/errors.js';
 import { reportingFailures } from '../command-failure.js';
 import { evalListTable, newestFirst } from '../output/nomad.js';
 import { listEvals } from '../../api/evals.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 /** The command line that fetches the next page (Nomad prints the user's own, without -page-token). */
 function nextPageCommand(flags: Record<string, unknown>, token: string): string {
@@ -34,17 +35,11 @@ export function evalList(ctx: CommandContext): Promise<number> {
       nextToken: ctx.flags['page-token'] as string | undefined,
     });
     const sorted = newestFirst(evals);
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(sorted, null, 4));
-      return 0;
-    }
-    if (sorted.length === 0) {
-      ctx.io.out('No evals found');
-      return 0;
-    }
-    let out = evalListTable(sorted, ctx.flags.verbose === true);
-    if (nextToken) out += `\nResults have been paginated. To get the next page run:\n\n${nextPageCommand(ctx.flags, nextToken)}\n`;
-    ctx.io.out(out);
-    return 0;
+    return printSchedulerData(ctx, sorted, () => {
+      if (sorted.length === 0) return 'No evals found';
+      let out = evalListTable(sorted, ctx.flags.verbose === true);
+      if (nextToken) out += `\nResults have been paginated. To get the next page run:\n\n${nextPageCommand(ctx.flags, nextToken)}\n`;
+      return out;
+    });
   });
 }

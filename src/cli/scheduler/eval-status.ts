@@ -4,6 +4,8 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
+import { UsageError } from '../../shared/errors.js';
+import { printSchedulerData, wantsTable } from '../output/scheduler-output.js';
 import { reportingFailures } from '../command-failure.js';
 import {
   evalFailureStatus,
@@ -65,6 +67,7 @@ export function formatEvalStatus(e: Evaluation, verbose: boolean, nowMs: number)
 
 export function evalStatus(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
+    if (ctx.flags.monitor === true && !wantsTable(ctx)) throw new UsageError('-monitor prints progress, not data: it cannot be combined with -json, -format, -field or -t');
     const client = clientFor(ctx);
     const verbose = ctx.flags.verbose === true;
     const found = await resolveEval(client, ctx.args[0], verbose);
@@ -72,11 +75,6 @@ export function evalStatus(ctx: CommandContext): Promise<number> {
       return monitorEvaluation({ client, io: ctx.io, length: idLength(verbose), namespace: found.Namespace }, found.ID);
     }
     const e = await getEval(client, found.ID, found.Namespace);
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(e, null, 4));
-      return 0;
-    }
-    ctx.io.out(formatEvalStatus(e, verbose, Date.now()).replace(/\n+$/, '\n'));
-    return 0;
+    return printSchedulerData(ctx, e, () => formatEvalStatus(e, verbose, Date.now()).replace(/\n+$/, '\n'));
   });
 }

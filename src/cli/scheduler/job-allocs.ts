@@ -8,17 +8,13 @@ import { reportingFailures } from '../command-failure.js';
 import { allocListTable, newestFirst } from '../output/nomad.js';
 import { resolveJob } from './job-status.js';
 import { jobAllocations } from '../../api/jobs.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 export function jobAllocs(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
     const client = clientFor(ctx);
     const job = await resolveJob(ctx, client, ctx.args[0]);
     const allocs = newestFirst(await jobAllocations(client, job.ID, { all: ctx.flags.all === true, namespace: job.Namespace }));
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(allocs, null, 4));
-      return 0;
-    }
-    ctx.io.out(allocListTable(allocs, ctx.flags.verbose === true, Date.now()));
-    return 0;
+    return printSchedulerData(ctx, allocs, () => allocListTable(allocs, ctx.flags.verbose === true, Date.now()));
   });
 }

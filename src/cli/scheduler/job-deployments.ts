@@ -9,6 +9,7 @@ import { deploymentListTable, formatDeployment } from '../output/deployment.js';
 import { jobDeployments as listJobDeployments, jobLatestDeployment } from '../../api/deployments.js';
 import { reportingFailures, resolveJob } from './job-status.js';
 import { orFail } from './deployment-errors.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 export function jobDeployments(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
@@ -17,18 +18,11 @@ export function jobDeployments(ctx: CommandContext): Promise<number> {
     const job = await resolveJob(ctx, client, ctx.args[0].trim());
     if (ctx.flags.latest === true) {
       const latest = await orFail('Error retrieving deployments', () => jobLatestDeployment(client, job.ID, job.Namespace));
-      if (ctx.flags.json === true) ctx.io.out(JSON.stringify(latest, null, 4));
-      else ctx.io.out(latest ? formatDeployment(latest, length) : 'No deployment found');
-      return 0;
+      return printSchedulerData(ctx, latest ?? null, () => (latest ? formatDeployment(latest, length) : 'No deployment found'));
     }
     const { deployments } = await orFail('Error retrieving deployments', () =>
       listJobDeployments(client, job.ID, { all: ctx.flags.all === true, namespace: job.Namespace }),
     );
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(deployments, null, 4));
-      return 0;
-    }
-    ctx.io.out(deploymentListTable(deployments, length));
-    return 0;
+    return printSchedulerData(ctx, deployments, () => deploymentListTable(deployments, length));
   });
 }

@@ -4,6 +4,7 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
+import { printSchedulerData, wantsTable } from '../output/scheduler-output.js';
 import { UsageError } from '../../shared/errors.js';
 import { formatJobDiff, type JobDiff } from '../../scheduler/structs/diff.js';
 import { JobCommandFailure, formatNomadTime, jobPath, reportingFailures, resolveJob } from './job-status.js';
@@ -41,7 +42,7 @@ export function jobHistory(ctx: CommandContext): Promise<number> {
     const diffTag = ctx.flags['diff-tag'] === undefined ? '' : String(ctx.flags['diff-tag']);
     const diffVersionText = ctx.flags['diff-version'] === undefined ? '' : String(ctx.flags['diff-version']).trim();
     // Nomad's rules for the diff flags, with its messages.
-    if (ctx.flags.json === true && diff) throw new UsageError('-json and -t are exclusive with -p and -full');
+    if (diff && !wantsTable(ctx)) throw new UsageError('-json and -t are exclusive with -p and -full');
     if ((diffTag !== '' || diffVersionText !== '') && !diff) throw new UsageError('-diff-tag and -diff-version can only be used with -p');
     if (diffTag !== '' && diffVersionText !== '') throw new UsageError('-diff-tag and -diff-version are mutually exclusive');
     if (diffVersionText !== '' && !/^\d+$/.test(diffVersionText)) throw new UsageError(`Error parsing -diff-version: invalid value "${diffVersionText}": expected a non-negative integer`);
@@ -60,11 +61,8 @@ export function jobHistory(ctx: CommandContext): Promise<number> {
       versions = versions.filter((v) => v.Version === version);
       if (versions.length === 0) throw new JobCommandFailure(`Could not find job version ${version}`);
     }
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(version !== undefined ? versions[0] : versions, null, 4));
-      return 0;
-    }
-    ctx.io.out(versions.map((v) => versionBlock(v, ctx.flags.full === true, diffs.get(v), ctx.io.color)).join('\n\n'));
-    return 0;
+    return printSchedulerData(ctx, version !== undefined ? versions[0] : versions, () =>
+      versions.map((v) => versionBlock(v, ctx.flags.full === true, diffs.get(v), ctx.io.color)).join('\n\n'),
+    );
   });
 }

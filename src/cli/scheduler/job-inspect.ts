@@ -4,6 +4,7 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
+import { printSchedulerData, wantsTable } from '../output/scheduler-output.js';
 import { UsageError } from '../../shared/errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { JobCommandFailure, jobPath, reportingFailures, resolveJob, type JobListStub } from './job-status.js';
@@ -27,7 +28,7 @@ export async function jobVersions(client: ApiClient, stub: JobListStub): Promise
 export function jobInspect(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
     const version = parseVersionFlag(ctx.flags.version);
-    if (ctx.flags.hcl === true && ctx.flags.json === true) throw new UsageError('-hcl and -json cannot be used together');
+    if (ctx.flags.hcl === true && !wantsTable(ctx)) throw new UsageError('-hcl prints the submitted file: it cannot be combined with -json, -format, -field or -t');
     const client = clientFor(ctx);
     const stub = await resolveJob(ctx, client, ctx.args[0]);
     let job: Job;
@@ -45,7 +46,7 @@ export function jobInspect(ctx: CommandContext): Promise<number> {
       ctx.io.out(body.Source);
       return 0;
     }
-    ctx.io.out(JSON.stringify(ctx.flags.json === true ? job : { Job: job }, null, 4));
-    return 0;
+    // Nomad's default output is the job, wrapped as `job run -json` reads it, in Go's indentation.
+    return printSchedulerData(ctx, job, () => JSON.stringify({ Job: job }, null, 4));
   });
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../../shared/errors.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
 import { formatNomadTime } from '../output/nomad.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 import { resolveJob } from './job-status.js';
 import { jobScaleStatus, type ScalingEvent } from '../../api/job-scale.js';
 
@@ -24,21 +25,21 @@ export function jobScalingEvents(ctx: CommandContext): Promise<number> {
     }
     const events: Array<{ group: string; event: ScalingEvent }> = [];
     for (const [group, status] of Object.entries(groups)) for (const event of status.Events ?? []) events.push({ group, event });
-    if (events.length === 0) {
-      ctx.io.out('No events found');
-      return 0;
-    }
     events.sort((a, b) => b.event.Time - a.event.Time);
-    const verbose = ctx.flags.verbose === true;
-    const headers = ['Task Group', 'Count', 'PrevCount', ...(verbose ? ['Error', 'Message', 'Eval ID'] : []), 'Date'];
-    const rows = events.map(({ group, event: e }) => [
-      group,
-      e.Count === null ? '' : String(e.Count),
-      String(e.PreviousCount),
-      ...(verbose ? [String(e.Error), e.Message, e.EvalID ?? ''] : []),
-      formatNomadTime(e.Time),
-    ]);
-    ctx.io.out(formatTable(headers, rows).trimEnd());
-    return 0;
+    // The data is the events, newest first, each with the task group it belongs to.
+    const data = events.map(({ group, event }) => ({ TaskGroup: group, ...event }));
+    return printSchedulerData(ctx, data, () => {
+      if (events.length === 0) return 'No events found';
+      const verbose = ctx.flags.verbose === true;
+      const headers = ['Task Group', 'Count', 'PrevCount', ...(verbose ? ['Error', 'Message', 'Eval ID'] : []), 'Date'];
+      const rows = events.map(({ group, event: e }) => [
+        group,
+        e.Count === null ? '' : String(e.Count),
+        String(e.PreviousCount),
+        ...(verbose ? [String(e.Error), e.Message, e.EvalID ?? ''] : []),
+        formatNomadTime(e.Time),
+      ]);
+      return formatTable(headers, rows).trimEnd();
+    });
   });
 }

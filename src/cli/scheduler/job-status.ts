@@ -41,6 +41,7 @@ export type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/all
 import type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/allocs.js';
 import type { PeriodicConfig } from '../../scheduler/structs/policies.js';
 import { nextLaunchText } from './periodic-launch.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 export interface JobListStub {
   ID: string;
@@ -232,82 +233,74 @@ export function jobStatus(ctx: CommandContext): Promise<number> {
     const client = clientFor(ctx);
     if (ctx.args.length === 0) {
       const jobs = await listJobs(client);
-      if (ctx.flags.json === true) {
-        ctx.io.out(JSON.stringify(jobs, null, 4));
-        return 0;
-      }
-      ctx.io.out(jobs.length === 0 ? 'No running jobs' : jobListTable(jobs, allNamespaces(ctx)));
-      return 0;
+      return printSchedulerData(ctx, jobs, () => (jobs.length === 0 ? 'No running jobs' : jobListTable(jobs, allNamespaces(ctx))));
     }
     const stub = await resolveJob(ctx, client, ctx.args[0]);
     const { body: job } = await client.scheduler<FullJob>('GET', jobPath(stub.ID), { query: { namespace: stub.Namespace } });
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(job, null, 4));
-      return 0;
-    }
-    const periodic = job.Periodic !== null && job.Periodic !== undefined;
-    const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined && job.Dispatched !== true;
-    let out = formatKV([
-      ['ID', job.ID],
-      ['Name', job.Name],
-      ['Submit Date', formatNomadTime(job.SubmitTime)],
-      ['Type', job.Type],
-      ['Priority', String(job.Priority)],
-      ['Datacenters', (job.Datacenters ?? []).join(',')],
-      ['Namespace', job.Namespace],
-      ['Node Pool', job.NodePool],
-      ['Status', statusString(job.Status, job.Stop)],
-      ['Periodic', String(periodic)],
-      ['Parameterized', String(parameterized)],
-      ...nextLaunchRow(job, periodic && !parameterized),
-    ]);
-    if (ctx.flags.short === true) {
-      ctx.io.out(out);
-      return 0;
-    }
-    const namespace = stub.Namespace;
-    const scoped = clientFor({ ...ctx, flags: { ...ctx.flags, namespace } });
-    // The summary endpoint is the source; the list stub's copy is the fallback for older servers.
-    const summary = await jobSummary(client, job.ID, namespace).catch((err: unknown) => {
-      if (err instanceof ApiError && err.statusCode === 404) return stub.JobSummary;
-      throw err;
-    });
-    if (periodic && !parameterized) {
-      out += summarySection(summary, job);
-      out += await childrenSection(scoped, job, '/periodic-', 'No instances of periodic job found', 'Previously Launched Jobs');
-      ctx.io.out(out);
-      return 0;
-    }
-    if (parameterized) {
-      const p = job.ParameterizedJob!;
-      out += '\nParameterized Job\n';
-      out += formatKV([
-        ['Payload', p.Payload ?? ''],
-        ['Required Metadata', (p.MetaRequired ?? []).join(', ')],
-        ['Optional Metadata', (p.MetaOptional ?? []).join(', ')],
-      ]);
-      out += summarySection(summary, job);
-      out += await childrenSection(scoped, job, '/dispatch-', 'No dispatched instances of parameterized job found', 'Dispatched Jobs');
-      ctx.io.out(out);
-      return 0;
-    }
-    const verbose = ctx.flags.verbose === true;
-    const length = idLength(verbose);
-    const [allocs, evals, deployment] = await Promise.all([
-      jobAllocations(client, job.ID, { all: ctx.flags['all-allocs'] === true, namespace }),
-      jobEvaluations(client, job.ID, namespace),
-      jobLatestDeployment(client, job.ID, namespace),
-    ]);
-    const nowMs = Date.now();
-    out += summarySection(summary, job);
-    const sortedEvals = newestFirst(evals);
-    if (verbose || ctx.flags.evals === true) out += evaluationsSection(sortedEvals, length);
-    out += placementFailureSection(sortedEvals);
-    out += await reschedulingSection(client, allocs, length, namespace, nowMs);
-    if (deployment) out += deploymentSection(deployment, length);
-    out += actionsSection(job);
-    out += '\nAllocations\n' + allocListTable(newestFirst(allocs), verbose, nowMs);
-    ctx.io.out(out);
-    return 0;
+    return printSchedulerData(ctx, job, () => jobScreen(ctx, client, stub, job));
   });
+}
+
+/** One job's screen; fetches what only the screen shows (summary, allocations, evaluations, deployment). */
+async function jobScreen(ctx: CommandContext, client: ApiClient, stub: JobListStub, job: FullJob): Promise<string> {
+  const periodic = job.Periodic !== null && job.Periodic !== undefined;
+  const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined && job.Dispatched !== true;
+  let out = formatKV([
+    ['ID', job.ID],
+    ['Name', job.Name],
+    ['Submit Date', formatNomadTime(job.SubmitTime)],
+    ['Type', job.Type],
+    ['Priority', String(job.Priority)],
+    ['Datacenters', (job.Datacenters ?? []).join(',')],
+    ['Namespace', job.Namespace],
+    ['Node Pool', job.NodePool],
+    ['Status', statusString(job.Status, job.Stop)],
+    ['Periodic', String(periodic)],
+    ['Parameterized', String(parameterized)],
+    ...nextLaunchRow(job, periodic && !parameterized),
+  ]);
+  if (ctx.flags.short === true) {
+    return out;
+  }
+  const namespace = stub.Namespace;
+  const scoped = clientFor({ ...ctx, flags: { ...ctx.flags, namespace } });
+  // The summary endpoint is the source; the list stub's copy is the fallback for older servers.
+  const summary = await jobSummary(client, job.ID, namespace).catch((err: unknown) => {
+    if (err instanceof ApiError && err.statusCode === 404) return stub.JobSummary;
+    throw err;
+  });
+  if (periodic && !parameterized) {
+    out += summarySection(summary, job);
+    out += await childrenSection(scoped, job, '/periodic-', 'No instances of periodic job found', 'Previously Launched Jobs');
+    return out;
+  }
+  if (parameterized) {
+    const p = job.ParameterizedJob!;
+    out += '\nParameterized Job\n';
+    out += formatKV([
+      ['Payload', p.Payload ?? ''],
+      ['Required Metadata', (p.MetaRequired ?? []).join(', ')],
+      ['Optional Metadata', (p.MetaOptional ?? []).join(', ')],
+    ]);
+    out += summarySection(summary, job);
+    out += await childrenSection(scoped, job, '/dispatch-', 'No dispatched instances of parameterized job found', 'Dispatched Jobs');
+    return out;
+  }
+  const verbose = ctx.flags.verbose === true;
+  const length = idLength(verbose);
+  const [allocs, evals, deployment] = await Promise.all([
+    jobAllocations(client, job.ID, { all: ctx.flags['all-allocs'] === true, namespace }),
+    jobEvaluations(client, job.ID, namespace),
+    jobLatestDeployment(client, job.ID, namespace),
+  ]);
+  const nowMs = Date.now();
+  out += summarySection(summary, job);
+  const sortedEvals = newestFirst(evals);
+  if (verbose || ctx.flags.evals === true) out += evaluationsSection(sortedEvals, length);
+  out += placementFailureSection(sortedEvals);
+  out += await reschedulingSection(client, allocs, length, namespace, nowMs);
+  if (deployment) out += deploymentSection(deployment, length);
+  out += actionsSection(job);
+  out += '\nAllocations\n' + allocListTable(newestFirst(allocs), verbose, nowMs);
+  return out;
 }

@@ -5,6 +5,7 @@
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { formatKV } from '../output/nomad.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 interface Namespace {
   Name: string;
@@ -15,16 +16,13 @@ interface Namespace {
 export async function namespaceStatus(ctx: CommandContext): Promise<number> {
   const name = ctx.args[0];
   const { body: ns } = await clientFor(ctx).scheduler<Namespace>('GET', `/v1/namespace/${encodeURIComponent(name)}`);
-  if (ctx.flags.json === true) {
-    ctx.io.out(JSON.stringify(ns, null, 4));
-    return 0;
-  }
-  let out = formatKV([
-    ['Name', ns.Name],
-    ['Description', ns.Description ?? ''],
-  ]);
-  const meta = Object.keys(ns.Meta ?? {}).sort();
-  if (meta.length > 0) out += '\nMetadata\n' + formatKV(meta.map((k) => [k, ns.Meta![k]]));
-  ctx.io.out(out.trimEnd());
-  return 0;
+  return printSchedulerData(ctx, ns, () => {
+    let out = formatKV([
+      ['Name', ns.Name],
+      ['Description', ns.Description ?? ''],
+    ]);
+    const meta = Object.keys(ns.Meta ?? {}).sort();
+    if (meta.length > 0) out += '\nMetadata\n' + formatKV(meta.map((k) => [k, ns.Meta![k]]));
+    return out.trimEnd();
+  });
 }

@@ -11,6 +11,7 @@ import { resolveByPrefix } from '../prefix.js';
 import type { ApiClient } from '../../api/client.js';
 import { getAlloc, type Allocation, type AllocStub } from '../../api/allocs.js';
 import { getNode, listNodes, nodeAllocations, type Node, type NodeStub } from '../../api/nodes.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 /** `ID  Node Pool  DC  Name  Class  [Address  Version]  Drain  Eligibility  Status` */
 export function nodeListTable(nodes: NodeStub[], verbose: boolean): string {
@@ -163,22 +164,14 @@ export function nodeStatus(ctx: CommandContext): Promise<number> {
     const verbose = ctx.flags.verbose === true;
     if (ctx.args.length === 0) {
       const nodes = await listNodes(client);
-      if (ctx.flags.json === true) {
-        ctx.io.out(JSON.stringify(nodes, null, 4));
-        return 0;
-      }
-      ctx.io.out(nodes.length === 0 ? 'No nodes registered' : nodeListTable(nodes, verbose));
-      return 0;
+      return printSchedulerData(ctx, nodes, () => (nodes.length === 0 ? 'No nodes registered' : nodeListTable(nodes, verbose)));
     }
     const stub = await resolveNode(client, ctx.args[0], verbose);
     const node = await getNode(client, stub.ID);
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(node, null, 4));
-      return 0;
-    }
-    const allocs = await nodeAllocations(client, node.ID);
-    const running = ctx.flags.short === true ? [] : await Promise.all(allocs.filter((a) => a.ClientStatus === 'running').map((a) => getAlloc(client, a.ID, a.Namespace)));
-    ctx.io.out(formatNode(node, allocs, running, { verbose, short: ctx.flags.short === true, nowMs: Date.now() }));
-    return 0;
+    return printSchedulerData(ctx, node, async () => {
+      const allocs = await nodeAllocations(client, node.ID);
+      const running = ctx.flags.short === true ? [] : await Promise.all(allocs.filter((a) => a.ClientStatus === 'running').map((a) => getAlloc(client, a.ID, a.Namespace)));
+      return formatNode(node, allocs, running, { verbose, short: ctx.flags.short === true, nowMs: Date.now() });
+    });
   });
 }

@@ -9,6 +9,7 @@ import { UsageError } from '../../shared/errors.js';
 import { formatTable } from '../output/format.js';
 import { formatKV, idLength, limit } from '../output/nomad.js';
 import { apiFailure } from './alloc-resolve.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 import { fetchServiceList, formatServiceList } from './service-list.js';
 import type { ServiceRegistration } from '../../scheduler/state/services.js';
 
@@ -40,41 +41,35 @@ export function serviceInfo(ctx: CommandContext): Promise<number> {
     } catch (err) {
       return apiFailure('listing service registrations', err);
     }
-    if (regs.length === 0) {
-      ctx.io.out('No service registrations found');
-      return 0;
-    }
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(regs, null, 4));
-      return 0;
-    }
-    // Several jobs may register the same name: Nomad groups them by job ID, in order.
-    const sorted = [...regs].sort((a, b) => (a.JobID < b.JobID ? -1 : a.JobID > b.JobID ? 1 : 0));
-    const tags = (r: Registration) => `[${(r.Tags ?? []).join(',')}]`;
-    if (ctx.flags.verbose === true) {
-      const blocks = sorted.map((r) =>
-        formatKV([
-          ['ID', r.ID],
-          ['Service Name', r.ServiceName],
-          ['Namespace', r.Namespace],
-          ['Job ID', r.JobID],
-          ['Alloc ID', r.AllocID],
-          ['Node ID', r.NodeID],
-          ['Datacenter', r.Datacenter],
-          ['Address', `${r.Address}:${r.Port}`],
-          ['Tags', tags(r)],
-        ]),
-      );
-      ctx.io.out(blocks.join('\n'));
-      return 0;
-    }
-    const length = idLength(false);
-    ctx.io.out(
-      formatTable(
-        ['Job ID', 'Address', 'Tags', 'Node ID', 'Alloc ID'],
-        sorted.map((r) => [r.JobID, hostPort(r.Address, r.Port), tags(r), limit(r.NodeID, length), limit(r.AllocID, length)]),
-      ),
-    );
-    return 0;
+    return printSchedulerData(ctx, regs, () => registrationsText(ctx, regs));
   });
+}
+
+/** The registrations as Nomad prints them: a table, or with -verbose one key/value block each. */
+function registrationsText(ctx: CommandContext, regs: Registration[]): string {
+  if (regs.length === 0) return 'No service registrations found';
+  // Several jobs may register the same name: Nomad groups them by job ID, in order.
+  const sorted = [...regs].sort((a, b) => (a.JobID < b.JobID ? -1 : a.JobID > b.JobID ? 1 : 0));
+  const tags = (r: Registration) => `[${(r.Tags ?? []).join(',')}]`;
+  if (ctx.flags.verbose === true) {
+    const blocks = sorted.map((r) =>
+      formatKV([
+        ['ID', r.ID],
+        ['Service Name', r.ServiceName],
+        ['Namespace', r.Namespace],
+        ['Job ID', r.JobID],
+        ['Alloc ID', r.AllocID],
+        ['Node ID', r.NodeID],
+        ['Datacenter', r.Datacenter],
+        ['Address', `${r.Address}:${r.Port}`],
+        ['Tags', tags(r)],
+      ]),
+    );
+    return blocks.join('\n');
+  }
+  const length = idLength(false);
+  return formatTable(
+    ['Job ID', 'Address', 'Tags', 'Node ID', 'Alloc ID'],
+    sorted.map((r) => [r.JobID, hostPort(r.Address, r.Port), tags(r), limit(r.NodeID, length), limit(r.AllocID, length)]),
+  );
 }

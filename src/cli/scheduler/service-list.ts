@@ -7,6 +7,7 @@ import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
 import { apiFailure } from './alloc-resolve.js';
+import { printSchedulerData } from '../output/scheduler-output.js';
 
 export interface NamespaceServices {
   Namespace: string;
@@ -39,15 +40,8 @@ export async function fetchServiceList(ctx: CommandContext): Promise<NamespaceSe
 export function serviceList(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
     const list = await fetchServiceList(ctx);
-    if (ctx.flags.json === true) {
-      ctx.io.out(JSON.stringify(list, null, 4));
-      return 0;
-    }
-    if (list.every((ns) => ns.Services.length === 0)) {
-      ctx.io.out('No service registrations found');
-      return 0;
-    }
-    ctx.io.out(formatServiceList(list, ctx.flags.namespace === '*'));
-    return 0;
+    return printSchedulerData(ctx, list, () =>
+      list.every((ns) => ns.Services.length === 0) ? 'No service registrations found' : formatServiceList(list, ctx.flags.namespace === '*'),
+    );
   });
 }

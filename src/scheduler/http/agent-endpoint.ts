@@ -1,19 +1,20 @@
 /**
- * GET /v1/agent/self: what the CLI's `-self` flags need of Nomad's answer, the ID of the node this server
- * runs, under `stats.client.node_id`; `stats` has no `client` when the server runs no node. Nomad asks
- * for `agent:read`; the node's ID is node information, so here it takes `node:read`.
+ * GET /v1/agent/self: Nomad's `stats` sections (agent-stats.ts), which hold what the CLI's `-self` flags
+ * need, the ID of the node this server runs, under `stats.client.node_id`; `stats` has no `client` when
+ * the server runs no node. Nomad asks for `agent:read`; the node's ID is node information, so here it
+ * takes `node:read`. GET /v1/agent/monitor is in agent-monitor-endpoint.ts.
  */
 import { defineRoute } from './route.js';
+import { agentMonitorRoute } from './agent-monitor-endpoint.js';
+import { agentStats } from './agent-stats.js';
 
 export const agentRoutes = [
   defineRoute({
     methods: ['GET'],
     path: '/v1/agent/self',
     acl: { node: 'read' },
-    synopsis: 'Describe this server: the ID of the node it runs.',
-    handler: async (req) => {
-      const [nodeId] = req.services.scheduler.localNodes.keys();
-      return { body: { stats: nodeId ? { client: { node_id: nodeId } } : {} } };
-    },
+    synopsis: 'Describe this server: its stats sections (client, nomad, runtime), the node it runs included.',
+    handler: async (req) => ({ body: { stats: agentStats(req.services) } }),
   }),
+  agentMonitorRoute,
 ];

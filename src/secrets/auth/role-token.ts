@@ -135,7 +135,9 @@ export interface MountTtls {
 
 export function mountTtls(services: Services, accessor: string): MountTtls {
   const config = services.mounts.byAccessor(accessor)?.config;
-  return { defaultTtl: config?.defaultLeaseTtl || SYSTEM_DEFAULT_TTL, maxTtl: config?.maxLeaseTtl || SYSTEM_MAX_TTL };
+  const maxTtl = config?.maxLeaseTtl || SYSTEM_MAX_TTL;
+  // Without a default of its own, the system's, capped at the mount's maximum (Vault's DefaultLeaseTTL).
+  return { defaultTtl: Math.min(config?.defaultLeaseTtl || SYSTEM_DEFAULT_TTL, maxTtl), maxTtl };
 }
 
 /**

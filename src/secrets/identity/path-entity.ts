@@ -102,6 +102,7 @@ export const entityPaths = [
   }),
   definePath({
     pattern: 'entity/id/:id',
+    patch: true,
     fields: ENTITY_ID_FIELDS,
     synopsis: 'Read, update or delete an entity by its ID.',
     description: 'Reads, updates or deletes the entity with the given ID. Deleting an entity deletes its aliases.',
@@ -150,6 +151,7 @@ export const entityPaths = [
   }),
   definePath({
     pattern: 'entity/name/:name',
+    patch: true,
     fields: ENTITY_NAME_FIELDS,
     existenceCheck: (req, data) => req.services.identity.getEntityByName(data.get<string>('name')) !== undefined,
     synopsis: 'Create, read, update or delete an entity by its name.',

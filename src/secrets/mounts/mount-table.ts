@@ -17,7 +17,8 @@ export interface MountEntry {
   uuid: string;
   local: boolean;
   sealWrap: boolean;
-  config: { defaultLeaseTtl: number; maxLeaseTtl: number; tokenType: string };
+  /** listingVisibility: Vault's listing_visibility, "" (the default), "unauth" or "hidden" */
+  config: { defaultLeaseTtl: number; maxLeaseTtl: number; tokenType: string; listingVisibility?: string };
   options: Record<string, string> | null;
 }
 
@@ -109,6 +110,23 @@ export class MountTable {
       tx.put(MOUNTS_TABLE, path, entry);
     });
     return entry;
+  }
+
+  /**
+   * Changes a mount (sys/auth/<path>/tune): `change` gets the stored entry and answers the new one, or
+   * throws to refuse; it runs inside the write, so two tunes cannot undo each other's checks.
+   */
+  async tune(rawPath: string, change: (entry: MountEntry) => MountEntry): Promise<MountEntry> {
+    const path = normaliseAuthPath(rawPath);
+    let updated: MountEntry | undefined;
+    await this.store.write((tx) => {
+      const entry = tx.get<MountEntry>(MOUNTS_TABLE, path);
+      // Vault's message for a tune of a path with no mount.
+      if (!entry) throw new UserError(`cannot fetch mount entry on "${path}"`);
+      updated = { ...change(entry), path: entry.path, type: entry.type, accessor: entry.accessor, uuid: entry.uuid };
+      tx.put(MOUNTS_TABLE, path, updated);
+    });
+    return updated!;
   }
 
   onDisable(hook: DisableHook): void {

@@ -3,11 +3,12 @@ import type { Backend } from '../../server/framework/path.js';
 import { healthPaths } from './path-health.js';
 import { policyPaths } from './path-policies.js';
 import { authPaths } from './path-auth.js';
+import { authTunePaths } from './path-auth-tune.js';
 import { capabilitiesPaths } from './path-capabilities.js';
 import { auditHashPaths } from './path-audit-hash.js';
 
 export const sysBackend: Backend = {
   type: 'system',
   description: 'System endpoints: health, ACL policies, auth methods, capabilities, audit hashes.',
-  paths: [...healthPaths, ...policyPaths, ...authPaths, ...capabilitiesPaths, ...auditHashPaths],
+  paths: [...healthPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...capabilitiesPaths, ...auditHashPaths],
 };

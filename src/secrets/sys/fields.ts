@@ -54,6 +54,29 @@ export const AUTH_MOUNT_CONFIG_FIELDS: Fields = {
   },
 };
 
+/** sys/auth/*path/tune */
+export const AUTH_TUNE_FIELDS: Fields = {
+  path: { type: 'string', description: 'The mount path, relative to auth/.' },
+  default_lease_ttl: {
+    type: 'string',
+    description: 'The default lease duration of tokens issued by this mount, such as "1h"; "system" (or 0) returns to the system default.',
+  },
+  max_lease_ttl: {
+    type: 'string',
+    description: 'The maximum lease duration of tokens issued by this mount, such as "24h"; "system" (or 0) returns to the system default.',
+  },
+  description: { type: 'string', description: 'A human-friendly description of the auth method.' },
+  listing_visibility: {
+    type: 'string',
+    description: 'Whether the mount is listed to unauthenticated callers, as Vault\'s UI listing: "unauth", "hidden", or "" for the default.',
+  },
+  token_type: {
+    type: 'string',
+    description: 'The type of tokens the mount issues. Not for the token method.',
+    allowedValues: ['default-service', 'default-batch', 'service', 'batch'],
+  },
+};
+
 const PATHS_TO_CHECK: Fields = {
   path: { type: 'string', description: 'A path to check, e.g. auth/token/create. Use "paths" for several.' },
   paths: { type: 'list', description: 'The paths to check.' },
@@ -65,5 +88,11 @@ export const CAPABILITIES_SELF_FIELDS: Fields = PATHS_TO_CHECK;
 /** sys/capabilities */
 export const CAPABILITIES_FIELDS: Fields = {
   token: { type: 'string', description: 'The token whose capabilities are checked.', required: ['update'], sensitive: true },
+  ...PATHS_TO_CHECK,
+};
+
+/** sys/capabilities-accessor */
+export const CAPABILITIES_ACCESSOR_FIELDS: Fields = {
+  accessor: { type: 'string', description: 'The accessor of the token whose capabilities are checked.', required: ['update'] },
   ...PATHS_TO_CHECK,
 };

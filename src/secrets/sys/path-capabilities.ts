@@ -1,13 +1,16 @@
 /**
  * What a token may do on given paths: sys/capabilities-self for the caller's own token (the default
- * policy grants it), sys/capabilities for any token. Answers as Vault does: one key per path, plus
+ * policy grants it), sys/capabilities for any token, sys/capabilities-accessor for a token named by its
+ * accessor. Answers as Vault does: one key per path, plus
  * `capabilities` when exactly one path was asked; a root token gets ["root"], no grant ["deny"].
  */
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { definePath } from '../../server/framework/path.js';
 import type { FieldData } from '../../server/framework/field-data.js';
 import type { Acl } from '../policy/acl.js';
-import { CAPABILITIES_FIELDS, CAPABILITIES_SELF_FIELDS } from './fields.js';
+import type { TokenEntry } from '../token/token-entry.js';
+import type { Services } from '../../server/services.js';
+import { CAPABILITIES_ACCESSOR_FIELDS, CAPABILITIES_FIELDS, CAPABILITIES_SELF_FIELDS } from './fields.js';
 
 function requestedPaths(data: FieldData): string[] {
   const single = data.getOk<string>('path');
@@ -27,6 +30,11 @@ function answer(acl: Acl, paths: string[]) {
   for (const p of paths) data[p] = capabilitiesOf(acl, p);
   if (paths.length === 1) data.capabilities = data[paths[0]];
   return { data };
+}
+
+async function answerFor(services: Services, entry: TokenEntry, paths: string[]) {
+  const identityPolicies = entry.entityId ? services.identity.entityPolicies(entry.entityId) : [];
+  return answer(await services.policies.aclFor([...entry.policies, ...identityPolicies]), paths);
 }
 
 export const capabilitiesPaths = [
@@ -52,16 +60,32 @@ export const capabilitiesPaths = [
         summary: "Check a token's capabilities.",
         handler: async (req, data) => {
           const paths = requestedPaths(data);
-          const { tokens, identity, policies } = req.services;
           let entry;
           try {
-            entry = await tokens.resolve(data.get<string>('token'), req.remoteAddress);
+            entry = await req.services.tokens.resolve(data.get<string>('token'), req.remoteAddress);
           } catch (err) {
             if (err instanceof PermissionDenied) throw new UserError('invalid token');
             throw err;
           }
-          const identityPolicies = entry.entityId ? identity.entityPolicies(entry.entityId) : [];
-          return answer(await policies.aclFor([...entry.policies, ...identityPolicies]), paths);
+          return answerFor(req.services, entry, paths);
+        },
+      },
+    },
+  }),
+  definePath({
+    pattern: 'capabilities-accessor',
+    fields: CAPABILITIES_ACCESSOR_FIELDS,
+    synopsis: "A token's capabilities on paths, the token named by its accessor.",
+    description: "Answers the capabilities the token with the given accessor has on each given path, its entity's policies included.",
+    operations: {
+      update: {
+        summary: "Check a token's capabilities by its accessor.",
+        handler: async (req, data) => {
+          const paths = requestedPaths(data);
+          const entry = req.services.tokens.lookupByAccessor(data.get<string>('accessor'));
+          // Vault's message for an accessor that names no live token.
+          if (!entry) throw new UserError('invalid accessor');
+          return answerFor(req.services, entry, paths);
         },
       },
     },

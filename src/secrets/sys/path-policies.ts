@@ -56,6 +56,7 @@ export const policyPaths = [
   }),
   definePath({
     pattern: 'policies/acl/:name',
+    patch: true,
     fields: POLICY_FIELDS,
     synopsis: 'Read, write and delete an ACL policy.',
     description:

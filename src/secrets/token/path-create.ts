@@ -74,11 +74,16 @@ function createHandler(orphanPath: boolean): Handler {
       boundCidrs = parent.boundCidrs;
     }
 
+    // The mount's tuned TTLs (sys/auth/token/tune) stand in for the system's, as Vault's token store does;
+    // a root token asked for without a TTL still never expires.
+    const mount = req.services.mounts.byAccessor(req.mountAccessor)?.config;
+    const requestedTtl = data.get<number>('ttl');
     const { secret: clientToken, entry, warnings } = await tokens.create({
       secret: secret === '' ? undefined : secret,
       policies,
       noDefaultPolicy: !policies.includes('default'),
-      ttl: data.get<number>('ttl'),
+      ttl: requestedTtl || (policies.includes('root') ? 0 : (mount?.defaultLeaseTtl ?? 0)),
+      maxTtl: mount?.maxLeaseTtl ?? 0,
       explicitMaxTtl: data.get<number>('explicit_max_ttl'),
       period,
       numUses: data.get<number>('num_uses'),

@@ -18,8 +18,9 @@ export interface OperationDef {
 
 export interface PathDef {
   /**
-   * Segments separated by '/': literal text, `:name` for one segment, `*name` for the rest of the path
-   * (one or more segments). A path parameter is also a field and must be declared in `fields`.
+   * Segments separated by '/': literal text, `:name` for one segment, `*name` for one or more segments:
+   * the rest of the path, or all but as many as the literal segments that follow it (`auth/*path/tune`).
+   * A path parameter is also a field and must be declared in `fields`.
    */
   pattern: string;
   fields: Fields;
@@ -30,6 +31,11 @@ export interface PathDef {
   unauthenticated?: boolean;
   /** The caller also needs the `sudo` capability on the path. */
   sudo?: boolean;
+  /**
+   * HTTP PATCH is served, as Vault's framework PatchOperation: the body is a JSON merge patch (RFC 7386)
+   * over what the read operation answers, written through the update operation. Needs both.
+   */
+  patch?: boolean;
   synopsis: string;
   description: string;
   /** Set on generated deprecated aliases: the current path to use instead. */
@@ -83,8 +89,10 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   for (let i = 0; i < pattern.length; i++) {
     const seg = pattern[i];
     if (seg.startsWith('*')) {
-      if (i >= parts.length) return undefined;
-      params[seg.slice(1)] = parts.slice(i).join('/');
+      const tail = pattern.slice(i + 1);
+      const end = parts.length - tail.length;
+      if (end <= i || tail.some((t, j) => t !== parts[end + j])) return undefined;
+      params[seg.slice(1)] = parts.slice(i, end).join('/');
       return params;
     }
     if (i >= parts.length) return undefined;

@@ -42,7 +42,7 @@ export function resolveBackend(rel: string, services: Services, routing: Secrets
 
 const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
 
-function requestedOperation(raw: RawRequest): Operation | 'write' {
+function requestedOperation(raw: RawRequest): Operation | 'write' | 'patch' {
   switch (raw.method) {
     case 'LIST':
       return 'list';
@@ -56,6 +56,8 @@ function requestedOperation(raw: RawRequest): Operation | 'write' {
       return 'write';
     case 'DELETE':
       return 'delete';
+    case 'PATCH':
+      return 'patch';
     default:
       throw new UnsupportedOperation(`unsupported method ${raw.method}`);
   }
@@ -74,13 +76,44 @@ function parseBody(raw: RawRequest): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function rawData(raw: RawRequest, op: Operation | 'write', def: PathDef): Record<string, unknown> {
+function rawData(raw: RawRequest, op: Operation | 'write' | 'patch', def: PathDef): Record<string, unknown> {
   const fromQuery: Record<string, unknown> = {};
   for (const [k, v] of raw.query) {
     if (k === 'list') continue;
     if (op !== 'write' || def.fields[k]?.query) fromQuery[k] = v;
   }
   return op === 'write' ? { ...parseBody(raw), ...fromQuery } : fromQuery;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** RFC 7386 JSON merge patch: null removes a key, objects merge, anything else replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+/**
+ * A PATCH: the read operation's answer, limited to the path's fields, with the body merged over it, then
+ * the update operation with the result. The ACL check (capability `patch`) has already passed.
+ */
+async function patchThrough(raw: RawRequest, def: PathDef, params: Record<string, string>, partial: Omit<SecretsRequest, 'operation'>): Promise<SecretsResponse | void> {
+  const read = def.operations.read!;
+  const update = def.operations.update!;
+  const current = await read.handler({ ...partial, operation: 'read' }, new FieldData(params, def.fields, 'read'));
+  if (!current?.data) throw new NotFound();
+  const stored = Object.fromEntries(Object.entries(current.data).filter(([k]) => Object.hasOwn(def.fields, k)));
+  const merged = mergePatch(stored, parseBody(raw)) as Record<string, unknown>;
+  const data = new FieldData({ ...merged, ...params }, def.fields, 'update');
+  const res = (await update.handler({ ...partial, operation: 'update' }, data)) ?? undefined;
+  const warnings = [...(res?.warnings ?? []), ...data.warnings()];
+  if (!res && warnings.length === 0) return undefined;
+  return { ...res, warnings };
 }
 
 /**
@@ -166,6 +199,15 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
     headers: raw.headers,
     services,
   };
+
+  if (requested === 'patch') {
+    if (auth && !def.unauthenticated) {
+      const { acl } = auth.caller;
+      if (!acl.allows(base, 'patch') || (def.sudo && !acl.capabilities(base).has('sudo'))) throw new PermissionDenied();
+    }
+    if (!def.patch || !def.operations.read || !def.operations.update) throw new UnsupportedOperation(`${base} does not support PATCH`);
+    return patchThrough(raw, def, match.params, partial);
+  }
 
   let operation: Operation;
   if (requested === 'write') {

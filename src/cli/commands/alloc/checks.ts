@@ -18,7 +18,6 @@ export default defineCommand({
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
   flags: [
-    { name: 't', type: 'string', description: 'Format the results (the map keyed by check ID) with a Go template.', group: 'Output Options' },
     { name: 'verbose', type: 'bool', description: 'Show full IDs when a prefix matches several allocations.' },
   ],
   args: [{ name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' }],

@@ -3,6 +3,7 @@ import { defineGroup, type CommandSpec } from '../../define.js';
 import enableCommand from './enable.js';
 import disableCommand from './disable.js';
 import listCommand from './list.js';
+import tuneCommand from './tune.js';
 
 export const authGroup = defineGroup({
   path: ['auth'],
@@ -13,7 +14,7 @@ export const authGroup = defineGroup({
     'a method needs "sudo" on sys/auth/<path>; disabling one revokes every token it issued.',
 });
 
-export const authCommands: CommandSpec[] = [enableCommand, disableCommand, listCommand];
+export const authCommands: CommandSpec[] = [enableCommand, disableCommand, listCommand, tuneCommand];
 
 /**
  * Declared here rather than with its commands (commands/auth/cloud/, a bundle loaded on demand) so that

@@ -23,6 +23,8 @@ import scalingEventsCommand from './scaling-events.js';
 import revertCommand from './revert.js';
 import tagApplyCommand from './tag-apply.js';
 import tagUnsetCommand from './tag-unset.js';
+import initCommand from './init.js';
+import restartCommand from './restart.js';
 
 export { jobGroup } from './group.js';
 
@@ -39,5 +41,5 @@ export const jobGroups: GroupSpec[] = [
   }),
 ];
 
-export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand, planCommand, scaleCommand, scalingEventsCommand, revertCommand, promoteCommand, tagApplyCommand, tagUnsetCommand];
+export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand, planCommand, scaleCommand, scalingEventsCommand, revertCommand, promoteCommand, tagApplyCommand, tagUnsetCommand, initCommand, restartCommand];
 

@@ -11,7 +11,7 @@ export default defineCommand({
   examples: [{ command: 'svc job scaling-events example' }, { command: 'svc job scaling-events -verbose example', description: 'With errors, messages and evaluation IDs' }],
   exitCodes: { 0: 'success, also when there are no events', 1: 'an error, an unknown job, or a prefix matching several jobs' },
   family: 'scheduler',
-  flagSets: ['http'],
+  flagSets: ['http', 'scheduler-output'],
   flags: [{ name: 'verbose', type: 'bool', description: 'Add each event\'s error flag, message and evaluation ID.' }],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).jobScalingEvents(ctx),

@@ -1,5 +1,6 @@
 /** Vault's token commands, and `svc login`, which stores a token for the other commands. */
 import { defineGroup, type CommandSpec } from '../../define.js';
+import capabilitiesCommand from './capabilities.js';
 import createCommand from './create.js';
 import lookupCommand from './lookup.js';
 import renewCommand from './renew.js';
@@ -16,4 +17,4 @@ export const tokenGroup = defineGroup({
     'so it can be looked up, renewed or revoked by someone who does not hold it.',
 });
 
-export const tokenCommands: CommandSpec[] = [createCommand, lookupCommand, renewCommand, revokeCommand, loginCommand];
+export const tokenCommands: CommandSpec[] = [capabilitiesCommand, createCommand, lookupCommand, renewCommand, revokeCommand, loginCommand];

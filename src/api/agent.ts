@@ -1,0 +1,20 @@
+/** The agent endpoints of the scheduler API: this server's description and its log stream. */
+import type { ApiClient } from './client.js';
+import { openFrames, type Frame } from './fs.js';
+
+/** GET /v1/agent/monitor: the server's log lines as frames, until the server ends the stream or `signal` aborts. */
+export function agentMonitor(client: ApiClient, opts: { logLevel?: string; json?: boolean; signal?: AbortSignal }): Promise<AsyncGenerator<Frame>> {
+  return openFrames(client, '/v1/agent/monitor', { log_level: opts.logLevel || undefined, log_json: opts.json || undefined }, opts.signal);
+}
+
+/** GET /v1/agent/self, as Nomad answers it (`config`, `member`, `stats` sections). */
+export async function agentSelf(client: ApiClient): Promise<AgentSelf> {
+  return (await client.scheduler<AgentSelf>('GET', '/v1/agent/self')).body;
+}
+
+export interface AgentSelf {
+  config?: Record<string, unknown>;
+  member?: Record<string, unknown>;
+  /** section → key → value, every value a string (Nomad's agent-info) */
+  stats: Record<string, Record<string, string>>;
+}

@@ -1,0 +1,34 @@
+import { writeAndPrint } from '../../secrets-output.js';
+import { defineCommand } from '../../define.js';
+import { kvSources, parseKvArgs, sanitizePath } from '../../kv-args.js';
+import { UsageError } from '../../../shared/errors.js';
+
+export default defineCommand({
+  path: ['patch'],
+  synopsis: 'Patch data at a path of the secrets API',
+  usage: 'svc patch [options] PATH [K=V ...]',
+  description:
+    'Changes some fields of what is stored at the given path (relative to /v1/), keeping the others: an ' +
+    'HTTP PATCH whose body is a JSON merge patch (application/merge-patch+json), as `vault patch` sends. ' +
+    'K=V pairs are read as by `svc write` (@file, - for stdin, a bare - for the whole JSON body). Paths ' +
+    'that take PATCH: sys/policies/acl/NAME, identity/entity/id/ID and identity/entity/name/NAME; others ' +
+    'answer 405. Needs the "patch" capability on the path.',
+  examples: [
+    { command: 'svc patch identity/entity/name/build-agent policies=ci-deploy', description: "Change an entity's policies, keeping its metadata" },
+  ],
+  exitCodes: { 0: 'the data was patched', 1: 'a usage error', 2: 'a server error, such as 405 for a path that takes no PATCH' },
+  family: 'secrets',
+  flagSets: ['http', 'output'],
+  flags: [{ name: 'force', type: 'bool', aliases: ['f'], description: 'Allow the patch with no K=V pairs.' }],
+  args: [
+    { name: 'path', description: 'The path to patch, relative to /v1/.', required: true },
+    { name: 'data', description: 'K=V pairs, @file, or - for a JSON body from stdin.', variadic: true },
+  ],
+  async run(ctx) {
+    const path = sanitizePath(ctx.args[0]);
+    const pairs = ctx.args.slice(1);
+    if (pairs.length === 0 && ctx.flags.force !== true) throw new UsageError('Must supply data or use -force');
+    const data = await parseKvArgs(pairs, kvSources(ctx.io.stdin));
+    return writeAndPrint(ctx, path, data, 'PATCH');
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * Which output the flags of the `scheduler-output` set ask for (src/cli/flags/common.ts). Checked by
+ * src/main.ts before a command runs, so a contradiction is a usage error even when the server is
+ * unreachable; src/cli/output/scheduler-output.ts prints accordingly. On the start-up path: no imports
+ * beyond the error types.
+ */
+import type { FlagValues } from '../define.js';
+import { UsageError } from '../../shared/errors.js';
+
+export type SchedulerOutputMode =
+  | { kind: 'table' }
+  | { kind: 'json' }
+  | { kind: 'yaml' }
+  | { kind: 'field'; name: string }
+  | { kind: 'template'; text: string };
+
+const given = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/**
+ * The mode the flags ask for; a UsageError when they ask for two different things. A `-format` equal to
+ * SVC_FORMAT counts as coming from the environment, a default that explicit flags override.
+ */
+export function schedulerOutputMode(flags: FlagValues, env: Record<string, string | undefined>): SchedulerOutputMode {
+  const format = given(flags.format) ? flags.format : 'table';
+  const formatFromFlag = format !== 'table' && env.SVC_FORMAT !== format;
+  const json = flags.json === true;
+  if (given(flags.t)) {
+    if (json) throw new UsageError('Both json and template formatting are not allowed: pass -json or -t, not both');
+    if (formatFromFlag || given(flags.field)) throw new UsageError('-t cannot be combined with -format or -field: the template decides the whole output');
+    return { kind: 'template', text: flags.t };
+  }
+  if (json && formatFromFlag && format === 'yaml') throw new UsageError('-json and -format=yaml ask for different formats: pass one of them');
+  if (given(flags.field)) return { kind: 'field', name: flags.field };
+  if (json) return { kind: 'json' };
+  return format === 'json' || format === 'yaml' ? { kind: format } : { kind: 'table' };
+}

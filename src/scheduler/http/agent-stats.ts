@@ -1,0 +1,39 @@
+/**
+ * The `stats` of GET /v1/agent/self, in Nomad's sections and keys (what `nomad agent-info` prints),
+ * with the keys svc has values for: every value a string, as Nomad's are. svc is one server, its own
+ * leader, in one region; `runtime` describes the Node.js process where Nomad's describes Go's.
+ */
+import os from 'node:os';
+import type { Services } from '../../server/services.js';
+import { allocsOfNode } from '../state/allocs.js';
+import { allocTerminal } from '../structs/allocation.js';
+import { formatGoDuration } from '../../shared/duration.js';
+
+/** Go's GOARCH names for Node's process.arch values, where they differ. */
+const GO_ARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm: 'arm', arm64: 'arm64', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64' };
+
+export type AgentStats = Record<string, Record<string, string>>;
+
+export function agentStats(services: Services): AgentStats {
+  const { config, scheduler, store } = services;
+  const address = `${config.bind}:${config.port}`;
+  const stats: AgentStats = {
+    nomad: { server: 'true', leader: 'true', bootstrap: 'true', known_regions: '1', leader_addr: address },
+    runtime: {
+      arch: GO_ARCH[process.arch] ?? process.arch,
+      cpu_count: String(os.availableParallelism()),
+      'kernel.name': process.platform,
+      version: process.version,
+    },
+  };
+  const [nodeId] = scheduler.localNodes.keys();
+  if (nodeId) {
+    stats.client = {
+      node_id: nodeId,
+      known_servers: address,
+      heartbeat_ttl: formatGoDuration(scheduler.heartbeats.ttlMs * 1e6),
+      num_allocations: String(allocsOfNode(store, nodeId).filter((a) => !allocTerminal(a)).length),
+    };
+  }
+  return stats;
+}
