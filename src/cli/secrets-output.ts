@@ -4,6 +4,7 @@
  */
 import { ApiError, UsageError } from '../shared/errors.js';
 import { clientFor } from './client-from-flags.js';
+import { kvSources, parseKvArgs, sanitizePath } from './kv-args.js';
 import type { CommandContext } from './define.js';
 import type { OutputFormat } from './output/format.js';
 
@@ -44,6 +45,14 @@ export async function writeAndPrint(ctx: CommandContext, path: string, body: Rec
 }
 
 /** `path` is listed with the LIST method; its trailing slash is added here. */
+/** `svc write` and `svc patch`: PATH and its K=V arguments (or -force for none) sent with `method`, the answer printed. */
+export async function writeArgsAndPrint(ctx: CommandContext, method: 'PUT' | 'PATCH'): Promise<number> {
+  const path = sanitizePath(ctx.args[0]);
+  const pairs = ctx.args.slice(1);
+  if (pairs.length === 0 && ctx.flags.force !== true) throw new UsageError('Must supply data or use -force');
+  return writeAndPrint(ctx, path, await parseKvArgs(pairs, kvSources(ctx.io.stdin)), method);
+}
+
 export async function listAndPrint(ctx: CommandContext, path: string): Promise<number> {
   if (ctx.flags.field !== undefined) throw new UsageError('-field is not supported by list; use -format=json');
   const listed = `${path.replace(/\/+$/, '')}/`;

@@ -1,7 +1,5 @@
-import { writeAndPrint } from '../../secrets-output.js';
+import { writeArgsAndPrint } from '../../secrets-output.js';
 import { defineCommand } from '../../define.js';
-import { kvSources, parseKvArgs, sanitizePath } from '../../kv-args.js';
-import { UsageError } from '../../../shared/errors.js';
 
 export default defineCommand({
   path: ['write'],
@@ -32,11 +30,5 @@ export default defineCommand({
     { name: 'path', description: 'The path to write to, relative to /v1/.', required: true },
     { name: 'data', description: 'K=V pairs, @file, or - for a JSON body from stdin.', variadic: true },
   ],
-  async run(ctx) {
-    const path = sanitizePath(ctx.args[0]);
-    const pairs = ctx.args.slice(1);
-    if (pairs.length === 0 && ctx.flags.force !== true) throw new UsageError('Must supply data or use -force');
-    const data = await parseKvArgs(pairs, kvSources(ctx.io.stdin));
-    return writeAndPrint(ctx, path, data, 'PUT');
-  },
+  run: (ctx) => writeArgsAndPrint(ctx, 'PUT'),
 });
