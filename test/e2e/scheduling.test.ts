@@ -295,6 +295,19 @@ describe('shutdown delays', () => {
     const full = (await c().scheduler<{ DesiredTransition: { NoShutdownDelay: boolean | null } }>('GET', `/v1/allocation/${a.ID}`)).body;
     expect(full.DesiredTransition.NoShutdownDelay).toBe(true);
   });
+
+  it('alloc stop migrates the allocation; no_shutdown_delay skips the delay, and the replacement runs', async () => {
+    await register(sleeper('moved', 1, { task: { ShutdownDelay: 1_000_000_000 } }));
+    const [[id]] = [...(await runningPids('moved', 1)).entries()];
+    await c().scheduler('POST', `/v1/allocation/${id}/stop`, { query: { no_shutdown_delay: true } });
+    const old = await until(() => allocs('moved').then((l) => l.find((a) => a.ID === id)!), (a) => a.ClientStatus === 'complete', 'the stopped allocation to finish');
+    const types = old.TaskStates!.t.Events.map((e) => e.Type);
+    expect(types).toContain('Skipping shutdown delay');
+    expect(types).not.toContain('Waiting for shutdown delay');
+    const [[next]] = [...(await runningPids('moved', 1)).entries()];
+    const replacement = (await c().scheduler<{ PreviousAllocation: string }>('GET', `/v1/allocation/${next}`)).body;
+    expect(replacement.PreviousAllocation).toBe(id);
+  });
 });
 
 /** The allocation's directory on the server's node. */

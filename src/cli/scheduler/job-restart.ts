@@ -122,14 +122,9 @@ async function placementFailure(o: Options, group: string, since: number): Promi
   return new UnrecoverableError(`Evaluation "${limit(failed.ID, o.length)}" has placement failures for group "${group}":\n${formatAllocMetrics(metrics, false, '    ')}`);
 }
 
-/**
- * The allocation that replaced `current`: its NextAllocation, or else the one placed since the stop under
- * the same name (the server links a replacement to what it replaces only when the scheduler made the
- * stop itself; a stop through the API leaves the link out).
- */
-function replacementOf(current: AllocStub, allocs: AllocStub[], stopIndex: number): AllocStub | undefined {
-  if (current.NextAllocation) return allocs.find((a) => a.ID === current.NextAllocation);
-  return allocs.find((a) => a.ID !== current.ID && a.Name === current.Name && a.CreateIndex > stopIndex);
+/** The allocation that replaced `current`: the server links a stopped allocation to its replacement in NextAllocation. */
+function replacementOf(current: AllocStub, allocs: AllocStub[]): AllocStub | undefined {
+  return current.NextAllocation ? allocs.find((a) => a.ID === current.NextAllocation) : undefined;
 }
 
 /** Stops the allocation, then follows its replacements until one runs (or its group cannot be placed). */
@@ -154,7 +149,7 @@ async function reschedule(o: Options, stub: AllocStub): Promise<void> {
     }
     const allocs = answer.body ?? [];
     current = allocs.find((a) => a.ID === current.ID) ?? current;
-    const next = current.ClientStatus === 'running' && current.ID !== stub.ID ? undefined : replacementOf(current, allocs, stopIndex);
+    const next = current.ClientStatus === 'running' && current.ID !== stub.ID ? undefined : replacementOf(current, allocs);
     if (next) {
       const nextId = limit(next.ID, o.length);
       line(o, `Allocation "${limit(current.ID, o.length)}" replaced by "${nextId}", waiting for "${nextId}" to start running`);

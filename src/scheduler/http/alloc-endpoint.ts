@@ -167,7 +167,7 @@ export const allocRoutes = [
     methods: ['POST', 'PUT'],
     path: '/v1/allocation/:alloc_id/stop',
     acl: { authenticated: true },
-    synopsis: 'Stop an allocation; the scheduler replaces it where the job still wants it.',
+    synopsis: 'Stop an allocation by migrating it: an evaluation stops it and places a linked replacement where the job still wants one.',
     query: { no_shutdown_delay: { type: 'bool', description: 'Ignore group and task shutdown_delay.' } },
     handler: async (req) => {
       const alloc = allocForRequest(req, 'alloc-lifecycle');

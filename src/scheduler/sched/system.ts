@@ -104,10 +104,19 @@ function diffGroup(
   const job = ctx.job;
   const live = new Map<string, Allocation[]>();
   const finished = new Map<string, Allocation>();
+  const migrated = new Set<string>();
   // Newest first: the newest live allocation of a node is the one kept, the newest finished one decides a re-run.
   for (const a of [...allocs].sort((x, y) => y.CreateIndex - x.CreateIndex)) {
     if (allocTerminal(a)) {
       if (!finished.has(a.NodeID)) finished.set(a.NodeID, a);
+      continue;
+    }
+    // Marked by a node drain or `alloc stop`: stopped and, as in Nomad, not replaced by this evaluation.
+    if (a.DesiredTransition?.Migrate && !lost.has(a.NodeID)) {
+      plan.Updates.push(stopUpdate(a, ALLOC_NODE_TAINTED, false));
+      ctx.release(a);
+      migrated.add(a.NodeID);
+      d.Migrate++;
       continue;
     }
     const list = live.get(a.NodeID) ?? [];
@@ -125,11 +134,6 @@ function diffGroup(
     const node = ctx.nodeOf(nodeId);
     for (const a of list) {
       if (lost.has(nodeId)) stop(a, ALLOC_LOST, true);
-      // Marked by a node drain: stopped, and not replaced (the node takes no new work).
-      else if (a.DesiredTransition?.Migrate) {
-        plan.Updates.push(stopUpdate(a, ALLOC_NODE_TAINTED, false));
-        d.Migrate++;
-      }
       // A ready, eligible node outside the candidates left the job's datacenters or pool.
       else if (node && nodeSchedulable(node)) stop(a, ALLOC_NOT_NEEDED);
       // Ineligible or not yet ready: what runs there stays.
@@ -147,7 +151,7 @@ function diffGroup(
     const infeasible = feasibility.check(node) !== null;
     if (!current) {
       const done = finished.get(node.ID);
-      if (infeasible) continue;
+      if (infeasible || migrated.has(node.ID)) continue;
       if (job.Type === 'sysbatch' && done && done.JobModifyIndex === job.JobModifyIndex) d.Ignore++;
       else place.push({ index, previous: null });
       continue;

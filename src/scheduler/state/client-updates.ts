@@ -7,7 +7,6 @@ import { UserError } from '../../shared/errors.js';
 import type { Store } from '../../storage/store.js';
 import {
   ALLOC_CLIENT_STATUSES,
-  allocTerminal,
   clientTerminal,
   type Allocation,
   type AllocClientStatus,
@@ -15,7 +14,7 @@ import {
 } from '../structs/allocation.js';
 import type { Evaluation } from '../structs/evaluation.js';
 import type { Job } from '../structs/job.js';
-import { allocsOfJob, getAlloc, putAlloc } from './allocs.js';
+import { allocJob, allocsOfJob, getAlloc, putAlloc } from './allocs.js';
 import { evaluateJob, unblockAll } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
 import { recordAllocHealth } from './deployments.js';
@@ -95,8 +94,10 @@ export async function updateAllocsFromClient(store: Store, nodeId: string, updat
 }
 
 /**
- * Stops one allocation (`alloc stop`): it is marked to stop now, and an evaluation places its replacement
- * where the job still wants it, as Nomad's migrate does.
+ * Stops one allocation (`alloc stop`) as Nomad does: it is marked for migration (no_shutdown_delay
+ * recorded with it) and an evaluation is created in the same write; that evaluation's scheduler stops
+ * the allocation ("alloc is being migrated") and places a replacement that names it in
+ * PreviousAllocation where the job still wants one. A system job's allocation is stopped, not replaced.
  */
 export async function stopAlloc(store: Store, id: string, noShutdownDelay: boolean): Promise<{ evaluation?: Evaluation; index: number }> {
   const { result, index } = await store.write((tx) => {
@@ -104,22 +105,16 @@ export async function stopAlloc(store: Store, id: string, noShutdownDelay: boole
     if (!prev) return undefined;
     const next: Allocation = {
       ...prev,
-      DesiredStatus: allocTerminal(prev) ? prev.DesiredStatus : 'stop',
-      DesiredDescription: allocTerminal(prev) ? prev.DesiredDescription : 'alloc is being migrated',
-      DesiredTransition: { ...prev.DesiredTransition, Migrate: true, NoShutdownDelay: noShutdownDelay || null },
+      DesiredTransition: { ...prev.DesiredTransition, Migrate: true, NoShutdownDelay: noShutdownDelay },
       ModifyIndex: tx.index,
-      AllocModifyIndex: tx.index,
       ModifyTime: Date.now() * 1_000_000,
     };
     putAlloc(tx, next, prev);
-    const job = tx.get<Job>(JOBS_TABLE, jobKey(prev.Namespace, prev.JobID));
-    const evaluation = job ? evaluateJob(tx, job, 'alloc-stop') : undefined;
-    unblockAll(tx);
-    refreshJobStatus(tx, prev.Namespace, prev.JobID);
-    return { evaluation };
+    // A purged job's evaluation still runs, from the version the allocation runs: it stops what is left.
+    const job = tx.get<Job>(JOBS_TABLE, jobKey(prev.Namespace, prev.JobID)) ?? allocJob(tx, prev);
+    return job ? evaluateJob(tx, job, 'alloc-stop') : undefined;
   });
-  if (!result) return { index };
-  return { evaluation: result.evaluation, index };
+  return { evaluation: result, index };
 }
 
 /**

@@ -5,8 +5,9 @@ export default defineCommand({
   synopsis: 'Stop and reschedule a running allocation',
   usage: 'svc alloc stop [options] ALLOC',
   description:
-    'Stops an allocation (an ID or a unique ID prefix). The scheduler replaces it where its job still wants ' +
-    'it, through a follow-up evaluation that the command follows unless -detach.',
+    'Stops an allocation (an ID or a unique ID prefix) by migrating it: a follow-up evaluation stops it and ' +
+    'places a replacement, linked to it, where its job still wants one (a system job\'s allocation is not ' +
+    'replaced). The command follows that evaluation unless -detach.',
   examples: [{ command: 'svc alloc stop 9f2c7a11' }, { command: 'svc alloc stop -detach 9f2c', description: 'Print the follow-up evaluation ID and return' }],
   exitCodes: { 0: 'success', 1: 'an error, an unknown allocation, or a prefix matching several', 2: 'the replacement could not be placed' },
   family: 'scheduler',
