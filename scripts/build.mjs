@@ -12,8 +12,10 @@
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
 //   dist/server-config.cjs  the server's configuration file reader, loaded only by `svc server`;
 //   dist/jobspec.cjs        the job file parser, loaded only by job commands;
-//   dist/api-tls.cjs, dist/api-proxy.cjs  the API client's TLS (https:// addresses only) and proxying
-//                           (a proxy variable set), loaded by src/api/client.ts when needed;
+//   dist/api-tls.cjs, dist/api-proxy.cjs, dist/api-curl-string.cjs  the API client's TLS (https://
+//                           addresses only), proxying (a proxy variable set) and -output-curl-string,
+//                           loaded by src/api/client.ts when needed;
+//   dist/cli-policy-fmt.cjs  `svc policy fmt`: the policy parser and the HCL formatter;
 //   dist/cloud-verify-worker.cjs  the server's worker thread for ec2 login signature checks.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
 // `svc --help` close to a bare `node -e 0`. Inside each bundle, modules reached through `await import()`
@@ -51,6 +53,8 @@ const SEPARATE = new Map([
   [path.resolve('src/server/config-file.ts'), { out: 'server-config.cjs', cli: true }],
   [path.resolve('src/api/tls.ts'), { out: 'api-tls.cjs', cli: true }],
   [path.resolve('src/api/proxy.ts'), { out: 'api-proxy.cjs', cli: true }],
+  [path.resolve('src/api/curl-string.ts'), { out: 'api-curl-string.cjs', cli: true }],
+  [path.resolve('src/cli/policy-fmt.ts'), { out: 'cli-policy-fmt.cjs', cli: true }],
 ]);
 
 /**

@@ -4,7 +4,7 @@
  * scheduler commands: 1 for any error, as Nomad; 127 for an unknown command). main(argv) is the process
  * around it, for bin/svc: what no command reports itself (a reader that went away, a crash) ends there.
  */
-import { ApiError, ConnectionError, SvcError, UsageError } from './shared/errors.js';
+import { ApiError, ConnectionError, CurlStringRequested, SvcError, UsageError } from './shared/errors.js';
 import { createIo, type Io } from './cli/io.js';
 import type { CommandSpec, FlagSpec } from './cli/define.js';
 import { registryFor, type Registry } from './cli/registry.js';
@@ -110,6 +110,10 @@ export async function run(
 }
 
 function reportError(io: Io, spec: CommandSpec | undefined, err: unknown, env: NodeJS.ProcessEnv): number {
+  if (err instanceof CurlStringRequested) {
+    io.out(err.curl);
+    return 0;
+  }
   if (err instanceof UsageError && spec) {
     io.err(`${err.message}\n\nUsage: ${spec.usage}\nRun "svc ${spec.path.join(' ')} -help" for more.`);
     return 1;

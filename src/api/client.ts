@@ -7,7 +7,7 @@
 import type http from 'node:http';
 import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../shared/errors.js';
+import { ApiError, CurlStringRequested } from '../shared/errors.js';
 import type { ClientTls } from './tls.js';
 
 export interface ClientConfig {
@@ -21,6 +21,8 @@ export interface ClientConfig {
   proxyEnv?: Readonly<Record<string, string | undefined>>;
   /** one more error on a 403: the CLI's hint when it had no token to send */
   permissionDeniedHint?: string;
+  /** the first request throws CurlStringRequested with its curl command instead of being sent */
+  outputCurlString?: boolean;
 }
 
 /** A response whose body is read as it arrives: node:http's, or a proxied one with the same fields. */
@@ -94,6 +96,10 @@ export class ApiClient {
     if (body) {
       headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(body.length);
+    }
+    if (this.config.outputCurlString) {
+      const { curlString } = await import('./curl-string.js');
+      throw new CurlStringRequested(curlString(method, url, headers, body, this.config.tls));
     }
     const tls = url.protocol === 'https:' ? await this.tlsOptions() : {};
     const env = this.config.proxyEnv;

@@ -25,5 +25,6 @@ export function clientFor(ctx: CommandContext): ApiClient {
       serverName: (f['tls-server-name'] as string | undefined) || env.SVC_TLS_SERVER_NAME || undefined,
     },
     proxyEnv: env,
+    outputCurlString: f['output-curl-string'] === true,
   });
 }

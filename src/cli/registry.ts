@@ -26,8 +26,9 @@ import { deploymentGroup } from './commands/deployment/group.js';
 import { systemGroup, systemCommands } from './commands/system/index.js';
 import { serviceGroup, serviceCommands } from './commands/service/index.js';
 import { agentCommands } from './commands/agent/index.js';
+import { printGroup, printCommands } from './commands/print/index.js';
 
-const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
 
 const commands: CommandSpec[] = [
   serverCommand,
@@ -45,6 +46,7 @@ const commands: CommandSpec[] = [
   ...systemCommands,
   ...serviceCommands,
   ...agentCommands,
+  ...printCommands,
   ...docsCommands,
 ];
 

@@ -72,3 +72,13 @@ export class ApiError extends Error {
     super(`Error making API request.\n\nURL: ${url}\nCode: ${statusCode}. Errors:\n\n${errors.map((e) => `* ${e}`).join('\n')}`);
   }
 }
+
+/**
+ * Not a failure: -output-curl-string stopped the first request before it was sent. Thrown from the API
+ * client so no command needs code of its own; src/main.ts prints `curl` and exits 0, as Vault does.
+ */
+export class CurlStringRequested extends Error {
+  constructor(readonly curl: string) {
+    super('the request was printed as a curl command instead of being sent');
+  }
+}

@@ -100,3 +100,26 @@ describe('svc identity entity-alias', () => {
     expect(empty.stderr).toContain('No value found');
   });
 });
+
+describe('svc identity lookup entity', () => {
+  it('prints the entity found by name or by alias, and exits 2 when none matches', async () => {
+    const id = (json((await ts.cli(['identity', 'entity', 'create', '-name=dora', '-format=json'])).stdout).data as { id: string }).id;
+    await ts.cli(['auth', 'enable', '-path=lookup-cli', 'cloud']);
+    const accessor = (json((await ts.cli(['read', '-format=json', 'sys/auth'])).stdout).data as Record<string, { accessor: string }>)['lookup-cli/'].accessor;
+    await ts.cli(['identity', 'entity-alias', 'create', '-name=dora@ci', `-canonical-id=${id}`, `-mount-accessor=${accessor}`]);
+
+    const byName = await ts.cli(['identity', 'lookup', 'entity', '-name=dora', '-format=json']);
+    expect(byName).toMatchObject({ code: 0, stderr: '' });
+    expect(json(byName.stdout).data).toMatchObject({ id, name: 'dora', aliases: [expect.objectContaining({ name: 'dora@ci' })] });
+    const byAlias = await ts.cli(['identity', 'lookup', 'entity', '-alias-name=dora@ci', `-alias-mount-accessor=${accessor}`, '-field=id']);
+    expect(byAlias).toEqual({ code: 0, stderr: '', stdout: id });
+
+    expect(await ts.cli(['identity', 'lookup', 'entity', '-name=nobody'])).toEqual({ code: 2, stdout: '', stderr: 'No entity matches the criteria given\n' });
+  });
+
+  it('exits 2 with the server error for two criteria', async () => {
+    const run = await ts.cli(['identity', 'lookup', 'entity', '-name=dora', '-id=x']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('only one of "id", "name", "alias_id" or a pair of "alias_name" and "alias_mount_accessor" must be supplied');
+  });
+});

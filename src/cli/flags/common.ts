@@ -38,6 +38,12 @@ export const HTTP_FLAGS: FlagSpec[] = [
   { name: 'client-key', type: 'string', env: 'SVC_CLIENT_KEY', description: 'PEM file of the private key of -client-cert.', group: 'HTTP Options', complete: 'file' },
   { name: 'tls-server-name', type: 'string', env: 'SVC_TLS_SERVER_NAME', description: "Name to send as SNI and check the server's certificate against, when the address holds another.", group: 'HTTP Options' },
   { name: 'tls-skip-verify', type: 'bool', env: 'SVC_SKIP_VERIFY', description: "Do not verify the server's certificate. Insecure: for trying things only.", group: 'HTTP Options' },
+  {
+    name: 'output-curl-string',
+    type: 'bool',
+    description: "Print the command's first request as an equivalent curl command instead of sending it, and exit 0. The token is written as $(svc print token).",
+    group: 'HTTP Options',
+  },
   { name: 'no-color', type: 'bool', description: 'Disable colour in the output. NO_COLOR and SVC_CLI_NO_COLOR do the same.', group: 'HTTP Options' },
   { name: 'force-color', type: 'bool', description: 'Colour the output even when it is not a terminal.', group: 'HTTP Options' },
 ];

@@ -106,3 +106,12 @@ export const ENTITY_ALIAS_ID_FIELDS: Fields = {
   mount_accessor: { ...aliasMountAccessor, description: 'Accessor of the auth mount to move the alias to. Empty or absent keeps the current mount.' },
   custom_metadata: { ...aliasCustomMetadata, description: 'User-provided metadata describing the alias. Absent keeps the current map; given, it replaces it.' },
 };
+
+/** POST identity/lookup/entity: one criterion, or the alias name and mount accessor together. */
+export const LOOKUP_ENTITY_FIELDS: Fields = {
+  id: { type: 'string', key: true, description: 'ID of the entity.' },
+  name: { type: 'string', key: true, description: 'Name of the entity.' },
+  alias_id: { type: 'string', key: true, description: 'ID of an alias of the entity.' },
+  alias_name: { type: 'string', key: true, description: 'Name of an alias of the entity; needs alias_mount_accessor.' },
+  alias_mount_accessor: { type: 'string', key: true, description: 'Accessor of the auth mount of the alias named by alias_name.' },
+};

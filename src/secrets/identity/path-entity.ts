@@ -11,7 +11,8 @@ import { ENTITY_FIELDS, ENTITY_ID_FIELDS, ENTITY_NAME_FIELDS } from './fields.js
 import { formatRfc3339Nano, type EntityEntry, type EntityInput, type IdentityStore } from './identity-store.js';
 import { aliasData, requireUpdateCapability } from './path-entity-alias.js';
 
-function entityData(store: IdentityStore, entity: EntityEntry): Record<string, unknown> {
+/** The entity as identity/entity/id/:id reads it. */
+export function entityData(store: IdentityStore, entity: EntityEntry): Record<string, unknown> {
   return {
     id: entity.id,
     name: entity.name,

@@ -1,4 +1,4 @@
-/** The identity commands: entities and entity aliases, over the identity/ endpoints. */
+/** The identity commands: entities, entity aliases and lookups, over the identity/ endpoints. */
 import { defineGroup, type CommandSpec, type GroupSpec } from '../../define.js';
 import entityCreate from './entity/create.js';
 import entityRead from './entity/read.js';
@@ -10,6 +10,7 @@ import aliasRead from './entity-alias/read.js';
 import aliasUpdate from './entity-alias/update.js';
 import aliasDelete from './entity-alias/delete.js';
 import aliasList from './entity-alias/list.js';
+import lookupEntity from './lookup/entity.js';
 
 export const identityGroups: GroupSpec[] = [
   defineGroup({
@@ -36,6 +37,11 @@ export const identityGroups: GroupSpec[] = [
       'by its accessor, see `svc auth list`) owned by one entity. A mount accessor and name pair has at ' +
       'most one alias, and an entity at most one alias per mount.',
   }),
+  defineGroup({
+    path: ['identity', 'lookup'],
+    synopsis: 'Look up identities',
+    description: 'Finds an entity by its ID or name, or by the ID or the name and mount of one of its aliases.',
+  }),
 ];
 
 export const identityCommands: CommandSpec[] = [
@@ -49,4 +55,5 @@ export const identityCommands: CommandSpec[] = [
   aliasUpdate,
   aliasDelete,
   aliasList,
+  lookupEntity,
 ];

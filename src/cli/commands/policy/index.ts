@@ -1,9 +1,10 @@
-/** Vault's policy commands: write, read, list and delete ACL policies. */
+/** Vault's policy commands: write, read, list and delete ACL policies, and format policy files. */
 import { defineGroup, type CommandSpec } from '../../define.js';
 import writeCommand from './write.js';
 import readCommand from './read.js';
 import listCommand from './list.js';
 import deleteCommand from './delete.js';
+import fmtCommand from './fmt.js';
 
 export const policyGroup = defineGroup({
   path: ['policy'],
@@ -14,4 +15,4 @@ export const policyGroup = defineGroup({
     'token look after itself. Policies are written in HCL or JSON; see examples/policies/.',
 });
 
-export const policyCommands: CommandSpec[] = [writeCommand, readCommand, listCommand, deleteCommand];
+export const policyCommands: CommandSpec[] = [writeCommand, readCommand, listCommand, deleteCommand, fmtCommand];
