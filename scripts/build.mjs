@@ -5,8 +5,9 @@
 //   dist/cli-auth-cloud.cjs the `svc auth cloud` commands, declarations included (their field schemas are
 //                           large), loaded by src/cli/registry.ts when argv starts with `auth cloud` or
 //                           when every command is listed;
-//   dist/cli-job.cjs, dist/cli-alloc.cjs, dist/cli-deployment.cjs, dist/cli-node.cjs  the `job`, `alloc`,
-//                           `deployment` and `node` command declarations, loaded the same way;
+//   dist/cli-job.cjs, dist/cli-alloc.cjs, dist/cli-deployment.cjs, dist/cli-node.cjs, dist/cli-identity.cjs
+//                           the `job`, `alloc`, `deployment`, `node` and `identity` command declarations,
+//                           loaded the same way;
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
 //   dist/cli-template.cjs   the Go template language of `-t`, loaded only when a command is given one;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
@@ -46,6 +47,7 @@ const SEPARATE = new Map([
   [path.resolve('src/cli/commands/alloc/index.ts'), { out: 'cli-alloc.cjs', cli: true }],
   [path.resolve('src/cli/commands/deployment/index.ts'), { out: 'cli-deployment.cjs', cli: true }],
   [path.resolve('src/cli/commands/node/index.ts'), { out: 'cli-node.cjs', cli: true }],
+  [path.resolve('src/cli/commands/identity/index.ts'), { out: 'cli-identity.cjs', cli: true }],
   [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
   [path.resolve('src/cli/output/go-template.ts'), { out: 'cli-template.cjs', cli: true }],
   [path.resolve('src/cli/login-methods/cloud.ts'), { out: 'cli-login-cloud.cjs', cli: true }],

@@ -13,7 +13,7 @@ import { genericCommands } from './commands/generic/index.js';
 import { tokenGroup, tokenCommands } from './commands/token/index.js';
 import { policyGroup, policyCommands } from './commands/policy/index.js';
 import { authGroup, authCloudGroup, authCommands } from './commands/auth/index.js';
-import { identityGroups, identityCommands } from './commands/identity/index.js';
+import { identityGroup } from './commands/identity/group.js';
 import { namespaceGroup, namespaceCommands } from './commands/namespace/index.js';
 import { docsCommands } from './commands/docs/index.js';
 import { jobGroup } from './commands/job/group.js';
@@ -28,7 +28,7 @@ import { serviceGroup, serviceCommands } from './commands/service/index.js';
 import { agentCommands } from './commands/agent/index.js';
 import { printGroup, printCommands } from './commands/print/index.js';
 
-const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, ...identityGroups, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, identityGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
 
 const commands: CommandSpec[] = [
   serverCommand,
@@ -38,7 +38,6 @@ const commands: CommandSpec[] = [
   ...tokenCommands,
   ...policyCommands,
   ...authCommands,
-  ...identityCommands,
   ...namespaceCommands,
   runAlias,
   stopAlias,
@@ -70,6 +69,7 @@ const LAZY_SUBTREES: LazySubtree[] = [
   { root: jobGroup, load: async () => { const m = await import('./commands/job/index.js'); return { commands: m.jobCommands, groups: m.jobGroups }; } },
   { root: allocGroup, load: async () => ({ commands: (await import('./commands/alloc/index.js')).allocCommands, groups: [] }) },
   { root: deploymentGroup, load: async () => ({ commands: (await import('./commands/deployment/index.js')).deploymentCommands, groups: [] }) },
+  { root: identityGroup, load: async () => { const m = await import('./commands/identity/index.js'); return { commands: m.identityCommands, groups: m.identitySubgroups }; } },
   { root: nodeGroup, load: async () => ({ commands: (await import('./commands/node/index.js')).nodeCommands, groups: [] }) },
 ];
 

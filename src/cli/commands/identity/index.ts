@@ -12,16 +12,8 @@ import aliasDelete from './entity-alias/delete.js';
 import aliasList from './entity-alias/list.js';
 import lookupEntity from './lookup/entity.js';
 
-export const identityGroups: GroupSpec[] = [
-  defineGroup({
-    path: ['identity'],
-    synopsis: 'Interact with the identity store',
-    description:
-      'The identity store knows who is behind a token. An entity is one person or machine; an entity ' +
-      'alias links an identity in one auth mount (a name plus the mount\'s accessor) to an entity. Logins ' +
-      'create both as needed, and the entity\'s policies are added to every token it gets. Changing an ' +
-      'entity or alias can grant privileges, so give write access to identity/ with care.',
-  }),
+/** The groups below `identity` (the root is in group.ts, listed on every start). */
+export const identitySubgroups: GroupSpec[] = [
   defineGroup({
     path: ['identity', 'entity'],
     synopsis: 'Manage entities',
