@@ -316,6 +316,11 @@ _svc_value_spec() {
     'alloc signal#0') REPLY='dynamic:alloc' ;;
     'alloc status#0') REPLY='dynamic:alloc' ;;
     'alloc stop#0') REPLY='dynamic:alloc' ;;
+    'auth cloud role delete#0') REPLY='dynamic:role' ;;
+    'auth cloud role read#0') REPLY='dynamic:role' ;;
+    'auth cloud role tag#0') REPLY='dynamic:role' ;;
+    'auth cloud role write#0') REPLY='dynamic:role' ;;
+    'completion#0') REPLY='choices:bash zsh fish' ;;
     'deployment fail#0') REPLY='dynamic:deployment' ;;
     'deployment pause#0') REPLY='dynamic:deployment' ;;
     'deployment promote#0') REPLY='dynamic:deployment' ;;
@@ -342,6 +347,9 @@ _svc_value_spec() {
     'job tag apply#0') REPLY='dynamic:job' ;;
     'job tag unset#0') REPLY='dynamic:job' ;;
     'job validate#0') REPLY='file' ;;
+    'namespace apply#0') REPLY='dynamic:namespace' ;;
+    'namespace delete#0') REPLY='dynamic:namespace' ;;
+    'namespace status#0') REPLY='dynamic:namespace' ;;
     'node drain#0') REPLY='dynamic:node' ;;
     'node eligibility#0') REPLY='dynamic:node' ;;
     'node status#0') REPLY='dynamic:node' ;;
@@ -364,7 +372,7 @@ _svc_values() {
     choices:*) IFS=' ' read -ra vals <<<"${spec#choices:}"; vals=($(compgen -W "${vals[*]}" -- "$cur")) ;;
     file) vals=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;
     dir) vals=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;
-    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;
+    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete ${_svc_mount:+"-path=$_svc_mount"} "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;
   esac
   local v
   for v in "${vals[@]}"; do COMPREPLY+=("$prefix$v"); done
@@ -380,7 +388,7 @@ _svc() {
     unset "words[${#words[@]}-1]"
   fi
   COMPREPLY=()
-  _svc_prog=${words[0]:-svc}
+  _svc_prog=${words[0]:-svc} _svc_mount=''
   local key='' i=1 n=${#words[@]} REPLY
   while ((i < n)); do
     _svc_words "$key"
@@ -392,10 +400,14 @@ _svc() {
   local valued=$REPLY pos=0 pending='' dashdash=''
   for ((; i < n; i++)); do
     local w=${words[i]}
-    if [[ -n $pending ]]; then pending=''; continue; fi
+    if [[ -n $pending ]]; then
+      [[ $pending == path ]] && _svc_mount=$w
+      pending=''; continue
+    fi
     if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi
     if [[ -z $dashdash && $w == -?* ]]; then
       local name=${w#-}; name=${name#-}
+      [[ $name == path=* ]] && _svc_mount=${name#path=}
       [[ $name != *=* && $valued == *" $name "* ]] && pending=$name
       continue
     fi

@@ -603,6 +603,16 @@ function __svc_value_spec
             echo 'dynamic:alloc'
         case 'alloc stop#0'
             echo 'dynamic:alloc'
+        case 'auth cloud role delete#0'
+            echo 'dynamic:role'
+        case 'auth cloud role read#0'
+            echo 'dynamic:role'
+        case 'auth cloud role tag#0'
+            echo 'dynamic:role'
+        case 'auth cloud role write#0'
+            echo 'dynamic:role'
+        case 'completion#0'
+            echo 'choices:bash zsh fish'
         case 'deployment fail#0'
             echo 'dynamic:deployment'
         case 'deployment pause#0'
@@ -655,6 +665,12 @@ function __svc_value_spec
             echo 'dynamic:job'
         case 'job validate#0'
             echo 'file'
+        case 'namespace apply#0'
+            echo 'dynamic:namespace'
+        case 'namespace delete#0'
+            echo 'dynamic:namespace'
+        case 'namespace status#0'
+            echo 'dynamic:namespace'
         case 'node drain#0'
             echo 'dynamic:node'
         case 'node eligibility#0'
@@ -697,7 +713,7 @@ function __svc_values
                 echo -- "$prefix$v"
             end
         case 'dynamic:*'
-            for v in ($__svc_prog __complete (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)
+            for v in ($__svc_prog __complete $__svc_mount (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)
                 echo -- "$prefix$v"
             end
     end
@@ -707,6 +723,8 @@ function __svc_complete
     set -l words (commandline -opc)
     set -l cur (commandline -ct)
     set -g __svc_prog $words[1]
+    # -path=MOUNT when the line names a mount, for the roles of that mount; else nothing
+    set -g __svc_mount
     set -l key ''
     set -l i 2
     set -l n (count $words)
@@ -724,6 +742,7 @@ function __svc_complete
         set -l w $words[$i]
         set i (math $i + 1)
         if test -n "$pending"
+            test "$pending" = path; and set __svc_mount "-path=$w"
             set pending ''
             continue
         end
@@ -733,6 +752,7 @@ function __svc_complete
         end
         if test $dashdash = 0; and string match -qr -- "^-." "$w"
             set -l name (string replace -r -- "^--?" "" "$w")
+            string match -q -- "path=*" "$name"; and set __svc_mount "-$name"
             if not string match -q -- "*=*" "$name"; and contains -- $name $valued
                 set pending $name
             end

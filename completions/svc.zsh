@@ -439,6 +439,11 @@ _svc_value_spec() {
     ('alloc signal#0') REPLY='dynamic:alloc' ;;
     ('alloc status#0') REPLY='dynamic:alloc' ;;
     ('alloc stop#0') REPLY='dynamic:alloc' ;;
+    ('auth cloud role delete#0') REPLY='dynamic:role' ;;
+    ('auth cloud role read#0') REPLY='dynamic:role' ;;
+    ('auth cloud role tag#0') REPLY='dynamic:role' ;;
+    ('auth cloud role write#0') REPLY='dynamic:role' ;;
+    ('completion#0') REPLY='choices:bash zsh fish' ;;
     ('deployment fail#0') REPLY='dynamic:deployment' ;;
     ('deployment pause#0') REPLY='dynamic:deployment' ;;
     ('deployment promote#0') REPLY='dynamic:deployment' ;;
@@ -465,6 +470,9 @@ _svc_value_spec() {
     ('job tag apply#0') REPLY='dynamic:job' ;;
     ('job tag unset#0') REPLY='dynamic:job' ;;
     ('job validate#0') REPLY='file' ;;
+    ('namespace apply#0') REPLY='dynamic:namespace' ;;
+    ('namespace delete#0') REPLY='dynamic:namespace' ;;
+    ('namespace status#0') REPLY='dynamic:namespace' ;;
     ('node drain#0') REPLY='dynamic:node' ;;
     ('node eligibility#0') REPLY='dynamic:node' ;;
     ('node status#0') REPLY='dynamic:node' ;;
@@ -487,14 +495,14 @@ _svc_values() {
     choices:*) vals=(${(s: :)${spec#choices:}}); compadd -a vals ;;
     file) _files ;;
     dir) _files -/ ;;
-    dynamic:*) vals=(${(f)"$($_svc_prog __complete ${spec#dynamic:} -- $PREFIX 2>/dev/null)"}); compadd -a vals ;;
+    dynamic:*) vals=(${(f)"$($_svc_prog __complete ${_svc_mount:+-path=$_svc_mount} ${spec#dynamic:} -- $PREFIX 2>/dev/null)"}); compadd -a vals ;;
   esac
 }
 
 _svc() {
   local cur=${words[CURRENT]} key='' i=2 REPLY
   local -a reply
-  _svc_prog=${words[1]}
+  _svc_prog=${words[1]} _svc_mount=''
   while (( i < CURRENT )); do
     _svc_words "$key"
     (( ${reply[(I)${words[i]}:*]} )) || break
@@ -505,10 +513,14 @@ _svc() {
   local valued=$REPLY pos=0 pending='' dashdash='' w name
   for (( ; i < CURRENT; i++ )); do
     w=${words[i]}
-    if [[ -n $pending ]]; then pending=''; continue; fi
+    if [[ -n $pending ]]; then
+      [[ $pending == path ]] && _svc_mount=$w
+      pending=''; continue
+    fi
     if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi
     if [[ -z $dashdash && $w == -?* ]]; then
       name=${w#-}; name=${name#-}
+      [[ $name == path=* ]] && _svc_mount=${name#path=}
       [[ $name != *=* && $valued == *" $name "* ]] && pending=$name
       continue
     fi

@@ -1,6 +1,7 @@
-// Writes the generated docs (man/man1/*.1, completions/svc.*) from the command registry, and removes
-// generated files whose command is gone. The registry is TypeScript and is not exported by dist/main.cjs,
-// so the generator is bundled here on its own. `--check` writes nothing and exits 1 when a file is stale.
+// Writes the generated docs (man/man1/*.1, completions/svc.*, and package.json's "man" list) from the
+// command registry, and removes generated files whose command is gone. The registry is TypeScript and is
+// not exported by dist/main.cjs, so the generator is bundled here on its own. `--check` writes nothing and
+// exits 1 when a file is stale.
 import { build } from 'esbuild';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -44,6 +45,16 @@ for (const dir of GENERATED_DIRS) {
     stale.push(`${rel} (${check ? 'no longer generated' : 'removed'})`);
     if (!check) await rm(path.join(root, rel));
   }
+}
+
+// npm links only the man pages package.json names (a `directories.man` folder is packed but not linked),
+// so the list follows the generated pages.
+const manifestFile = path.join(root, 'package.json');
+const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+const manPages = Object.keys(files).filter((rel) => rel.startsWith('man/')).sort();
+if (JSON.stringify(manifest.man) !== JSON.stringify(manPages)) {
+  stale.push('package.json ("man")');
+  if (!check) await writeFile(manifestFile, `${JSON.stringify({ ...manifest, man: manPages }, null, 2)}\n`);
 }
 
 if (check) {

@@ -27,7 +27,7 @@ export interface FlagSpec {
   /** help section heading; defaults to "Command Options" */
   group?: string;
   /** what completion should offer for the value: a file, or a dynamic kind resolved by `svc __complete` */
-  complete?: 'file' | 'dir' | 'alloc' | 'job' | 'policy' | 'node' | 'namespace' | 'deployment';
+  complete?: 'file' | 'dir' | 'alloc' | 'job' | 'policy' | 'node' | 'namespace' | 'deployment' | 'role';
   hidden?: boolean;
 }
 
@@ -38,6 +38,8 @@ export interface ArgSpec {
   /** collects this and every later positional argument */
   variadic?: boolean;
   complete?: FlagSpec['complete'];
+  /** the values completion offers (the command itself checks them) */
+  choices?: readonly string[];
 }
 
 export type FlagValues = Record<string, string | number | boolean | string[] | undefined>;

@@ -1,9 +1,10 @@
 /**
  * The committed bash completion script, run by bash the way readline would call it: it must complete
  * every command's words and flags, flag choices, and ask the server (through `svc __complete`) for values
- * only the server knows.
+ * only the server knows. zsh and fish run their scripts too when they are installed.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,38 @@ const { commands, groups } = await fullRegistry();
 const visible = commands.filter((c) => !c.path[0].startsWith('__'));
 const flagsOf = (c: CommandSpec) => [...(c.flagSets ?? []).flatMap((s) => FLAG_SETS[s].flags), ...(c.flags ?? [])].filter((f) => !f.hidden);
 
+/** The kinds `svc __complete` resolves from the server. */
+const SERVER_KINDS = ['job', 'alloc', 'node', 'policy', 'namespace', 'deployment', 'role'] as const;
+
+/**
+ * The server-known kind an argument holds, judged by its name: `job`, `alloc` ... or `name` in a group
+ * named after the kind (`policy read NAME`, `namespace status NAME`, `auth cloud role tag NAME`).
+ */
+function kindOfArg(c: CommandSpec, name: string): string | undefined {
+  if ((SERVER_KINDS as readonly string[]).includes(name)) return name;
+  const group = c.path.at(-2);
+  if (name === 'name' && group && (SERVER_KINDS as readonly string[]).includes(group)) return group;
+  return undefined;
+}
+
+/** Runs `shell` with `args` when it is installed; answers undefined (after saying why) when it is not. */
+function runShellIfInstalled(shell: string, args: string[]): { stdout: string; stderr: string; status: number | null } | undefined {
+  if (spawnSync('sh', ['-c', `command -v ${shell}`]).status !== 0) {
+    console.warn(`${shell} is not installed: its completion script was not run`);
+    return undefined;
+  }
+  const res = spawnSync(shell, args, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
+  return { stdout: res.stdout, stderr: res.stderr, status: res.status };
+}
+
+describe('completion kinds', () => {
+  it('every argument that holds a job, allocation, node, policy, namespace, deployment or role declares that kind', () => {
+    const args = commands.flatMap((c) => (c.args ?? []).map((a) => ({ c, a, kind: kindOfArg(c, a.name) }))).filter((x) => x.kind);
+    expect(args.length).toBeGreaterThan(0);
+    for (const { c, a, kind } of args) expect(a.complete, `svc ${c.path.join(' ')} ${a.name.toUpperCase()}`).toBe(kind);
+  });
+});
+
 describe('bash completion', () => {
   it('completes the subcommands of the root and of every group', async () => {
     const prefixes = [[], ...groups.map((g) => g.path)];
@@ -80,6 +113,12 @@ describe('bash completion', () => {
       expect(answers[2 * i].sort(), lines[2 * i]).toEqual([...f.choices!].sort());
       expect(answers[2 * i + 1].sort(), lines[2 * i + 1]).toEqual([...f.choices!].sort());
     });
+  });
+
+  it('offers the shells after svc completion', async () => {
+    const [all, some] = await complete(['svc completion ', 'svc completion z']);
+    expect(all.sort()).toEqual(['bash', 'fish', 'zsh']);
+    expect(some).toEqual(['zsh']);
   });
 
   it('keeps the flag in the word when "=" does not break words', async () => {
@@ -134,12 +173,84 @@ describe('completion values from the server', () => {
     expect(files).toEqual([path.join(REPO, 'package.json')]);
   });
 
+  it('svc __complete role lists the roles of auth/cloud, or of the mount -path names', async () => {
+    const c = srv.client();
+    for (const [mount, roles] of [['cloud', ['web', 'worker']], ['cloud-ci', ['ci-runner']]] as const) {
+      await c.secrets('POST', `sys/auth/${mount}`, { body: { type: 'cloud' } });
+      for (const role of roles) await c.secrets('POST', `auth/${mount}/role/${role}`, { body: { auth_type: 'ec2', bound_account_id: '123456789012' } });
+    }
+    expect(await srv.cli(['__complete', 'role', ''])).toMatchObject({ code: 0, stdout: 'web\nworker\n' });
+    expect(await srv.cli(['__complete', 'role', 'wo'])).toMatchObject({ code: 0, stdout: 'worker\n' });
+    expect(await srv.cli(['__complete', '-path=cloud-ci', 'role', ''])).toMatchObject({ code: 0, stdout: 'ci-runner\n' });
+    expect(await srv.cli(['__complete', '-path=no-such-mount', 'role', ''])).toMatchObject({ code: 0, stdout: '' });
+
+    // The scripts hand the command's -path (either spelling) to __complete.
+    const env = { SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, NO_COLOR: '1' };
+    const answers = await complete(
+      [
+        `${SVC_BIN} auth cloud role read `,
+        `${SVC_BIN} auth cloud role read -path=cloud-ci `,
+        `${SVC_BIN} auth cloud role delete -path cloud-ci c`,
+        `${SVC_BIN} auth cloud role tag -policies=default w`,
+      ],
+      { env },
+    );
+    expect(answers).toEqual([['web', 'worker'], ['ci-runner'], ['ci-runner'], ['web', 'worker']]);
+  });
+
+  it('svc __complete prints nothing and exits 0 when the server accepts but never answers', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      for (const kind of SERVER_KINDS) {
+        const res = await srv.cli(['__complete', kind, ''], { env: { SVC_ADDR: `http://127.0.0.1:${port}` } });
+        expect(res, kind).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      }
+      expect(sockets.size).toBeGreaterThan(0);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('the bash script completes -namespace= from the server', async () => {
     const withNamespace = visible.find((c) => flagsOf(c).some((f) => f.name === 'namespace' && f.complete === 'namespace'))!;
     const [answer] = await complete([`${SVC_BIN} ${withNamespace.path.join(' ')} -namespace=de`], {
       env: { SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, NO_COLOR: '1' },
     });
     expect(answer).toEqual(['default']);
+  });
+});
+
+describe('zsh and fish scripts', () => {
+  it('zsh offers the shells after svc completion', () => {
+    const driver = [
+      // Stand-ins for the completion system's builtins: print what would be offered.
+      'compdef() { :; }',
+      '_describe() { :; }',
+      'compadd() { while (( $# )); do if [[ $1 == -a ]]; then print -l -- ${(P)2}; shift; fi; shift; done }',
+      `source ${JSON.stringify(path.join(REPO, 'completions/svc.zsh'))}`,
+      "words=(svc completion '')",
+      'CURRENT=3',
+      '_svc',
+    ].join('\n');
+    const res = runShellIfInstalled('zsh', ['-f', '-c', driver]);
+    if (!res) return;
+    expect(res.stderr).toBe('');
+    expect(res.stdout.trim().split('\n').sort()).toEqual(['bash', 'fish', 'zsh']);
+  });
+
+  it('fish offers the shells after svc completion', () => {
+    const driver = `source ${JSON.stringify(path.join(REPO, 'completions/svc.fish'))}; complete -C 'svc completion '`;
+    const res = runShellIfInstalled('fish', ['--no-config', '-c', driver]);
+    if (!res) return;
+    expect(res.stderr).toBe('');
+    expect(res.stdout.trim().split('\n').map((l) => l.split('\t')[0]).sort()).toEqual(['bash', 'fish', 'zsh']);
   });
 });
 

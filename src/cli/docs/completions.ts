@@ -5,7 +5,9 @@
  *
  * All three scripts share one walk: the leading words select a command, a word starting with `-`
  * completes a flag (`-name=` for flags that take a value), `-name=<TAB>` or `-name <TAB>` completes the
- * flag's value, and anything else completes the next subcommand or the command's next argument.
+ * flag's value, and anything else completes the next subcommand or the command's next argument. The
+ * walk also notes the command's `-path` (the auth mount of `svc auth cloud` commands) and hands it to
+ * `svc __complete`, which lists the roles of that mount.
  */
 import type { CommandSpec, FlagSpec, GroupSpec } from '../define.js';
 import type { FlagSetTable } from '../output/help.js';
@@ -69,7 +71,7 @@ export function completionModel(commands: CommandSpec[], groups: GroupSpec[], fl
           description: f.description.trim(),
           value: valueSpec(f.complete, f.choices),
         })),
-        args: (spec.args ?? []).map((a) => ({ value: valueSpec(a.complete, undefined), variadic: a.variadic === true })),
+        args: (spec.args ?? []).map((a) => ({ value: valueSpec(a.complete, a.choices), variadic: a.variadic === true })),
       };
     }
     return node;
@@ -172,7 +174,7 @@ export function renderBash(nodes: CompletionNode[]): string {
     "    choices:*) IFS=' ' read -ra vals <<<\"${spec#choices:}\"; vals=($(compgen -W \"${vals[*]}\" -- \"$cur\")) ;;",
     '    file) vals=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;',
     '    dir) vals=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;',
-    '    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;',
+    '    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete ${_svc_mount:+"-path=$_svc_mount"} "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;',
     '  esac',
     '  local v',
     '  for v in "${vals[@]}"; do COMPREPLY+=("$prefix$v"); done',
@@ -188,7 +190,7 @@ export function renderBash(nodes: CompletionNode[]): string {
     '    unset "words[${#words[@]}-1]"',
     '  fi',
     '  COMPREPLY=()',
-    '  _svc_prog=${words[0]:-svc}',
+    '  _svc_prog=${words[0]:-svc} _svc_mount=\'\'',
     "  local key='' i=1 n=${#words[@]} REPLY",
     '  while ((i < n)); do',
     '    _svc_words "$key"',
@@ -200,10 +202,14 @@ export function renderBash(nodes: CompletionNode[]): string {
     "  local valued=$REPLY pos=0 pending='' dashdash=''",
     '  for ((; i < n; i++)); do',
     '    local w=${words[i]}',
-    '    if [[ -n $pending ]]; then pending=\'\'; continue; fi',
+    '    if [[ -n $pending ]]; then',
+    '      [[ $pending == path ]] && _svc_mount=$w',
+    "      pending=''; continue",
+    '    fi',
     '    if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi',
     '    if [[ -z $dashdash && $w == -?* ]]; then',
     '      local name=${w#-}; name=${name#-}',
+    '      [[ $name == path=* ]] && _svc_mount=${name#path=}',
     '      [[ $name != *=* && $valued == *" $name "* ]] && pending=$name',
     '      continue',
     '    fi',
@@ -292,14 +298,14 @@ export function renderZsh(nodes: CompletionNode[]): string {
     "    choices:*) vals=(${(s: :)${spec#choices:}}); compadd -a vals ;;",
     '    file) _files ;;',
     '    dir) _files -/ ;;',
-    '    dynamic:*) vals=(${(f)"$($_svc_prog __complete ${spec#dynamic:} -- $PREFIX 2>/dev/null)"}); compadd -a vals ;;',
+    '    dynamic:*) vals=(${(f)"$($_svc_prog __complete ${_svc_mount:+-path=$_svc_mount} ${spec#dynamic:} -- $PREFIX 2>/dev/null)"}); compadd -a vals ;;',
     '  esac',
     '}',
     '',
     '_svc() {',
     '  local cur=${words[CURRENT]} key=\'\' i=2 REPLY',
     '  local -a reply',
-    '  _svc_prog=${words[1]}',
+    "  _svc_prog=${words[1]} _svc_mount=''",
     '  while (( i < CURRENT )); do',
     '    _svc_words "$key"',
     '    (( ${reply[(I)${words[i]}:*]} )) || break',
@@ -310,10 +316,14 @@ export function renderZsh(nodes: CompletionNode[]): string {
     "  local valued=$REPLY pos=0 pending='' dashdash='' w name",
     '  for (( ; i < CURRENT; i++ )); do',
     '    w=${words[i]}',
-    '    if [[ -n $pending ]]; then pending=\'\'; continue; fi',
+    '    if [[ -n $pending ]]; then',
+    '      [[ $pending == path ]] && _svc_mount=$w',
+    "      pending=''; continue",
+    '    fi',
     '    if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi',
     '    if [[ -z $dashdash && $w == -?* ]]; then',
     '      name=${w#-}; name=${name#-}',
+    '      [[ $name == path=* ]] && _svc_mount=${name#path=}',
     '      [[ $name != *=* && $valued == *" $name "* ]] && pending=$name',
     '      continue',
     '    fi',
@@ -403,7 +413,7 @@ export function renderFish(nodes: CompletionNode[]): string {
     '                echo -- "$prefix$v"',
     '            end',
     "        case 'dynamic:*'",
-    '            for v in ($__svc_prog __complete (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)',
+    '            for v in ($__svc_prog __complete $__svc_mount (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)',
     '                echo -- "$prefix$v"',
     '            end',
     '    end',
@@ -413,6 +423,8 @@ export function renderFish(nodes: CompletionNode[]): string {
     '    set -l words (commandline -opc)',
     '    set -l cur (commandline -ct)',
     '    set -g __svc_prog $words[1]',
+    '    # -path=MOUNT when the line names a mount, for the roles of that mount; else nothing',
+    '    set -g __svc_mount',
     "    set -l key ''",
     '    set -l i 2',
     '    set -l n (count $words)',
@@ -430,6 +442,7 @@ export function renderFish(nodes: CompletionNode[]): string {
     '        set -l w $words[$i]',
     '        set i (math $i + 1)',
     '        if test -n "$pending"',
+    '            test "$pending" = path; and set __svc_mount "-path=$w"',
     "            set pending ''",
     '            continue',
     '        end',
@@ -439,6 +452,7 @@ export function renderFish(nodes: CompletionNode[]): string {
     '        end',
     '        if test $dashdash = 0; and string match -qr -- "^-." "$w"',
     '            set -l name (string replace -r -- "^--?" "" "$w")',
+    '            string match -q -- "path=*" "$name"; and set __svc_mount "-$name"',
     '            if not string match -q -- "*=*" "$name"; and contains -- $name $valued',
     '                set pending $name',
     '            end',

@@ -14,7 +14,7 @@ export default defineCommand({
   family: 'scheduler',
   flagSets: ['http'],
   flags: [{ name: 'description', type: 'string', description: 'A human-readable description of the namespace.' }],
-  args: [{ name: 'name', description: 'The namespace to create or update.', required: true }],
+  args: [{ name: 'name', description: 'The namespace to create or update.', required: true, complete: 'namespace' }],
   async run(ctx) {
     const name = ctx.args[0];
     const client = clientFor(ctx);

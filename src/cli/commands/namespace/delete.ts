@@ -10,7 +10,7 @@ export default defineCommand({
   exitCodes: { 0: 'success', 1: 'an error' },
   family: 'scheduler',
   flagSets: ['http'],
-  args: [{ name: 'name', description: 'The namespace to delete.', required: true }],
+  args: [{ name: 'name', description: 'The namespace to delete.', required: true, complete: 'namespace' }],
   async run(ctx) {
     const name = ctx.args[0];
     await clientFor(ctx).scheduler('DELETE', `/v1/namespace/${encodeURIComponent(name)}`);

@@ -12,6 +12,6 @@ export default defineCommand({
   exitCodes: { 0: 'success', 1: 'an error or an unknown namespace' },
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
-  args: [{ name: 'name', description: 'The namespace to show.', required: true }],
+  args: [{ name: 'name', description: 'The namespace to show.', required: true, complete: 'namespace' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).namespaceStatus(ctx),
 });

@@ -11,6 +11,7 @@ import { listAndPrint, readAndPrint, writeAndPrint } from '../../../secrets-outp
 import type { OutputFormat } from '../../../output/format.js';
 import type { Fields, FieldSchema } from '../../../../server/framework/field-schema.js';
 import { UsageError } from '../../../../shared/errors.js';
+import { mountPrefix } from '../../../auth-mount.js';
 import { readFlagFile } from './flag-files.js';
 
 export type EndpointMethod = 'GET' | 'POST' | 'DELETE' | 'LIST';
@@ -46,16 +47,6 @@ export const MOUNT_FLAG: FlagSpec = {
   default: 'cloud',
   description: 'Mount path of the cloud auth method, relative to auth/ (the -path given to `svc auth enable`).',
 };
-
-/** `-path=cloud`, `-path=/auth/ci/`, `-path=ci` all name a mount; the API path starts with auth/<mount>/. */
-export function mountPrefix(flags: CommandContext['flags']): string {
-  const mount = String(flags.path ?? 'cloud')
-    .trim()
-    .replace(/^\/+|\/+$/g, '')
-    .replace(/^auth\//, '');
-  if (mount === '') throw new UsageError('-path must name the mount, such as -path=cloud');
-  return `auth/${mount}/`;
-}
 
 const requiredOnWrite = (schema: FieldSchema) =>
   schema.required === true || (Array.isArray(schema.required) && (schema.required.includes('create') || schema.required.includes('update')));

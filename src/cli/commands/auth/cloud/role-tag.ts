@@ -7,7 +7,7 @@ export const roleTagCommand = endpointCommand({
   method: 'POST',
   endpoint: 'role/:role/tag',
   fields: ROLE_TAG_FIELDS,
-  args: [{ name: 'name', description: 'Name of the ec2 role; it must have -role-tag set.', required: true }],
+  args: [{ name: 'name', description: 'Name of the ec2 role; it must have -role-tag set.', required: true, complete: 'role' }],
   synopsis: 'Create a role tag',
   description:
     'Creates a role tag for the ec2 role NAME (POST auth/<mount>/role/NAME/tag) and prints tag_key and ' +

@@ -1,8 +1,9 @@
 /** `svc auth cloud role write|read|list|delete`: the roles machines log in to. */
 import { ROLE_FIELDS } from '../../../../secrets/auth/cloud/fields.js';
+import type { ArgSpec } from '../../../define.js';
 import { endpointCommand } from './endpoint-command.js';
 
-const role = { name: 'name', description: 'Name of the role; names differing only in case are the same role.', required: true };
+const role: ArgSpec = { name: 'name', description: 'Name of the role; names differing only in case are the same role.', required: true, complete: 'role' };
 
 export const roleCommands = [
   endpointCommand({
