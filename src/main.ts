@@ -7,6 +7,7 @@
 import { ApiError, ConnectionError, CurlStringRequested, SvcError, UsageError } from './shared/errors.js';
 import { createIo, type Io } from './cli/io.js';
 import type { CommandSpec, FlagSpec } from './cli/define.js';
+import { didYouMean } from './cli/suggest.js';
 import { registryFor, type Registry } from './cli/registry.js';
 import { FLAG_SETS } from './cli/flags/common.js';
 import { helpRequested, parseArgs } from './cli/argv.js';
@@ -77,14 +78,16 @@ export async function run(
           const help = renderGroupHelp(group.path, group.synopsis, group.description, subcommandsOf(group.path, registry));
           // A word after the group that names none of its commands is a mistake: say so, on stderr.
           if (words.length > n && !helpRequested(argv)) {
-            bare.err(`Unknown command: svc ${words.join(' ')}\n\n${help}`);
+            const hint = didYouMean(group.path, words[n], subcommandsOf(group.path, registry).map((c) => c.name));
+            bare.err(`Unknown command: svc ${words.join(' ')}${hint}\n\n${help}`);
             return EXIT_UNKNOWN_COMMAND;
           }
           bare.out(help);
           return helpRequested(argv) ? 0 : 1;
         }
       }
-      bare.err(`Unknown command: svc ${words.join(' ')}\nRun "svc -help" for the list of commands.`);
+      const topLevel = [...registry.groups.map((g) => g.path[0]), ...registry.commands.filter((c) => !c.hidden).map((c) => c.path[0])];
+      bare.err(`Unknown command: svc ${words.join(' ')}${words.length > 0 ? didYouMean([], words[0], topLevel) : ''}\nRun "svc -help" for the list of commands.`);
       return EXIT_UNKNOWN_COMMAND;
     }
     hooks.commandFound?.(spec);

@@ -91,6 +91,11 @@ describe('groups', () => {
       expect(res.stdout).toBe('');
       expect(res.stderr.startsWith(`Unknown command: svc ${words(group.path)} no-such-command\n\nUsage: svc ${words(group.path)} <subcommand>`)).toBe(true);
     }
+    const typo = await runInProcess(['job', 'stauts']);
+    expect(typo.code).toBe(127);
+    expect(typo.stderr.startsWith('Unknown command: svc job stauts\nDid you mean "svc job status"?\n\nUsage: svc job <subcommand>')).toBe(true);
+    const top = await runInProcess(['jbo', 'status']);
+    expect([top.code, top.stderr]).toEqual([127, 'Unknown command: svc jbo status\nDid you mean "svc job"?\nRun "svc -help" for the list of commands.\n']);
     const bare = await runInProcess(['auth']);
     expect([bare.code, bare.stderr]).toEqual([1, '']);
     expect(bare.stdout).toMatch(/^Usage: svc auth <subcommand>/);
