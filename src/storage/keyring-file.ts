@@ -13,8 +13,8 @@ import path from 'node:path';
 import { createPrivateFile, errCode, readPrivateFile, reason, removeFile } from './private-file.js';
 import { SEAL_KEY_ENV, loadSealKey, sealKeyName, type SealKey, type SealKeySource } from './seal-key.js';
 
-export const PLAIN_KEYRING = 'keyring.json';
-export const SEALED_KEYRING = 'keyring.sealed';
+const PLAIN_KEYRING = 'keyring.json';
+const SEALED_KEYRING = 'keyring.sealed';
 
 const FORMAT = 1;
 export const KEY_BYTES = 32;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { UserError } from '../shared/errors.js';
 import type { Store, WriteTx } from './store.js';
+import { errCode } from './private-file.js';
 import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
 
 /**
@@ -349,7 +350,7 @@ function prepareDir(dir: string): void {
   try {
     st = fs.statSync(dir);
   } catch (err) {
-    if (code(err) !== 'ENOENT') throw cannotOpen(dir, describe(err));
+    if (errCode(err) !== 'ENOENT') throw cannotOpen(dir, describe(err));
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch (mkErr) {
@@ -377,7 +378,7 @@ function checkDataFile(dir: string): void {
   try {
     fd = fs.openSync(file, fs.constants.O_RDWR);
   } catch (err) {
-    if (code(err) === 'ENOENT') return;
+    if (errCode(err) === 'ENOENT') return;
     throw cannotOpen(dir, `${file}: ${describe(err)}`);
   }
   try {
@@ -414,12 +415,8 @@ function cannotOpen(dir: string, reason: string): Error {
   return new Error(`cannot open data dir ${dir}: ${reason}`);
 }
 
-function code(err: unknown): string | undefined {
-  return err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : undefined;
-}
-
 function describe(err: unknown): string {
-  switch (code(err)) {
+  switch (errCode(err)) {
     case 'EACCES':
     case 'EPERM':
       return 'permission denied';

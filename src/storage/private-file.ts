@@ -76,7 +76,7 @@ export async function removeFile(file: string): Promise<void> {
   await fsyncDir(path.dirname(file));
 }
 
-export async function fsyncDir(dir: string): Promise<void> {
+async function fsyncDir(dir: string): Promise<void> {
   const h = await fs.promises.open(dir, 'r');
   try {
     await h.sync();

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { createPrivateFile, readPrivateFile } from './private-file.js';
 
 export const SEAL_KEY_ENV = 'SVC_SEAL_KEY';
-export const SEAL_KEY_BYTES = 32;
+const SEAL_KEY_BYTES = 32;
 
 /** Where the external key comes from: a file path, or the value of SVC_SEAL_KEY. */
 export type SealKeySource = { file: string } | { env: string };

@@ -13,7 +13,7 @@ import { AUTH_TUNE_FIELDS } from './fields.js';
 
 const LISTING_VISIBILITY = ['', 'unauth', 'hidden'];
 
-export function tuneInfo(m: MountEntry): Record<string, unknown> {
+function tuneInfo(m: MountEntry): Record<string, unknown> {
   const data: Record<string, unknown> = {
     description: m.description,
     default_lease_ttl: Math.min(m.config.defaultLeaseTtl || SYSTEM_DEFAULT_TTL, m.config.maxLeaseTtl || SYSTEM_MAX_TTL),

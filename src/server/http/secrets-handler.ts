@@ -155,6 +155,13 @@ function checkCanonical(rel: string): void {
   if (segments.some((s) => s === '' || s === '.' || s === '..')) throw new UserError(`invalid request path "${rel}": empty, "." and ".." segments are not allowed`);
 }
 
+/** The caller's capability on the path (and `sudo`, where the path needs it); an unauthenticated path needs none. */
+function checkAcl(caller: Caller | undefined, def: PathDef, aclPath: string, capability: Operation | 'patch'): void {
+  if (!caller || def.unauthenticated) return;
+  const { acl } = caller;
+  if (!acl.allows(aclPath, capability) || (def.sudo && !acl.capabilities(aclPath).has('sudo'))) throw new PermissionDenied();
+}
+
 async function dispatch(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<SecretsResponse | void> {
   try {
     checkCanonical(rel);
@@ -201,10 +208,7 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   };
 
   if (requested === 'patch') {
-    if (auth && !def.unauthenticated) {
-      const { acl } = auth.caller;
-      if (!acl.allows(base, 'patch') || (def.sudo && !acl.capabilities(base).has('sudo'))) throw new PermissionDenied();
-    }
+    checkAcl(auth?.caller, def, base, 'patch');
     if (!def.patch || !def.operations.read || !def.operations.update) throw new UnsupportedOperation(`${base} does not support PATCH`);
     return patchThrough(raw, def, match.params, partial);
   }
@@ -219,11 +223,7 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
     operation = requested;
   }
   // The ACL first: an unauthorised caller learns nothing, not even which operations the path has.
-  if (auth && !def.unauthenticated) {
-    const aclPath = operation === 'list' ? `${base}/` : base;
-    const { acl } = auth.caller;
-    if (!acl.allows(aclPath, operation) || (def.sudo && !acl.capabilities(aclPath).has('sudo'))) throw new PermissionDenied();
-  }
+  checkAcl(auth?.caller, def, operation === 'list' ? `${base}/` : base, operation);
   if (!def.operations[operation]) throw new UnsupportedOperation();
 
   const data = new FieldData({ ...rawData(raw, requested, def), ...match.params }, def.fields, operation);
