@@ -147,6 +147,16 @@ describe('service checks', () => {
     await c().scheduler('DELETE', '/v1/job/far-away', { query: { purge: true } });
   });
 
+  it("need read-job in the allocation's namespace", async () => {
+    await c().secrets('PUT', 'sys/policies/acl/checks-reader', { body: { policy: 'namespace "default" { policy = "read" }' } });
+    await c().secrets('PUT', 'sys/policies/acl/checks-elsewhere', { body: { policy: 'namespace "other" { policy = "write" }' } });
+    const token = async (policy: string) => String((await c().secrets('POST', 'auth/token/create', { body: { policies: [policy] } }))?.auth?.client_token);
+    const checksAs = async (t: string) => (await statusOf(srv.client(t).scheduler('GET', `/allocation/${alloc.ID}/checks`))).code;
+    expect(await checksAs('')).toBe(403);
+    expect(await checksAs(await token('checks-elsewhere'))).toBe(403);
+    expect(await checksAs(await token('checks-reader'))).toBe(200);
+  });
+
   it('svc alloc checks prints one block per check, as JSON with -json, and through a template with -t', async () => {
     const results = await until(() => checksOf(alloc.ID), (r) => allPassing(r, 3), 'every check to pass');
     const r = await srv.cli(['alloc', 'checks', alloc.ID.slice(0, 8)]);

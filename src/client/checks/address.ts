@@ -14,8 +14,6 @@ export interface CheckTarget {
   port: number;
 }
 
-export class CheckAddressError extends Error {}
-
 function networkIp(alloc: Allocation): string {
   const networks = (alloc.AllocatedResources?.Shared?.Networks ?? []) as Array<{ IP?: string }>;
   return networks.find((n) => n.IP)?.IP ?? '';
@@ -26,9 +24,9 @@ export function checkTarget(alloc: Allocation, service: Service, check: ServiceC
   const mapped = label ? alloc.AllocatedResources?.Shared?.Ports?.find((p) => p.Label === label) : undefined;
   let port = mapped?.Value ?? 0;
   if (label && !mapped) {
-    if (!/^\d+$/.test(label)) throw new CheckAddressError(`invalid port "${label}": port label not found`);
+    if (!/^\d+$/.test(label)) throw new Error(`invalid port "${label}": port label not found`);
     port = Number(label);
-    if (port <= 0) throw new CheckAddressError(`invalid port: "${label}": port must be >0`);
+    if (port <= 0) throw new Error(`invalid port: "${label}": port must be >0`);
   }
   const custom = service.Address && (check.AddressMode === '' || check.AddressMode === 'auto') ? service.Address : '';
   const host = custom || mapped?.HostIP || networkIp(alloc) || '127.0.0.1';

@@ -78,9 +78,9 @@ export function nodeControl(req: SchedulerRequest, alloc: Allocation) {
 }
 
 export function taskNames(req: SchedulerRequest, alloc: Allocation): string[] {
-  return Object.keys(alloc.TaskStates ?? {}).length > 0
-    ? Object.keys(alloc.TaskStates ?? {})
-    : (jobCache(req.services.store)(alloc)?.TaskGroups.find((g) => g.Name === alloc.TaskGroup)?.Tasks.map((t) => t.Name) ?? []);
+  const reported = Object.keys(alloc.TaskStates ?? {});
+  if (reported.length > 0) return reported;
+  return jobCache(req.services.store)(alloc)?.TaskGroups.find((g) => g.Name === alloc.TaskGroup)?.Tasks.map((t) => t.Name) ?? [];
 }
 
 export const allocRoutes = [

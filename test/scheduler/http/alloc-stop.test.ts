@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import { ApiClient } from '../../../src/api/client.js';
+import { statusOf } from '../../support/wait.js';
 
 interface Alloc {
   ID: string;
@@ -153,5 +154,19 @@ describe('allocation stop', () => {
     const after = await allocsOf('everywhere');
     expect(after).toHaveLength(2);
     expect(after.find((a) => a.ID !== victim.ID)).toMatchObject({ DesiredStatus: 'run' });
+  });
+
+  it("needs alloc-lifecycle in the allocation's namespace", async () => {
+    await run(job('guarded', 'service', 1));
+    const [target] = await allocsOf('guarded');
+    await c().secrets('PUT', 'sys/policies/acl/stop-reader', { body: { policy: 'namespace "default" { policy = "read" }' } });
+    await c().secrets('PUT', 'sys/policies/acl/stop-lifecycle', { body: { policy: 'namespace "default" { capabilities = ["alloc-lifecycle"] }' } });
+    const token = async (policy: string) => String((await c().secrets('POST', 'auth/token/create', { body: { policies: [policy] } }))?.auth?.client_token);
+    const stopAs = (client: ApiClient) => statusOf(client.scheduler('POST', `/v1/allocation/${target.ID}/stop`));
+
+    expect((await stopAs(srv.client(''))).code).toBe(403);
+    expect((await stopAs(srv.client(await token('stop-reader')))).code).toBe(403);
+    expect(await alloc(target.ID)).toMatchObject({ DesiredStatus: 'run' });
+    expect((await stopAs(srv.client(await token('stop-lifecycle')))).code).toBe(200);
   });
 });
