@@ -11,38 +11,32 @@ export const SCAN_BATCH = 256;
 /** Lets timers and other requests (a node's heartbeat) run before the walk goes on. */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export function* scanTable<T>(store: Store, table: string, prefix = '', opts: { start?: string; reverse?: boolean } = {}): Generator<{ key: string; value: T }> {
-  let cursor = opts.start;
+type ScanOpts = { start?: string; reverse?: boolean };
+
+/** The batch walk both scans share: `read` answers up to SCAN_BATCH items from `start` on (inclusive). */
+function* batched<E>(read: (start: string | undefined) => E[], keyOf: (e: E) => string, start: string | undefined): Generator<E> {
+  let cursor = start;
   let first = true;
   for (;;) {
-    const batch = store.list<T>(table, prefix, { start: cursor, reverse: opts.reverse, limit: SCAN_BATCH });
+    const batch = read(cursor);
     let fresh = 0;
-    for (const entry of batch) {
+    for (const item of batch) {
       // `start` is inclusive; later batches begin with the last key of the previous one.
-      if (!first && entry.key === cursor) continue;
+      if (!first && keyOf(item) === cursor) continue;
       fresh++;
-      yield entry;
+      yield item;
     }
     first = false;
     if (batch.length < SCAN_BATCH || fresh === 0) return;
-    cursor = batch[batch.length - 1].key;
+    cursor = keyOf(batch[batch.length - 1]);
   }
 }
 
+export function scanTable<T>(store: Store, table: string, prefix = '', opts: ScanOpts = {}): Generator<{ key: string; value: T }> {
+  return batched((start) => store.list<T>(table, prefix, { start, reverse: opts.reverse, limit: SCAN_BATCH }), (e) => e.key, opts.start);
+}
+
 /** The keys of a table, read as scanTable reads entries (a batch at a time), without their values. */
-export function* scanKeys(store: Store, table: string, prefix = '', opts: { start?: string; reverse?: boolean } = {}): Generator<string> {
-  let cursor = opts.start;
-  let first = true;
-  for (;;) {
-    const batch = store.keys(table, prefix, { start: cursor, reverse: opts.reverse, limit: SCAN_BATCH });
-    let fresh = 0;
-    for (const key of batch) {
-      if (!first && key === cursor) continue;
-      fresh++;
-      yield key;
-    }
-    first = false;
-    if (batch.length < SCAN_BATCH || fresh === 0) return;
-    cursor = batch[batch.length - 1];
-  }
+export function scanKeys(store: Store, table: string, prefix = '', opts: ScanOpts = {}): Generator<string> {
+  return batched((start) => store.keys(table, prefix, { start, reverse: opts.reverse, limit: SCAN_BATCH }), (k) => k, opts.start);
 }
