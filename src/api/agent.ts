@@ -12,6 +12,11 @@ export async function agentSelf(client: ApiClient): Promise<AgentSelf> {
   return (await client.scheduler<AgentSelf>('GET', '/v1/agent/self')).body;
 }
 
+/** The ID of the node the server runs itself; undefined when it runs none. */
+export async function localNodeId(client: ApiClient): Promise<string | undefined> {
+  return (await agentSelf(client))?.stats?.client?.node_id || undefined;
+}
+
 export interface AgentSelf {
   config?: Record<string, unknown>;
   member?: Record<string, unknown>;

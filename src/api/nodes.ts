@@ -110,9 +110,3 @@ export async function updateNodeDrain(client: ApiClient, id: string, opts: Drain
   const body = { NodeID: id, ...opts };
   return (await client.scheduler<NodeUpdateResponse>('PUT', `/v1/node/${encodeURIComponent(id)}/drain`, { body })).body;
 }
-
-/** The ID of the node the server runs itself (GET /v1/agent/self); undefined when it runs none. */
-export async function localNodeId(client: ApiClient): Promise<string | undefined> {
-  const self = (await client.scheduler<{ stats?: { client?: { node_id?: string } } }>('GET', '/v1/agent/self')).body;
-  return self?.stats?.client?.node_id || undefined;
-}

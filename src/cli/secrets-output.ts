@@ -44,7 +44,6 @@ export async function writeAndPrint(ctx: CommandContext, path: string, body: Rec
   return 0;
 }
 
-/** `path` is listed with the LIST method; its trailing slash is added here. */
 /** `svc write` and `svc patch`: PATH and its K=V arguments (or -force for none) sent with `method`, the answer printed. */
 export async function writeArgsAndPrint(ctx: CommandContext, method: 'PUT' | 'PATCH'): Promise<number> {
   const path = sanitizePath(ctx.args[0]);
@@ -53,6 +52,7 @@ export async function writeArgsAndPrint(ctx: CommandContext, method: 'PUT' | 'PA
   return writeAndPrint(ctx, path, await parseKvArgs(pairs, kvSources(ctx.io.stdin)), method);
 }
 
+/** `path` is listed with the LIST method; its trailing slash is added here. */
 export async function listAndPrint(ctx: CommandContext, path: string): Promise<number> {
   if (ctx.flags.field !== undefined) throw new UsageError('-field is not supported by list; use -format=json');
   const listed = `${path.replace(/\/+$/, '')}/`;

@@ -5,6 +5,7 @@ import { writeTokenFile } from '../token-file.js';
 import type { Io } from '../io.js';
 import { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../shared/errors.js';
+import { authMountName } from '../auth-mount.js';
 import type { OutputFormat, SecretResponse } from '../output/format.js';
 
 /**
@@ -138,7 +139,7 @@ export default defineCommand({
     if (!load) {
       throw new UsageError(`Unknown auth method: ${methodName}. Known methods: ${Object.keys(LOGIN_METHODS).sort().join(', ')}`);
     }
-    const mount = String(ctx.flags.path || methodName).replace(/^\/+|\/+$/g, '').replace(/^auth\//, '');
+    const mount = authMountName(String(ctx.flags.path || methodName));
     if (mount === '') throw new UsageError('-path must name the mount, such as -path=cloud');
     const secret = await (await load()).login(ctx, ctx.args, mount);
     const token = String(secret.auth.client_token ?? '');

@@ -69,7 +69,7 @@ export function goValue(value: unknown): string {
 }
 
 /** Byte-order sort, as Go's sort.Strings (not locale order). */
-function sortedKeys(obj: Record<string, unknown>): string[] {
+export function sortedKeys(obj: Record<string, unknown>): string[] {
   return Object.keys(obj).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

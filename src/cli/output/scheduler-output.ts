@@ -15,7 +15,7 @@
 import type { CommandContext } from '../define.js';
 import { UsageError } from '../../shared/errors.js';
 import { CommandFailure } from '../command-failure.js';
-import { rawValue } from './format.js';
+import { rawValue, renderData, sortedKeys } from './format.js';
 import { schedulerOutputMode } from './scheduler-output-mode.js';
 
 /** Whether the command prints its own text: other modes print the data only, so monitors and prompts are refused. */
@@ -24,12 +24,11 @@ export function wantsTable(ctx: Pick<CommandContext, 'flags' | 'env'>): boolean 
 }
 
 /** The value with every object's keys in byte order, so the output does not depend on the server's key order. */
-export function sortedKeysDeep(value: unknown): unknown {
+function sortedKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeysDeep);
   if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(keys.map((k) => [k, sortedKeysDeep(obj[k])]));
+  return Object.fromEntries(sortedKeys(obj).map((k) => [k, sortedKeysDeep(obj[k])]));
 }
 
 function fieldOf(value: unknown, name: string): string {
@@ -60,13 +59,9 @@ export async function printSchedulerData(ctx: Pick<CommandContext, 'flags' | 'en
       io.out(await table());
       break;
     case 'json':
-      io.out(`${JSON.stringify(sortedKeysDeep(data ?? null), null, 2)}\n`);
+    case 'yaml':
+      await renderData(io, sortedKeysDeep(data ?? null), mode.kind);
       break;
-    case 'yaml': {
-      const { stringify } = await import('yaml');
-      io.out(stringify(sortedKeysDeep(data ?? null)));
-      break;
-    }
     case 'field':
       // As the secrets side: one value is written bare (a newline only on a terminal), so $(...) gets it exactly.
       if (Array.isArray(data)) io.stdout.write(data.map((item) => `${fieldOf(item, mode.name)}\n`).join(''));

@@ -5,7 +5,7 @@
  */
 import type { CommandContext } from '../define.js';
 import type { ApiClient } from '../../api/client.js';
-import { localNodeId } from '../../api/nodes.js';
+import { localNodeId } from '../../api/agent.js';
 import { ApiError, UsageError } from '../../shared/errors.js';
 import { CommandFailure } from '../command-failure.js';
 

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
 import { UsageError } from '../../../shared/errors.js';
+import { authMountName } from '../../auth-mount.js';
 
 export default defineCommand({
   path: ['auth', 'disable'],
@@ -16,7 +17,7 @@ export default defineCommand({
   flagSets: ['http'],
   args: [{ name: 'path', description: 'The mount path, relative to auth/.', required: true }],
   async run(ctx) {
-    const path = ctx.args[0].trim().replace(/^\/+|\/+$/g, '').replace(/^auth\//, '');
+    const path = authMountName(ctx.args[0]);
     if (path === '') throw new UsageError('the mount path must not be empty');
     await clientFor(ctx).secrets('DELETE', `sys/auth/${path}`);
     ctx.io.out(`Success! Disabled the auth method (if it existed) at: ${path}/`);

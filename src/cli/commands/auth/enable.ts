@@ -3,8 +3,7 @@ import { clientFor } from '../../client-from-flags.js';
 import { flagsFromFields, toRequestData } from '../../flags/from-fields.js';
 import { AUTH_ENABLE_FIELDS, AUTH_MOUNT_CONFIG_FIELDS } from '../../../secrets/sys/fields.js';
 import { UsageError } from '../../../shared/errors.js';
-
-const trimSlashes = (p: string) => p.trim().replace(/^\/+|\/+$/g, '');
+import { authMountName } from '../../auth-mount.js';
 
 export default defineCommand({
   path: ['auth', 'enable'],
@@ -26,7 +25,7 @@ export default defineCommand({
   async run(ctx) {
     const type = ctx.args[0].trim();
     const { path: flagPath, ...fields } = toRequestData(AUTH_ENABLE_FIELDS, ctx.flags);
-    const path = trimSlashes((flagPath as string | undefined) || type).replace(/^auth\//, '');
+    const path = authMountName((flagPath as string | undefined) || type);
     if (path === '') throw new UsageError('the mount path must not be empty');
     const config = toRequestData(AUTH_MOUNT_CONFIG_FIELDS, ctx.flags);
     const body = { ...fields, type, ...(Object.keys(config).length > 0 ? { config } : {}) };

@@ -3,6 +3,7 @@ import { clientFor } from '../../client-from-flags.js';
 import { flagsFromFields, toRequestData } from '../../flags/from-fields.js';
 import { AUTH_TUNE_FIELDS } from '../../../secrets/sys/fields.js';
 import { UsageError } from '../../../shared/errors.js';
+import { authMountName } from '../../auth-mount.js';
 
 export default defineCommand({
   path: ['auth', 'tune'],
@@ -23,7 +24,7 @@ export default defineCommand({
   flags: flagsFromFields(AUTH_TUNE_FIELDS, { omit: ['path'] }),
   args: [{ name: 'path', description: 'The mount path, relative to auth/.', required: true }],
   async run(ctx) {
-    const path = ctx.args[0].trim().replace(/^\/+|\/+$/g, '').replace(/^auth\//, '');
+    const path = authMountName(ctx.args[0]);
     if (path === '') throw new UsageError('the mount path must not be empty');
     const body = toRequestData(AUTH_TUNE_FIELDS, ctx.flags);
     await clientFor(ctx).secrets('POST', `sys/auth/${path}/tune`, { body });
