@@ -66,27 +66,51 @@ export function defineRoute(def: RouteDef): RouteDef {
   return def;
 }
 
+/** A route pattern split once: matching runs on every request, against every route. */
+interface CompiledPattern {
+  segs: string[];
+  /** index of the `*name` segment, -1 when there is none */
+  star: number;
+}
+
+const compiled = new Map<string, CompiledPattern>();
+
+function compile(pattern: string): CompiledPattern {
+  let c = compiled.get(pattern);
+  if (!c) {
+    const segs = pattern.split('/').filter((s) => s !== '');
+    c = { segs, star: segs.findIndex((s) => s.startsWith('*')) };
+    compiled.set(pattern, c);
+  }
+  return c;
+}
+
+/** Matches segs[from, to) against parts starting at `at`, one segment each; false on the first mismatch. */
+function matchFixed(segs: string[], from: number, to: number, parts: string[], at: number, params: Record<string, string>): boolean {
+  for (let i = from; i < to; i++) {
+    const seg = segs[i];
+    const part = parts[at + i - from];
+    if (seg.charCodeAt(0) === 58 /* ':' */) {
+      if (part === '') return false;
+      params[seg.slice(1)] = part;
+    } else if (seg !== part) return false;
+  }
+  return true;
+}
+
 /** Matches a URL path (already split into decoded segments) against a route pattern. */
 export function matchRoute(pattern: string, parts: string[]): Record<string, string> | undefined {
-  const segs = pattern.split('/').filter((s) => s !== '');
-  const star = segs.findIndex((s) => s.startsWith('*'));
+  const { segs, star } = compile(pattern);
+  const params: Record<string, string> = {};
   if (star === -1) {
-    if (segs.length !== parts.length) return undefined;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < segs.length; i++) {
-      if (segs[i].startsWith(':')) {
-        if (parts[i] === '') return undefined;
-        params[segs[i].slice(1)] = parts[i];
-      } else if (segs[i] !== parts[i]) return undefined;
-    }
-    return params;
+    return segs.length === parts.length && matchFixed(segs, 0, segs.length, parts, 0, params) ? params : undefined;
   }
   const after = segs.length - star - 1;
   if (parts.length < segs.length) return undefined;
-  const head = matchRoute(segs.slice(0, star).join('/'), parts.slice(0, star));
-  const tail = matchRoute(segs.slice(star + 1).join('/'), parts.slice(parts.length - after));
-  if (!head || !tail) return undefined;
+  if (!matchFixed(segs, 0, star, parts, 0, params)) return undefined;
+  if (!matchFixed(segs, star + 1, segs.length, parts, parts.length - after, params)) return undefined;
   const middle = parts.slice(star, parts.length - after).join('/');
   if (middle === '') return undefined;
-  return { ...head, ...tail, [segs[star].slice(1)]: middle };
+  params[segs[star].slice(1)] = middle;
+  return params;
 }

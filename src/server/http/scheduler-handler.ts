@@ -28,15 +28,48 @@ export const COMMON_QUERY: Fields = {
 
 const MAX_WAIT_MS = 300_000;
 
-const literalSegments = (path: string) => path.split('/').filter((s) => s !== '' && !s.startsWith(':') && !s.startsWith('*')).length;
+const literalCounts = new Map<string, number>();
+
+function literalSegments(path: string): number {
+  let n = literalCounts.get(path);
+  if (n === undefined) {
+    n = path.split('/').filter((s) => s !== '' && !s.startsWith(':') && !s.startsWith('*')).length;
+    literalCounts.set(path, n);
+  }
+  return n;
+}
+
+/** The route's second path segment (`job` in /v1/job/...) when it is literal; undefined when any segment matches there. */
+function secondLiteral(route: RouteDef): string | undefined {
+  const second = route.path.split('/').filter((s) => s !== '')[1];
+  return second === undefined || second.startsWith(':') || second.startsWith('*') ? undefined : second;
+}
+
+/** Per route table: second segment → the routes that can match it, in table order ('' for any other segment). */
+const indexes = new WeakMap<RouteDef[], Map<string, RouteDef[]>>();
+
+function routeIndex(routes: RouteDef[]): Map<string, RouteDef[]> {
+  let index = indexes.get(routes);
+  if (!index) {
+    const seconds = routes.map(secondLiteral);
+    index = new Map([['', routes.filter((_, i) => seconds[i] === undefined)]]);
+    for (const key of new Set(seconds)) {
+      if (key !== undefined) index.set(key, routes.filter((_, i) => seconds[i] === key || seconds[i] === undefined));
+    }
+    indexes.set(routes, index);
+  }
+  return index;
+}
 
 /**
  * Routes matching the path, most specific first: job IDs may contain '/', so `/v1/job/*job_id` also
  * matches `/v1/job/web/versions`, and the route with more literal segments (`.../versions`) must win.
+ * Only the routes that can match the path's second segment are tried: this runs on every request.
  */
 export function findRoute(routes: RouteDef[], parts: string[]): { route: RouteDef; params: Record<string, string> }[] {
+  const index = routeIndex(routes);
   const found: { route: RouteDef; params: Record<string, string> }[] = [];
-  for (const route of routes) {
+  for (const route of index.get(parts[1] ?? '') ?? index.get('')!) {
     const params = matchRoute(route.path, parts);
     if (params) found.push({ route, params });
   }
