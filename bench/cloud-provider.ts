@@ -1,10 +1,10 @@
 // The cloud provider of the login benchmark, in a process of its own (bench/cloud.mjs bundles this file
-// and forks it): the tests' simulator (test/support/cloudsim) with one running instance per login to
+// and forks it): the loopback simulator (src/cloudsim, as -dev-cloud serves it) with one running instance per login to
 // make, so that every login sends an identity document the server has never seen, signed by the
 // simulator as the provider signs it. The server's calls to the provider (DescribeInstances,
 // GetCallerIdentity) are answered here, outside the server's process, as the real provider's would be.
 import { writeFileSync } from 'node:fs';
-import { clientConfigFor, startCloudSim } from '../test/support/cloudsim/index.js';
+import { clientConfigFor, startCloudSim } from '../src/cloudsim/index.js';
 
 const ROLE = 'bench-instance';
 const noNewlines = (s: string) => s.replace(/\s+/g, '');

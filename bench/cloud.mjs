@@ -4,7 +4,7 @@
 // stand in for the signature check. Three kinds of process: the server (`svc server -dev
 // -cloud-allow-sha1`, since the identity + signature login relies on SHA-1; its cloud mount configured
 // over the API to trust the provider), the provider (bench/cloud-provider.ts: the
-// tests' simulator, answering the server's DescribeInstances and GetCallerIdentity calls) and the load
+// loopback simulator that -dev-cloud serves (src/cloudsim), answering the server's DescribeInstances and GetCallerIdentity calls) and the load
 // generators (bench/login-load.mjs).
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,10 +1,10 @@
 /**
- * `svc server -dev -dev-cloud`: the tests' loopback cloud provider (test/support/cloudsim) runs in the
+ * `svc server -dev -dev-cloud`: the loopback cloud provider simulator (src/cloudsim, which tests use too) runs in the
  * server process with one running instance, and the dev server's auth/cloud mount is set up to trust it,
  * so that a cloud login can be tried on a laptop. The simulator's signing certificates are registered on
  * this mount only, and only in this mode. Built into dist/dev-cloud.cjs, loaded only with -dev-cloud.
  */
-import { clientConfigFor, startCloudSim } from '../../test/support/cloudsim/index.js';
+import { clientConfigFor, startCloudSim } from '../cloudsim/index.js';
 import type { SvcServer } from './app.js';
 
 export interface DevCloud {

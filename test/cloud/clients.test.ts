@@ -5,7 +5,7 @@ import { staticCredentials } from '../../src/cloud/credentials.js';
 import { computeEndpoint, identityEndpoint, tokenServiceEndpoint } from '../../src/cloud/endpoints.js';
 import { identityClient } from '../../src/cloud/identity.js';
 import { tokenServiceClient } from '../../src/cloud/token-service.js';
-import { startCloudSim, type CloudSim } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../src/cloudsim/index.js';
 
 // Leading zero on purpose: values must never be parsed as numbers.
 const ACCOUNT = '012345678901';

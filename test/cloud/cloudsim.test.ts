@@ -7,7 +7,7 @@ import { identityClient } from '../../src/cloud/identity.js';
 import { metadataClient } from '../../src/cloud/metadata.js';
 import { cloudProvider } from '../../src/cloud/provider.js';
 import { tokenServiceClient } from '../../src/cloud/token-service.js';
-import { startCloudSim, type CloudSim } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../src/cloudsim/index.js';
 
 let sim: CloudSim;
 beforeAll(async () => {

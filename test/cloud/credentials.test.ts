@@ -5,7 +5,7 @@ import { cachedCredentials, credentialChain, regionFromEnv, REFRESH_WINDOW_MS } 
 import { CloudCredentialsError } from '../../src/cloud/errors.js';
 import { metadataClient } from '../../src/cloud/metadata.js';
 import { tokenServiceClient } from '../../src/cloud/token-service.js';
-import { startCloudSim, type CloudSim } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../src/cloudsim/index.js';
 
 let sim: CloudSim;
 beforeEach(async () => {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CloudAccountError } from '../../src/cloud/errors.js';
 import { cloudProvider, type CloudClientConfig } from '../../src/cloud/provider.js';
-import { startCloudSim, type CloudSim, type SimRole } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim, type SimRole } from '../../src/cloudsim/index.js';
 
 const HOME = '123456789012';
 const SATELLITE = '210987654321';

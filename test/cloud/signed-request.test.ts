@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../../src/cloud/credentials.js';
 import { CloudApiError } from '../../src/cloud/errors.js';
 import { effectiveMaxRetries, sendQuery, type QueryCall, type TransportOptions } from '../../src/cloud/signed-request.js';
-import { startCloudSim, type CloudSim } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../src/cloudsim/index.js';
 
 let sim: CloudSim;
 beforeEach(async () => {

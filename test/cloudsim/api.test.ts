@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloudSim, type CloudSim } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../src/cloudsim/index.js';
 import { call, raw, rootCreds, type Creds } from './helpers.js';
 
 let sim: CloudSim;

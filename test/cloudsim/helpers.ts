@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import aws4 from 'aws4';
 import { XMLParser } from 'fast-xml-parser';
-import type { CloudSim } from '../support/cloudsim/index.js';
+import type { CloudSim } from '../../src/cloudsim/index.js';
 
 export interface Creds {
   accessKeyId: string;

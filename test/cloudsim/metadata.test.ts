@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
-import { startCloudSim, type CloudSim, type SimInstance } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim, type SimInstance } from '../../src/cloudsim/index.js';
 import { call, imds, imdsToken, raw } from './helpers.js';
 
 let sim: CloudSim;

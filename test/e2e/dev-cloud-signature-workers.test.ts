@@ -12,7 +12,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { BUILTIN_CERTIFICATES } from '../../src/secrets/auth/cloud/login/builtin-certificates.js';
 import { verifyIdentitySignature } from '../../src/secrets/auth/cloud/login/identity-signature.js';
 import { indexCertificates, verifyPkcs7 } from '../../src/secrets/auth/cloud/login/pkcs7.js';
-import { startCloudSim, type CloudSim } from '../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../src/cloudsim/index.js';
 import { makeTempDir, REPO } from '../support/server.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { statusOf } from '../support/wait.js';

@@ -232,9 +232,9 @@ describe.skipIf(!existsSync(path.join(REPO, 'dist/dev-cloud.cjs')))('the simulat
   const bundle = (name: string) => readFileSync(path.join(REPO, 'dist', name), 'utf8');
 
   it('ships in dist/dev-cloud.cjs only, loaded by -dev-cloud', () => {
-    expect(bundle('dev-cloud.cjs')).toMatch(/^\/\/ test\/support\/cloudsim\/index\.ts$/m);
-    expect(bundle('main.cjs')).not.toMatch(/^\/\/ (test\/support\/cloudsim|src\/server\/dev-cloud)/m);
-    expect(bundle('server.cjs')).not.toMatch(/^\/\/ (test\/support\/cloudsim|src\/server\/dev-cloud)/m);
+    expect(bundle('dev-cloud.cjs')).toMatch(/^\/\/ src\/cloudsim\/index\.ts$/m);
+    expect(bundle('main.cjs')).not.toMatch(/^\/\/ (src\/cloudsim|src\/server\/dev-cloud)/m);
+    expect(bundle('server.cjs')).not.toMatch(/^\/\/ (src\/cloudsim|src\/server\/dev-cloud)/m);
     expect(bundle('main.cjs')).toContain('require("./dev-cloud.cjs")');
   });
 });

@@ -3,8 +3,8 @@
  * simulator's root user and endpoints (no retries, so a failure shows at once) and the simulator's three
  * signer certificates registered with their types.
  */
-import type { CloudSim } from './cloudsim/index.js';
-import { clientConfigFor } from './cloudsim/index.js';
+import type { CloudSim } from '../../src/cloudsim/index.js';
+import { clientConfigFor } from '../../src/cloudsim/index.js';
 import type { TestServer } from './server.js';
 
 export async function mountCloud(

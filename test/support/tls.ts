@@ -9,7 +9,7 @@ import { isIPv4 } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as asn1js from 'asn1js';
-import { OID, algId, fromDer, toBuf, toPem, x509Time } from './cloudsim/pki.js';
+import { OID, algId, fromDer, toBuf, toPem, x509Time } from '../../src/cloudsim/pki.js';
 
 const TLS_OID = {
   ecdsaWithSha256: '1.2.840.10045.4.3.2',

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../../../src/cloud/credentials.js';
 import { identityClient } from '../../../src/cloud/identity.js';
-import { startCloudSim, type CloudSim } from '../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { data, expectOk } from './cli-checks.js';
 

@@ -8,7 +8,7 @@ import { httpCall } from '../../../src/cloud/http.js';
 import { metadataClient } from '../../../src/cloud/metadata.js';
 import { callerIdentityRequest, iamLoginFields, loginCredentials, SERVER_ID_HEADER, type LoginCredentials, type SignedRequest } from '../../../src/cli/login-methods/cloud-iam-request.js';
 import { UsageError } from '../../../src/shared/errors.js';
-import { startCloudSim, type CloudSim, type SimUser } from '../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim, type SimUser } from '../../../src/cloudsim/index.js';
 
 let sim: CloudSim;
 let user: SimUser;

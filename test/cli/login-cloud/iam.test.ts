@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimRole, SimUser } from '../../support/cloudsim/index.js';
+import type { SimRole, SimUser } from '../../../src/cloudsim/index.js';
 import { configureMount, jsonOf, startLoginEnv, type LoginEnv } from './setup.js';
 
 let env: LoginEnv;

@@ -5,7 +5,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { startCloudSim, type CloudSim } from '../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../../src/cloudsim/index.js';
 import { makeTempDir, startTestServer, type CliResult, type TestServer } from '../../support/server.js';
 import { mountCloud } from '../../support/cloud-mount.js';
 

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloudSim, type CloudSim } from '../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../../src/cloudsim/index.js';
 import { runCli } from '../../support/server.js';
 
 let sim: CloudSim;

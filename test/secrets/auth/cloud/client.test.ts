@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudProviderFor } from '../../../../src/secrets/auth/cloud/mount-provider.js';
-import { startCloudSim, type CloudSim } from '../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { statusOf } from '../../../support/wait.js';
 

@@ -4,7 +4,7 @@
  * nothing, recreated principals, turning resolution on, and the STS role of a satellite account.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientConfigFor, startCloudSim, type CloudSim } from '../../../support/cloudsim/index.js';
+import { clientConfigFor, startCloudSim, type CloudSim } from '../../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { statusOf } from '../../../support/wait.js';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../../../../src/cloud/credentials.js';
 import { identityClient } from '../../../../src/cloud/identity.js';
 import { cloudProviderFor } from '../../../../src/secrets/auth/cloud/mount-provider.js';
-import { startCloudSim, type CloudSim, type SimUser } from '../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim, type SimUser } from '../../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { statusOf, until } from '../../../support/wait.js';
 

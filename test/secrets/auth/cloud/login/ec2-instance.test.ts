@@ -5,7 +5,7 @@
  * instance in another account described through that account's config/sts role.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimInstance } from '../../../../support/cloudsim/index.js';
+import type { SimInstance } from '../../../../../src/cloudsim/index.js';
 import { startLoginWorld, type LoginWorld } from './login-support.js';
 
 let w: LoginWorld;

@@ -5,7 +5,7 @@
  * type, and the dispatch rules for which fields make an ec2 login.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloudSim, type CloudSim } from '../../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../../support/server.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { ApiError } from '../../../../../src/shared/errors.js';

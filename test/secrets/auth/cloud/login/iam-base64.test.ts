@@ -4,7 +4,7 @@
  * Header values that HTTP cannot carry are refused before anything is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimUser } from '../../../../support/cloudsim/index.js';
+import type { SimUser } from '../../../../../src/cloudsim/index.js';
 import { b64, presignedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
 
 let w: LoginWorld;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimUser } from '../../../../support/cloudsim/index.js';
+import type { SimUser } from '../../../../../src/cloudsim/index.js';
 import { b64, mountCloud, presignedCallerIdentity, requestHeaders, signedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
 
 let w: LoginWorld;

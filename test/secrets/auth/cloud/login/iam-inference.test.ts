@@ -5,7 +5,7 @@
  *.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimInstance, SimRole } from '../../../../support/cloudsim/index.js';
+import type { SimInstance, SimRole } from '../../../../../src/cloudsim/index.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { mountCloud, presignedCallerIdentity, signedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
 

@@ -5,7 +5,7 @@
  * and the token then works on both APIs as its policies say.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimUser } from '../../../../support/cloudsim/index.js';
+import type { SimUser } from '../../../../../src/cloudsim/index.js';
 import { statusOf } from '../../../../support/wait.js';
 import { b64, mountCloud, presignedCallerIdentity, signedCallerIdentity, startLoginWorld, withHeaders, type LoginWorld } from './login-support.js';
 

@@ -4,7 +4,7 @@
  * and the metadata on the token and the alias.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloudSim, type CloudSim, type SimUser } from '../../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim, type SimUser } from '../../../../../src/cloudsim/index.js';
 import { mountCloud, signedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
 
 const ACCOUNT = '123456789012';

@@ -4,7 +4,7 @@
  *.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimUser } from '../../../../support/cloudsim/index.js';
+import type { SimUser } from '../../../../../src/cloudsim/index.js';
 import { statusOf } from '../../../../support/wait.js';
 import { mountCloud, signedCallerIdentity, startLoginWorld, type LoginWorld } from './login-support.js';
 

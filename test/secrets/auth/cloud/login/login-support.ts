@@ -3,7 +3,7 @@
  * and helpers to fetch an instance's signed documents from the simulated metadata service and to log in.
  */
 import aws4 from 'aws4';
-import { startCloudSim, type CloudSim, type CloudSimOptions, type SimCredentials } from '../../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim, type CloudSimOptions, type SimCredentials } from '../../../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../../support/server.js';
 import { mountCloud } from '../../../../support/cloud-mount.js';
 

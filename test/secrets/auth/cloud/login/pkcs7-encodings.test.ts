@@ -6,7 +6,7 @@
  */
 import * as asn1js from 'asn1js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloudSim, type CloudSim } from '../../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../../../../src/cloudsim/index.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { decodePkcs7Input, indexCertificates, SignatureError, verifyPkcs7 } from '../../../../../src/secrets/auth/cloud/login/pkcs7.js';
 

@@ -5,7 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloudSim, type CloudSim } from '../../../../support/cloudsim/index.js';
+import { startCloudSim, type CloudSim } from '../../../../../src/cloudsim/index.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { decodePkcs7Input, indexCertificates, SignatureError, verifyPkcs7 } from '../../../../../src/secrets/auth/cloud/login/pkcs7.js';
 import { verifyIdentitySignature } from '../../../../../src/secrets/auth/cloud/login/identity-signature.js';
