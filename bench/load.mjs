@@ -4,7 +4,7 @@
 // storms, and the server's memory as allocations accumulate. Targets are printed, never asserted.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { call, memoryOf, percentile, startChild, startDevServer, table, wallNow } from './lib.mjs';
+import { call, cpuSecondsOf, memoryOf, percentile, startChild, startDevServer, table, wallNow } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FILL_JOB = 10_000;
@@ -151,7 +151,9 @@ export async function smallJobsBench({ nodes, prefill, jobs, count, batch, clien
     const placed = sum(batches, 'placed');
     const ms = sum(batches, 'ms');
     c.onProgress = undefined;
+    const cpuBefore = cpuSecondsOf(c.server.pid);
     const loop = await c.submitter.ask('clients', { token: c.server.token, prefix: 'loop', jobs, count, clients });
+    const cpu = cpuSecondsOf(c.server.pid) - cpuBefore;
     const down = await nodesMarkedDown(c, since);
     console.log(`\nSmall jobs on a full cluster: ${int(jobs)} jobs × ${count} allocations on ${int(nodes)} mock nodes holding ${int(c.placed)} allocations (after ${WARM_UP_JOBS} not counted)\n`);
     console.log(
@@ -165,6 +167,7 @@ export async function smallJobsBench({ nodes, prefill, jobs, count, batch, clien
           [`${clients} clients, each submitting its next job when the last is placed: placed`, `${int(loop.placed)} of ${int(jobs * count)}`, ''],
           ['  time', `${(loop.ms / 1000).toFixed(1)} s`, ''],
           ['  placements per second', `${int(rate(loop.placed, loop.ms))} /s`, '≥ 5,000 /s'],
+          ['  server CPU, all threads (heartbeats included)', `${cpu.toFixed(1)} s, ${((cpu * 1000) / Math.max(1, loop.placed)).toFixed(3)} ms a placement`, ''],
           ['nodes marked down during the run', `${down}`, '0'],
         ],
       ),
