@@ -1,4 +1,5 @@
-# Variables and locals: override with -var, -var-file or NOMAD_VAR_<name>.
+# Variables and locals: override with -var, -var-file or NOMAD_VAR_<name>; image_tag has no default:
+#   svc job run -var image_tag=v1 examples/jobs/vars.nomad.hcl
 variable "region" {
   type        = string
   default     = "global"
@@ -41,16 +42,22 @@ job "api" {
   group "api" {
     count = local.full_count
 
+    network {
+      port "http" {}
+    }
+
     task "api" {
       driver = "raw_exec"
 
+      # $${...} escapes HCL's interpolation: the node fills in ${NOMAD_PORT_http} when the task starts.
       config {
-        command = "/usr/local/bin/api"
-        args    = ["--tags", join(",", local.tags), "--listen", ":$${PORT}"]
+        command = "/bin/sh"
+        args    = ["-c", "echo \"api $VERSION, tags $TAGS, port $${NOMAD_PORT_http}\"; exec sleep 3600"]
       }
 
       env {
         VERSION = var.image_tag
+        TAGS    = join(",", local.tags)
         DEBUG   = var.replicas > 1 ? "false" : "true"
       }
     }

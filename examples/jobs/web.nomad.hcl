@@ -1,5 +1,11 @@
 # A long-running service with two dynamic ports, a health check and a rolling update. Both allocations
 # fit on one node (a dev server's): a static port would allow one allocation per node.
+# Override the greeting with -var greeting=hi: a changed template replaces the allocations one by one.
+variable "greeting" {
+  type    = string
+  default = "hello"
+}
+
 job "web" {
   datacenters = ["dc1"]
   type        = "service"
@@ -58,16 +64,18 @@ job "web" {
         args    = ["-m", "http.server", "${NOMAD_PORT_http}", "--bind", "${NOMAD_IP_http}"]
       }
 
+      # Python buffers its output when it is not a terminal; unbuffered, the log shows it at once.
       env {
-        NODE_ID = "${node.unique.id}"
-        RACK    = "${meta.rack}"
+        PYTHONUNBUFFERED = "1"
+        NODE_ID          = "${node.unique.id}"
+        RACK             = "${meta.rack}"
       }
 
       template {
         destination = "local/config.env"
         env         = true
         data        = <<-EOT
-          GREETING=hello
+          GREETING=${var.greeting}
           PORT={{ env "NOMAD_PORT_http" }}
         EOT
       }

@@ -2,7 +2,9 @@
 # Upload with:  svc policy write ci-deploy examples/policies/ci-deploy.hcl
 
 # Submit, dispatch and inspect jobs in the "default" namespace, read their
-# logs, and exec into allocations to debug a failed deploy.
+# logs, and exec into allocations to debug a failed deploy. Exec reaches
+# isolated tasks only (the exec driver): a raw_exec task runs on the host, so
+# exec into it also needs "alloc-node-exec", which "write" does not include.
 namespace "default" {
   policy = "write"
 }

@@ -64,7 +64,7 @@ describe('example jobs', () => {
       },
     ]);
     const t = firstTask(job);
-    expect(t.Env).toEqual({ NODE_ID: '${node.unique.id}', RACK: '${meta.rack}' });
+    expect(t.Env).toEqual({ PYTHONUNBUFFERED: '1', NODE_ID: '${node.unique.id}', RACK: '${meta.rack}' });
     expect(t.KillTimeout).toBe(20e9);
     expect(t.LogConfig).toEqual({ MaxFiles: 5, MaxFileSizeMB: 15 });
     expect(t.Templates).toEqual([

@@ -172,8 +172,8 @@ job "x" {
     const job = await parseJobspec(src, { variables: { image_tag: '1.4.0', replicas: '2' }, env: { NOMAD_VAR_region: 'eu' } });
     expect(job).toMatchObject({ ID: 'api', Name: 'api-1.4.0', Region: 'eu', Datacenters: ['dc1', 'dc2'], Meta: { owner: 'ops', version: '1.4.0' } });
     expect(job.TaskGroups![0].Count).toBe(4);
-    expect(firstTask(job).Config).toEqual({ command: '/usr/local/bin/api', args: ['--tags', 'DC1,DC2', '--listen', ':${PORT}'] });
-    expect(firstTask(job).Env).toEqual({ VERSION: '1.4.0', DEBUG: 'false' });
+    expect(firstTask(job).Config).toEqual({ command: '/bin/sh', args: ['-c', 'echo "api $VERSION, tags $TAGS, port ${NOMAD_PORT_http}"; exec sleep 3600'] });
+    expect(firstTask(job).Env).toEqual({ VERSION: '1.4.0', TAGS: 'DC1,DC2', DEBUG: 'false' });
     expect(await errorOf(parseJobspec(src, {}))).toContain('Unset variable "image_tag"');
   });
 });

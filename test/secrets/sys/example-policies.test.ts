@@ -22,6 +22,9 @@ describe('examples/policies', () => {
     const acl = await load('ci-deploy.hcl');
     expect(acl.allowsNamespace('default', 'submit-job')).toBe(true);
     expect(acl.allowsNamespace('default', 'read-logs')).toBe(true);
+    expect(acl.allowsNamespace('default', 'dispatch-job')).toBe(true);
+    expect(acl.allowsNamespace('default', 'alloc-exec')).toBe(true);
+    expect(acl.allowsNamespace('default', 'alloc-node-exec'), 'its comment says raw_exec tasks are out of reach').toBe(false);
     expect(acl.allowsNamespace('prod', 'submit-job')).toBe(false);
     expect(acl.allows('auth/token/renew-self', 'update')).toBe(true);
     expect(acl.allows('auth/token/create', 'update')).toBe(false);
