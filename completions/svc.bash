@@ -2,6 +2,9 @@
 # Generated from the command registry by `npm run gen`; do not edit.
 # Install: source this file from ~/.bashrc, or: source <(svc completion bash)
 
+# The options of the line passed on to `svc __complete` (which server, namespace, mount ...).
+_svc_forwarded=' address token namespace region ca-cert client-cert client-key tls-server-name path '
+
 # The subcommands of the words in $1.
 _svc_words() {
   case "$1" in
@@ -44,9 +47,9 @@ _svc_flags() {
   case "$1" in
     'agent-info') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t=' ;;
     'alloc checks') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose' ;;
-    'alloc exec') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -task= -job -group= -i -t -e= -verbose' ;;
+    'alloc exec') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -non-interactive -task= -job -group= -i -t -e= -verbose' ;;
     'alloc fs') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -machine -stat -f -tail -n= -c= -job -verbose' ;;
-    'alloc logs') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -stdout -stderr -f -tail -n= -c= -task= -job -verbose' ;;
+    'alloc logs') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -non-interactive -stdout -stderr -f -tail -n= -c= -task= -job -verbose' ;;
     'alloc pause') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -state= -status -task= -verbose' ;;
     'alloc restart') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -task= -all-tasks -verbose' ;;
     'alloc signal') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -s= -task= -verbose' ;;
@@ -107,7 +110,7 @@ _svc_flags() {
     'identity entity-alias read') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field=' ;;
     'identity entity-alias update') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -name= -canonical-id= -mount-accessor= -custom-metadata=' ;;
     'identity lookup entity') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -id= -name= -alias-id= -alias-name= -alias-mount-accessor=' ;;
-    'job action') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -job= -alloc= -group= -task= -i -t -e= -verbose' ;;
+    'job action') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -non-interactive -job= -alloc= -group= -task= -i -t -e= -verbose' ;;
     'job allocs') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -all -verbose' ;;
     'job deployments') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -latest -all -verbose' ;;
     'job dispatch') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -meta= -idempotency-token= -id-prefix-template= -priority= -detach -verbose' ;;
@@ -118,24 +121,24 @@ _svc_flags() {
     'job periodic force') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -detach -verbose' ;;
     'job plan') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -diff -verbose -json -var= -var-file= -policy-override -hcl2-strict' ;;
     'job promote') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -group= -detach -verbose' ;;
-    'job restart') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -all-tasks -batch-size= -batch-wait= -group= -task= -on-error= -reschedule -yes -verbose' ;;
+    'job restart') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -yes -non-interactive -all-tasks -batch-size= -batch-wait= -group= -task= -on-error= -reschedule -verbose' ;;
     'job revert') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -detach -verbose' ;;
     'job run') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
     'job scale') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -check-index= -detach -verbose' ;;
     'job scaling-events') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose' ;;
     'job status') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -short -evals -all-allocs -verbose' ;;
-    'job stop') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -detach -purge -global -no-shutdown-delay -eval-priority= -yes -verbose' ;;
+    'job stop') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -yes -non-interactive -detach -purge -global -no-shutdown-delay -eval-priority= -verbose' ;;
     'job tag apply') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -name= -description= -version=' ;;
     'job tag unset') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -name=' ;;
     'job validate') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -json -var= -var-file=' ;;
     'list') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field=' ;;
-    'login') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -method= -path= -no-store -token-only -no-print' ;;
+    'login') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -non-interactive -method= -path= -no-store -token-only -no-print' ;;
     'monitor') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -log-level= -json' ;;
     'namespace apply') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -description=' ;;
     'namespace delete') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color' ;;
     'namespace list') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t=' ;;
     'namespace status') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t=' ;;
-    'node drain') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -enable -disable -deadline= -detach -monitor -force -no-deadline -ignore-system -keep-ineligible -m= -meta= -self -yes' ;;
+    'node drain') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -yes -non-interactive -enable -disable -deadline= -detach -monitor -force -no-deadline -ignore-system -keep-ineligible -m= -meta= -self' ;;
     'node eligibility') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -enable -disable -self' ;;
     'node status') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose -short' ;;
     'patch') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -force' ;;
@@ -151,7 +154,7 @@ _svc_flags() {
     'service info') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose' ;;
     'service list') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t=' ;;
     'status') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field=' ;;
-    'stop') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -detach -purge -global -no-shutdown-delay -eval-priority= -yes -verbose' ;;
+    'stop') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -yes -non-interactive -detach -purge -global -no-shutdown-delay -eval-priority= -verbose' ;;
     'system gc') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color' ;;
     'token capabilities') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -accessor' ;;
     'token create') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -policy= -ttl= -explicit-max-ttl= -period= -use-limit= -bound-cidrs= -no-default-policy -orphan -renewable -type= -metadata= -display-name= -id= -entity-id=' ;;
@@ -293,16 +296,26 @@ _svc_value_spec() {
     'agent-info|-ca-cert'|'agent-info|-client-cert'|'agent-info|-client-key'|'alloc checks|-ca-cert'|'alloc checks|-client-cert'|'alloc checks|-client-key'|'alloc exec|-ca-cert'|'alloc exec|-client-cert'|'alloc exec|-client-key'|'alloc fs|-ca-cert'|'alloc fs|-client-cert'|'alloc fs|-client-key'|'alloc logs|-ca-cert'|'alloc logs|-client-cert'|'alloc logs|-client-key'|'alloc pause|-ca-cert'|'alloc pause|-client-cert'|'alloc pause|-client-key'|'alloc restart|-ca-cert'|'alloc restart|-client-cert'|'alloc restart|-client-key'|'alloc signal|-ca-cert'|'alloc signal|-client-cert'|'alloc signal|-client-key'|'alloc status|-ca-cert'|'alloc status|-client-cert'|'alloc status|-client-key'|'alloc stop|-ca-cert'|'alloc stop|-client-cert'|'alloc stop|-client-key'|'auth cloud accesslist delete|-ca-cert'|'auth cloud accesslist delete|-client-cert'|'auth cloud accesslist delete|-client-key'|'auth cloud accesslist list|-ca-cert'|'auth cloud accesslist list|-client-cert'|'auth cloud accesslist list|-client-key'|'auth cloud accesslist read|-ca-cert'|'auth cloud accesslist read|-client-cert'|'auth cloud accesslist read|-client-key'|'auth cloud config certificate delete|-ca-cert'|'auth cloud config certificate delete|-client-cert'|'auth cloud config certificate delete|-client-key'|'auth cloud config certificate list|-ca-cert'|'auth cloud config certificate list|-client-cert'|'auth cloud config certificate list|-client-key'|'auth cloud config certificate read|-ca-cert'|'auth cloud config certificate read|-client-cert'|'auth cloud config certificate read|-client-key'|'auth cloud config certificate write|-ca-cert'|'auth cloud config certificate write|-client-cert'|'auth cloud config certificate write|-client-key'|'auth cloud config client delete|-ca-cert'|'auth cloud config client delete|-client-cert'|'auth cloud config client delete|-client-key'|'auth cloud config client read|-ca-cert'|'auth cloud config client read|-client-cert'|'auth cloud config client read|-client-key'|'auth cloud config client write|-ca-cert'|'auth cloud config client write|-client-cert'|'auth cloud config client write|-client-key'|'auth cloud config identity read|-ca-cert'|'auth cloud config identity read|-client-cert'|'auth cloud config identity read|-client-key'|'auth cloud config identity write|-ca-cert'|'auth cloud config identity write|-client-cert'|'auth cloud config identity write|-client-key'|'auth cloud config sts delete|-ca-cert'|'auth cloud config sts delete|-client-cert'|'auth cloud config sts delete|-client-key'|'auth cloud config sts list|-ca-cert'|'auth cloud config sts list|-client-cert'|'auth cloud config sts list|-client-key'|'auth cloud config sts read|-ca-cert'|'auth cloud config sts read|-client-cert'|'auth cloud config sts read|-client-key'|'auth cloud config sts write|-ca-cert'|'auth cloud config sts write|-client-cert'|'auth cloud config sts write|-client-key'|'auth cloud config tidy delete|-ca-cert'|'auth cloud config tidy delete|-client-cert'|'auth cloud config tidy delete|-client-key'|'auth cloud config tidy read|-ca-cert'|'auth cloud config tidy read|-client-cert'|'auth cloud config tidy read|-client-key'|'auth cloud config tidy write|-ca-cert'|'auth cloud config tidy write|-client-cert'|'auth cloud config tidy write|-client-key'|'auth cloud denylist add|-ca-cert'|'auth cloud denylist add|-client-cert'|'auth cloud denylist add|-client-key'|'auth cloud denylist delete|-ca-cert'|'auth cloud denylist delete|-client-cert'|'auth cloud denylist delete|-client-key'|'auth cloud denylist list|-ca-cert'|'auth cloud denylist list|-client-cert'|'auth cloud denylist list|-client-key'|'auth cloud denylist read|-ca-cert'|'auth cloud denylist read|-client-cert'|'auth cloud denylist read|-client-key'|'auth cloud role delete|-ca-cert'|'auth cloud role delete|-client-cert'|'auth cloud role delete|-client-key'|'auth cloud role list|-ca-cert'|'auth cloud role list|-client-cert'|'auth cloud role list|-client-key'|'auth cloud role read|-ca-cert'|'auth cloud role read|-client-cert'|'auth cloud role read|-client-key'|'auth cloud role tag|-ca-cert'|'auth cloud role tag|-client-cert'|'auth cloud role tag|-client-key'|'auth cloud role write|-ca-cert'|'auth cloud role write|-client-cert'|'auth cloud role write|-client-key'|'auth cloud rotate-root|-ca-cert'|'auth cloud rotate-root|-client-cert'|'auth cloud rotate-root|-client-key'|'auth cloud tidy accesslist|-ca-cert'|'auth cloud tidy accesslist|-client-cert'|'auth cloud tidy accesslist|-client-key'|'auth cloud tidy denylist|-ca-cert'|'auth cloud tidy denylist|-client-cert'|'auth cloud tidy denylist|-client-key'|'auth disable|-ca-cert'|'auth disable|-client-cert'|'auth disable|-client-key'|'auth enable|-ca-cert'|'auth enable|-client-cert'|'auth enable|-client-key'|'auth list|-ca-cert'|'auth list|-client-cert'|'auth list|-client-key'|'auth tune|-ca-cert'|'auth tune|-client-cert'|'auth tune|-client-key'|'delete|-ca-cert'|'delete|-client-cert'|'delete|-client-key'|'deployment fail|-ca-cert'|'deployment fail|-client-cert'|'deployment fail|-client-key'|'deployment list|-ca-cert'|'deployment list|-client-cert'|'deployment list|-client-key'|'deployment pause|-ca-cert'|'deployment pause|-client-cert'|'deployment pause|-client-key'|'deployment promote|-ca-cert'|'deployment promote|-client-cert'|'deployment promote|-client-key'|'deployment resume|-ca-cert'|'deployment resume|-client-cert'|'deployment resume|-client-key'|'deployment status|-ca-cert'|'deployment status|-client-cert'|'deployment status|-client-key'|'eval list|-ca-cert'|'eval list|-client-cert'|'eval list|-client-key'|'eval status|-ca-cert'|'eval status|-client-cert'|'eval status|-client-key'|'identity entity create|-ca-cert'|'identity entity create|-client-cert'|'identity entity create|-client-key'|'identity entity delete|-ca-cert'|'identity entity delete|-client-cert'|'identity entity delete|-client-key'|'identity entity list|-ca-cert'|'identity entity list|-client-cert'|'identity entity list|-client-key'|'identity entity read|-ca-cert'|'identity entity read|-client-cert'|'identity entity read|-client-key'|'identity entity update|-ca-cert'|'identity entity update|-client-cert'|'identity entity update|-client-key'|'identity entity-alias create|-ca-cert'|'identity entity-alias create|-client-cert'|'identity entity-alias create|-client-key'|'identity entity-alias delete|-ca-cert'|'identity entity-alias delete|-client-cert'|'identity entity-alias delete|-client-key'|'identity entity-alias list|-ca-cert'|'identity entity-alias list|-client-cert'|'identity entity-alias list|-client-key'|'identity entity-alias read|-ca-cert'|'identity entity-alias read|-client-cert'|'identity entity-alias read|-client-key'|'identity entity-alias update|-ca-cert'|'identity entity-alias update|-client-cert'|'identity entity-alias update|-client-key'|'identity lookup entity|-ca-cert'|'identity lookup entity|-client-cert'|'identity lookup entity|-client-key'|'job action|-ca-cert'|'job action|-client-cert'|'job action|-client-key'|'job allocs|-ca-cert'|'job allocs|-client-cert'|'job allocs|-client-key'|'job deployments|-ca-cert'|'job deployments|-client-cert'|'job deployments|-client-key'|'job dispatch|-ca-cert'|'job dispatch|-client-cert'|'job dispatch|-client-key'|'job eval|-ca-cert'|'job eval|-client-cert'|'job eval|-client-key'|'job history|-ca-cert'|'job history|-client-cert'|'job history|-client-key'|'job inspect|-ca-cert'|'job inspect|-client-cert'|'job inspect|-client-key'|'job periodic force|-ca-cert'|'job periodic force|-client-cert'|'job periodic force|-client-key'|'job plan|-ca-cert'|'job plan|-client-cert'|'job plan|-client-key'|'job plan|-var-file'|'job promote|-ca-cert'|'job promote|-client-cert'|'job promote|-client-key'|'job restart|-ca-cert'|'job restart|-client-cert'|'job restart|-client-key'|'job revert|-ca-cert'|'job revert|-client-cert'|'job revert|-client-key'|'job run|-ca-cert'|'job run|-client-cert'|'job run|-client-key'|'job run|-var-file'|'job scale|-ca-cert'|'job scale|-client-cert'|'job scale|-client-key'|'job scaling-events|-ca-cert'|'job scaling-events|-client-cert'|'job scaling-events|-client-key'|'job status|-ca-cert'|'job status|-client-cert'|'job status|-client-key'|'job stop|-ca-cert'|'job stop|-client-cert'|'job stop|-client-key'|'job tag apply|-ca-cert'|'job tag apply|-client-cert'|'job tag apply|-client-key'|'job tag unset|-ca-cert'|'job tag unset|-client-cert'|'job tag unset|-client-key'|'job validate|-ca-cert'|'job validate|-client-cert'|'job validate|-client-key'|'job validate|-var-file'|'list|-ca-cert'|'list|-client-cert'|'list|-client-key'|'login|-ca-cert'|'login|-client-cert'|'login|-client-key'|'monitor|-ca-cert'|'monitor|-client-cert'|'monitor|-client-key'|'namespace apply|-ca-cert'|'namespace apply|-client-cert'|'namespace apply|-client-key'|'namespace delete|-ca-cert'|'namespace delete|-client-cert'|'namespace delete|-client-key'|'namespace list|-ca-cert'|'namespace list|-client-cert'|'namespace list|-client-key'|'namespace status|-ca-cert'|'namespace status|-client-cert'|'namespace status|-client-key'|'node drain|-ca-cert'|'node drain|-client-cert'|'node drain|-client-key'|'node eligibility|-ca-cert'|'node eligibility|-client-cert'|'node eligibility|-client-key'|'node status|-ca-cert'|'node status|-client-cert'|'node status|-client-key'|'patch|-ca-cert'|'patch|-client-cert'|'patch|-client-key'|'path-help|-ca-cert'|'path-help|-client-cert'|'path-help|-client-key'|'policy delete|-ca-cert'|'policy delete|-client-cert'|'policy delete|-client-key'|'policy list|-ca-cert'|'policy list|-client-cert'|'policy list|-client-key'|'policy read|-ca-cert'|'policy read|-client-cert'|'policy read|-client-key'|'policy write|-ca-cert'|'policy write|-client-cert'|'policy write|-client-key'|'read|-ca-cert'|'read|-client-cert'|'read|-client-key'|'run|-ca-cert'|'run|-client-cert'|'run|-client-key'|'run|-var-file'|'server|-config'|'server|-seal-key-file'|'server|-audit-file'|'server|-tls-cert'|'server|-tls-key'|'server|-tls-client-ca'|'service info|-ca-cert'|'service info|-client-cert'|'service info|-client-key'|'service list|-ca-cert'|'service list|-client-cert'|'service list|-client-key'|'status|-ca-cert'|'status|-client-cert'|'status|-client-key'|'stop|-ca-cert'|'stop|-client-cert'|'stop|-client-key'|'system gc|-ca-cert'|'system gc|-client-cert'|'system gc|-client-key'|'token capabilities|-ca-cert'|'token capabilities|-client-cert'|'token capabilities|-client-key'|'token create|-ca-cert'|'token create|-client-cert'|'token create|-client-key'|'token lookup|-ca-cert'|'token lookup|-client-cert'|'token lookup|-client-key'|'token renew|-ca-cert'|'token renew|-client-cert'|'token renew|-client-key'|'token revoke|-ca-cert'|'token revoke|-client-cert'|'token revoke|-client-key'|'write|-ca-cert'|'write|-client-cert'|'write|-client-key') REPLY='file' ;;
     'agent-info|-format'|'alloc checks|-format'|'alloc status|-format'|'auth cloud accesslist delete|-format'|'auth cloud accesslist list|-format'|'auth cloud accesslist read|-format'|'auth cloud config certificate delete|-format'|'auth cloud config certificate list|-format'|'auth cloud config certificate read|-format'|'auth cloud config certificate write|-format'|'auth cloud config client delete|-format'|'auth cloud config client read|-format'|'auth cloud config client write|-format'|'auth cloud config identity read|-format'|'auth cloud config identity write|-format'|'auth cloud config sts delete|-format'|'auth cloud config sts list|-format'|'auth cloud config sts read|-format'|'auth cloud config sts write|-format'|'auth cloud config tidy delete|-format'|'auth cloud config tidy read|-format'|'auth cloud config tidy write|-format'|'auth cloud denylist add|-format'|'auth cloud denylist delete|-format'|'auth cloud denylist list|-format'|'auth cloud denylist read|-format'|'auth cloud role delete|-format'|'auth cloud role list|-format'|'auth cloud role read|-format'|'auth cloud role tag|-format'|'auth cloud role write|-format'|'auth cloud rotate-root|-format'|'auth cloud tidy accesslist|-format'|'auth cloud tidy denylist|-format'|'auth list|-format'|'delete|-format'|'deployment list|-format'|'deployment status|-format'|'eval list|-format'|'eval status|-format'|'identity entity create|-format'|'identity entity delete|-format'|'identity entity list|-format'|'identity entity read|-format'|'identity entity update|-format'|'identity entity-alias create|-format'|'identity entity-alias delete|-format'|'identity entity-alias list|-format'|'identity entity-alias read|-format'|'identity entity-alias update|-format'|'identity lookup entity|-format'|'job allocs|-format'|'job deployments|-format'|'job history|-format'|'job inspect|-format'|'job scaling-events|-format'|'job status|-format'|'list|-format'|'login|-format'|'namespace list|-format'|'namespace status|-format'|'node status|-format'|'patch|-format'|'path-help|-format'|'policy list|-format'|'policy read|-format'|'read|-format'|'service info|-format'|'service list|-format'|'status|-format'|'token capabilities|-format'|'token create|-format'|'token lookup|-format'|'token renew|-format'|'write|-format') REPLY='choices:table json yaml' ;;
     'alloc pause|-state') REPLY='choices:pause run scheduled' ;;
+    'auth cloud accesslist delete|-path'|'auth cloud accesslist list|-path'|'auth cloud accesslist read|-path'|'auth cloud config certificate delete|-path'|'auth cloud config certificate list|-path'|'auth cloud config certificate read|-path'|'auth cloud config certificate write|-path'|'auth cloud config client delete|-path'|'auth cloud config client read|-path'|'auth cloud config client write|-path'|'auth cloud config identity read|-path'|'auth cloud config identity write|-path'|'auth cloud config sts delete|-path'|'auth cloud config sts list|-path'|'auth cloud config sts read|-path'|'auth cloud config sts write|-path'|'auth cloud config tidy delete|-path'|'auth cloud config tidy read|-path'|'auth cloud config tidy write|-path'|'auth cloud denylist add|-path'|'auth cloud denylist delete|-path'|'auth cloud denylist list|-path'|'auth cloud denylist read|-path'|'auth cloud role delete|-path'|'auth cloud role list|-path'|'auth cloud role read|-path'|'auth cloud role tag|-path'|'auth cloud role write|-path'|'auth cloud rotate-root|-path'|'auth cloud tidy accesslist|-path'|'auth cloud tidy denylist|-path') REPLY='dynamic:cloud-mount' ;;
     'auth cloud config certificate write|-type') REPLY='choices:pkcs7 identity' ;;
     'auth cloud config identity write|-iam-alias') REPLY='choices:role_id unique_id full_arn' ;;
     'auth cloud config identity write|-ec2-alias') REPLY='choices:role_id instance_id image_id' ;;
+    'auth cloud role tag|-policies'|'auth cloud role write|-token-policies'|'auth cloud role write|-policy'|'identity entity create|-policies'|'identity entity update|-policies'|'token create|-policy') REPLY='dynamic:policy' ;;
     'auth cloud role write|-auth-type') REPLY='choices:ec2 iam' ;;
     'auth cloud role write|-token-type') REPLY='choices:default service batch' ;;
     'auth enable|-token-type'|'auth tune|-token-type') REPLY='choices:default-service default-batch service batch' ;;
     'eval list|-job'|'job action|-job') REPLY='dynamic:job' ;;
     'eval list|-status') REPLY='choices:blocked pending complete failed canceled' ;;
+    'identity entity delete|-name'|'identity entity read|-name'|'identity lookup entity|-name') REPLY='dynamic:entity-name' ;;
+    'identity entity-alias create|-canonical-id'|'identity entity-alias update|-canonical-id'|'identity lookup entity|-id'|'token create|-entity-id') REPLY='dynamic:entity' ;;
+    'identity entity-alias create|-mount-accessor'|'identity entity-alias update|-mount-accessor'|'identity lookup entity|-alias-mount-accessor') REPLY='dynamic:accessor' ;;
+    'identity entity-alias create|-id'|'identity lookup entity|-alias-id') REPLY='dynamic:entity-alias' ;;
     'job action|-alloc') REPLY='dynamic:alloc' ;;
     'job restart|-on-error') REPLY='choices:ask fail' ;;
+    'login|-path') REPLY='dynamic:mount' ;;
+    'login@role') REPLY='dynamic:role' ;;
+    'login@type') REPLY='choices:iam ec2' ;;
+    'login@document') REPLY='choices:rsa2048 pkcs7 identity' ;;
     'server|-data-dir') REPLY='dir' ;;
     'server|-log-level') REPLY='choices:trace debug info warn error' ;;
     'token create|-type') REPLY='choices:service batch' ;;
@@ -316,16 +329,39 @@ _svc_value_spec() {
     'alloc signal#0') REPLY='dynamic:alloc' ;;
     'alloc status#0') REPLY='dynamic:alloc' ;;
     'alloc stop#0') REPLY='dynamic:alloc' ;;
+    'auth cloud accesslist delete#0') REPLY='dynamic:accesslist' ;;
+    'auth cloud accesslist read#0') REPLY='dynamic:accesslist' ;;
+    'auth cloud config certificate delete#0') REPLY='dynamic:certificate' ;;
+    'auth cloud config certificate read#0') REPLY='dynamic:certificate' ;;
+    'auth cloud config certificate write#0') REPLY='dynamic:certificate' ;;
+    'auth cloud config sts delete#0') REPLY='dynamic:sts-account' ;;
+    'auth cloud config sts read#0') REPLY='dynamic:sts-account' ;;
+    'auth cloud config sts write#0') REPLY='dynamic:sts-account' ;;
+    'auth cloud config tidy delete#0') REPLY='choices:identity-accesslist roletag-denylist' ;;
+    'auth cloud config tidy read#0') REPLY='choices:identity-accesslist roletag-denylist' ;;
+    'auth cloud config tidy write#0') REPLY='choices:identity-accesslist roletag-denylist' ;;
+    'auth cloud denylist delete#0') REPLY='dynamic:denylist' ;;
+    'auth cloud denylist read#0') REPLY='dynamic:denylist' ;;
     'auth cloud role delete#0') REPLY='dynamic:role' ;;
     'auth cloud role read#0') REPLY='dynamic:role' ;;
     'auth cloud role tag#0') REPLY='dynamic:role' ;;
     'auth cloud role write#0') REPLY='dynamic:role' ;;
+    'auth disable#0') REPLY='dynamic:mount' ;;
+    'auth enable#0') REPLY='choices:cloud' ;;
+    'auth tune#0') REPLY='dynamic:mount' ;;
     'completion#0') REPLY='choices:bash zsh fish' ;;
     'deployment fail#0') REPLY='dynamic:deployment' ;;
     'deployment pause#0') REPLY='dynamic:deployment' ;;
     'deployment promote#0') REPLY='dynamic:deployment' ;;
     'deployment resume#0') REPLY='dynamic:deployment' ;;
     'deployment status#0') REPLY='dynamic:deployment' ;;
+    'eval status#0') REPLY='dynamic:eval' ;;
+    'identity entity delete#0') REPLY='dynamic:entity' ;;
+    'identity entity read#0') REPLY='dynamic:entity' ;;
+    'identity entity update#0') REPLY='dynamic:entity' ;;
+    'identity entity-alias delete#0') REPLY='dynamic:entity-alias' ;;
+    'identity entity-alias read#0') REPLY='dynamic:entity-alias' ;;
+    'identity entity-alias update#0') REPLY='dynamic:entity-alias' ;;
     'job allocs#0') REPLY='dynamic:job' ;;
     'job deployments#0') REPLY='dynamic:job' ;;
     'job dispatch#0') REPLY='dynamic:job' ;;
@@ -359,6 +395,7 @@ _svc_value_spec() {
     'policy write#0') REPLY='dynamic:policy' ;;
     'policy write#1') REPLY='file' ;;
     'run#0') REPLY='file' ;;
+    'service info#0') REPLY='dynamic:service' ;;
     'stop#'*) REPLY='dynamic:job' ;;
     *) REPLY='' ;;
   esac
@@ -372,10 +409,15 @@ _svc_values() {
     choices:*) IFS=' ' read -ra vals <<<"${spec#choices:}"; vals=($(compgen -W "${vals[*]}" -- "$cur")) ;;
     file) vals=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;
     dir) vals=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;
-    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete ${_svc_mount:+"-path=$_svc_mount"} "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;
+    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete "${_svc_ctx[@]}" "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;
   esac
-  local v
-  for v in "${vals[@]}"; do COMPREPLY+=("$prefix$v"); done
+  # Readline replaces only the text after the last COMP_WORDBREAKS character of the word (= and : by default).
+  local word=$prefix$cur breaks=${COMP_WORDBREAKS//[[:space:]]/} lead='' v
+  [[ -n $breaks ]] && lead=${word%"${word##*[$breaks]}"}
+  for v in "${vals[@]}"; do
+    v=$prefix$v
+    COMPREPLY+=("${v#"$lead"}")
+  done
 }
 
 _svc() {
@@ -388,7 +430,8 @@ _svc() {
     unset "words[${#words[@]}-1]"
   fi
   COMPREPLY=()
-  _svc_prog=${words[0]:-svc} _svc_mount=''
+  local _svc_prog=${words[0]:-svc}
+  local -a _svc_ctx=()
   local key='' i=1 n=${#words[@]} REPLY
   while ((i < n)); do
     _svc_words "$key"
@@ -401,13 +444,13 @@ _svc() {
   for ((; i < n; i++)); do
     local w=${words[i]}
     if [[ -n $pending ]]; then
-      [[ $pending == path ]] && _svc_mount=$w
+      [[ $_svc_forwarded == *" $pending "* ]] && _svc_ctx+=("-$pending=$w")
       pending=''; continue
     fi
     if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi
     if [[ -z $dashdash && $w == -?* ]]; then
       local name=${w#-}; name=${name#-}
-      [[ $name == path=* ]] && _svc_mount=${name#path=}
+      [[ $name == *=* && $_svc_forwarded == *" ${name%%=*} "* ]] && _svc_ctx+=("-$name")
       [[ $name != *=* && $valued == *" $name "* ]] && pending=$name
       continue
     fi
@@ -422,11 +465,15 @@ _svc() {
     local flag=${cur%%=*} name=${cur%%=*}
     name=${name#-}; name=${name#-}
     _svc_value_spec "$key|-$name"
-    # Readline replaces only the text after "=" when "=" breaks words.
-    local prefix="$flag="
-    [[ $COMP_WORDBREAKS == *=* ]] && prefix=''
-    _svc_values "$REPLY" "${cur#*=}" "$prefix"
+    _svc_values "$REPLY" "${cur#*=}" "$flag="
     return 0
+  fi
+  if [[ ( -n $dashdash || $cur != -* ) && $cur =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; then
+    _svc_value_spec "$key@${cur%%=*}"
+    if [[ -n $REPLY ]]; then
+      _svc_values "$REPLY" "${cur#*=}" "${cur%%=*}="
+      return 0
+    fi
   fi
   if [[ -z $dashdash && $cur == -* ]]; then
     _svc_flags "$key"

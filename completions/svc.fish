@@ -2,6 +2,9 @@
 # Generated from the command registry by `npm run gen`; do not edit.
 # Install: copy this file to ~/.config/fish/completions/svc.fish, or: svc completion fish | source
 
+# The options of the line passed on to `svc __complete` (which server, namespace, mount ...).
+set -g __svc_forwarded 'address' 'token' 'namespace' 'region' 'ca-cert' 'client-cert' 'client-key' 'tls-server-name' 'path'
+
 # The subcommands of the words in $argv[1], as name<TAB>description.
 function __svc_words
     switch $argv[1]
@@ -76,11 +79,11 @@ function __svc_flags
         case 'alloc checks'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...' '-json	Print the output as JSON; the same as -format=json' '-t=	Format the output (the object -json prints) with a Go template' '-verbose	Show full IDs when a prefix matches several allocations'
         case 'alloc exec'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-task=	The task to run in; needed when there are several' '-job	ALLOC is a job ID: use a random running allocation of it' '-group=	With -job: only allocations of this task group' '-i	Pass stdin to the command' '-t	Allocate a terminal; the default when stdin and stdout are terminals' '-e=	The escape character (ESCAPE ' '-verbose	Show full IDs'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-task=	The task to run in; needed when there are several' '-job	ALLOC is a job ID: use a random running allocation of it' '-group=	With -job: only allocations of this task group' '-i	Pass stdin to the command' '-t	Allocate a terminal; the default when stdin and stdout are terminals' '-e=	The escape character (ESCAPE ' '-verbose	Show full IDs'
         case 'alloc fs'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-machine	Sizes in bytes, not KiB, MiB … (Nomad\'s -H)' '-stat	Print the file information' '-f	Follow the file' '-tail	Print the end: the last -n lines (10) or -c bytes' '-n=	With -tail: lines from the end' '-c=	With -tail: bytes from the end' '-job	ALLOC is a job: use its newest running allocation' '-verbose	Show full IDs'
         case 'alloc logs'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-stdout	Print stdout (the default, except with -f alone)' '-stderr	Print stderr' '-f	Follow the log until the task is dead' '-tail	Start near the end: the last -n lines (10) or -c bytes' '-n=	With -tail: lines from the end' '-c=	With -tail: bytes from the end' '-task=	The task (the same as the TASK argument)' '-job	ALLOC is a job: use its newest running allocation' '-verbose	Show full IDs'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-stdout	Print stdout (the default, except with -f alone)' '-stderr	Print stderr' '-f	Follow the log until the task is dead' '-tail	Start near the end: the last -n lines (10) or -c bytes' '-n=	With -tail: lines from the end' '-c=	With -tail: bytes from the end' '-task=	The task (the same as the TASK argument)' '-job	ALLOC is a job: use its newest running allocation' '-verbose	Show full IDs'
         case 'alloc pause'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-state=	Override the schedule: pause, run, or scheduled (follow the schedule ...' '-status	Print the task\'s pause state instead of setting it' '-task=	The task (the same as the TASK argument)' '-verbose	Show full IDs'
         case 'alloc restart'
@@ -202,7 +205,7 @@ function __svc_flags
         case 'identity lookup entity'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...' '-id=	ID of the entity' '-name=	Name of the entity' '-alias-id=	ID of an alias of the entity' '-alias-name=	Name of an alias of the entity; needs alias_mount_accessor' '-alias-mount-accessor=	Accessor of the auth mount of the alias named by alias_name'
         case 'job action'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-job=	The job; required without -alloc' '-alloc=	The allocation (ID or prefix) to run in' '-group=	Only allocations of this task group' '-task=	The task whose action to run' '-i	Pass stdin to the action' '-t	Allocate a terminal; the default when stdin and stdout are terminals' '-e=	The escape character, or "none" (see svc alloc exec)' '-verbose	Show full IDs'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-job=	The job; required without -alloc' '-alloc=	The allocation (ID or prefix) to run in' '-group=	Only allocations of this task group' '-task=	The task whose action to run' '-i	Pass stdin to the action' '-t	Allocate a terminal; the default when stdin and stdout are terminals' '-e=	The escape character, or "none" (see svc alloc exec)' '-verbose	Show full IDs'
         case 'job allocs'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...' '-json	Print the output as JSON; the same as -format=json' '-t=	Format the output (the object -json prints) with a Go template' '-all	Include the allocations of earlier jobs registered under the same ID' '-verbose	Full IDs, the evaluation and node name, and absolute times'
         case 'job deployments'
@@ -224,7 +227,7 @@ function __svc_flags
         case 'job promote'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-group=	Promote only this task group\'s canaries' '-detach	Print the evaluation ID and return instead of following the evaluation' '-verbose	Show full IDs'
         case 'job restart'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-all-tasks	Restart every task of each allocation, including finished prestart an...' '-batch-size=	How many allocations to restart at a time: a number, or a percentage ...' '-batch-wait=	How long to wait between batches, or "ask" to ask each time (on a ter...' '-group=	Only restart allocations of this group' '-task=	Only restart this task of each allocation that has it' '-on-error=	When a batch fails: "ask" whether to go on (on a terminal), or "fail"...' '-reschedule	Stop each allocation and wait for its replacement to run, instead of ...' '-yes	Answer yes to every question: go on after errors that may not happen ...' '-verbose	Full IDs, and the allocations that are skipped'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-yes	Answer yes to every confirmation instead of asking' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-all-tasks	Restart every task of each allocation, including finished prestart an...' '-batch-size=	How many allocations to restart at a time: a number, or a percentage ...' '-batch-wait=	How long to wait between batches, or "ask" to ask each time (on a ter...' '-group=	Only restart allocations of this group' '-task=	Only restart this task of each allocation that has it' '-on-error=	When a batch fails: "ask" whether to go on (on a terminal), or "fail"...' '-reschedule	Stop each allocation and wait for its replacement to run, instead of ...' '-verbose	Full IDs, and the allocations that are skipped'
         case 'job revert'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-detach	Print the evaluation ID and return instead of following the evaluation' '-verbose	Show full IDs'
         case 'job run'
@@ -236,7 +239,7 @@ function __svc_flags
         case 'job status'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...' '-json	Print the output as JSON; the same as -format=json' '-t=	Format the output (the object -json prints) with a Go template' '-short	Print only the job\'s header, without the summary and allocations' '-evals	Also list the job\'s evaluations' '-all-allocs	Also list the allocations of earlier jobs registered under the same ID' '-verbose	Full IDs, absolute times, and the evaluations'
         case 'job stop'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-detach	Print the evaluation ID and return instead of following the evaluation' '-purge	Remove the job and its history at once instead of leaving it for garb...' '-global	Stop a multi-region job in every region (svc has one region)' '-no-shutdown-delay	Ignore the groups\' and tasks\' shutdown_delay' '-eval-priority=	Priority of the evaluation that stops the job (1 to 100)' '-yes	Do not ask for confirmation when a job was named by a prefix' '-verbose	Show full IDs'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-yes	Answer yes to every confirmation instead of asking' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-detach	Print the evaluation ID and return instead of following the evaluation' '-purge	Remove the job and its history at once instead of leaving it for garb...' '-global	Stop a multi-region job in every region (svc has one region)' '-no-shutdown-delay	Ignore the groups\' and tasks\' shutdown_delay' '-eval-priority=	Priority of the evaluation that stops the job (1 to 100)' '-verbose	Show full IDs'
         case 'job tag apply'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-name=	The tag\'s name (required)' '-description=	What the version is (at most 1000 characters)' '-version=	The version to tag; the current one by default'
         case 'job tag unset'
@@ -246,7 +249,7 @@ function __svc_flags
         case 'list'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...'
         case 'login'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...' '-method=	The auth method to log in with: token or cloud' '-path=	Mount path of the auth method, relative to auth/; the method name by ...' '-no-store	Do not store the token in the token file' '-token-only	Print only the token and do not store it; the same as -field=token -n...' '-no-print	Print nothing on success; only the exit code tells'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-method=	The auth method to log in with: token or cloud' '-path=	Mount path of the auth method, relative to auth/; the method name by ...' '-no-store	Do not store the token in the token file' '-token-only	Print only the token and do not store it; the same as -field=token -n...' '-no-print	Print nothing on success; only the exit code tells'
         case 'monitor'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-log-level=	The lowest level of the lines printed: trace, debug, info, warn or error' '-json	Print each line as JSON'
         case 'namespace apply'
@@ -258,7 +261,7 @@ function __svc_flags
         case 'namespace status'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...' '-json	Print the output as JSON; the same as -format=json' '-t=	Format the output (the object -json prints) with a Go template'
         case 'node drain'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-enable	Enable draining for the node' '-disable	Disable draining for the node' '-deadline=	How long allocations may take to move off the node (a duration such a...' '-detach	Return immediately instead of following the drain' '-monitor	Follow the drain in progress without changing it' '-force	Stop every allocation on the node now' '-no-deadline	Let the allocations move off the node without ever stopping them at a...' '-ignore-system	Leave system job allocations running; the drain completes without them' '-keep-ineligible	When cancelling the drain, keep the node ineligible for scheduling' '-m=	A message for the drain, kept in its metadata as "message" (as "cance...' '-meta=	Metadata for the drain, key=value; may be repeated' '-self	Drain the node of the server the command talks to' '-yes	Do not ask for confirmation when the node was named by a prefix'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-yes	Answer yes to every confirmation instead of asking' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-enable	Enable draining for the node' '-disable	Disable draining for the node' '-deadline=	How long allocations may take to move off the node (a duration such a...' '-detach	Return immediately instead of following the drain' '-monitor	Follow the drain in progress without changing it' '-force	Stop every allocation on the node now' '-no-deadline	Let the allocations move off the node without ever stopping them at a...' '-ignore-system	Leave system job allocations running; the drain completes without them' '-keep-ineligible	When cancelling the drain, keep the node ineligible for scheduling' '-m=	A message for the drain, kept in its metadata as "message" (as "cance...' '-meta=	Metadata for the drain, key=value; may be repeated' '-self	Drain the node of the server the command talks to'
         case 'node eligibility'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-enable	Make the node eligible for scheduling' '-disable	Make the node ineligible for scheduling' '-self	Set the eligibility of the node of the server the command talks to'
         case 'node status'
@@ -290,7 +293,7 @@ function __svc_flags
         case 'status'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-format=	Print the output in the given format' '-field=	Print only the value of the given field, raw: strings without quotes,...'
         case 'stop'
-            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-detach	Print the evaluation ID and return instead of following the evaluation' '-purge	Remove the job and its history at once instead of leaving it for garb...' '-global	Stop a multi-region job in every region (svc has one region)' '-no-shutdown-delay	Ignore the groups\' and tasks\' shutdown_delay' '-eval-priority=	Priority of the evaluation that stops the job (1 to 100)' '-yes	Do not ask for confirmation when a job was named by a prefix' '-verbose	Show full IDs'
+            printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal' '-yes	Answer yes to every confirmation instead of asking' '-non-interactive	Never ask a question, even on a terminal: where one would be needed, ...' '-detach	Print the evaluation ID and return instead of following the evaluation' '-purge	Remove the job and its history at once instead of leaving it for garb...' '-global	Stop a multi-region job in every region (svc has one region)' '-no-shutdown-delay	Ignore the groups\' and tasks\' shutdown_delay' '-eval-priority=	Priority of the evaluation that stops the job (1 to 100)' '-verbose	Show full IDs'
         case 'system gc'
             printf '%s\n' '-address=	Address of the svc server' '-token=	Token to authenticate with' '-namespace=	The scheduler namespace to use' '-region=	The scheduler region to use' '-ca-cert=	PEM file of the CA certificate(s) the server\'s certificate must chain...' '-client-cert=	PEM file of a client certificate, for servers that require one' '-client-key=	PEM file of the private key of -client-cert' '-tls-server-name=	Name to send as SNI and check the server\'s certificate against, when ...' '-tls-skip-verify	Do not verify the server\'s certificate' '-output-curl-string	Print the command\'s first request as an equivalent curl command inste...' '-no-color	Disable colour in the output' '-force-color	Colour the output even when it is not a terminal'
         case 'token capabilities'
@@ -557,12 +560,16 @@ function __svc_value_spec
             echo 'choices:table json yaml'
         case 'alloc pause|-state'
             echo 'choices:pause run scheduled'
+        case 'auth cloud accesslist delete|-path' 'auth cloud accesslist list|-path' 'auth cloud accesslist read|-path' 'auth cloud config certificate delete|-path' 'auth cloud config certificate list|-path' 'auth cloud config certificate read|-path' 'auth cloud config certificate write|-path' 'auth cloud config client delete|-path' 'auth cloud config client read|-path' 'auth cloud config client write|-path' 'auth cloud config identity read|-path' 'auth cloud config identity write|-path' 'auth cloud config sts delete|-path' 'auth cloud config sts list|-path' 'auth cloud config sts read|-path' 'auth cloud config sts write|-path' 'auth cloud config tidy delete|-path' 'auth cloud config tidy read|-path' 'auth cloud config tidy write|-path' 'auth cloud denylist add|-path' 'auth cloud denylist delete|-path' 'auth cloud denylist list|-path' 'auth cloud denylist read|-path' 'auth cloud role delete|-path' 'auth cloud role list|-path' 'auth cloud role read|-path' 'auth cloud role tag|-path' 'auth cloud role write|-path' 'auth cloud rotate-root|-path' 'auth cloud tidy accesslist|-path' 'auth cloud tidy denylist|-path'
+            echo 'dynamic:cloud-mount'
         case 'auth cloud config certificate write|-type'
             echo 'choices:pkcs7 identity'
         case 'auth cloud config identity write|-iam-alias'
             echo 'choices:role_id unique_id full_arn'
         case 'auth cloud config identity write|-ec2-alias'
             echo 'choices:role_id instance_id image_id'
+        case 'auth cloud role tag|-policies' 'auth cloud role write|-token-policies' 'auth cloud role write|-policy' 'identity entity create|-policies' 'identity entity update|-policies' 'token create|-policy'
+            echo 'dynamic:policy'
         case 'auth cloud role write|-auth-type'
             echo 'choices:ec2 iam'
         case 'auth cloud role write|-token-type'
@@ -573,10 +580,26 @@ function __svc_value_spec
             echo 'dynamic:job'
         case 'eval list|-status'
             echo 'choices:blocked pending complete failed canceled'
+        case 'identity entity delete|-name' 'identity entity read|-name' 'identity lookup entity|-name'
+            echo 'dynamic:entity-name'
+        case 'identity entity-alias create|-canonical-id' 'identity entity-alias update|-canonical-id' 'identity lookup entity|-id' 'token create|-entity-id'
+            echo 'dynamic:entity'
+        case 'identity entity-alias create|-mount-accessor' 'identity entity-alias update|-mount-accessor' 'identity lookup entity|-alias-mount-accessor'
+            echo 'dynamic:accessor'
+        case 'identity entity-alias create|-id' 'identity lookup entity|-alias-id'
+            echo 'dynamic:entity-alias'
         case 'job action|-alloc'
             echo 'dynamic:alloc'
         case 'job restart|-on-error'
             echo 'choices:ask fail'
+        case 'login|-path'
+            echo 'dynamic:mount'
+        case 'login@role'
+            echo 'dynamic:role'
+        case 'login@type'
+            echo 'choices:iam ec2'
+        case 'login@document'
+            echo 'choices:rsa2048 pkcs7 identity'
         case 'server|-data-dir'
             echo 'dir'
         case 'server|-log-level'
@@ -603,6 +626,32 @@ function __svc_value_spec
             echo 'dynamic:alloc'
         case 'alloc stop#0'
             echo 'dynamic:alloc'
+        case 'auth cloud accesslist delete#0'
+            echo 'dynamic:accesslist'
+        case 'auth cloud accesslist read#0'
+            echo 'dynamic:accesslist'
+        case 'auth cloud config certificate delete#0'
+            echo 'dynamic:certificate'
+        case 'auth cloud config certificate read#0'
+            echo 'dynamic:certificate'
+        case 'auth cloud config certificate write#0'
+            echo 'dynamic:certificate'
+        case 'auth cloud config sts delete#0'
+            echo 'dynamic:sts-account'
+        case 'auth cloud config sts read#0'
+            echo 'dynamic:sts-account'
+        case 'auth cloud config sts write#0'
+            echo 'dynamic:sts-account'
+        case 'auth cloud config tidy delete#0'
+            echo 'choices:identity-accesslist roletag-denylist'
+        case 'auth cloud config tidy read#0'
+            echo 'choices:identity-accesslist roletag-denylist'
+        case 'auth cloud config tidy write#0'
+            echo 'choices:identity-accesslist roletag-denylist'
+        case 'auth cloud denylist delete#0'
+            echo 'dynamic:denylist'
+        case 'auth cloud denylist read#0'
+            echo 'dynamic:denylist'
         case 'auth cloud role delete#0'
             echo 'dynamic:role'
         case 'auth cloud role read#0'
@@ -611,6 +660,12 @@ function __svc_value_spec
             echo 'dynamic:role'
         case 'auth cloud role write#0'
             echo 'dynamic:role'
+        case 'auth disable#0'
+            echo 'dynamic:mount'
+        case 'auth enable#0'
+            echo 'choices:cloud'
+        case 'auth tune#0'
+            echo 'dynamic:mount'
         case 'completion#0'
             echo 'choices:bash zsh fish'
         case 'deployment fail#0'
@@ -623,6 +678,20 @@ function __svc_value_spec
             echo 'dynamic:deployment'
         case 'deployment status#0'
             echo 'dynamic:deployment'
+        case 'eval status#0'
+            echo 'dynamic:eval'
+        case 'identity entity delete#0'
+            echo 'dynamic:entity'
+        case 'identity entity read#0'
+            echo 'dynamic:entity'
+        case 'identity entity update#0'
+            echo 'dynamic:entity'
+        case 'identity entity-alias delete#0'
+            echo 'dynamic:entity-alias'
+        case 'identity entity-alias read#0'
+            echo 'dynamic:entity-alias'
+        case 'identity entity-alias update#0'
+            echo 'dynamic:entity-alias'
         case 'job allocs#0'
             echo 'dynamic:job'
         case 'job deployments#0'
@@ -689,6 +758,8 @@ function __svc_value_spec
             echo 'file'
         case 'run#0'
             echo 'file'
+        case 'service info#0'
+            echo 'dynamic:service'
         case 'stop#*'
             echo 'dynamic:job'
     end
@@ -713,7 +784,7 @@ function __svc_values
                 echo -- "$prefix$v"
             end
         case 'dynamic:*'
-            for v in ($__svc_prog __complete $__svc_mount (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)
+            for v in ($__svc_prog __complete $__svc_ctx (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)
                 echo -- "$prefix$v"
             end
     end
@@ -723,8 +794,7 @@ function __svc_complete
     set -l words (commandline -opc)
     set -l cur (commandline -ct)
     set -g __svc_prog $words[1]
-    # -path=MOUNT when the line names a mount, for the roles of that mount; else nothing
-    set -g __svc_mount
+    set -g __svc_ctx
     set -l key ''
     set -l i 2
     set -l n (count $words)
@@ -742,7 +812,7 @@ function __svc_complete
         set -l w $words[$i]
         set i (math $i + 1)
         if test -n "$pending"
-            test "$pending" = path; and set __svc_mount "-path=$w"
+            contains -- $pending $__svc_forwarded; and set -a __svc_ctx "-$pending=$w"
             set pending ''
             continue
         end
@@ -752,7 +822,9 @@ function __svc_complete
         end
         if test $dashdash = 0; and string match -qr -- "^-." "$w"
             set -l name (string replace -r -- "^--?" "" "$w")
-            string match -q -- "path=*" "$name"; and set __svc_mount "-$name"
+            if string match -q -- "*=*" "$name"; and contains -- (string replace -r -- "=.*" "" "$name") $__svc_forwarded
+                set -a __svc_ctx "-$name"
+            end
             if not string match -q -- "*=*" "$name"; and contains -- $name $valued
                 set pending $name
             end
@@ -771,6 +843,14 @@ function __svc_complete
         set -l spec (__svc_value_spec "$key|-$name")
         __svc_values "$spec" (string replace -r -- "^[^=]*=" "" "$cur") "$flag="
         return
+    end
+    if begin; test $dashdash = 1; or not string match -q -- "-*" "$cur"; end; and string match -qr -- "^[A-Za-z_][A-Za-z0-9_]*=" "$cur"
+        set -l name (string replace -r -- "=.*" "" "$cur")
+        set -l spec (__svc_value_spec "$key@$name")
+        if test -n "$spec"
+            __svc_values "$spec" (string replace -r -- "^[^=]*=" "" "$cur") "$name="
+            return
+        end
     end
     if test $dashdash = 0; and string match -q -- "-*" "$cur"
         __svc_flags "$key"

@@ -17,12 +17,16 @@
 //                           addresses only), proxying (a proxy variable set) and -output-curl-string,
 //                           loaded by src/api/client.ts when needed;
 //   dist/cli-policy-fmt.cjs  `svc policy fmt`: the policy parser and the HCL formatter;
+//   dist/cli-colour.cjs     the CLI's colours, chalk included, loaded only when some output is coloured;
+//   dist/cli-flags.cjs      the flag parser, commander included, loaded only when a command is given flags;
 //   dist/cloud-verify-worker.cjs  the server's worker thread for ec2 login signature checks.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
 // `svc --help` close to a bare `node -e 0`. Inside each bundle, modules reached through `await import()`
 // are initialised on first use, but they are still read and parsed at start-up: a module only some
 // commands need belongs in a bundle of its own. Packages stay external: the native lmdb binding and the
-// wasm HCL parser load from node_modules as usual.
+// wasm HCL parser load from node_modules as usual. chalk is the exception (INLINED): an ES module, it
+// would start Node's ES module loader (some 15 ms) where its bundled copy loads in a few. So is commander:
+// one bundled file loads 1-2 ms faster than its package's seven.
 //
 // The bundles are built into a directory next to dist/ and swapped in once complete: a server or CLI
 // running from dist/ while `npm test` rebuilds (or a build that fails) never finds it half-written or gone.
@@ -30,6 +34,7 @@
 // `node scripts/build.mjs --analyze` also prints the largest inputs of each bundle.
 import { analyzeMetafile, build } from 'esbuild';
 import { copyFile, readdir, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
@@ -57,25 +62,33 @@ const SEPARATE = new Map([
   [path.resolve('src/api/proxy.ts'), { out: 'api-proxy.cjs', cli: true }],
   [path.resolve('src/api/curl-string.ts'), { out: 'api-curl-string.cjs', cli: true }],
   [path.resolve('src/cli/policy-fmt.ts'), { out: 'cli-policy-fmt.cjs', cli: true }],
+  [path.resolve('src/cli/output/chalk-palette.ts'), { out: 'cli-colour.cjs', cli: true }],
+  [path.resolve('src/cli/flags/parse.ts'), { out: 'cli-flags.cjs', cli: true }],
 ]);
 
 /**
  * Modules that must be one instance across dist/main.cjs and the CLI's own bundles: src/main.ts turns
  * errors into exit codes with `instanceof`, so an error a scheduler command throws must be made by
- * main.cjs's class, not by a copy. main.cjs exports them as `__shared`, by path.
+ * main.cjs's class, not by a copy; src/main.ts sets the colours of the command it runs, which every
+ * bundle's output reads. main.cjs exports them as `__shared`, by path.
  */
-const SHARED = [path.resolve('src/shared/errors.ts')];
+const SHARED = [path.resolve('src/shared/errors.ts'), path.resolve('src/cli/output/colour.ts')];
+
+/** Packages bundled into the CLI's bundles (only the one that imports them) rather than loaded from node_modules. */
+const INLINED = ['chalk', 'commander'];
+const require = createRequire(import.meta.url);
 
 const rel = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
 const sourceOf = (args) => path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
 
 /**
  * An import of a SEPARATE module becomes a require of its bundle; in a CLI bundle (fromMain), an import
- * of a SHARED module becomes main.cjs's instance of it.
+ * of a SHARED module becomes main.cjs's instance of it; an INLINED package is bundled in.
  */
 const bundleLinks = ({ fromMain }) => ({
   name: 'bundle-links',
   setup(b) {
+    for (const pkg of INLINED) b.onResolve({ filter: new RegExp(`^${pkg}$`) }, () => ({ path: require.resolve(pkg) }));
     b.onResolve({ filter: /\.js$/ }, (args) => {
       const file = sourceOf(args);
       const separate = SEPARATE.get(file);

@@ -13,6 +13,7 @@ import { FLAG_SETS } from './cli/flags/common.js';
 import { helpRequested, parseArgs } from './cli/argv.js';
 import { renderCommandHelp, renderGroupHelp, renderRootHelp } from './cli/output/help.js';
 import { schedulerOutputMode } from './cli/output/scheduler-output-mode.js';
+import { errColours, useColours } from './cli/output/colour.js';
 
 export const EXIT_UNKNOWN_COMMAND = 127;
 
@@ -59,6 +60,7 @@ export async function run(
 ): Promise<number> {
   const bare = createIo(streams, env, { noColor: argv.includes('-no-color') || argv.includes('--no-color'), forceColor: argv.includes('-force-color') || argv.includes('--force-color') });
   let spec: CommandSpec | undefined;
+  let restoreColours: (() => void) | undefined;
   try {
     // Inside the try: loading a subtree's bundle can fail (an incomplete install), and that is one line too.
     const registry = await registryFor(argv);
@@ -97,8 +99,13 @@ export async function run(
       bare.out(renderCommandHelp(spec, FLAG_SETS));
       return 0;
     }
-    const parsed = parseArgs(rest, flagsOf(spec), { stopAtFirstArg: spec.stopAtFirstArg, env });
-    const io = createIo(streams, env, { noColor: parsed.flags['no-color'] === true, forceColor: parsed.flags['force-color'] === true });
+    const parsed = await parseArgs(rest, flagsOf(spec), { stopAtFirstArg: spec.stopAtFirstArg, env });
+    const io = createIo(streams, env, {
+      noColor: parsed.flags['no-color'] === true,
+      forceColor: parsed.flags['force-color'] === true,
+      nonInteractive: parsed.flags['non-interactive'] === true,
+    });
+    restoreColours = await useColours(io);
     const required = (spec.args ?? []).filter((a) => a.required).length;
     if (parsed.args.length < required) throw new UsageError(`Not enough arguments (expected ${required}, got ${parsed.args.length})`);
     if (!(spec.args ?? []).some((a) => a.variadic) && parsed.args.length > (spec.args ?? []).length) {
@@ -108,32 +115,37 @@ export async function run(
     const code = await spec.run({ io, env, flags: parsed.flags, args: parsed.args });
     return code ?? 0;
   } catch (err) {
+    restoreColours ??= await useColours(bare);
     return reportError(bare, spec, err, env);
+  } finally {
+    restoreColours?.();
   }
 }
 
+/** Error lines are red where stderr takes colour, as Vault's and Nomad's CLIs print them. */
 function reportError(io: Io, spec: CommandSpec | undefined, err: unknown, env: NodeJS.ProcessEnv): number {
   if (err instanceof CurlStringRequested) {
     io.out(err.curl);
     return 0;
   }
+  const { red } = errColours();
   if (err instanceof UsageError && spec) {
-    io.err(`${err.message}\n\nUsage: ${spec.usage}\nRun "svc ${spec.path.join(' ')} -help" for more.`);
+    io.err(`${red(err.message)}\n\nUsage: ${spec.usage}\nRun "svc ${spec.path.join(' ')} -help" for more.`);
     return 1;
   }
   if (err instanceof ApiError) {
     if (spec?.family === 'scheduler') {
-      io.err(`Error: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`);
+      io.err(red(`Error: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`));
       return 1;
     }
-    io.err(`Error: ${err.message}`);
+    io.err(red(`Error: ${err.message}`));
     return 2;
   }
   if (err instanceof SvcError || err instanceof UsageError || err instanceof ConnectionError) {
-    io.err(`Error: ${err.message}`);
+    io.err(red(`Error: ${err.message}`));
     return err instanceof ConnectionError && spec?.family === 'secrets' ? 2 : 1;
   }
-  io.err(internalErrorText(err, env.SVC_DEBUG === '1'));
+  io.err(red(internalErrorText(err, env.SVC_DEBUG === '1')));
   return 1;
 }
 

@@ -2,6 +2,7 @@
  * Command and flag declarations. A command is declared once; the same declaration drives argv parsing,
  * `-help`, the man pages and the shell completions (src/cli/docs/).
  */
+import type { CompletionKind } from '../shared/completion-kinds.js';
 import type { Io } from './io.js';
 
 export type FlagType =
@@ -27,7 +28,7 @@ export interface FlagSpec {
   /** help section heading; defaults to "Command Options" */
   group?: string;
   /** what completion should offer for the value: a file, or a dynamic kind resolved by `svc __complete` */
-  complete?: 'file' | 'dir' | 'alloc' | 'job' | 'policy' | 'node' | 'namespace' | 'deployment' | 'role';
+  complete?: CompletionKind;
   hidden?: boolean;
 }
 
@@ -40,6 +41,8 @@ export interface ArgSpec {
   complete?: FlagSpec['complete'];
   /** the values completion offers (the command itself checks them) */
   choices?: readonly string[];
+  /** K=V arguments: what completion offers after `K=`, by key */
+  pairs?: Record<string, { complete?: CompletionKind; choices?: readonly string[] }>;
 }
 
 export type FlagValues = Record<string, string | number | boolean | string[] | undefined>;
@@ -61,7 +64,7 @@ export interface CommandSpec {
   examples?: Array<{ command: string; description?: string }>;
   exitCodes?: Record<number, string>;
   /** the flag sets shared by many commands, by name: see src/cli/flags/common.ts */
-  flagSets?: Array<'http' | 'output' | 'scheduler-output'>;
+  flagSets?: Array<'http' | 'output' | 'scheduler-output' | 'prompt' | 'confirm'>;
   flags?: FlagSpec[];
   args?: ArgSpec[];
   /** left out of help listings, man pages and completions (internal commands such as __complete) */

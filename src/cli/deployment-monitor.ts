@@ -18,24 +18,37 @@
  *
  *     ✓ Deployment "3eefc5eb" successful
  *
- * On a terminal the block is redrawn in place (ANSI cursor movement) under a spinning
- * `Deployment "3eefc5eb" in progress...` line; elsewhere (CI logs, pipes) each new state is printed
- * below the last. A failed deployment that is rolling back (auto_revert) is reported, then the job's
- * next deployment, the rollback, is followed too.
+ * On a terminal the block is redrawn in place (the terminal's own cursor movement); elsewhere (CI logs,
+ * pipes) each new state is printed below the last. While the deployment runs, a spinner on stderr says
+ * `Deployment "3eefc5eb" in progress...` when stderr is a terminal (src/cli/spinner.ts: ora, which takes
+ * it off the screen around each redraw and draws it again below the block). A failed deployment that is
+ * rolling back (auto_revert) is reported, then the job's next deployment, the rollback, is followed too.
  *
  * The result is the exit code: 0 when the deployment succeeded, 1 otherwise, also when the rollback
  * succeeded: the version that was asked for did not deploy.
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { ApiClient } from '../api/client.js';
 import type { Io } from './io.js';
 import { ApiError } from '../shared/errors.js';
 import { deploymentAllocations, getDeployment, jobDeployments, type Deployment } from '../api/deployments.js';
 import { allocListTable, formatTime, limit, newestFirst, quote } from './output/nomad.js';
 import { TERMINAL_DEPLOYMENT_STATUSES, formatDeployment, monitorBlock, monitorStatusLine, rollbackVersion } from './output/deployment.js';
+import { colours } from './output/colour.js';
+import { startSpinner, type SpinnerIo } from './spinner.js';
+
+/** A terminal's stream, which a region redraws on (what tty.WriteStream offers). */
+export interface TerminalStream {
+  columns?: number;
+  write(text: string): unknown;
+  moveCursor(dx: number, dy: number): unknown;
+  cursorTo(x: number): unknown;
+  clearScreenDown(): unknown;
+}
 
 export interface DeploymentMonitorOptions {
   client: Pick<ApiClient, 'scheduler'>;
-  io: Pick<Io, 'out' | 'err' | 'color'> & { stdout: { isTTY?: boolean; columns?: number; write(text: string): unknown } };
+  io: Pick<Io, 'out' | 'err'> & SpinnerIo & { stdout: { isTTY?: boolean; columns?: number; write(text: string): unknown } & Partial<TerminalStream> };
   /** ID length: 8, or 36 with -verbose */
   length: number;
   /** also show the deployment's allocations (-verbose) */
@@ -46,52 +59,40 @@ export interface DeploymentMonitorOptions {
   wait?: string;
   /** how long to wait for the rollback deployment of a failed deployment to appear */
   rollbackWaitMs?: number;
-  /** the spinner's frame interval on a terminal; 0 for none */
-  spinnerMs?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
 }
 
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
-/** Printable width of a line: without ANSI escapes. */
-const visible = (line: string) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').length;
-
 /** The terminal rows `text` takes when lines wrap at `columns`. */
 export function terminalRows(text: string, columns: number | undefined): number {
   const width = columns && columns > 0 ? columns : Infinity;
-  return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(visible(line) / width)), 0);
+  return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(stripVTControlCharacters(line).length / width)), 0);
 }
 
 /**
- * A block of lines redrawn in place on a terminal: the cursor stays at the end of its last line, and a
- * redraw moves up to its first line, clears to the end of the screen and writes the new text.
+ * A block of whole lines redrawn in place on a terminal. The cursor stays at the start of the row below
+ * it, where a spinner may draw; a redraw moves up to the block's first row, clears to the end of the
+ * screen and writes the new text.
  */
 export class LiveRegion {
   private rows = 0;
 
-  constructor(private readonly stream: { columns?: number; write(text: string): unknown }) {}
+  constructor(private readonly stream: TerminalStream) {}
 
-  /** Replaces the region's text (no trailing newline). */
+  /** Replaces the region's text, which ends with a newline. */
   draw(text: string): void {
-    let out = '';
-    if (this.rows > 0) out += `\r${this.rows > 1 ? `\x1b[${this.rows - 1}A` : ''}\x1b[J`;
-    this.stream.write(out + text);
-    this.rows = terminalRows(text, this.stream.columns);
-  }
-
-  /** Rewrites only the last line, which must fit on one row (the spinner). */
-  redrawLastLine(line: string): void {
-    if (this.rows === 0) return;
-    this.stream.write(`\r\x1b[K${line}`);
-  }
-
-  /** Leaves the region as it is and moves below it. */
-  close(): void {
-    if (this.rows > 0) this.stream.write('\n');
-    this.rows = 0;
+    if (this.rows > 0) {
+      this.stream.moveCursor(0, -this.rows);
+      this.stream.cursorTo(0);
+      this.stream.clearScreenDown();
+    }
+    this.stream.write(text);
+    this.rows = terminalRows(text.replace(/\n$/, ''), this.stream.columns);
   }
 }
+
+const isTerminal = (stream: Partial<TerminalStream>): stream is TerminalStream =>
+  typeof stream.moveCursor === 'function' && typeof stream.cursorTo === 'function' && typeof stream.clearScreenDown === 'function';
 
 function describe(err: unknown): string {
   if (err instanceof ApiError) return `Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`;
@@ -126,25 +127,8 @@ class DeploymentMonitor {
   /** Follows one deployment to its end; answers its last state, or undefined when it could not be read. */
   private async watch(id: string, namespace: string | undefined): Promise<Deployment | undefined> {
     const { io, length } = this.opts;
-    const region = this.tty ? new LiveRegion(io.stdout) : undefined;
-    let frame = 0;
-    let block = '';
-    let status = 'running';
-    const statusLine = () => monitorStatusLine(id, status, length, { spinner: region && this.opts.spinnerMs !== 0 ? SPINNER[frame % SPINNER.length] : undefined, color: io.color });
-    const spinnerMs = this.opts.spinnerMs ?? 100;
-    const timer =
-      region && spinnerMs > 0
-        ? setInterval(() => {
-            frame++;
-            region.redrawLastLine(statusLine());
-          }, spinnerMs)
-        : undefined;
-    timer?.unref();
-    const stop = () => {
-      if (timer) clearInterval(timer);
-      region?.close();
-    };
-
+    const region = this.tty && isTerminal(io.stdout) ? new LiveRegion(io.stdout) : undefined;
+    const spinner = startSpinner(io, monitorStatusLine(id, 'running', length).trim());
     let index = 0;
     let shown = '';
     try {
@@ -153,27 +137,23 @@ class DeploymentMonitor {
         try {
           answer = await getDeployment(this.opts.client, id, { index, wait: this.opts.wait ?? '30s', namespace });
         } catch (err) {
-          stop();
+          spinner.stop();
           io.err(`${formatTime(this.now())}: Error fetching deployment: ${describe(err)}`);
           return undefined;
         }
         const d = answer.deployment;
         namespace = d.Namespace || namespace;
-        status = d.Status;
         const allocations = await this.allocations(d);
         const key = formatDeployment(d, length) + (allocations ?? '');
-        const terminal = TERMINAL_DEPLOYMENT_STATUSES.has(d.Status);
         if (key !== shown) {
           shown = key;
-          block = monitorBlock(d, { length, time: this.now(), allocations });
-          if (region) region.draw(`\n${block}\n${statusLine()}`);
-          else io.out(`\n${block}`);
-        } else if (region && terminal) {
-          region.draw(`\n${block}\n${statusLine()}`);
+          const block = `\n${monitorBlock(d, { length, time: this.now(), allocations })}`;
+          if (region) region.draw(block);
+          else io.out(block);
         }
-        if (terminal) {
-          stop();
-          if (!region) io.out(`\n${statusLine()}`);
+        if (TERMINAL_DEPLOYMENT_STATUSES.has(d.Status)) {
+          spinner.stop();
+          io.out(`\n${monitorStatusLine(id, d.Status, length, colours())}`);
           return d;
         }
         const next = Math.max(answer.index, d.ModifyIndex);
@@ -182,7 +162,7 @@ class DeploymentMonitor {
         index = next;
       }
     } finally {
-      stop();
+      spinner.stop();
     }
   }
 

@@ -10,8 +10,10 @@ export interface Io {
   stderr: Writable & { isTTY?: boolean };
   out(text: string): void;
   err(text: string): void;
-  /** colour decided from NO_COLOR, SVC_CLI_NO_COLOR, -no-color, -force-color and the TTY */
+  /** colour on stdout, decided from NO_COLOR, SVC_CLI_NO_COLOR, -no-color, -force-color and the TTY */
   color: boolean;
+  /** the same for stderr (errors, warnings), whose terminal may be another or none */
+  errColor: boolean;
   canPrompt: boolean;
 }
 
@@ -27,7 +29,7 @@ export function createIo(
   opts: ColorOptions = {},
 ): Io {
   const envNoColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? true : env.SVC_CLI_NO_COLOR === 'true' || env.SVC_CLI_NO_COLOR === '1';
-  const color = opts.forceColor === true || (!opts.noColor && !envNoColor && streams.stdout.isTTY === true);
+  const colourOn = (stream: { isTTY?: boolean }) => opts.forceColor === true || (!opts.noColor && !envNoColor && stream.isTTY === true);
   // stdin is read only when asked for: touching process.stdin creates the stream, which costs start-up time.
   return {
     get stdin() {
@@ -37,7 +39,8 @@ export function createIo(
     stderr: streams.stderr,
     out: (text) => void streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => void streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
-    color,
+    color: colourOn(streams.stdout),
+    errColor: colourOn(streams.stderr),
     get canPrompt() {
       return !opts.nonInteractive && streams.stdin.isTTY === true && streams.stdout.isTTY === true;
     },

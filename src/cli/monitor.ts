@@ -12,7 +12,8 @@
  * an evaluation failed to place allocations (a blocked evaluation then waits for capacity; the monitor
  * does not wait for it), 1 when the evaluation could not be read; `followEvaluation` also answers the
  * deployment the last evaluation placed into, which `job run` then follows with the deployment monitor
- * (src/cli/deployment-monitor.ts). Lines go to stdout, one per change, on a terminal or not.
+ * (src/cli/deployment-monitor.ts). Lines go to stdout, one per change, on a terminal or not; while it
+ * waits, a spinner on stderr when that is a terminal (src/cli/spinner.ts).
  */
 import type { ApiClient } from '../api/client.js';
 import type { Io } from './io.js';
@@ -21,10 +22,11 @@ import type { AllocStub } from '../api/allocs.js';
 import { ApiError } from '../shared/errors.js';
 import { formatGoDuration } from '../shared/duration.js';
 import { failedPlacementHeading, formatAllocMetrics, formatTime, limit, quote, sortedKeys } from './output/nomad.js';
+import { startSpinner, type Spinner, type SpinnerIo } from './spinner.js';
 
 export interface MonitorOptions {
   client: Pick<ApiClient, 'scheduler'>;
-  io: Pick<Io, 'out' | 'err'>;
+  io: Pick<Io, 'out' | 'err'> & SpinnerIo;
   /** ID length on the lines: 8, or 36 with -verbose */
   length: number;
   /** the namespace the evaluation lives in */
@@ -139,6 +141,19 @@ class Monitor {
   }
 
   async run(evalId: string): Promise<number> {
+    const spinner = startSpinner(this.opts.io, this.waiting(evalId));
+    try {
+      return await this.follow(evalId, spinner);
+    } finally {
+      spinner.stop();
+    }
+  }
+
+  private waiting(evalId: string): string {
+    return `Waiting for evaluation ${quote(this.id(evalId))}`;
+  }
+
+  private async follow(evalId: string, spinner: Spinner): Promise<number> {
     let schedFailure = false;
     let current = evalId;
     this.state = freshState();
@@ -192,6 +207,7 @@ class Monitor {
         await this.sleep(e.Wait / 1e6);
       }
       current = e.NextEval;
+      spinner.update(this.waiting(current));
       this.state = freshState();
       interval = this.opts.pollMs ?? 250;
       this.info(`Monitoring evaluation ${quote(this.id(current))}`);

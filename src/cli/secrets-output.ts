@@ -7,6 +7,7 @@ import { clientFor } from './client-from-flags.js';
 import { kvSources, parseKvArgs, sanitizePath } from './kv-args.js';
 import type { CommandContext } from './define.js';
 import type { OutputFormat } from './output/format.js';
+import { errColours } from './output/colour.js';
 
 async function orNotFound<T>(call: Promise<T>): Promise<T | undefined> {
   try {
@@ -20,7 +21,7 @@ async function orNotFound<T>(call: Promise<T>): Promise<T | undefined> {
 export async function readAndPrint(ctx: CommandContext, path: string, query?: Record<string, string>): Promise<number> {
   const secret = await orNotFound(clientFor(ctx).secrets('GET', path, { query }));
   if (!secret) {
-    ctx.io.err(`No value found at ${path}`);
+    ctx.io.err(errColours().red(`No value found at ${path}`));
     return 2;
   }
   const { renderSecret } = await import('./output/format.js');
@@ -52,17 +53,23 @@ export async function writeArgsAndPrint(ctx: CommandContext, method: 'PUT' | 'PA
   return writeAndPrint(ctx, path, await parseKvArgs(pairs, kvSources(ctx.io.stdin)), method);
 }
 
-/** `path` is listed with the LIST method; its trailing slash is added here. */
+/**
+ * `path` is listed with the LIST method; its trailing slash is added here. Nothing there (a 404) exits 2
+ * as in Vault, which then prints `{}` for json and yaml: here an empty list, `[]`, so that a script reads
+ * the same type whether or not there are keys.
+ */
 export async function listAndPrint(ctx: CommandContext, path: string): Promise<number> {
   if (ctx.flags.field !== undefined) throw new UsageError('-field is not supported by list; use -format=json');
   const listed = `${path.replace(/\/+$/, '')}/`;
   const secret = await orNotFound(clientFor(ctx).secrets('LIST', listed));
   const keys = secret?.data?.keys;
+  const format = ctx.flags.format as OutputFormat;
+  const { renderList } = await import('./output/format.js');
   if (!Array.isArray(keys)) {
-    ctx.io.err(`No value found at ${listed}`);
+    if (format === 'table') ctx.io.err(errColours().red(`No value found at ${listed}`));
+    else await renderList(ctx.io, [], { format });
     return 2;
   }
-  const { renderList } = await import('./output/format.js');
-  await renderList(ctx.io, keys.map(String), { format: ctx.flags.format as OutputFormat });
+  await renderList(ctx.io, keys.map(String), { format });
   return 0;
 }

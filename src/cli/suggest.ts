@@ -1,6 +1,6 @@
 /**
- * "Did you mean" for a mistyped command word: the known words within a small edit distance of it (a
- * third of its length, at least one edit), closest first, as git and the HashiCorp CLIs suggest.
+ * "Did you mean" for a mistyped command word or flag: the known words within a small edit distance of it
+ * (a third of its length, at least one edit), closest first, as git and the HashiCorp CLIs suggest.
  */
 
 /** Levenshtein distance, with a transposition of two neighbours counted as one edit (`jbo` → `job`). */
@@ -27,9 +27,24 @@ export function suggestions(word: string, known: Iterable<string>): string[] {
     .map(({ k }) => k);
 }
 
+/** "Did you mean X?" for one suggestion (`one` dresses it), an indented list for several, nothing for none. */
+function hint(found: string[], one: (f: string) => string = (f) => f): string {
+  if (found.length === 0) return '';
+  return found.length === 1 ? `\nDid you mean ${one(found[0])}?` : `\nDid you mean one of these?\n${found.map((f) => `    ${f}`).join('\n')}`;
+}
+
 /** The line that follows "Unknown command": the suggestions as full commands, or nothing. */
 export function didYouMean(prefix: string[], word: string, known: Iterable<string>): string {
-  const found = suggestions(word, known).map((k) => `svc ${[...prefix, k].join(' ')}`);
-  if (found.length === 0) return '';
-  return found.length === 1 ? `\nDid you mean "${found[0]}"?` : `\nDid you mean one of these?\n${found.map((f) => `    ${f}`).join('\n')}`;
+  return hint(
+    suggestions(word, known).map((k) => `svc ${[...prefix, k].join(' ')}`),
+    (f) => `"${f}"`,
+  );
+}
+
+/**
+ * The line that follows "flag provided but not defined: -word": the command's closest flags, or nothing.
+ * A one-letter flag gets none: every other one-letter flag is one edit away from it.
+ */
+export function didYouMeanFlag(word: string, known: Iterable<string>): string {
+  return word.length < 2 ? '' : hint(suggestions(word, known).map((k) => `-${k}`));
 }

@@ -19,6 +19,7 @@ import { followEvaluation } from '../../src/cli/monitor.js';
 import type { Deployment, DeploymentGroupState } from '../../src/api/deployments.js';
 import type { Evaluation } from '../../src/api/evals.js';
 import { ApiError } from '../../src/shared/errors.js';
+import { loadPalette } from '../../src/cli/output/colour.js';
 
 const ID = '3eefc5eb-0000-4000-8000-000000000001';
 const ROLLBACK = '7a11bac0-0000-4000-8000-000000000002';
@@ -137,7 +138,7 @@ describe('deployment screens', () => {
     expect(rollbackVersion('Deployment marked as failed')).toBeUndefined();
   });
 
-  it("the monitor's block is the time and the deployment, indented by four; the status line by two", () => {
+  it("the monitor's block is the time and the deployment, indented by four; the status line by two", async () => {
     const time = new Date(Date.UTC(2026, 7, 21, 10, 0, 3));
     const block = monitorBlock(deployment(), { length: 8, time });
     const lines = block.split('\n');
@@ -148,11 +149,14 @@ describe('deployment screens', () => {
     expect(block.endsWith('\n')).toBe(true);
     expect(monitorBlock(deployment(), { length: 8, time, allocations: 'No allocations placed\n' })).toMatch(/\n\n {4}Allocations\n {4}No allocations placed\n$/);
     expect(monitorStatusLine(ID, 'running', 8)).toBe('  Deployment "3eefc5eb" in progress...');
-    expect(monitorStatusLine(ID, 'paused', 8, { spinner: '⠋' })).toBe('  ⠋ Deployment "3eefc5eb" in progress...');
+    expect(monitorStatusLine(ID, 'paused', 8)).toBe('  Deployment "3eefc5eb" in progress...');
     expect(monitorStatusLine(ID, 'successful', 8)).toBe('  ✓ Deployment "3eefc5eb" successful');
     expect(monitorStatusLine(ID, 'failed', 8)).toBe('  ! Deployment "3eefc5eb" failed');
     expect(monitorStatusLine(ID, 'cancelled', 8)).toBe('  ! Deployment "3eefc5eb" cancelled');
-    expect(monitorStatusLine(ID, 'successful', 8, { color: true })).toBe('  \x1b[32m✓\x1b[0m Deployment "3eefc5eb" successful');
+    const palette = await loadPalette(true);
+    expect(monitorStatusLine(ID, 'successful', 8, palette)).toBe('  \x1b[32m✓\x1b[39m Deployment "3eefc5eb" successful');
+    expect(monitorStatusLine(ID, 'failed', 8, palette)).toBe('  \x1b[31m!\x1b[39m Deployment "3eefc5eb" failed');
+    expect(monitorStatusLine(ID, 'cancelled', 8, palette)).toBe('  \x1b[33m!\x1b[39m Deployment "3eefc5eb" cancelled');
   });
 });
 
@@ -180,16 +184,29 @@ function scripted(states: Record<string, Deployment[]>, jobDeployments: Deployme
   return { client, calls };
 }
 
+/** A terminal's stream that records what is written, cursor movements as `<up N>`, `<col N>` and `<clear down>`. */
+function terminal(columns?: number) {
+  const raw: string[] = [];
+  const stream = {
+    columns,
+    write: (t: string) => void raw.push(t),
+    moveCursor: (dx: number, dy: number) => void raw.push(dy < 0 ? `<up ${-dy}>` : `<move ${dx},${dy}>`),
+    cursorTo: (x: number) => void raw.push(`<col ${x}>`),
+    clearScreenDown: () => void raw.push('<clear down>'),
+  };
+  return { stream, raw };
+}
+
 function capture(opts: { tty?: boolean; columns?: number } = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const raw: string[] = [];
-  const stdout = { isTTY: opts.tty, columns: opts.columns, write: (t: string) => void raw.push(t) };
-  return { io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), color: false, stdout }, out, err, raw };
+  const { stream, raw } = terminal(opts.columns);
+  const stdout = { ...stream, isTTY: opts.tty };
+  return { io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), stdout }, out, err, raw };
 }
 
 const fixed = () => new Date(Date.UTC(2026, 7, 21, 10, 0, 0));
-const base = { length: 8, now: fixed, sleep: async () => {}, spinnerMs: 0, rollbackWaitMs: 0 };
+const base = { length: 8, now: fixed, sleep: async () => {}, rollbackWaitMs: 0 };
 const T = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)/g;
 
 describe('monitorDeployment', () => {
@@ -283,16 +300,27 @@ describe('monitorDeployment', () => {
     });
     const { io, out, raw } = capture({ tty: true, columns: 200 });
     expect(await monitorDeployment({ ...base, client: client as never, io }, ID)).toBe(0);
-    expect(out).toHaveLength(1); // only the ==> line goes through io.out
-    const first = raw[0];
+    // The ==> line and the final state go through io.out, below the block.
+    expect(out).toHaveLength(2);
+    expect(out[1]).toBe('\n  ✓ Deployment "3eefc5eb" successful');
+    const [first, up, col, clear, second] = raw;
     expect(first.startsWith('\n    ')).toBe(true);
-    expect(first.endsWith('\n  Deployment "3eefc5eb" in progress...')).toBe(true);
-    const rows = first.split('\n').length;
-    // The redraw goes back to the region's first row, clears below and writes the final state.
-    expect(raw[1].startsWith(`\r\x1b[${rows - 1}A\x1b[J\n    `)).toBe(true);
-    expect(raw[1]).toContain('Status      = successful');
-    expect(raw[1].endsWith('\n  ✓ Deployment "3eefc5eb" successful')).toBe(true);
-    expect(raw.at(-1)).toBe('\n');
+    expect(first).toContain('Status      = running');
+    expect(first.endsWith('\n')).toBe(true);
+    // The redraw goes back to the region's first row (the cursor was below its last), clears below and writes the final state.
+    expect([up, col, clear]).toEqual([`<up ${first.split('\n').length - 1}>`, '<col 0>', '<clear down>']);
+    expect(second).toContain('Status      = successful');
+    expect(raw).toHaveLength(5);
+  });
+
+  it('without a terminal stream to move on, prints each state below the last', async () => {
+    const { client } = scripted({ [ID]: [deployment({ Status: 'successful', StatusDescription: 'Deployment completed successfully' })] });
+    const out: string[] = [];
+    const written: string[] = [];
+    const io = { out: (t: string) => void out.push(t), err: () => {}, stdout: { isTTY: true, write: (t: string) => void written.push(t) } };
+    expect(await monitorDeployment({ ...base, client: client as never, io }, ID)).toBe(0);
+    expect(written).toEqual([]);
+    expect(out.join('\n')).toContain('Status      = successful');
   });
 });
 
@@ -304,17 +332,13 @@ describe('terminal redrawing', () => {
     expect(terminalRows('a\nb', undefined)).toBe(2);
   });
 
-  it('LiveRegion moves up over what it drew last, and only rewrites the last line for the spinner', () => {
-    const raw: string[] = [];
-    const region = new LiveRegion({ columns: 80, write: (t) => void raw.push(t) });
-    region.redrawLastLine('nothing drawn yet');
-    expect(raw).toEqual([]);
-    region.draw('one\ntwo\nthree');
-    region.redrawLastLine('THREE');
-    region.draw('single');
-    region.draw('again');
-    region.close();
-    expect(raw).toEqual(['one\ntwo\nthree', '\r\x1b[KTHREE', '\r\x1b[2A\x1b[Jsingle', '\r\x1b[Jagain', '\n']);
+  it('LiveRegion moves up over the rows it drew last, wrapped ones included, and clears below', () => {
+    const { stream, raw } = terminal(4);
+    const region = new LiveRegion(stream);
+    region.draw('one\ntwo\nthree\n');
+    region.draw('single\n');
+    region.draw('again\n');
+    expect(raw).toEqual(['one\ntwo\nthree\n', '<up 4>', '<col 0>', '<clear down>', 'single\n', '<up 2>', '<col 0>', '<clear down>', 'again\n']);
   });
 });
 

@@ -3,6 +3,17 @@ import { PassThrough } from 'node:stream';
 import { createIo, type Io } from '../../src/cli/io.js';
 import { formatDuration, formatTable, goValue, renderList, renderSecret, renderTable } from '../../src/cli/output/format.js';
 import { UsageError } from '../../src/shared/errors.js';
+import { useColours } from '../../src/cli/output/colour.js';
+
+/** Runs `body` with the colours `io` calls for, as src/main.ts sets them around a command. */
+async function withColours<T>(io: Io, body: () => Promise<T> | T): Promise<T> {
+  const restore = await useColours(io);
+  try {
+    return await body();
+  } finally {
+    restore();
+  }
+}
 
 function capture(opts: { tty?: boolean; forceColor?: boolean } = {}): { io: Io; stdout: () => string; stderr: () => string } {
   const stdout = Object.assign(new PassThrough(), { isTTY: opts.tty });
@@ -87,11 +98,20 @@ describe('renderSecret: table', () => {
 
   it('colours warnings only when colour is on', async () => {
     const plain = capture();
-    await renderSecret(plain.io, { warnings: ['w'] }, { format: 'table' });
+    await withColours(plain.io, () => renderSecret(plain.io, { warnings: ['w'] }, { format: 'table' }));
     expect(plain.stderr()).not.toContain('\x1b[');
     const coloured = capture({ forceColor: true });
-    await renderSecret(coloured.io, { warnings: ['w'] }, { format: 'table' });
-    expect(coloured.stderr()).toContain('\x1b[33m');
+    await withColours(coloured.io, () => renderSecret(coloured.io, { warnings: ['w'] }, { format: 'table' }));
+    expect(coloured.stderr()).toContain('\x1b[33mWARNING!');
+  });
+
+  it('makes table headers bold while the command has colour on stdout, and only then', async () => {
+    const coloured = capture({ forceColor: true });
+    const text = await withColours(coloured.io, () => formatTable(['Name', 'Status'], [['web', 'running']]));
+    expect(text).toBe('\x1b[1mName\x1b[22m  \x1b[1mStatus\x1b[22m\nweb   running\n');
+    expect(formatTable(['Name', 'Status'], [['web', 'running']])).toBe('Name  Status\nweb   running\n');
+    const dashes = await withColours(coloured.io, () => formatTable(['Key', 'Value'], [['a', 'b']], { dashes: true }));
+    expect(dashes).toBe('\x1b[1mKey\x1b[22m    \x1b[1mValue\x1b[22m\n---    -----\na      b\n');
   });
 
   it('prints nothing for an empty response', async () => {

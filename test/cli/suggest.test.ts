@@ -1,6 +1,6 @@
 /** "Did you mean": close command words are suggested, far ones are not, closest first. */
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance, suggestions } from '../../src/cli/suggest.js';
+import { didYouMean, didYouMeanFlag, editDistance, suggestions } from '../../src/cli/suggest.js';
 
 describe('command suggestions', () => {
   it('counts edits, a swap of neighbours as one', () => {
@@ -27,5 +27,12 @@ describe('command suggestions', () => {
     // Two letters are too few to guess from.
     expect(didYouMean([], 'st', ['status', 'stop'])).toBe('');
     expect(didYouMean([], 'xyzzy', ['status'])).toBe('');
+  });
+
+  it('words the hint for a flag with its dash, and offers none for a one-letter flag', () => {
+    expect(didYouMeanFlag('detatch', ['detach', 'verbose'])).toBe('\nDid you mean -detach?');
+    expect(didYouMeanFlag('std', ['stdout', 'stderr', 'tail'])).toBe('\nDid you mean one of these?\n    -stderr\n    -stdout');
+    expect(didYouMeanFlag('x', ['i', 't', 'e'])).toBe('');
+    expect(didYouMeanFlag('xyzzy', ['detach'])).toBe('');
   });
 });

@@ -1,83 +1,103 @@
 /**
  * The committed bash completion script, run by bash the way readline would call it: it must complete
  * every command's words and flags, flag choices, and ask the server (through `svc __complete`) for values
- * only the server knows. zsh and fish run their scripts too when they are installed.
+ * only the server knows. Every argument and flag whose value the server knows declares its kind. zsh and
+ * fish run their scripts in test/contract/completion-shells.test.ts; each kind's values in
+ * test/e2e/complete-kinds-cli.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullRegistry } from '../../src/cli/registry.js';
 import { FLAG_SETS } from '../../src/cli/flags/common.js';
-import type { CommandSpec } from '../../src/cli/define.js';
+import type { CommandSpec, FlagSpec } from '../../src/cli/define.js';
+import { SERVER_KINDS, type ServerKind } from '../../src/shared/completion-kinds.js';
+import { authMethodBackends } from '../../src/secrets/auth/backends.js';
 import { run } from '../../src/main.js';
 import { REPO, SVC_BIN, startTestServer, type TestServer } from '../support/server.js';
-
-const SCRIPT = path.join(REPO, 'completions/svc.bash');
-/** readline's default, as bash source; the script must work whether or not "=" breaks words. */
-const WORDBREAKS = `$' \\t\\n"\\'><=;|&(:'`;
-const WORDBREAKS_WITHOUT_EQUALS = `$' \\t\\n'`;
-
-/** Completes each line (cursor at the end) and answers the candidates per line. */
-function complete(lines: string[], opts: { env?: Record<string, string>; wordbreaks?: string } = {}): Promise<string[][]> {
-  const driver = [
-    `source ${JSON.stringify(SCRIPT)}`,
-    `COMP_WORDBREAKS=${opts.wordbreaks ?? WORDBREAKS}`,
-    'while IFS= read -r line; do',
-    '  COMP_LINE=$line; COMP_POINT=${#line}; COMPREPLY=()',
-    '  _svc',
-    `  (IFS=$'\\t'; printf '%s\\n' "\${COMPREPLY[*]}")`,
-    'done',
-  ].join('\n');
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--norc', '--noprofile', '-c', driver], { env: { PATH: process.env.PATH, HOME: '/nonexistent', ...opts.env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0 || err !== '') reject(new Error(`bash exited ${code}: ${err}`));
-      else resolve(out.split('\n').slice(0, lines.length).map((l) => (l === '' ? [] : l.split('\t'))));
-    });
-    child.stdin.end(lines.map((l) => `${l}\n`).join(''));
-  });
-}
+import { completeInBash as complete, WORDBREAKS_WITHOUT_EQUALS } from '../support/shells.js';
 
 const { commands, groups } = await fullRegistry();
 const visible = commands.filter((c) => !c.path[0].startsWith('__'));
 const flagsOf = (c: CommandSpec) => [...(c.flagSets ?? []).flatMap((s) => FLAG_SETS[s].flags), ...(c.flags ?? [])].filter((f) => !f.hidden);
 
-/** The kinds `svc __complete` resolves from the server. */
-const SERVER_KINDS = ['job', 'alloc', 'node', 'policy', 'namespace', 'deployment', 'role'] as const;
+const SERVER_KIND_NAMES = Object.keys(SERVER_KINDS) as ServerKind[];
 
 /**
- * The server-known kind an argument holds, judged by its name: `job`, `alloc` ... or `name` in a group
- * named after the kind (`policy read NAME`, `namespace status NAME`, `auth cloud role tag NAME`).
+ * The server-known kind an argument holds, judged by its name and its command's words: `job`, `eval`,
+ * `service` ...; `name` in a group named after the kind (`policy read NAME`, `auth cloud role tag NAME`);
+ * `path` of `auth tune|disable`; the IDs of the identity commands; the entries of the cloud mount's lists.
  */
-function kindOfArg(c: CommandSpec, name: string): string | undefined {
-  if ((SERVER_KINDS as readonly string[]).includes(name)) return name;
+function kindOfArg(c: CommandSpec, name: string): ServerKind | undefined {
+  const words = c.path.join(' ');
   const group = c.path.at(-2);
-  if (name === 'name' && group && (SERVER_KINDS as readonly string[]).includes(group)) return group;
+  if (['job', 'alloc', 'node', 'deployment', 'eval', 'service'].includes(name)) return name as ServerKind;
+  if (name === 'name' && (group === 'policy' || group === 'namespace' || group === 'role')) return group;
+  if (name === 'path' && (words === 'auth tune' || words === 'auth disable')) return 'mount';
+  if (name === 'id' && group === 'entity') return 'entity';
+  if (name === 'id' && group === 'entity-alias') return 'entity-alias';
+  const cloudLists: Record<string, ServerKind> = { cert_name: 'certificate', account_id: 'sts-account', instance_id: 'accesslist' };
+  if (cloudLists[name]) return cloudLists[name];
+  if (name === 'tag' && words !== 'auth cloud denylist add') return 'denylist';
   return undefined;
 }
 
-/** Runs `shell` with `args` when it is installed; answers undefined (after saying why) when it is not. */
-function runShellIfInstalled(shell: string, args: string[]): { stdout: string; stderr: string; status: number | null } | undefined {
-  if (spawnSync('sh', ['-c', `command -v ${shell}`]).status !== 0) {
-    console.warn(`${shell} is not installed: its completion script was not run`);
-    return undefined;
-  }
-  const res = spawnSync(shell, args, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
-  return { stdout: res.stdout, stderr: res.stderr, status: res.status };
+/**
+ * The server-known kind a flag's value holds, judged by its name: policies, jobs, allocations,
+ * namespaces, entities and aliases, mount accessors; -path of `login` (any auth mount) and of the
+ * `auth cloud` commands (a cloud mount). A new name such as `-name` of `identity entity create` is not.
+ */
+function kindOfFlag(c: CommandSpec, f: FlagSpec): ServerKind | undefined {
+  if (f.type === 'bool') return undefined;
+  const byName: Record<string, ServerKind> = {
+    policy: 'policy',
+    policies: 'policy',
+    'token-policies': 'policy',
+    job: 'job',
+    alloc: 'alloc',
+    namespace: 'namespace',
+    'entity-id': 'entity',
+    'canonical-id': 'entity',
+    'alias-id': 'entity-alias',
+    'mount-accessor': 'accessor',
+    'alias-mount-accessor': 'accessor',
+  };
+  if (byName[f.name]) return byName[f.name];
+  if (f.name === 'path' && c.path[0] === 'login') return 'mount';
+  if (f.name === 'path' && c.path[0] === 'auth' && c.path[1] === 'cloud') return 'cloud-mount';
+  if (f.name === 'name' && ['identity entity read', 'identity entity delete', 'identity lookup entity'].includes(c.path.join(' '))) return 'entity-name';
+  return undefined;
 }
 
 describe('completion kinds', () => {
-  it('every argument that holds a job, allocation, node, policy, namespace, deployment or role declares that kind', () => {
-    const args = commands.flatMap((c) => (c.args ?? []).map((a) => ({ c, a, kind: kindOfArg(c, a.name) }))).filter((x) => x.kind);
+  it('every argument that holds a value the server knows declares its kind', () => {
+    const args = visible.flatMap((c) => (c.args ?? []).map((a) => ({ c, a, kind: kindOfArg(c, a.name) }))).filter((x) => x.kind);
     expect(args.length).toBeGreaterThan(0);
     for (const { c, a, kind } of args) expect(a.complete, `svc ${c.path.join(' ')} ${a.name.toUpperCase()}`).toBe(kind);
+  });
+
+  it('every flag that holds a value the server knows declares its kind', () => {
+    const flags = visible.flatMap((c) => flagsOf(c).map((f) => ({ c, f, kind: kindOfFlag(c, f) }))).filter((x) => x.kind);
+    expect(flags.length).toBeGreaterThan(0);
+    for (const { c, f, kind } of flags) expect(f.complete, `svc ${c.path.join(' ')} -${f.name}`).toBe(kind);
+  });
+
+  it('every kind svc __complete resolves is declared by some argument or flag, and nothing else is declared', () => {
+    const declared = new Set(
+      visible.flatMap((c) => [
+        ...flagsOf(c).map((f) => f.complete),
+        ...(c.args ?? []).flatMap((a) => [a.complete, ...Object.values(a.pairs ?? {}).map((p) => p.complete)]),
+      ]),
+    );
+    for (const kind of SERVER_KIND_NAMES) expect(declared.has(kind), kind).toBe(true);
+    const known = new Set<string | undefined>([undefined, 'file', 'dir', ...SERVER_KIND_NAMES]);
+    for (const kind of declared) expect(known.has(kind), String(kind)).toBe(true);
+  });
+
+  it('svc auth enable offers the auth method types the server mounts', () => {
+    const enable = visible.find((c) => c.path.join(' ') === 'auth enable')!;
+    expect([...(enable.args?.[0].choices ?? [])].sort()).toEqual(Object.keys(authMethodBackends).sort());
   });
 });
 
@@ -207,10 +227,8 @@ describe('completion values from the server', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as net.AddressInfo;
     try {
-      for (const kind of SERVER_KINDS) {
-        const res = await srv.cli(['__complete', kind, ''], { env: { SVC_ADDR: `http://127.0.0.1:${port}` } });
-        expect(res, kind).toMatchObject({ code: 0, stdout: '', stderr: '' });
-      }
+      const results = await Promise.all(SERVER_KIND_NAMES.map((kind) => srv.cli(['__complete', kind, ''], { env: { SVC_ADDR: `http://127.0.0.1:${port}` } })));
+      results.forEach((res, i) => expect(res, SERVER_KIND_NAMES[i]).toMatchObject({ code: 0, stdout: '', stderr: '' }));
       expect(sockets.size).toBeGreaterThan(0);
     } finally {
       for (const s of sockets) s.destroy();
@@ -225,32 +243,48 @@ describe('completion values from the server', () => {
     });
     expect(answer).toEqual(['default']);
   });
-});
 
-describe('zsh and fish scripts', () => {
-  it('zsh offers the shells after svc completion', () => {
-    const driver = [
-      // Stand-ins for the completion system's builtins: print what would be offered.
-      'compdef() { :; }',
-      '_describe() { :; }',
-      'compadd() { while (( $# )); do if [[ $1 == -a ]]; then print -l -- ${(P)2}; shift; fi; shift; done }',
-      `source ${JSON.stringify(path.join(REPO, 'completions/svc.zsh'))}`,
-      "words=(svc completion '')",
-      'CURRENT=3',
-      '_svc',
-    ].join('\n');
-    const res = runShellIfInstalled('zsh', ['-f', '-c', driver]);
-    if (!res) return;
-    expect(res.stderr).toBe('');
-    expect(res.stdout.trim().split('\n').sort()).toEqual(['bash', 'fish', 'zsh']);
+  it('the bash script passes the namespace and server of the line on to svc __complete', async () => {
+    const c = srv.client();
+    await c.scheduler('PUT', '/v1/namespace/team-a', { body: { Name: 'team-a' } });
+    for (const [id, namespace] of [['web', 'default'], ['worker', 'team-a']]) {
+      await c.scheduler('POST', '/v1/jobs', { body: { Job: { ID: id, Type: 'batch', Datacenters: ['no-such-dc'], TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] }] } }, query: { namespace } });
+    }
+    const env = { SVC_ADDR: 'http://127.0.0.1:1', SVC_TOKEN: srv.rootToken, NO_COLOR: '1' };
+    const answers = await complete(
+      [
+        `${SVC_BIN} job status -address=${srv.url} `,
+        `${SVC_BIN} job status -address ${srv.url} -namespace=team-a `,
+        `${SVC_BIN} job status -address=${srv.url} -namespace team-a w`,
+        `${SVC_BIN} job status -address=${srv.url} -namespace=* w`,
+        `${SVC_BIN} job status `,
+      ],
+      { env },
+    );
+    expect(answers).toEqual([['web'], ['worker'], ['worker'], ['web', 'worker'], []]);
   });
 
-  it('fish offers the shells after svc completion', () => {
-    const driver = `source ${JSON.stringify(path.join(REPO, 'completions/svc.fish'))}; complete -C 'svc completion '`;
-    const res = runShellIfInstalled('fish', ['--no-config', '-c', driver]);
-    if (!res) return;
-    expect(res.stderr).toBe('');
-    expect(res.stdout.trim().split('\n').map((l) => l.split('\t')[0]).sort()).toEqual(['bash', 'fish', 'zsh']);
+  it('the bash script completes the value of a K=V argument, whether or not "=" breaks words', async () => {
+    const c = srv.client();
+    await c.secrets('POST', 'sys/auth/cloud-login', { body: { type: 'cloud' } });
+    await c.secrets('POST', 'auth/cloud-login/role/dev-ec2', { body: { auth_type: 'ec2', bound_account_id: '123456789012' } });
+    const env = { SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, NO_COLOR: '1' };
+    const lines = [
+      `${SVC_BIN} login -method=cloud type=`,
+      `${SVC_BIN} login -method=cloud document=p`,
+      `${SVC_BIN} login -method=cloud -path=cloud-login role=`,
+      `${SVC_BIN} login nonce=`,
+    ];
+    expect(await complete(lines, { env })).toEqual([['iam', 'ec2'], ['pkcs7'], ['dev-ec2'], []]);
+    expect(await complete(lines, { env, wordbreaks: WORDBREAKS_WITHOUT_EQUALS })).toEqual([['type=iam', 'type=ec2'], ['document=pkcs7'], ['role=dev-ec2'], []]);
+  });
+
+  it('the bash script completes a value holding ":" as readline replaces the word', async () => {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: { ID: 'batch:nightly', Type: 'batch', Datacenters: ['no-such-dc'], TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] }] } } });
+    const env = { SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, NO_COLOR: '1' };
+    // With ":" in COMP_WORDBREAKS (the default) readline replaces only what follows the last ":".
+    expect(await complete([`${SVC_BIN} job status batch:n`, `${SVC_BIN} job status bat`], { env })).toEqual([['nightly'], ['batch:nightly']]);
+    expect(await complete([`${SVC_BIN} job status batch:n`], { env, wordbreaks: WORDBREAKS_WITHOUT_EQUALS })).toEqual([['batch:nightly']]);
   });
 });
 

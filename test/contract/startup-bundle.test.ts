@@ -5,7 +5,9 @@
  * build output (`npm run build`), so that a static import that pulls such a module back into
  * dist/main.cjs fails here rather than only in `npm run bench`.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const dist = (name: string) => new URL(`../../dist/${name}`, import.meta.url);
@@ -28,6 +30,7 @@ const LAZY = [
   /^src\/cli\/prefix\.ts$/,
   /^src\/cli\/job-file\.ts$/,
   /^src\/cli\/command-failure\.ts$/,
+  /^src\/cli\/flags\/parse\.ts$/,
   /^src\/cli\/docs\/completions\.ts$/,
   /^src\/cli\/commands\/auth\/cloud\//,
   // The job and alloc declarations, but for their groups and the top-level `run`/`stop` aliases.
@@ -72,6 +75,21 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
     expect(statSync(dist('main.cjs')).size).toBeLessThan(MAIN_BUDGET);
   });
 
+  it('loads the flag parser (dist/cli-flags.cjs, commander inlined) only when a command is given flags', () => {
+    expect(main).not.toContain('node_modules/commander/');
+    expect(readFileSync(dist('cli-flags.cjs'), 'utf8')).toContain('// node_modules/commander/lib/command.js');
+    const loadsParser = (argv: string[]) => {
+      const script = `require(${JSON.stringify(fileURLToPath(dist('main.cjs')))})
+        .run(${JSON.stringify(argv)}, undefined, { HOME: '/nonexistent', SVC_ADDR: 'http://127.0.0.1:1' })
+        .then(() => process.stderr.write('\\nparser loaded: ' + Object.keys(require.cache).some((f) => f.endsWith('cli-flags.cjs') || f.includes('/node_modules/commander/'))));`;
+      return /parser loaded: (\w+)$/.exec(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stderr)?.[1];
+    };
+    expect(loadsParser(['version'])).toBe('false');
+    expect(loadsParser(['-version'])).toBe('false');
+    expect(loadsParser(['status'])).toBe('false');
+    expect(loadsParser(['status', '-address=http://127.0.0.1:1'])).toBe('true');
+  });
+
   it('loads the scheduler commands, the auth cloud commands and the completion scripts from their own bundles', () => {
     expect(main).toContain('require("./cli-scheduler.cjs")');
     expect(main).toContain('require("./cli-auth-cloud.cjs")');
@@ -83,7 +101,7 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
   });
 
   // cli-alloc.cjs holds declarations only, which throw nothing.
-  it.each(['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-login-cloud.cjs'])('shares the error classes with %s, so exit codes follow the error type', (bundle) => {
+  it.each(['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-login-cloud.cjs', 'cli-flags.cjs'])('shares the error classes with %s, so exit codes follow the error type', (bundle) => {
     const text = readFileSync(dist(bundle), 'utf8');
     expect(modulesOf(text).has('src/shared/errors.ts'), `dist/${bundle} carries its own copy of src/shared/errors.ts`).toBe(false);
     expect(text).toContain('require("./main.cjs").__shared["src/shared/errors.ts"]');

@@ -109,7 +109,11 @@ describe('svc job plan', () => {
   it('colours only when asked to (a terminal, or -force-color)', async () => {
     const jobFile = await file('web.nomad.hcl', jobHcl({ count: 3 }));
     const r = await cli(['job', 'plan', '-force-color', jobFile], { NO_COLOR: '' });
-    expect(r.stdout).toContain('\u001b[1mScheduler dry-run:\u001b[0m');
+    expect(r.stdout).toContain('\u001b[1mScheduler dry-run:\u001b[22m');
+    // The diff as Nomad colours it: +/- bright yellow, headings bold, what an update forces in its colour.
+    expect(r.stdout).toContain('\u001b[93m+/-\u001b[39m \u001b[1mJob: "web"\u001b[22m');
+    expect(r.stdout).toContain('\u001b[93m+/-\u001b[39m Count: "2" => "3" (\u001b[32mforces create\u001b[39m)');
+    expect(r.stdout).toContain('\u001b[1m\u001b[32m- All tasks successfully allocated.\u001b[39m\u001b[22m');
   });
 
   it('exits 255 on an unreadable file, an invalid job, or a server error', async () => {

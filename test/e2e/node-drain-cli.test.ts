@@ -171,22 +171,15 @@ describe('svc node drain', () => {
     expect(await node()).toMatchObject({ DrainStrategy: null, SchedulingEligibility: 'eligible' });
   });
 
-  it('asks before acting on a node named by a prefix; only an exact "y" goes on', async () => {
+  it('acts on a node named by a prefix without a terminal only with -yes (a terminal asks)', async () => {
     await runJob('prefix-batch', 'batch');
     const prefix = nodeId.slice(0, 6);
-    const question = `Are you sure you want to enable drain mode for node "${nodeId}"? [y/N]`;
-    const no = await srv.cli(['node', 'drain', '-enable', '-detach', prefix], { input: 'n\n' });
-    expect(no.code).toBe(0);
-    expect(no.stderr).toContain(question);
-    expect(no.stdout).toBe('Canceling drain toggle\n');
-    const yes = await srv.cli(['node', 'drain', '-enable', '-detach', prefix], { input: 'yes\n' });
-    expect(yes.code).toBe(0);
-    expect(yes.stdout).toBe('For confirmation, an exact ‘y’ is required.\n');
-    const other = await srv.cli(['node', 'drain', '-enable', '-detach', prefix], { input: 'maybe\n' });
-    expect(other.code).toBe(1);
-    expect(other.stdout).toBe("No confirmation detected. For confirmation, an exact 'y' is required.\n");
+    const refused = await srv.cli(['node', 'drain', '-enable', '-detach', prefix], { input: 'y\n' });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.split('\n')[0]).toBe(`"${prefix}" is a prefix of node "${nodeId}": pass the full ID, or -yes to go on without confirmation`);
     expect((await node()).DrainStrategy).toBeNull();
-    const y = await srv.cli(['node', 'drain', '-enable', '-detach', '-no-deadline', prefix], { input: 'y\n' });
+    const y = await srv.cli(['node', 'drain', '-enable', '-detach', '-no-deadline', '-yes', prefix]);
     expect(y.code).toBe(0);
     expect(y.stdout).toBe(`Node "${nodeId}" drain strategy set\n`);
     expect((await node()).DrainStrategy).not.toBeNull();

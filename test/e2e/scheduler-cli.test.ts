@@ -440,8 +440,13 @@ describe('svc job stop', () => {
     expect(status.stderr).toBe('No job(s) with prefix or id "webapp" found\n');
   });
 
-  it('stops a job named by a unique prefix without asking when stdin is not a terminal', async () => {
-    const res = await cli(['job', 'stop', '-detach', 'bi']);
+  it('without a terminal, stops a job named by a unique prefix only with -yes, whatever stdin holds', async () => {
+    const refused = await cli(['job', 'stop', '-detach', 'bi'], 'y\n');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.split('\n')[0]).toMatch(/^"bi" is a prefix of job "\S+": pass the full ID, or -yes to stop it without confirmation$/);
+    expect(refused.stderr).toContain('Usage: svc job stop [options] JOB...');
+    const res = await cli(['job', 'stop', '-detach', '-yes', 'bi']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(new RegExp(`^${UUID.source}\\n$`));
   });

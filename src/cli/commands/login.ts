@@ -2,11 +2,12 @@ import { defineCommand, type CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { kvSources } from '../kv-args.js';
 import { writeTokenFile } from '../token-file.js';
-import type { Io } from '../io.js';
 import { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../shared/errors.js';
 import { authMountName } from '../auth-mount.js';
 import type { OutputFormat, SecretResponse } from '../output/format.js';
+import { askHidden } from '../prompt.js';
+import { CLOUD_LOGIN_CHOICES } from '../cloud-login-choices.js';
 
 /**
  * One way of logging in. It turns the command's arguments into a secrets response with an `auth` block;
@@ -30,8 +31,7 @@ const tokenMethod: LoginMethod = {
     if (token.startsWith('token=')) token = token.slice('token='.length);
     if (token === '-') token = (await kvSources(ctx.io.stdin).readStdin()).trim();
     else if (token === '') {
-      if (!ctx.io.canPrompt) throw new UsageError('No token given: pass TOKEN, or - to read it from stdin');
-      token = (await promptHidden(ctx.io, 'Token (will be hidden): ')).trim();
+      token = (await askHidden(ctx.io, 'Token (will be hidden):', new UsageError('No token given: pass TOKEN, or - to read it from stdin'))).trim();
     }
     if (token === '') throw new UsageError('The token must not be empty');
 
@@ -60,39 +60,6 @@ const tokenMethod: LoginMethod = {
 };
 
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
-
-async function promptHidden(io: Io, question: string): Promise<string> {
-  const stdin = io.stdin as NodeJS.ReadStream;
-  io.stderr.write(question);
-  const wasRaw = stdin.isRaw === true;
-  stdin.setRawMode?.(true);
-  stdin.resume();
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const finish = () => {
-      stdin.off('data', onData);
-      stdin.setRawMode?.(wasRaw);
-      stdin.pause();
-      io.stderr.write('\n');
-    };
-    const onData = (chunk: Buffer | string) => {
-      for (const ch of chunk.toString()) {
-        if (ch === '\r' || ch === '\n') {
-          finish();
-          resolve(value);
-          return;
-        }
-        if (ch === '\u0003' || ch === '\u0004') {
-          finish();
-          reject(new UsageError('Interrupted'));
-          return;
-        }
-        value = ch === '\u007f' || ch === '\b' ? value.slice(0, -1) : value + ch;
-      }
-    };
-    stdin.on('data', onData);
-  });
-}
 
 const SUCCESS = [
   'Success! You are now authenticated. The token information displayed below',
@@ -124,15 +91,22 @@ export default defineCommand({
   ],
   exitCodes: { 0: 'logged in', 1: 'a usage or local error, such as an unwritable token file or no metadata service', 2: 'a server error, such as an invalid token' },
   family: 'secrets',
-  flagSets: ['http', 'output'],
+  flagSets: ['http', 'output', 'prompt'],
   flags: [
     { name: 'method', type: 'string', default: 'token', description: 'The auth method to log in with: token or cloud.' },
-    { name: 'path', type: 'string', description: 'Mount path of the auth method, relative to auth/; the method name by default.' },
+    { name: 'path', type: 'string', description: 'Mount path of the auth method, relative to auth/; the method name by default.', complete: 'mount' },
     { name: 'no-store', type: 'bool', description: 'Do not store the token in the token file.' },
     { name: 'token-only', type: 'bool', description: 'Print only the token and do not store it; the same as -field=token -no-store.' },
     { name: 'no-print', type: 'bool', description: 'Print nothing on success; only the exit code tells.' },
   ],
-  args: [{ name: 'args', description: 'The token, or - to read it from stdin; prompted for on a terminal when left out. K=V options for other methods.', variadic: true }],
+  args: [
+    {
+      name: 'args',
+      description: 'The token, or - to read it from stdin; prompted for on a terminal when left out. K=V options for other methods.',
+      variadic: true,
+      pairs: { role: { complete: 'role' }, type: { choices: CLOUD_LOGIN_CHOICES.type }, document: { choices: CLOUD_LOGIN_CHOICES.document } },
+    },
+  ],
   async run(ctx) {
     const methodName = String(ctx.flags.method ?? 'token');
     const load = Object.hasOwn(LOGIN_METHODS, methodName) ? LOGIN_METHODS[methodName] : undefined;

@@ -5,9 +5,10 @@
  *
  * All three scripts share one walk: the leading words select a command, a word starting with `-`
  * completes a flag (`-name=` for flags that take a value), `-name=<TAB>` or `-name <TAB>` completes the
- * flag's value, and anything else completes the next subcommand or the command's next argument. The
- * walk also notes the command's `-path` (the auth mount of `svc auth cloud` commands) and hands it to
- * `svc __complete`, which lists the roles of that mount.
+ * flag's value, `KEY=<TAB>` completes the value of a K=V argument the command declares, and anything
+ * else completes the next subcommand or the command's next argument. The walk also collects the options
+ * of the line that `svc __complete` takes as well (-address, -namespace, the mount's -path ...) and hands
+ * them to it, so values come from the server, namespace and mount the command will use.
  */
 import type { CommandSpec, FlagSpec, GroupSpec } from '../define.js';
 import type { FlagSetTable } from '../output/help.js';
@@ -32,7 +33,14 @@ export interface CompletionNode {
   key: string;
   subcommands: Array<{ name: string; synopsis: string }>;
   /** set when the words name a command (not only a group) */
-  command?: { flags: CompletionFlag[]; args: Array<{ value?: ValueSpec; variadic: boolean }> };
+  command?: { flags: CompletionFlag[]; args: CompletionArg[] };
+}
+
+export interface CompletionArg {
+  value?: ValueSpec;
+  variadic: boolean;
+  /** K=V arguments: the value spec of each key */
+  pairs: Record<string, ValueSpec>;
 }
 
 function valueSpec(complete: FlagSpec['complete'], choices: readonly string[] | undefined): ValueSpec | undefined {
@@ -71,7 +79,16 @@ export function completionModel(commands: CommandSpec[], groups: GroupSpec[], fl
           description: f.description.trim(),
           value: valueSpec(f.complete, f.choices),
         })),
-        args: (spec.args ?? []).map((a) => ({ value: valueSpec(a.complete, a.choices), variadic: a.variadic === true })),
+        args: (spec.args ?? []).map((a) => ({
+          value: valueSpec(a.complete, a.choices),
+          variadic: a.variadic === true,
+          pairs: Object.fromEntries(
+            Object.entries(a.pairs ?? {}).flatMap(([key, p]) => {
+              const v = valueSpec(p.complete, p.choices);
+              return v ? [[key, v]] : [];
+            }),
+          ),
+        })),
       };
     }
     return node;
@@ -103,9 +120,9 @@ function brief(text: string): string {
 
 /**
  * The branches of the value-spec lookup every script has: value specs of flags keyed `<words>|-<flag>`
- * (aliases too) and of arguments keyed `<words>#<index>`; a variadic argument's key is a prefix that
- * matches every later index, and the different separator keeps it from matching a flag's key.
- * Identical specs share one branch.
+ * (aliases too), of K=V arguments keyed `<words>@<key>`, and of arguments keyed `<words>#<index>`; a
+ * variadic argument's key is a prefix that matches every later index, and the different separators keep
+ * it from matching a flag's or a key's. Identical specs share one branch.
  */
 export interface ValueBranch {
   spec: string;
@@ -118,6 +135,9 @@ export function valueBranches(nodes: CompletionNode[]): ValueBranch[] {
   for (const node of nodes) {
     for (const f of node.command?.flags ?? []) {
       if (f.value) for (const n of [f.name, ...f.aliases]) add(specWord(f.value), `${node.key}|-${n}`);
+    }
+    for (const a of node.command?.args ?? []) {
+      for (const [key, v] of Object.entries(a.pairs)) add(specWord(v), `${node.key}@${key}`);
     }
   }
   const branches = [...bySpec].map(([spec, keys]) => ({ spec, keys }));
@@ -137,12 +157,28 @@ const fishPattern = (keys: ValueBranch['keys']) => keys.map((k) => fishq(`${k.te
 
 const GENERATED = 'Generated from the command registry by `npm run gen`; do not edit.';
 
-export function renderBash(nodes: CompletionNode[]): string {
+/**
+ * The names (aliases too) of the options `svc __complete` takes that carry a value: the scripts pass
+ * those of the line on to it. Flags without a value stay behind, -output-curl-string above all, which
+ * would print a curl command instead of values.
+ */
+export function forwardedFlags(commands: CommandSpec[], flagSets: FlagSetTable): string[] {
+  const callback = commands.find((c) => c.path.join(' ') === '__complete');
+  if (!callback) return [];
+  return commandFlags(callback, flagSets)
+    .filter((f) => f.type !== 'bool')
+    .flatMap((f) => [f.name, ...(f.aliases ?? [])]);
+}
+
+export function renderBash(nodes: CompletionNode[], forwarded: string[]): string {
   const L: string[] = [];
   L.push(
     '# bash completion for svc.',
     `# ${GENERATED}`,
     '# Install: source this file from ~/.bashrc, or: source <(svc completion bash)',
+    '',
+    '# The options of the line passed on to `svc __complete` (which server, namespace, mount ...).',
+    `_svc_forwarded=${shq(` ${forwarded.join(' ')} `)}`,
     '',
     '# The subcommands of the words in $1.',
     '_svc_words() {',
@@ -174,10 +210,15 @@ export function renderBash(nodes: CompletionNode[]): string {
     "    choices:*) IFS=' ' read -ra vals <<<\"${spec#choices:}\"; vals=($(compgen -W \"${vals[*]}\" -- \"$cur\")) ;;",
     '    file) vals=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;',
     '    dir) vals=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;',
-    '    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete ${_svc_mount:+"-path=$_svc_mount"} "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;',
+    '    dynamic:*) vals=($(compgen -W "$("$_svc_prog" __complete "${_svc_ctx[@]}" "${spec#dynamic:}" -- "$cur" 2>/dev/null)" -- "$cur")) ;;',
     '  esac',
-    '  local v',
-    '  for v in "${vals[@]}"; do COMPREPLY+=("$prefix$v"); done',
+    '  # Readline replaces only the text after the last COMP_WORDBREAKS character of the word (= and : by default).',
+    "  local word=$prefix$cur breaks=${COMP_WORDBREAKS//[[:space:]]/} lead='' v",
+    '  [[ -n $breaks ]] && lead=${word%"${word##*[$breaks]}"}',
+    '  for v in "${vals[@]}"; do',
+    '    v=$prefix$v',
+    '    COMPREPLY+=("${v#"$lead"}")',
+    '  done',
     '}',
     '',
     '_svc() {',
@@ -190,7 +231,8 @@ export function renderBash(nodes: CompletionNode[]): string {
     '    unset "words[${#words[@]}-1]"',
     '  fi',
     '  COMPREPLY=()',
-    '  _svc_prog=${words[0]:-svc} _svc_mount=\'\'',
+    '  local _svc_prog=${words[0]:-svc}',
+    '  local -a _svc_ctx=()',
     "  local key='' i=1 n=${#words[@]} REPLY",
     '  while ((i < n)); do',
     '    _svc_words "$key"',
@@ -203,13 +245,13 @@ export function renderBash(nodes: CompletionNode[]): string {
     '  for ((; i < n; i++)); do',
     '    local w=${words[i]}',
     '    if [[ -n $pending ]]; then',
-    '      [[ $pending == path ]] && _svc_mount=$w',
+    '      [[ $_svc_forwarded == *" $pending "* ]] && _svc_ctx+=("-$pending=$w")',
     "      pending=''; continue",
     '    fi',
     '    if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi',
     '    if [[ -z $dashdash && $w == -?* ]]; then',
     '      local name=${w#-}; name=${name#-}',
-    '      [[ $name == path=* ]] && _svc_mount=${name#path=}',
+    '      [[ $name == *=* && $_svc_forwarded == *" ${name%%=*} "* ]] && _svc_ctx+=("-$name")',
     '      [[ $name != *=* && $valued == *" $name "* ]] && pending=$name',
     '      continue',
     '    fi',
@@ -224,11 +266,15 @@ export function renderBash(nodes: CompletionNode[]): string {
     '    local flag=${cur%%=*} name=${cur%%=*}',
     '    name=${name#-}; name=${name#-}',
     '    _svc_value_spec "$key|-$name"',
-    '    # Readline replaces only the text after "=" when "=" breaks words.',
-    "    local prefix=\"$flag=\"",
-    "    [[ $COMP_WORDBREAKS == *=* ]] && prefix=''",
-    '    _svc_values "$REPLY" "${cur#*=}" "$prefix"',
+    '    _svc_values "$REPLY" "${cur#*=}" "$flag="',
     '    return 0',
+    '  fi',
+    '  if [[ ( -n $dashdash || $cur != -* ) && $cur =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; then',
+    '    _svc_value_spec "$key@${cur%%=*}"',
+    '    if [[ -n $REPLY ]]; then',
+    '      _svc_values "$REPLY" "${cur#*=}" "${cur%%=*}="',
+    '      return 0',
+    '    fi',
     '  fi',
     '  if [[ -z $dashdash && $cur == -* ]]; then',
     '    _svc_flags "$key"',
@@ -254,13 +300,16 @@ export function renderBash(nodes: CompletionNode[]): string {
 /** zsh: `_describe` entries are `name:description` with colons in the name escaped. */
 const zdesc = (name: string, description: string) => shq(`${name.replace(/:/g, '\\:')}:${brief(description)}`);
 
-export function renderZsh(nodes: CompletionNode[]): string {
+export function renderZsh(nodes: CompletionNode[], forwarded: string[]): string {
   const L: string[] = [];
   L.push(
     '#compdef svc',
     '# zsh completion for svc.',
     `# ${GENERATED}`,
     '# Install: copy this file to a directory on $fpath as _svc, or: source <(svc completion zsh)',
+    '',
+    '# The options of the line passed on to `svc __complete` (which server, namespace, mount ...).',
+    `_svc_forwarded=${shq(` ${forwarded.join(' ')} `)}`,
     '',
     '# The subcommands of the words in $1, as name:description.',
     '_svc_words() {',
@@ -298,14 +347,14 @@ export function renderZsh(nodes: CompletionNode[]): string {
     "    choices:*) vals=(${(s: :)${spec#choices:}}); compadd -a vals ;;",
     '    file) _files ;;',
     '    dir) _files -/ ;;',
-    '    dynamic:*) vals=(${(f)"$($_svc_prog __complete ${_svc_mount:+-path=$_svc_mount} ${spec#dynamic:} -- $PREFIX 2>/dev/null)"}); compadd -a vals ;;',
+    '    dynamic:*) vals=(${(f)"$($_svc_prog __complete $_svc_ctx ${spec#dynamic:} -- $PREFIX 2>/dev/null)"}); compadd -a vals ;;',
     '  esac',
     '}',
     '',
     '_svc() {',
     '  local cur=${words[CURRENT]} key=\'\' i=2 REPLY',
-    '  local -a reply',
-    "  _svc_prog=${words[1]} _svc_mount=''",
+    '  local -a reply _svc_ctx',
+    '  local _svc_prog=${words[1]}',
     '  while (( i < CURRENT )); do',
     '    _svc_words "$key"',
     '    (( ${reply[(I)${words[i]}:*]} )) || break',
@@ -317,13 +366,13 @@ export function renderZsh(nodes: CompletionNode[]): string {
     '  for (( ; i < CURRENT; i++ )); do',
     '    w=${words[i]}',
     '    if [[ -n $pending ]]; then',
-    '      [[ $pending == path ]] && _svc_mount=$w',
+    '      [[ $_svc_forwarded == *" $pending "* ]] && _svc_ctx+=("-$pending=${(Q)w}")',
     "      pending=''; continue",
     '    fi',
     '    if [[ -z $dashdash && $w == -- ]]; then dashdash=1; continue; fi',
     '    if [[ -z $dashdash && $w == -?* ]]; then',
     '      name=${w#-}; name=${name#-}',
-    '      [[ $name == path=* ]] && _svc_mount=${name#path=}',
+    '      [[ $name == *=* && $_svc_forwarded == *" ${name%%=*} "* ]] && _svc_ctx+=("-${(Q)name}")',
     '      [[ $name != *=* && $valued == *" $name "* ]] && pending=$name',
     '      continue',
     '    fi',
@@ -336,6 +385,13 @@ export function renderZsh(nodes: CompletionNode[]): string {
     '    name=${cur%%=*}; name=${name#-}; name=${name#-}',
     '    compset -P \'*=\'',
     '    _svc_value_spec "$key|-$name"; _svc_values "$REPLY"; return',
+    '  fi',
+    "  if [[ ( -n $dashdash || $cur != -* ) && $cur =~ '^[A-Za-z_][A-Za-z0-9_]*=' ]]; then",
+    '    _svc_value_spec "$key@${cur%%=*}"',
+    '    if [[ -n $REPLY ]]; then',
+    "      compset -P '[^=]#='",
+    '      _svc_values "$REPLY"; return',
+    '    fi',
     '  fi',
     '  if [[ -z $dashdash && $cur == -* ]]; then',
     '    _svc_bool_flags "$key"; local -a bools=("${reply[@]}")',
@@ -362,12 +418,15 @@ export function renderZsh(nodes: CompletionNode[]): string {
   return `${L.join('\n')}\n`;
 }
 
-export function renderFish(nodes: CompletionNode[]): string {
+export function renderFish(nodes: CompletionNode[], forwarded: string[]): string {
   const L: string[] = [];
   L.push(
     '# fish completion for svc.',
     `# ${GENERATED}`,
     '# Install: copy this file to ~/.config/fish/completions/svc.fish, or: svc completion fish | source',
+    '',
+    '# The options of the line passed on to `svc __complete` (which server, namespace, mount ...).',
+    `set -g __svc_forwarded ${forwarded.map(fishq).join(' ')}`,
     '',
     '# The subcommands of the words in $argv[1], as name<TAB>description.',
     'function __svc_words',
@@ -413,7 +472,7 @@ export function renderFish(nodes: CompletionNode[]): string {
     '                echo -- "$prefix$v"',
     '            end',
     "        case 'dynamic:*'",
-    '            for v in ($__svc_prog __complete $__svc_mount (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)',
+    '            for v in ($__svc_prog __complete $__svc_ctx (string replace "dynamic:" "" -- "$spec") -- "$cur" 2>/dev/null)',
     '                echo -- "$prefix$v"',
     '            end',
     '    end',
@@ -423,8 +482,7 @@ export function renderFish(nodes: CompletionNode[]): string {
     '    set -l words (commandline -opc)',
     '    set -l cur (commandline -ct)',
     '    set -g __svc_prog $words[1]',
-    '    # -path=MOUNT when the line names a mount, for the roles of that mount; else nothing',
-    '    set -g __svc_mount',
+    '    set -g __svc_ctx',
     "    set -l key ''",
     '    set -l i 2',
     '    set -l n (count $words)',
@@ -442,7 +500,7 @@ export function renderFish(nodes: CompletionNode[]): string {
     '        set -l w $words[$i]',
     '        set i (math $i + 1)',
     '        if test -n "$pending"',
-    '            test "$pending" = path; and set __svc_mount "-path=$w"',
+    '            contains -- $pending $__svc_forwarded; and set -a __svc_ctx "-$pending=$w"',
     "            set pending ''",
     '            continue',
     '        end',
@@ -452,7 +510,9 @@ export function renderFish(nodes: CompletionNode[]): string {
     '        end',
     '        if test $dashdash = 0; and string match -qr -- "^-." "$w"',
     '            set -l name (string replace -r -- "^--?" "" "$w")',
-    '            string match -q -- "path=*" "$name"; and set __svc_mount "-$name"',
+    '            if string match -q -- "*=*" "$name"; and contains -- (string replace -r -- "=.*" "" "$name") $__svc_forwarded',
+    '                set -a __svc_ctx "-$name"',
+    '            end',
     '            if not string match -q -- "*=*" "$name"; and contains -- $name $valued',
     '                set pending $name',
     '            end',
@@ -471,6 +531,14 @@ export function renderFish(nodes: CompletionNode[]): string {
     '        set -l spec (__svc_value_spec "$key|-$name")',
     '        __svc_values "$spec" (string replace -r -- "^[^=]*=" "" "$cur") "$flag="',
     '        return',
+    '    end',
+    '    if begin; test $dashdash = 1; or not string match -q -- "-*" "$cur"; end; and string match -qr -- "^[A-Za-z_][A-Za-z0-9_]*=" "$cur"',
+    '        set -l name (string replace -r -- "=.*" "" "$cur")',
+    '        set -l spec (__svc_value_spec "$key@$name")',
+    '        if test -n "$spec"',
+    '            __svc_values "$spec" (string replace -r -- "^[^=]*=" "" "$cur") "$name="',
+    '            return',
+    '        end',
     '    end',
     '    if test $dashdash = 0; and string match -q -- "-*" "$cur"',
     '        __svc_flags "$key"',
@@ -492,12 +560,13 @@ export function renderFish(nodes: CompletionNode[]): string {
 
 export function renderCompletion(shell: Shell, commands: CommandSpec[], groups: GroupSpec[], flagSets: FlagSetTable): string {
   const nodes = completionModel(commands, groups, flagSets);
+  const forwarded = forwardedFlags(commands, flagSets);
   switch (shell) {
     case 'bash':
-      return renderBash(nodes);
+      return renderBash(nodes, forwarded);
     case 'zsh':
-      return renderZsh(nodes);
+      return renderZsh(nodes, forwarded);
     case 'fish':
-      return renderFish(nodes);
+      return renderFish(nodes, forwarded);
   }
 }

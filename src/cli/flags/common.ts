@@ -81,8 +81,29 @@ export const SCHEDULER_OUTPUT_FLAGS: FlagSpec[] = [
   },
 ];
 
+/**
+ * The commands that may ask a question on a terminal (src/cli/prompt.ts): -non-interactive makes one
+ * that would be needed an error instead, as it is when stdin or stdout is not a terminal.
+ */
+export const PROMPT_FLAGS: FlagSpec[] = [
+  {
+    name: 'non-interactive',
+    type: 'bool',
+    description: 'Never ask a question, even on a terminal: where one would be needed, fail with a message naming the flag or argument that answers it.',
+    group: 'Prompt Options',
+  },
+];
+
+/** The commands that may ask for a confirmation: -yes gives it in advance. */
+export const CONFIRM_FLAGS: FlagSpec[] = [
+  { name: 'yes', type: 'bool', description: 'Answer yes to every confirmation instead of asking.', group: 'Prompt Options' },
+  ...PROMPT_FLAGS,
+];
+
 export const FLAG_SETS = {
   http: { title: 'HTTP Options', flags: HTTP_FLAGS },
   output: { title: 'Output Options', flags: OUTPUT_FLAGS },
   'scheduler-output': { title: 'Output Options', flags: SCHEDULER_OUTPUT_FLAGS },
+  prompt: { title: 'Prompt Options', flags: PROMPT_FLAGS },
+  confirm: { title: 'Prompt Options', flags: CONFIRM_FLAGS },
 } as const;

@@ -41,6 +41,7 @@ export function flagsFromFields(fields: Fields, opts: { omit?: string[] } = {}):
       description: describeField(schema),
       aliases: schema.cli?.aliases,
       choices: schema.allowedValues,
+      complete: schema.cli?.complete,
     }));
 }
 

@@ -2,7 +2,8 @@
  * `svc login -method=cloud`: logs in to the cloud auth method (POST auth/<mount>/login) with proof taken
  * from where the CLI runs. type=iam (the default, as Vault's aws method) sends a signed GetCallerIdentity
  * request; type=ec2 sends the instance identity document as the metadata service signed it, and keeps
- * the nonce the server hands out for the instance's later logins.
+ * the nonce the server hands out for the instance's later logins. A spinner shows while the metadata
+ * service and the server are waited for (on a terminal; src/cli/spinner.ts).
  */
 import { ApiClient, type SecretsEnvelope } from '../../api/client.js';
 import { isRegionName } from '../../cloud/endpoints.js';
@@ -14,11 +15,9 @@ import { kvSources, parseKvArgs } from '../kv-args.js';
 import type { LoginMethod } from '../commands/login.js';
 import { callerIdentityRequest, iamLoginFields, loginCredentials } from './cloud-iam-request.js';
 import { nonceFilePath, nonceKey, readNonce, storeNonce } from './nonce-file.js';
+import { withSpinner } from '../spinner.js';
+import { CLOUD_LOGIN_CHOICES as CHOICES } from '../cloud-login-choices.js';
 
-const CHOICES = {
-  type: ['iam', 'ec2'],
-  document: ['rsa2048', 'pkcs7', 'identity'],
-} as const;
 const IAM_ONLY = ['region', 'header_value'];
 const EC2_ONLY = ['nonce', 'document'];
 const KNOWN = ['role', 'type', ...IAM_ONLY, ...EC2_ONLY];
@@ -102,19 +101,27 @@ export const cloudMethod: LoginMethod = {
     const md = () => (metadata ??= metadataClient({ endpoint: ctx.env.CLOUD_METADATA_ENDPOINT }));
     const loginPath = `auth/${mount}/login`;
     const role = opts.role === undefined ? {} : { role: opts.role };
+    const loggingIn = `Logging in to auth/${mount}`;
 
     if (opts.type === 'iam') {
-      const creds = await loginCredentials(ctx.env, md);
-      const request = callerIdentityRequest(creds, { region: opts.region ?? 'us-east-1', serverId: opts.header_value });
-      return withAuth(await client.secrets('POST', loginPath, { body: { ...role, ...iamLoginFields(request) } }));
+      return withSpinner(ctx.io, 'Reading the credentials', async (spinner) => {
+        const creds = await loginCredentials(ctx.env, md);
+        const request = callerIdentityRequest(creds, { region: opts.region ?? 'us-east-1', serverId: opts.header_value });
+        spinner.update(loggingIn);
+        return withAuth(await client.secrets('POST', loginPath, { body: { ...role, ...iamLoginFields(request) } }));
+      });
     }
 
-    const { fields, instanceId } = await ec2Proof(md(), opts.document);
     const file = nonceFilePath(ctx.env);
-    const key = nonceKey(config.address, mount, instanceId);
-    // Read before logging in: a corrupted file must stop us before a first login consumes the server's nonce.
-    const nonce = opts.nonce ?? (await readNonce(file, key));
-    const answer = withAuth(await client.secrets('POST', loginPath, { body: { ...role, ...fields, ...(nonce === undefined ? {} : { nonce }) } }));
+    const { answer, nonce, key, instanceId } = await withSpinner(ctx.io, 'Reading the instance identity from the metadata service', async (spinner) => {
+      const { fields, instanceId } = await ec2Proof(md(), opts.document);
+      const key = nonceKey(config.address, mount, instanceId);
+      // Read before logging in: a corrupted file must stop us before a first login consumes the server's nonce.
+      const nonce = opts.nonce ?? (await readNonce(file, key));
+      spinner.update(loggingIn);
+      const answer = withAuth(await client.secrets('POST', loginPath, { body: { ...role, ...fields, ...(nonce === undefined ? {} : { nonce }) } }));
+      return { answer, nonce, key, instanceId };
+    });
     const issued = (answer.auth.metadata as Record<string, unknown> | null | undefined)?.nonce;
     if (nonce === undefined && typeof issued === 'string' && issued !== '') {
       try {

@@ -6,6 +6,7 @@
  * Pure functions of their input (and of the clock passed in), so they are unit-tested without a server.
  */
 import { formatTable } from './format.js';
+import { PLAIN, type Palette } from './colour.js';
 import { formatKV, formatTime, limit, parseWireTime, quote, sortedKeys } from './nomad.js';
 
 /** The fields of a deployment's task group state the screens read. */
@@ -145,15 +146,14 @@ export function monitorBlock(d: DeploymentView, opts: { length: number; time: Da
 }
 
 /**
- * The monitor's status line: `Deployment "3eefc5eb" in progress...` while it runs (after the spinner
- * frame, on a terminal), then `✓ Deployment "3eefc5eb" successful` or `! Deployment "3eefc5eb" failed`
- * (also cancelled). Indented by two, as Nomad's; coloured when `color`.
+ * The monitor's status line: `Deployment "3eefc5eb" in progress...` while it runs, then `✓ Deployment
+ * "3eefc5eb" successful` or `! Deployment "3eefc5eb" failed` (also cancelled), the mark green, red or
+ * yellow in `palette`. Indented by two, as Nomad's.
  */
-export function monitorStatusLine(id: string, status: string, length: number, opts: { spinner?: string; color?: boolean } = {}): string {
+export function monitorStatusLine(id: string, status: string, length: number, palette: Palette = PLAIN): string {
   const name = `Deployment ${quote(limit(id, length))}`;
-  if (!TERMINAL_DEPLOYMENT_STATUSES.has(status)) return `  ${opts.spinner ? `${opts.spinner} ` : ''}${name} in progress...`;
+  if (!TERMINAL_DEPLOYMENT_STATUSES.has(status)) return `  ${name} in progress...`;
   const ok = status === 'successful';
-  const mark = ok ? '✓' : '!';
-  const painted = opts.color ? `\x1b[${ok ? 32 : status === 'failed' ? 31 : 33}m${mark}\x1b[0m` : mark;
-  return `  ${painted} ${name} ${status}`;
+  const mark = ok ? palette.green('✓') : status === 'failed' ? palette.red('!') : palette.yellow('!');
+  return `  ${mark} ${name} ${status}`;
 }

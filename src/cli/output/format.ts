@@ -5,8 +5,10 @@
  *
  * On the start-up path: node built-ins only at top level; `yaml` is loaded when YAML is rendered.
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { Io } from '../io.js';
 import { UsageError } from '../../shared/errors.js';
+import { colours, errColours } from './colour.js';
 
 export type OutputFormat = 'table' | 'json' | 'yaml';
 
@@ -26,10 +28,6 @@ export interface SecretResponse {
   renewable?: boolean;
   [key: string]: unknown;
 }
-
-const YELLOW = '\x1b[33m';
-const RESET = '\x1b[0m';
-const ANSI = /\x1b\[[0-9;]*m/g;
 
 /**
  * Seconds → Go's time.Duration text with Vault's trimming of zero units: 0s, 500ms, 45s, 1m, 1h30m,
@@ -99,16 +97,17 @@ export interface TableOptions {
   empty?: string;
 }
 
-const visibleLength = (s: string) => s.replace(ANSI, '').length;
+const visibleLength = (s: string) => stripVTControlCharacters(s).length;
 
-/** Aligned columns as text, ending in a newline; the last column is not padded. */
+/** Aligned columns as text, ending in a newline; the last column is not padded. Headers are bold where stdout takes colour. */
 export function formatTable(headers: string[], rows: string[][], opts: TableOptions = {}): string {
   const gap = ' '.repeat(opts.gap ?? (opts.dashes ? 4 : 2));
   const empty = opts.empty ?? (opts.dashes ? 'n/a' : '<none>');
   const columns = Math.max(headers.length, ...rows.map((r) => r.length));
   const lines: string[][] = [];
   if (headers.length > 0) {
-    lines.push(headers);
+    const { bold } = colours();
+    lines.push(headers.map((h) => bold(h)));
     if (opts.dashes) lines.push(headers.map((h) => '-'.repeat(visibleLength(h))));
   }
   for (const row of rows) lines.push(Array.from({ length: columns }, (_, i) => (row[i] === undefined || row[i] === '' ? empty : row[i])));
@@ -235,7 +234,7 @@ export async function renderSecret(io: Io, secret: SecretResponse, opts: RenderO
   if (opts.format === 'yaml') return io.out(await toYaml(secret));
   if (secret.warnings && secret.warnings.length > 0) {
     const block = warningBlock(secret.warnings);
-    io.err(io.color ? `${YELLOW}${block}${RESET}\n` : `${block}\n`);
+    io.err(`${errColours().yellow(block)}\n`);
   }
   const rows = secretRows(secret);
   if (rows.length === 0) return;

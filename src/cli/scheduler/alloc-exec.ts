@@ -12,7 +12,7 @@ import { groupTasks, resolveAlloc } from './alloc-resolve.js';
 import { resolveJob } from './job-status.js';
 import { chooseTask, randomRunningAlloc } from './exec-target.js';
 import { streamOptions } from '../exec/options.js';
-import { startSpinner } from '../exec/spinner.js';
+import { startSpinner } from '../spinner.js';
 import { runStreamingSession } from './exec-run.js';
 
 export function allocExec(ctx: CommandContext): Promise<number> {
@@ -27,7 +27,7 @@ export function allocExec(ctx: CommandContext): Promise<number> {
     if (group && !byJob) throw new UsageError('-group is only valid with -job');
 
     const client = clientFor(ctx);
-    const spinner = await startSpinner(ctx.io, 'Connecting to the allocation');
+    const spinner = startSpinner(ctx.io, 'Connecting to the allocation');
     try {
       let stub;
       if (byJob) {

@@ -12,6 +12,7 @@ import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { limit } from '../output/nomad.js';
 import { apiFailure, checkTask, groupTasks } from './alloc-resolve.js';
 import { allocForRead, fetchLastLines, interruption, tailOption, writeOut } from './alloc-read.js';
+import { choose } from '../prompt.js';
 
 type LogType = 'stdout' | 'stderr';
 
@@ -31,14 +32,10 @@ async function pickTask(ctx: CommandContext, alloc: Allocation): Promise<string>
   }
   const names = groupTasks(alloc);
   if (names.length === 1) return names[0];
-  if (names.length > 1 && ctx.io.canPrompt) {
-    const { select } = await import('@inquirer/prompts');
-    return select({ message: 'Which task?', choices: names.map((n) => ({ name: n, value: n })) }, { input: ctx.io.stdin, output: ctx.io.stderr }).catch(() => {
-      throw new CommandFailure('No task chosen');
-    });
-  }
   const list = names.map((n) => `  * ${n}`).join('\n');
-  throw new CommandFailure(`Failed to validate task: Allocation "${limit(alloc.ID, 8)}" is running the following tasks:\n${list}\n\nPlease specify the task.`);
+  const unanswerable = new CommandFailure(`Failed to validate task: Allocation "${limit(alloc.ID, 8)}" is running the following tasks:\n${list}\n\nPlease specify the task.`);
+  if (names.length === 0) throw unanswerable;
+  return choose(ctx.io, 'Which task?', names, unanswerable);
 }
 
 /** A rotated log's position: the file's index (`….N`), then the offset in it. */

@@ -7,7 +7,7 @@ import type { ApiClient } from '../../api/client.js';
 import { CommandFailure } from '../command-failure.js';
 import { runSession } from '../exec/session.js';
 import type { StreamOptions } from '../exec/options.js';
-import type { Spinner } from '../exec/spinner.js';
+import type { Spinner } from '../spinner.js';
 
 /** Answers the remote command's exit code. */
 export async function runStreamingSession(ctx: CommandContext, client: ApiClient, url: URL, streams: StreamOptions, spinner: Spinner): Promise<number> {

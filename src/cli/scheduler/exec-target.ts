@@ -9,7 +9,8 @@ import type { AllocStub } from '../../api/allocs.js';
 import { jobAllocations } from '../../api/jobs.js';
 import { CommandFailure } from '../command-failure.js';
 import { limit } from '../output/nomad.js';
-import type { Spinner } from '../exec/spinner.js';
+import type { Spinner } from '../spinner.js';
+import { choose } from '../prompt.js';
 
 /** IDs in messages are shortened as Nomad's shortId. */
 const SHORT_ID = 8;
@@ -31,25 +32,17 @@ export async function randomRunningAlloc(client: ApiClient, jobId: string, names
 }
 
 /**
- * The task to run in when the user named none. A prompt only where one can be answered (stdin and
- * stdout are terminals); the spinner stops first so it does not draw over the question.
+ * The task to run in when the user named none: asked for where a question can be answered (src/cli/prompt.ts),
+ * after the spinner stops so that it does not draw over the question.
  */
 export async function chooseTask(ctx: CommandContext, allocId: string, candidates: string[], spinner: Spinner): Promise<string> {
   if (candidates.length === 1) return candidates[0];
   if (candidates.length === 0) throw new CommandFailure(`Allocation "${limit(allocId, SHORT_ID)}" has no task to run in`);
-  if (ctx.io.canPrompt) {
-    spinner.stop();
-    // Loaded here only: the prompt library is large, and only this interactive case needs it.
-    const { select } = await import('@inquirer/prompts');
-    try {
-      return await select({ message: 'Which task?', choices: candidates.map((name) => ({ name, value: name })) }, { input: ctx.io.stdin, output: ctx.io.stderr });
-    } catch (err) {
-      // Ctrl-C or Ctrl-D at the prompt: nothing was chosen, which is not a crash.
-      if ((err as Error)?.name === 'ExitPromptError') throw new CommandFailure('No task chosen');
-      throw err;
-    }
-  }
-  throw new CommandFailure(
-    `Allocation "${limit(allocId, SHORT_ID)}" is running the following tasks:\n${candidates.map((t) => `  * ${t}`).join('\n')}\n\nPlease specify the task with -task.`,
+  spinner.stop();
+  return choose(
+    ctx.io,
+    'Which task?',
+    candidates,
+    new CommandFailure(`Allocation "${limit(allocId, SHORT_ID)}" is running the following tasks:\n${candidates.map((t) => `  * ${t}`).join('\n')}\n\nPlease specify the task with -task.`),
   );
 }

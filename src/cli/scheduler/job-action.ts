@@ -19,7 +19,7 @@ import { resolveAlloc } from './alloc-resolve.js';
 import { resolveJob } from './job-status.js';
 import { chooseTask, randomRunningAlloc } from './exec-target.js';
 import { streamOptions } from '../exec/options.js';
-import { startSpinner } from '../exec/spinner.js';
+import { startSpinner } from '../spinner.js';
 import { runStreamingSession } from './exec-run.js';
 
 export function jobAction(ctx: CommandContext): Promise<number> {
@@ -33,7 +33,7 @@ export function jobAction(ctx: CommandContext): Promise<number> {
     if (!jobFlag && !allocFlag) throw new UsageError('A job ID is required: give -job, or -alloc');
 
     const client = clientFor(ctx);
-    const spinner = await startSpinner(ctx.io, `Starting action "${action}"`);
+    const spinner = startSpinner(ctx.io, `Starting action "${action}"`);
     try {
       const { jobId, namespace, stub: given } = await jobOf(ctx, client, jobFlag, allocFlag);
       const actions = await listJobActions(client, jobId, namespace);

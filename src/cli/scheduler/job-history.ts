@@ -9,6 +9,7 @@ import { UsageError } from '../../shared/errors.js';
 import { formatJobDiff, type JobDiff } from '../../scheduler/structs/diff.js';
 import { JobCommandFailure, formatNomadTime, jobPath, reportingFailures, resolveJob } from './job-status.js';
 import { parseVersionFlag } from './job-inspect.js';
+import { colours, type Palette } from '../output/colour.js';
 
 interface JobVersion {
   Version: number;
@@ -23,14 +24,14 @@ interface JobVersion {
  * values stay empty, and `Diff` and `Full` carry a multi-line value starting on the line after their key.
  * A diff is shown only when something changed.
  */
-function versionBlock(v: JobVersion, full: boolean, diff: JobDiff | undefined, color: boolean): string {
+function versionBlock(v: JobVersion, full: boolean, diff: JobDiff | undefined, palette: Palette): string {
   const rows: Array<[string, string]> = [
     ['Version', String(v.Version)],
     ['Stable', String(v.Stable)],
     ['Submit Date', formatNomadTime(v.SubmitTime)],
   ];
   if (v.VersionTag) rows.push(['Tag Name', v.VersionTag.Name], ['Tag Description', v.VersionTag.Description]);
-  if (diff && diff.Type !== 'None') rows.push(['Diff', `\n${formatJobDiff(diff, { color })}`]);
+  if (diff && diff.Type !== 'None') rows.push(['Diff', `\n${formatJobDiff(diff, { palette })}`]);
   if (full) rows.push(['Full', `JSON Job:\n${JSON.stringify(v, null, 4)}`]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, val]) => `${k.padEnd(width)} = ${val}`).join('\n');
@@ -62,7 +63,7 @@ export function jobHistory(ctx: CommandContext): Promise<number> {
       if (versions.length === 0) throw new JobCommandFailure(`Could not find job version ${version}`);
     }
     return printSchedulerData(ctx, version !== undefined ? versions[0] : versions, () =>
-      versions.map((v) => versionBlock(v, ctx.flags.full === true, diffs.get(v), ctx.io.color)).join('\n\n'),
+      versions.map((v) => versionBlock(v, ctx.flags.full === true, diffs.get(v), colours())).join('\n\n'),
     );
   });
 }

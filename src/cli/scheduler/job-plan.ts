@@ -13,19 +13,19 @@ import { formatGoDuration } from '../../shared/duration.js';
 import { loadJobFileOfCommand } from '../job-file.js';
 import { planJob, type PlanResponse } from '../../api/job-plan.js';
 import { formatJobDiff, goQuote } from '../../scheduler/structs/diff.js';
+import { colours, errColours, type Palette } from '../output/colour.js';
 
 /** Nomad's exit code for a plan that could not be made. */
 const PLAN_ERROR = 255;
-
-const ANSI = { reset: '\u001b[0m', bold: '\u001b[1m', green: '\u001b[32m', yellow: '\u001b[33m' } as const;
 
 export async function jobPlan(ctx: CommandContext): Promise<number> {
   try {
     return await plan(ctx);
   } catch (err) {
-    if (err instanceof CommandFailure) ctx.io.err(err.message);
-    else if (err instanceof ApiError) ctx.io.err(`Error during plan: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`);
-    else ctx.io.err(`Error during plan: ${err instanceof Error ? err.message : String(err)}`);
+    const { red } = errColours();
+    if (err instanceof CommandFailure) ctx.io.err(red(err.message));
+    else if (err instanceof ApiError) ctx.io.err(red(`Error during plan: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`));
+    else ctx.io.err(red(`Error during plan: ${err instanceof Error ? err.message : String(err)}`));
     return PLAN_ERROR;
   }
 }
@@ -37,37 +37,37 @@ async function plan(ctx: CommandContext): Promise<number> {
   const namespace = typeof job.Namespace === 'string' && job.Namespace !== '' ? job.Namespace : undefined;
   // The diff is always asked for: the exit code depends on it, -diff=false only hides it.
   const resp = await planJob(clientFor(ctx), job, { diff: true, policyOverride: ctx.flags['policy-override'] === true, namespace });
-  const c = (name: keyof typeof ANSI) => (ctx.io.color ? ANSI[name] : '');
+  const p = colours();
 
-  if (ctx.flags.diff !== false && resp.Diff) ctx.io.out(`${formatJobDiff(resp.Diff, { verbose: ctx.flags.verbose === true, color: ctx.io.color })}\n\n`);
-  ctx.io.out(`${c('bold')}Scheduler dry-run:${c('reset')}`);
-  ctx.io.out(dryRunText(resp, job, c));
+  if (ctx.flags.diff !== false && resp.Diff) ctx.io.out(`${formatJobDiff(resp.Diff, { verbose: ctx.flags.verbose === true, palette: p })}\n\n`);
+  ctx.io.out(p.bold('Scheduler dry-run:'));
+  ctx.io.out(dryRunText(resp, job, p));
   ctx.io.out('');
-  if (resp.Warnings) ctx.io.out(`${c('bold')}${c('yellow')}Job Warnings:\n${resp.Warnings}${c('reset')}\n\n`);
-  ctx.io.out(checkIndexHint(resp.JobModifyIndex, runArgs(ctx), ctx.args[0], c));
+  if (resp.Warnings) ctx.io.out(`${p.bold(p.yellow(`Job Warnings:\n${resp.Warnings}`))}\n\n`);
+  ctx.io.out(checkIndexHint(resp.JobModifyIndex, runArgs(ctx), ctx.args[0], p));
   return exitCode(resp);
 }
 
 /** What the scheduler would do: everything placed, or what failed and why; a rolling update; the next periodic launch. */
-function dryRunText(resp: PlanResponse, job: Record<string, unknown>, c: (name: keyof typeof ANSI) => string): string {
+function dryRunText(resp: PlanResponse, job: Record<string, unknown>, p: Palette): string {
   const rolling = (resp.CreatedEvals ?? []).filter((e) => e.TriggeredBy === 'rolling-update').pop();
   let out: string;
   const failed = resp.FailedTGAllocs ?? {};
   if (Object.keys(failed).length === 0) {
-    out = `${c('bold')}${c('green')}- All tasks successfully allocated.${c('reset')}\n`;
+    out = `${p.bold(p.green('- All tasks successfully allocated.'))}\n`;
   } else {
     const what = job.Type === 'system' ? 'Failed to place allocations on all nodes.' : 'Failed to place all allocations.';
-    out = `${c('bold')}${c('yellow')}- WARNING: ${what}${c('reset')}\n`;
+    out = `${p.bold(p.yellow(`- WARNING: ${what}`))}\n`;
     for (const group of sortedKeys(failed)) {
-      out += `  ${c('yellow')}${failedPlacementHeading(group, failed[group])}\n${c('reset')}`;
-      out += `${c('yellow')}${formatAllocMetrics(failed[group], false, '    ')}${c('reset')}\n\n`;
+      out += `  ${p.yellow(failedPlacementHeading(group, failed[group]))}\n`;
+      out += `${p.yellow(formatAllocMetrics(failed[group], false, '    '))}\n\n`;
     }
     if (!rolling) out = out.replace(/\n$/, '');
   }
-  if (rolling) out += `${c('green')}- Rolling update, next evaluation will be in ${formatGoDuration(rolling.Wait ?? 0)}.\n`;
+  if (rolling) out += `${p.green(`- Rolling update, next evaluation will be in ${formatGoDuration(rolling.Wait ?? 0)}.`)}\n`;
   const next = Date.parse(resp.NextPeriodicLaunch);
   if (Number.isFinite(next) && new Date(next).getUTCFullYear() > 1 && job.ParameterizedJob == null) {
-    out += `${c('green')}- If submitted now, next periodic launch would be at ${formatTime(new Date(next))} (${formatGoDuration(Math.round((next - Date.now()) / 1000) * 1e9)} from now).\n`;
+    out += `${p.green(`- If submitted now, next periodic launch would be at ${formatTime(new Date(next))} (${formatGoDuration(Math.round((next - Date.now()) / 1000) * 1e9)} from now).`)}\n`;
   }
   return out.replace(/\n$/, '');
 }
@@ -79,9 +79,9 @@ function runArgs(ctx: CommandContext): string {
   return [...vars.map((v) => `-var=${goQuote(v)} `), ...files.map((f) => `-var-file=${goQuote(f)} `)].join('');
 }
 
-function checkIndexHint(index: number, args: string, file: string, c: (name: keyof typeof ANSI) => string): string {
+function checkIndexHint(index: number, args: string, file: string, p: Palette): string {
   return (
-    `${c('reset')}${c('bold')}Job Modify Index: ${index}${c('reset')}\n` +
+    `${p.bold(`Job Modify Index: ${index}`)}\n` +
     'To submit the job with version verification run:\n\n' +
     `svc job run -check-index ${index} ${args}${file}\n\n` +
     'When running the job with the check-index flag, the job will only be run if the\n' +

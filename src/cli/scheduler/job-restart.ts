@@ -12,7 +12,7 @@ import { parseGoDuration, formatGoDuration } from '../../shared/duration.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { formatAllocMetrics, formatTime, idLength, limit } from '../output/nomad.js';
 import { resolveJob } from './job-status.js';
-import { ask } from './job-stop.js';
+import { PromptInterrupted, askLine } from '../prompt.js';
 import { jobAllocations, jobEvaluations } from '../../api/jobs.js';
 import { jobDeployments } from '../../api/deployments.js';
 import { restartAlloc, stopAlloc, type AllocStub } from '../../api/allocs.js';
@@ -188,14 +188,14 @@ export function jobRestart(ctx: CommandContext): Promise<number> {
     let waitAsk = waitText.toLowerCase() === 'ask';
     let waitNs = 0;
     if (waitAsk) {
-      if (!interactive && !autoYes) throw new UsageError('Invalid -batch-wait value "ask": "ask" cannot be used when terminal is not interactive');
+      if (!interactive && !autoYes) throw new UsageError('Invalid -batch-wait value "ask": "ask" cannot be used when terminal is not interactive: pass a duration such as 30s, or -yes');
     } else {
       const parsed = parseGoDuration(waitText);
       if (parsed === undefined || parsed < 0) throw new UsageError(`Invalid -batch-wait value "${waitText}": a duration such as 10s or 1m30s, or "ask"`);
       waitNs = parsed;
     }
     const onError = String(ctx.flags['on-error'] ?? 'ask');
-    if (onError === 'ask' && !interactive && !autoYes) throw new UsageError('Invalid -on-error value "ask": "ask" cannot be used when terminal is not interactive');
+    if (onError === 'ask' && !interactive && !autoYes) throw new UsageError('Invalid -on-error value "ask": "ask" cannot be used when terminal is not interactive: pass -on-error=fail, or -yes');
     const tasks = new Set((ctx.flags.task as string[] | undefined) ?? []);
     if (ctx.flags['all-tasks'] === true && tasks.size > 0) throw new UsageError('The -all-tasks option cannot be used with -task');
     if (ctx.flags.reschedule === true && tasks.size > 0) throw new UsageError('The -reschedule option cannot be used with -task');
@@ -288,7 +288,7 @@ export function jobRestart(ctx: CommandContext): Promise<number> {
 
 /**
  * Asks whether to go on with the next batch: true or false, or (when -batch-wait is "ask") a new wait
- * in nanoseconds, which also means yes. Asked again until the answer is one of those.
+ * in nanoseconds, which also means yes. Asked again until the answer is one of those; Ctrl-C is no.
  */
 async function shouldProceed(o: Options, failed: boolean, recoverableErrors: boolean, waitAsk: boolean): Promise<boolean | number> {
   let question = failed
@@ -297,13 +297,23 @@ async function shouldProceed(o: Options, failed: boolean, recoverableErrors: boo
       : 'The errors above are likely to happen again.\nIgnore them anyway and proceed with the next batch?'
     : 'Proceed with the next batch?';
   question += ` [${failed ? 'y/N' : 'Y/n'}${waitAsk ? '/<wait duration>' : ''}]`;
-  for (;;) {
-    const answer = (await ask(o.ctx, `==> ${now()}: ${question}`)).trim().toLowerCase();
+  const meaning = (typed: string): boolean | number | undefined => {
+    const answer = typed.trim().toLowerCase();
     if (answer === '') return !failed;
     if (answer === 'y' || answer === 'yes') return true;
     if (answer === 'n' || answer === 'no') return false;
     const wait = waitAsk ? parseGoDuration(answer) : undefined;
-    if (wait !== undefined && wait >= 0) return wait;
-    o.ctx.io.out(`Invalid answer "${answer}"`);
+    return wait !== undefined && wait >= 0 ? wait : undefined;
+  };
+  try {
+    const answer = await askLine(o.ctx.io, question, {
+      validate: (typed) => meaning(typed) !== undefined || `Invalid answer "${typed.trim()}"`,
+      // Not reached: the flags were checked for a terminal before the first batch.
+      unanswerable: new UsageError('the restart needs an answer: pass -yes'),
+    });
+    return meaning(answer)!;
+  } catch (err) {
+    if (err instanceof PromptInterrupted) return false;
+    throw err;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * `svc job stop` (and `svc stop`): stop jobs, asking first when a prefix named one on a terminal. The
- * command's declaration is in src/cli/commands/job/stop.ts.
+ * `svc job stop` (and `svc stop`): stop jobs, asking first when a prefix named one (on a terminal; elsewhere
+ * that takes -yes). The command's declaration is in src/cli/commands/job/stop.ts.
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
@@ -10,21 +10,7 @@ import { idLength } from '../output/nomad.js';
 import { resolveJob } from './job-status.js';
 import { deregisterJob } from '../../api/jobs.js';
 import { monitorEvaluation } from '../monitor.js';
-
-/** Asks a yes/no question on the terminal; answers the typed line. */
-export async function ask(ctx: CommandContext, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: false });
-  ctx.io.stderr.write(`${question} `);
-  try {
-    return await new Promise<string>((resolve) => {
-      rl.once('line', (line) => resolve(line));
-      rl.once('close', () => resolve(''));
-    });
-  } finally {
-    rl.close();
-  }
-}
+import { confirm } from '../prompt.js';
 
 export function jobStop(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
@@ -34,13 +20,15 @@ export function jobStop(ctx: CommandContext): Promise<number> {
     let worst = 0;
     for (const typed of ctx.args) {
       const job = await resolveJob(ctx, client, typed);
-      if (typed !== job.ID && ctx.flags.yes !== true && ctx.io.stdin.isTTY === true) {
-        const answer = (await ask(ctx, `Are you sure you want to stop job "${job.ID}"? [y/N]`)).trim().toLowerCase();
-        if (answer === '' || answer === 'n' || answer === 'no') {
+      if (typed !== job.ID && ctx.flags.yes !== true) {
+        const stop = await confirm(ctx.io, `Are you sure you want to stop job "${job.ID}"?`, {
+          defaultAnswer: false,
+          unanswerable: new UsageError(`"${typed}" is a prefix of job "${job.ID}": pass the full ID, or -yes to stop it without confirmation`),
+        });
+        if (!stop) {
           ctx.io.out('Cancelling job stop');
           continue;
         }
-        if (answer !== 'y' && answer !== 'yes') throw new CommandFailure(`Unexpected answer "${answer}"`);
       }
       let resp;
       try {

@@ -10,7 +10,7 @@ import { formatTime } from '../output/nomad.js';
 import { ApiError, UsageError } from '../../shared/errors.js';
 import { parseGoDuration } from '../../shared/duration.js';
 import { updateNodeDrain, type Node } from '../../api/nodes.js';
-import { ask } from './job-stop.js';
+import { confirm } from '../prompt.js';
 import { monitorDrain } from './node-drain-monitor.js';
 import { checkNodeArgument, namedNode } from './node-self.js';
 import { resolveNode } from './node-status.js';
@@ -61,23 +61,12 @@ function drainMeta(ctx: CommandContext, node: Node, enable: boolean): Record<str
   return meta;
 }
 
-/** Nomad's confirmation when the node was named by a prefix: only an exact "y" goes on. Answers the exit code to stop with. */
-async function declined(ctx: CommandContext, node: Node, enable: boolean): Promise<number | undefined> {
-  const answer = await ask(ctx, `Are you sure you want to ${enable ? 'enable' : 'disable'} drain mode for node "${node.ID}"? [y/N]`);
-  const lower = answer.toLowerCase();
-  if (answer === '' || lower.startsWith('n')) {
-    ctx.io.out('Canceling drain toggle');
-    return 0;
-  }
-  if (lower.startsWith('y') && answer.length > 1) {
-    ctx.io.out('For confirmation, an exact ‘y’ is required.');
-    return 0;
-  }
-  if (answer !== 'y') {
-    ctx.io.out("No confirmation detected. For confirmation, an exact 'y' is required.");
-    return 1;
-  }
-  return undefined;
+/** Nomad's confirmation when the node was named by a prefix: whether to go on. */
+async function confirmed(ctx: CommandContext, typed: string, node: Node, enable: boolean): Promise<boolean> {
+  return confirm(ctx.io, `Are you sure you want to ${enable ? 'enable' : 'disable'} drain mode for node "${node.ID}"?`, {
+    defaultAnswer: false,
+    unanswerable: new UsageError(`"${typed}" is a prefix of node "${node.ID}": pass the full ID, or -yes to go on without confirmation`),
+  });
 }
 
 export function nodeDrain(ctx: CommandContext): Promise<number> {
@@ -112,9 +101,9 @@ export function nodeDrain(ctx: CommandContext): Promise<number> {
       return 0;
     }
 
-    if (typed !== node.ID && ctx.flags.yes !== true) {
-      const code = await declined(ctx, node, enable);
-      if (code !== undefined) return code;
+    if (typed !== node.ID && ctx.flags.yes !== true && !(await confirmed(ctx, typed, node, enable))) {
+      ctx.io.out('Canceling drain toggle');
+      return 0;
     }
     let index;
     try {

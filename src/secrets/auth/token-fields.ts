@@ -9,7 +9,7 @@ export const TOKEN_TYPES = ['default', 'service', 'batch'] as const;
 export const ROLE_TOKEN_FIELDS: Fields = {
   token_ttl: { type: 'duration', description: 'Initial lifetime of issued tokens; 0 means the mount default. The current value applies at renewal.' },
   token_max_ttl: { type: 'duration', description: 'Longest lifetime of issued tokens, renewals included; 0 means the mount maximum. The current value applies at renewal.' },
-  token_policies: { type: 'list', description: 'Policies of issued tokens.', cli: { aliases: ['policy'] } },
+  token_policies: { type: 'list', description: 'Policies of issued tokens.', cli: { aliases: ['policy'], complete: 'policy' } },
   policies: { type: 'list', deprecated: 'token_policies', description: 'Deprecated: use token_policies.', cli: { hidden: true } },
   token_bound_cidrs: { type: 'list', description: 'CIDR blocks logins are allowed from; issued tokens work only from them.' },
   token_explicit_max_ttl: { type: 'duration', description: 'Hard limit on the lifetime of issued tokens, which no renewal can pass.' },

@@ -18,6 +18,7 @@ const entityMetadata: FieldSchema = {
 const entityPolicies: FieldSchema = {
   type: 'list',
   description: 'Policies granted to every token of the entity, on top of the tokens\' own policies; root is not allowed.',
+  cli: { complete: 'policy' },
 };
 
 const entityDisabled: FieldSchema = {
@@ -37,6 +38,7 @@ export const ENTITY_FIELDS: Fields = {
     type: 'string',
     key: true,
     description: 'ID of an existing entity to update; it must exist. Without it, a new entity is created unless "name" names one.',
+    cli: { complete: 'entity' },
   },
   metadata: entityMetadata,
   policies: entityPolicies,
@@ -72,12 +74,14 @@ const aliasCanonicalId: FieldSchema = {
   type: 'string',
   key: true,
   description: 'ID of the entity that owns the alias.',
+  cli: { complete: 'entity' },
 };
 
 const aliasMountAccessor: FieldSchema = {
   type: 'string',
   key: true,
   description: 'Accessor of the auth mount the alias belongs to (see `svc auth list`).',
+  cli: { complete: 'accessor' },
 };
 
 const aliasCustomMetadata: FieldSchema = {
@@ -94,6 +98,7 @@ export const ENTITY_ALIAS_FIELDS: Fields = {
     type: 'string',
     key: true,
     description: 'ID of an existing alias to update with the given values, instead of creating one; it must exist.',
+    cli: { complete: 'entity-alias' },
   },
   custom_metadata: aliasCustomMetadata,
 };
@@ -109,9 +114,9 @@ export const ENTITY_ALIAS_ID_FIELDS: Fields = {
 
 /** POST identity/lookup/entity: one criterion, or the alias name and mount accessor together. */
 export const LOOKUP_ENTITY_FIELDS: Fields = {
-  id: { type: 'string', key: true, description: 'ID of the entity.' },
-  name: { type: 'string', key: true, description: 'Name of the entity.' },
-  alias_id: { type: 'string', key: true, description: 'ID of an alias of the entity.' },
+  id: { type: 'string', key: true, description: 'ID of the entity.', cli: { complete: 'entity' } },
+  name: { type: 'string', key: true, description: 'Name of the entity.', cli: { complete: 'entity-name' } },
+  alias_id: { type: 'string', key: true, description: 'ID of an alias of the entity.', cli: { complete: 'entity-alias' } },
   alias_name: { type: 'string', key: true, description: 'Name of an alias of the entity; needs alias_mount_accessor.' },
-  alias_mount_accessor: { type: 'string', key: true, description: 'Accessor of the auth mount of the alias named by alias_name.' },
+  alias_mount_accessor: { type: 'string', key: true, description: 'Accessor of the auth mount of the alias named by alias_name.', cli: { complete: 'accessor' } },
 };

@@ -8,7 +8,7 @@ export const TOKEN_CREATE_FIELDS: Fields = {
   policies: {
     type: 'list',
     description: 'Policies for the token. Without any, the token gets the policies of the token creating it.',
-    cli: { flag: 'policy' },
+    cli: { flag: 'policy', complete: 'policy' },
   },
   ttl: {
     type: 'duration',
@@ -69,6 +69,7 @@ export const TOKEN_CREATE_FIELDS: Fields = {
     type: 'string',
     key: true,
     description: 'Attach the token to this identity entity, which must exist. Needs root or sudo.',
+    cli: { complete: 'entity' },
   },
 };
 

@@ -2,6 +2,8 @@
  * One field schema drives request validation, `svc path-help`, CLI flags, man pages and completions.
  * If a schema says something (required, allowed values), the server enforces it.
  */
+import type { CompletionKind } from '../../shared/completion-kinds.js';
+
 export type FieldType =
   | 'string'
   | 'lowercase-string'
@@ -38,8 +40,11 @@ export interface FieldSchema {
   sensitive?: boolean;
   /** the value becomes part of a storage key, so it is held to MAX_KEY_PART_BYTES (src/shared/key-length.ts) */
   key?: boolean;
-  /** how the CLI shows the field as a flag, where the upstream CLI uses another name (Vault's -policy) */
-  cli?: { flag?: string; aliases?: string[]; hidden?: boolean };
+  /**
+   * how the CLI shows the field as a flag, where the upstream CLI uses another name (Vault's -policy),
+   * and what shell completion offers for its value (policy names, entity IDs ...)
+   */
+  cli?: { flag?: string; aliases?: string[]; hidden?: boolean; complete?: CompletionKind };
 }
 
 export type Fields = Record<string, FieldSchema>;

@@ -1,9 +1,11 @@
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalizeJob, type Job } from '../../../src/scheduler/structs/index.js';
 import { diffJobs, formatJobDiff, goQuote, type FieldDiff, type JobDiff, type ObjectDiff } from '../../../src/scheduler/structs/diff.js';
 import { ApiError } from '../../../src/shared/errors.js';
 import { JOB_VERSIONS_TABLE } from '../../../src/scheduler/state/jobs.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { loadPalette } from '../../../src/cli/output/colour.js';
 
 type In = Record<string, unknown>;
 
@@ -283,11 +285,17 @@ describe('formatJobDiff', () => {
     );
   });
 
-  it('prints only the headers of an unedited job, and colours when asked', () => {
+  it('prints only the headers of an unedited job, and colours as Nomad with a palette', async () => {
     expect(formatJobDiff(diffJobs(job(), job(), true))).toBe('Job: "example"\nTask Group: "app"\n  Task: "web"');
-    const coloured = formatJobDiff(diffJobs(job(), job({ Priority: 60 }), true), { color: true });
-    expect(coloured).toContain('\u001b[93m+/-\u001b[0m Priority');
-    expect(coloured.endsWith('\u001b[0m')).toBe(true);
+    const palette = await loadPalette(true);
+    expect([palette.green('+'), palette.red('-'), palette.yellowBright('+/-')]).toEqual(['\u001b[32m+\u001b[39m', '\u001b[31m-\u001b[39m', '\u001b[93m+/-\u001b[39m']);
+    const coloured = formatJobDiff(diffJobs(job({}, [group({ Name: 'old' })]), job({ Priority: 60 }, [group({ Name: 'new' })]), true), { palette });
+    expect(coloured).toContain(`${palette.yellowBright('+/-')} Priority: "50" => "60"`);
+    expect(coloured).toContain(`${palette.green('+')}   ${palette.bold('Task Group: "new"')}`);
+    expect(coloured).toContain(`${palette.red('-')}   ${palette.bold('Task Group: "old"')}`);
+    expect(coloured).toBe(coloured.trim());
+    // The same layout as without colour.
+    expect(stripVTControlCharacters(coloured)).toBe(formatJobDiff(diffJobs(job({}, [group({ Name: 'old' })]), job({ Priority: 60 }, [group({ Name: 'new' })]), true)));
   });
 
   it('quotes values as Go does', () => {

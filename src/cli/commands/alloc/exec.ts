@@ -12,7 +12,7 @@ export default defineCommand({
   examples: [{ command: 'svc alloc exec -task web 9f2c /bin/sh' }, { command: 'svc alloc exec -job -group api example ls -la /local' }],
   exitCodes: { 0: 'the command exited 0 (other exit codes are the command\'s own)', 1: 'an error, a closed session, or the command exited 1' },
   family: 'scheduler',
-  flagSets: ['http'],
+  flagSets: ['http', 'prompt'],
   flags: [
     { name: 'task', type: 'string', description: 'The task to run in; needed when there are several.' },
     { name: 'job', type: 'bool', description: 'ALLOC is a job ID: use a random running allocation of it.' },

@@ -16,7 +16,7 @@ export default defineCommand({
   ],
   exitCodes: { 0: 'the log was printed, followed to its end, or interrupted', 1: 'an error, an unknown allocation or task' },
   family: 'scheduler',
-  flagSets: ['http'],
+  flagSets: ['http', 'prompt'],
   flags: [
     { name: 'stdout', type: 'bool', description: 'Print stdout (the default, except with -f alone).' },
     { name: 'stderr', type: 'bool', description: 'Print stderr.' },

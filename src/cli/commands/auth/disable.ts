@@ -15,7 +15,7 @@ export default defineCommand({
   exitCodes: { 0: 'nothing is mounted at the path any more', 1: 'a usage error', 2: 'a server error' },
   family: 'secrets',
   flagSets: ['http'],
-  args: [{ name: 'path', description: 'The mount path, relative to auth/.', required: true }],
+  args: [{ name: 'path', description: 'The mount path, relative to auth/.', required: true, complete: 'mount' }],
   async run(ctx) {
     const path = authMountName(ctx.args[0]);
     if (path === '') throw new UsageError('the mount path must not be empty');

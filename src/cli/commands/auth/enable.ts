@@ -21,7 +21,8 @@ export default defineCommand({
   family: 'secrets',
   flagSets: ['http'],
   flags: [...flagsFromFields(AUTH_ENABLE_FIELDS, { omit: ['type'] }), ...flagsFromFields(AUTH_MOUNT_CONFIG_FIELDS)],
-  args: [{ name: 'type', description: 'The type of the auth method, such as "cloud".', required: true }],
+  // The types the server mounts besides token (src/secrets/auth/backends.ts), which is always mounted.
+  args: [{ name: 'type', description: 'The type of the auth method, such as "cloud".', required: true, choices: ['cloud'] }],
   async run(ctx) {
     const type = ctx.args[0].trim();
     const { path: flagPath, ...fields } = toRequestData(AUTH_ENABLE_FIELDS, ctx.flags);

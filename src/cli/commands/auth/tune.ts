@@ -22,7 +22,7 @@ export default defineCommand({
   family: 'secrets',
   flagSets: ['http'],
   flags: flagsFromFields(AUTH_TUNE_FIELDS, { omit: ['path'] }),
-  args: [{ name: 'path', description: 'The mount path, relative to auth/.', required: true }],
+  args: [{ name: 'path', description: 'The mount path, relative to auth/.', required: true, complete: 'mount' }],
   async run(ctx) {
     const path = authMountName(ctx.args[0]);
     if (path === '') throw new UsageError('the mount path must not be empty');

@@ -2,7 +2,8 @@
  * Commands about the CLI itself: shell completions, the callback the completion scripts use for values
  * only the server knows, and path-help.
  */
-import { defineCommand, type CommandSpec, type CommandContext } from '../../define.js';
+import { defineCommand, type CommandSpec } from '../../define.js';
+import { SERVER_KINDS } from '../../../shared/completion-kinds.js';
 import { UsageError } from '../../../shared/errors.js';
 import pathHelpCommand from '../path-help.js';
 
@@ -14,10 +15,13 @@ export const completionCommand = defineCommand({
   usage: 'svc completion bash|zsh|fish',
   description:
     'Prints the completion script for the given shell. It completes command words, flags (as -flag= for ' +
-    'flags that take a value), the values of flags with a fixed set of choices, file names, and values ' +
-    'only the server knows, such as policy and namespace names, by running `svc __complete` with the ' +
-    'address and token of the environment. The same scripts are in the completions/ directory of the ' +
-    'package.',
+    'flags that take a value), the values of flags and K=V arguments with a fixed set of choices, file ' +
+    'names, and values only the server knows (policies, namespaces, jobs, allocations, evaluations, ' +
+    'deployments, nodes, services, auth mounts and accessors, identity entities and aliases, and the ' +
+    'roles and lists of a cloud mount) by running `svc __complete`: with the address and token of the ' +
+    'environment, or the -address and -token of the line, and with the line\'s -namespace and -path. ' +
+    'When no server answers within 200 ms, those values are left out. The same scripts are in the ' +
+    'completions/ directory of the package.',
   examples: [
     { command: 'svc completion bash > /etc/bash_completion.d/svc', description: 'Install the bash completion system-wide' },
     { command: 'source <(svc completion bash)', description: 'Enable bash completion in the current shell (add it to ~/.bashrc to keep it)' },
@@ -46,78 +50,33 @@ export const completionCommand = defineCommand({
  */
 const COMPLETION_TIMEOUT_MS = 200;
 
-/** Values for one completion kind that start with `prefix`, from the server. */
-async function completeValues(ctx: CommandContext, kind: string, prefix: string, signal: AbortSignal): Promise<string[]> {
-  const { clientFor } = await import('../../client-from-flags.js');
-  const client = clientFor(ctx);
-  const ids = async (path: string, key: 'ID' | 'Name') => {
-    const { body } = await client.scheduler<Array<Record<string, unknown>>>('GET', path, { query: { prefix }, signal });
-    return (body ?? []).map((item) => String(item[key]));
-  };
-  const listKeys = async (path: string) => {
-    const answer = await client.secrets('GET', path, { query: { list: 'true' }, signal });
-    const keys = answer?.data?.keys;
-    return Array.isArray(keys) ? keys.map(String) : undefined;
-  };
-  switch (kind) {
-    case 'policy': {
-      // sys/policies/acl is the current listing; sys/policy the older one some servers keep.
-      for (const path of ['sys/policies/acl', 'sys/policy']) {
-        if (signal.aborted) break;
-        try {
-          const keys = await listKeys(path);
-          if (keys) return keys;
-        } catch {
-          // try the next listing
-        }
-      }
-      return [];
-    }
-    case 'role': {
-      const { mountPrefix } = await import('../../auth-mount.js');
-      return (await listKeys(`${mountPrefix(ctx.flags)}role`)) ?? [];
-    }
-    case 'namespace':
-      return ids('/v1/namespaces', 'Name');
-    case 'job':
-      return ids('/v1/jobs', 'ID');
-    case 'alloc':
-      return ids('/v1/allocations', 'ID');
-    case 'node':
-      return ids('/v1/nodes', 'ID');
-    case 'deployment': {
-      // The server takes an even number of hex digits; the odd one out is matched below.
-      if (!/^[0-9a-fA-F-]*$/.test(prefix)) return [];
-      const even = prefix.replace(/-/g, '').length % 2 === 1 ? prefix.slice(0, -1) : prefix;
-      const { body } = await client.scheduler<Array<{ ID: string }>>('GET', '/v1/deployments', { query: { prefix: even }, signal });
-      return (body ?? []).map((d) => d.ID);
-    }
-    default:
-      return [];
-  }
-}
+const KIND_LIST = Object.entries(SERVER_KINDS)
+  .map(([kind, what]) => `${kind} (${what})`)
+  .join(', ');
 
 export const completeCommand = defineCommand({
   path: ['__complete'],
   hidden: true,
   synopsis: 'Print completion values (used by the completion scripts)',
-  usage: 'svc __complete [-path=MOUNT] KIND [PREFIX]',
+  usage: 'svc __complete [options] KIND [PREFIX]',
   description:
-    'Prints, one per line, the values of KIND (policy, namespace, job, alloc, node, deployment, role) that start ' +
-    'with PREFIX, as the server knows them; role lists the cloud roles of the mount -path names. The ' +
-    'completion scripts call it; on any error, or when the server has not answered within 200 ms, it ' +
-    'prints nothing, so a missing or stuck server or a missing token never disturbs the shell.',
+    `Prints, one per line, sorted, the values of KIND that start with PREFIX, as the server knows them. The kinds: ${KIND_LIST}. ` +
+    'Scheduler values are those of the namespace -namespace (or SVC_NAMESPACE) names, or of every ' +
+    'namespace with *; the completion scripts pass on -namespace, -path, -address and the other options ' +
+    'of the line being completed that this command takes. On any error, or when the server has not answered within 200 ms, it prints nothing, so a ' +
+    'missing or stuck server or a missing token never disturbs the shell.',
   family: 'local',
   flagSets: ['http'],
-  flags: [{ name: 'path', type: 'string', default: 'cloud', description: 'For role: the mount path of the cloud auth method, relative to auth/.' }],
+  flags: [{ name: 'path', type: 'string', default: 'cloud', description: 'For the cloud kinds (role ... accesslist): the mount path of the cloud auth method, relative to auth/.' }],
   args: [
-    { name: 'kind', description: 'What to complete: policy, namespace, job, alloc, node, deployment or role.', required: true },
+    { name: 'kind', description: `What to complete: ${Object.keys(SERVER_KINDS).join(', ')}.`, required: true },
     { name: 'prefix', description: 'Only values starting with this are printed.' },
   ],
   async run(ctx) {
     const [kind, prefix = ''] = ctx.args;
     try {
-      const values = (await completeValues(ctx, kind, prefix, AbortSignal.timeout(COMPLETION_TIMEOUT_MS))).filter((v) => v.startsWith(prefix)).sort();
+      const { completeValues } = await import('../../complete-values.js');
+      const values = await completeValues(ctx, kind, prefix, AbortSignal.timeout(COMPLETION_TIMEOUT_MS));
       if (values.length > 0) ctx.io.out(values.join('\n'));
     } catch {
       // Completion must never print an error into the user's command line.

@@ -20,6 +20,6 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Full IDs, absolute times, and the previous, next and blocked evaluations.' },
     { name: 'monitor', type: 'bool', description: 'Follow the evaluation until it finishes, as `svc job run` does.' },
   ],
-  args: [{ name: 'eval', description: 'An evaluation ID or a unique prefix of one.', required: true }],
+  args: [{ name: 'eval', description: 'An evaluation ID or a unique prefix of one.', required: true, complete: 'eval' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).evalStatus(ctx),
 });

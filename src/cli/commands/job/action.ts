@@ -11,7 +11,7 @@ export default defineCommand({
   examples: [{ command: 'svc job action -job example weather' }, { command: 'svc job action -alloc 9f2c -task redis flush' }],
   exitCodes: { 0: 'the action exited 0 (other exit codes are the action\'s own)', 1: 'an error, or the action exited 1' },
   family: 'scheduler',
-  flagSets: ['http'],
+  flagSets: ['http', 'prompt'],
   flags: [
     { name: 'job', type: 'string', description: 'The job; required without -alloc.', complete: 'job' },
     { name: 'alloc', type: 'string', description: 'The allocation (ID or prefix) to run in.', complete: 'alloc' },

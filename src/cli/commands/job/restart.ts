@@ -10,7 +10,9 @@ export default defineCommand({
     'replacement runs (perhaps on another node). Each batch waits for the previous one to be done, and ' +
     'for -batch-wait after it; nothing starts while a deployment of the job is running. -group and -task ' +
     'restrict what is restarted. When a batch fails, -on-error=ask (the default, on a terminal) asks ' +
-    'whether to go on and -on-error=fail stops; without a terminal, "ask" needs -yes.',
+    'whether to go on and -on-error=fail stops; without a terminal (or with -non-interactive), "ask" needs ' +
+    '-yes. -yes answers every question with yes: go on after errors that may not happen again, and ' +
+    'without waiting for "ask".',
   examples: [
     { command: 'svc job restart -yes example', description: 'Restart the running tasks of every allocation, one at a time' },
     { command: 'svc job restart -batch-size=50% -batch-wait=30s -on-error=fail example' },
@@ -18,7 +20,7 @@ export default defineCommand({
   ],
   exitCodes: { 0: 'every allocation was restarted, nothing was left to restart, or the restart was canceled', 1: 'an error, or some allocations failed to restart' },
   family: 'scheduler',
-  flagSets: ['http'],
+  flagSets: ['http', 'confirm'],
   flags: [
     { name: 'all-tasks', type: 'bool', description: 'Restart every task of each allocation, including finished prestart and poststart tasks. Not with -task.' },
     { name: 'batch-size', type: 'string', default: '1', description: 'How many allocations to restart at a time: a number, or a percentage of the allocations to restart (rounded up).' },
@@ -27,7 +29,6 @@ export default defineCommand({
     { name: 'task', type: 'strings', description: 'Only restart this task of each allocation that has it. Repeatable; not with -all-tasks nor -reschedule.' },
     { name: 'on-error', type: 'string', default: 'ask', choices: ['ask', 'fail'], description: 'When a batch fails: "ask" whether to go on (on a terminal), or "fail" to stop.' },
     { name: 'reschedule', type: 'bool', description: 'Stop each allocation and wait for its replacement to run, instead of restarting in place.' },
-    { name: 'yes', type: 'bool', description: 'Answer yes to every question: go on after errors that may not happen again, and without waiting for "ask".' },
     { name: 'verbose', type: 'bool', description: 'Full IDs, and the allocations that are skipped.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],

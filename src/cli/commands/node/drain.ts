@@ -12,7 +12,8 @@ export default defineCommand({
     'deadline whatever is left is stopped. Without -detach the command follows the drain until every ' +
     'allocation on the node has stopped; Ctrl-C stops following, not the drain. Cancelling makes the node ' +
     'eligible again unless -keep-ineligible. The node is named by ID or by a unique ID prefix (then the ' +
-    'command asks for confirmation unless -yes), or -self names the node of the server the command talks ' +
+    'command asks for confirmation on a terminal unless -yes, and fails without a terminal unless -yes), or ' +
+    '-self names the node of the server the command talks ' +
     'to. Needs `node:write`.',
   examples: [
     { command: 'svc node drain -enable -yes 4f1c', description: 'Drain a node within the default hour, following it' },
@@ -21,9 +22,9 @@ export default defineCommand({
     { command: 'svc node drain -monitor 4f1c', description: 'Follow a drain in progress' },
     { command: 'svc node drain -disable -keep-ineligible 4f1c', description: 'Cancel the drain; place nothing new on the node' },
   ],
-  exitCodes: { 0: 'the drain was set, cancelled or followed (or the confirmation was declined)', 1: 'an error, an unknown node, or a prefix matching several' },
+  exitCodes: { 0: 'the drain was set, cancelled or followed (or the confirmation was declined)', 1: 'an error, an unknown node, a prefix matching several, or a prefix without -yes where no question can be asked' },
   family: 'scheduler',
-  flagSets: ['http'],
+  flagSets: ['http', 'confirm'],
   flags: [
     { name: 'enable', type: 'bool', description: 'Enable draining for the node.' },
     { name: 'disable', type: 'bool', description: 'Disable draining for the node.' },
@@ -41,7 +42,6 @@ export default defineCommand({
     { name: 'm', type: 'string', description: 'A message for the drain, kept in its metadata as "message" (as "cancel_message" when cancelling).' },
     { name: 'meta', type: 'strings', description: 'Metadata for the drain, key=value; may be repeated.' },
     { name: 'self', type: 'bool', description: 'Drain the node of the server the command talks to.' },
-    { name: 'yes', type: 'bool', description: 'Do not ask for confirmation when the node was named by a prefix.' },
   ],
   args: [{ name: 'node', description: 'A node ID or a unique prefix of one (none with -self).', complete: 'node' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).nodeDrain(ctx),

@@ -16,6 +16,6 @@ export default defineCommand({
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
   flags: [{ name: 'verbose', type: 'bool', description: 'Show each registration in full, with full IDs.' }],
-  args: [{ name: 'service', description: 'A service name or a unique prefix of one.' }],
+  args: [{ name: 'service', description: 'A service name or a unique prefix of one.', complete: 'service' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).serviceInfo(ctx),
 });

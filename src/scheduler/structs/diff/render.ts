@@ -1,27 +1,28 @@
 /**
  * The text form of a job diff, as `nomad job plan` and `nomad job history -p` print it: `+`, `-` and `+/-`
- * markers, names and values aligned per level, `Name: "old" => "new"`. Pure: the caller decides colour.
+ * markers, names and values aligned per level, `Name: "old" => "new"`. Pure: the caller passes the colours.
  */
 import type { DiffType, FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff } from './types.js';
+
+/** The styles a coloured diff uses, each wrapping its text: the CLI's palette (src/cli/output/colour.ts). */
+export interface DiffPalette {
+  bold(text: string): string;
+  green(text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+  yellowBright(text: string): string;
+  blue(text: string): string;
+  cyan(text: string): string;
+}
 
 export interface RenderOptions {
   /** expand added and deleted groups and tasks, and show an unedited job's own fields (plan -verbose) */
   verbose?: boolean;
-  /** ANSI colours as Nomad's CLI uses them */
-  color?: boolean;
+  /** colours as Nomad's CLI uses them; none without */
+  palette?: DiffPalette;
 }
 
-const ANSI = {
-  reset: '\u001b[0m',
-  bold: '\u001b[1m',
-  green: '\u001b[32m',
-  red: '\u001b[31m',
-  yellow: '\u001b[33m',
-  blue: '\u001b[34m',
-  cyan: '\u001b[36m',
-  lightYellow: '\u001b[93m',
-} as const;
-type Color = keyof typeof ANSI;
+type Color = Exclude<keyof DiffPalette, 'bold'>;
 
 const UPDATE_COLORS: Record<string, Color | undefined> = {
   create: 'green',
@@ -29,7 +30,7 @@ const UPDATE_COLORS: Record<string, Color | undefined> = {
   migrate: 'blue',
   'in-place update': 'cyan',
   'create/destroy update': 'yellow',
-  canary: 'lightYellow',
+  canary: 'yellowBright',
 };
 const ANNOTATION_COLORS: Record<string, Color | undefined> = {
   'forces create': 'green',
@@ -61,22 +62,23 @@ export function goQuote(s: string): string {
 const spaces = (n: number) => ' '.repeat(Math.max(0, n));
 const width = (s: string) => Buffer.byteLength(s);
 
-/** Renders one diff; every function below mirrors the layout rules of Nomad's command/job_plan.go. */
-class Renderer {
-  constructor(private readonly color: boolean) {}
+const PLAIN: DiffPalette = { bold: (t) => t, green: (t) => t, red: (t) => t, yellow: (t) => t, yellowBright: (t) => t, blue: (t) => t, cyan: (t) => t };
 
-  c(name: Color): string {
-    return this.color ? ANSI[name] : '';
-  }
+/**
+ * Renders one diff; every function below mirrors the layout rules of Nomad's command/job_plan.go. Nomad
+ * leaves some colours open across lines; here each coloured span is closed where its text ends.
+ */
+class Renderer {
+  constructor(private readonly p: DiffPalette) {}
 
   marker(type: DiffType): [string, number] {
     switch (type) {
       case 'Added':
-        return [`${this.c('green')}+${this.c('reset')} `, 2];
+        return [`${this.p.green('+')} `, 2];
       case 'Deleted':
-        return [`${this.c('red')}-${this.c('reset')} `, 2];
+        return [`${this.p.red('-')} `, 2];
       case 'Edited':
-        return [`${this.c('lightYellow')}+/-${this.c('reset')} `, 4];
+        return [`${this.p.yellowBright('+/-')} `, 4];
       default:
         return ['', 0];
     }
@@ -94,11 +96,11 @@ class Renderer {
   }
 
   annotations(list: string[]): string {
-    return list.map((a) => (ANNOTATION_COLORS[a] ? `${this.c(ANNOTATION_COLORS[a]!)}${a}${this.c('reset')}` : a)).join(', ');
+    return list.map((a) => (ANNOTATION_COLORS[a] ? this.p[ANNOTATION_COLORS[a]!](a) : a)).join(', ');
   }
 
   job(job: JobDiff, verbose: boolean): string {
-    let out = `${this.marker(job.Type)[0]}${this.c('bold')}Job: ${goQuote(job.ID)}\n`;
+    let out = `${this.marker(job.Type)[0]}${this.p.bold(`Job: ${goQuote(job.ID)}`)}\n`;
     let [longestField, longestMarker] = this.longest(job.Fields, job.Objects);
     for (const tg of job.TaskGroups ?? []) longestMarker = Math.max(longestMarker, this.marker(tg.Type)[1]);
     if (job.Type === 'Edited' || verbose) {
@@ -111,12 +113,12 @@ class Renderer {
   }
 
   group(tg: TaskGroupDiff, tgPrefix: number, verbose: boolean): string {
-    let out = `${this.marker(tg.Type)[0]}${spaces(tgPrefix)}${this.c('bold')}Task Group: ${goQuote(tg.Name)}${this.c('reset')}`;
+    let out = `${this.marker(tg.Type)[0]}${spaces(tgPrefix)}${this.p.bold(`Task Group: ${goQuote(tg.Name)}`)}`;
     const kinds = Object.keys(tg.Updates ?? {}).sort();
     if (kinds.length > 0) {
-      const parts = kinds.map((k) => `${this.c('reset')}${UPDATE_COLORS[k] ? this.c(UPDATE_COLORS[k]!) : ''}${tg.Updates![k]} ${k}`);
-      out += ` (${parts.join(', ')}${this.c('reset')})\n`;
-    } else out += `${this.c('reset')}\n`;
+      const parts = kinds.map((k) => (UPDATE_COLORS[k] ? this.p[UPDATE_COLORS[k]!](`${tg.Updates![k]} ${k}`) : `${tg.Updates![k]} ${k}`));
+      out += ` (${parts.join(', ')})\n`;
+    } else out += '\n';
     let [longestField, longestMarker] = this.longest(tg.Fields, tg.Objects);
     for (const t of tg.Tasks ?? []) longestMarker = Math.max(longestMarker, this.marker(t.Type)[1]);
     const subStart = tgPrefix + 2;
@@ -130,8 +132,8 @@ class Renderer {
   }
 
   task(task: TaskDiff, startPrefix: number, taskPrefix: number, verbose: boolean): string {
-    let out = `${spaces(startPrefix)}${this.marker(task.Type)[0]}${spaces(taskPrefix)}${this.c('bold')}Task: ${goQuote(task.Name)}`;
-    if (task.Annotations?.length) out += ` ${this.c('reset')}(${this.annotations(task.Annotations)})`;
+    let out = `${spaces(startPrefix)}${this.marker(task.Type)[0]}${spaces(taskPrefix)}${this.p.bold(`Task: ${goQuote(task.Name)}`)}`;
+    if (task.Annotations?.length) out += ` (${this.annotations(task.Annotations)})`;
     if (task.Type === 'None') return out;
     if ((task.Type === 'Deleted' || task.Type === 'Added') && !verbose) return out;
     out += '\n';
@@ -172,8 +174,7 @@ class Renderer {
   }
 }
 
-/** The diff as Nomad's plan and history print it: trimmed, and ending with a colour reset when coloured. */
+/** The diff as Nomad's plan and history print it, trimmed. */
 export function formatJobDiff(diff: JobDiff, opts: RenderOptions = {}): string {
-  const r = new Renderer(opts.color === true);
-  return r.job(diff, opts.verbose === true).trim() + r.c('reset');
+  return new Renderer(opts.palette ?? PLAIN).job(diff, opts.verbose === true).trim();
 }

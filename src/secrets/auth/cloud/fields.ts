@@ -138,7 +138,7 @@ export const ROLE_FIELDS: Fields = {
 
 export const ROLE_TAG_FIELDS: Fields = {
   ...ROLE_NAME_FIELDS,
-  policies: { type: 'list', description: "Policies of tokens issued with the tag: a subset of the role's. Empty: the role's policies." },
+  policies: { type: 'list', description: "Policies of tokens issued with the tag: a subset of the role's. Empty: the role's policies.", cli: { complete: 'policy' } },
   max_ttl: { type: 'duration', description: 'Longest lifetime of tokens issued with the tag.' },
   instance_id: { type: 'string', key: true, description: 'The only instance allowed to use the tag.' },
   allow_instance_migration: { type: 'bool', description: 'Let an instance with a newer pendingTime log in without its nonce.' },

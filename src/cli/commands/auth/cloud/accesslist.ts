@@ -3,9 +3,10 @@
  * made by logins only; deleting one lets an instance of a role that disallows reauthentication log in
  * again.
  */
+import type { ArgSpec } from '../../../define.js';
 import { endpointCommand } from './endpoint-command.js';
 
-const instance = { name: 'instance_id', description: 'ID of the instance, such as i-0123456789abcdef0.', required: true };
+const instance: ArgSpec = { name: 'instance_id', description: 'ID of the instance, such as i-0123456789abcdef0.', required: true, complete: 'accesslist' };
 
 export const accesslistCommands = [
   endpointCommand({

@@ -3,9 +3,10 @@
  * built-in ones. The certificate is a flag that takes @FILE, as Vault users write `aws_public_cert=@file`.
  */
 import { CONFIG_CERTIFICATE_FIELDS } from '../../../../secrets/auth/cloud/fields.js';
+import type { ArgSpec } from '../../../define.js';
 import { endpointCommand } from './endpoint-command.js';
 
-const name = { name: 'cert_name', description: 'Name of the certificate.', required: true };
+const name: ArgSpec = { name: 'cert_name', description: 'Name of the certificate.', required: true, complete: 'certificate' };
 
 export const configCertificateCommands = [
   endpointCommand({

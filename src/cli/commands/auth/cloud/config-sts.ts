@@ -1,8 +1,9 @@
 /** `svc auth cloud config sts write|read|delete|list`: the role the server assumes to reach another account. */
 import { CONFIG_STS_FIELDS } from '../../../../secrets/auth/cloud/fields.js';
+import type { ArgSpec } from '../../../define.js';
 import { endpointCommand } from './endpoint-command.js';
 
-const account = { name: 'account_id', description: 'The 12-digit ID of the account.', required: true };
+const account: ArgSpec = { name: 'account_id', description: 'The 12-digit ID of the account.', required: true, complete: 'sts-account' };
 
 export const configStsCommands = [
   endpointCommand({

@@ -1,9 +1,14 @@
 /** `svc auth cloud config tidy write|read|delete LIST`: how long expired entries of a list are kept, and whether periodic tidy runs. */
 import { configTidyFields } from '../../../../secrets/auth/cloud/fields.js';
 import { endpointCommand } from './endpoint-command.js';
-import { tidyListSegment } from './tidy-lists.js';
+import { TIDY_LISTS, tidyListSegment } from './tidy-lists.js';
 
-const list = { name: 'list', description: 'The list: identity-accesslist (or accesslist) or roletag-denylist (or denylist).', required: true };
+const list = {
+  name: 'list',
+  description: 'The list: identity-accesslist (or accesslist) or roletag-denylist (or denylist).',
+  required: true,
+  choices: Object.values(TIDY_LISTS).map((l) => l.api),
+};
 const segment = { list: tidyListSegment };
 
 export const configTidyCommands = [

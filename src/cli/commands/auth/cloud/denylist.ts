@@ -3,9 +3,11 @@
  * base64 text that may hold '/', so it goes in the URL path as URL-safe base64, which the server accepts
  * as it accepts the raw tag, and which no proxy or path normalisation can alter.
  */
+import type { ArgSpec } from '../../../define.js';
 import { endpointCommand } from './endpoint-command.js';
 
-const tag = { name: 'tag', description: 'The role tag: the tag_value `svc auth cloud role tag` printed.', required: true };
+const tag: ArgSpec = { name: 'tag', description: 'The role tag: the tag_value `svc auth cloud role tag` printed.', required: true };
+const listedTag: ArgSpec = { ...tag, complete: 'denylist' };
 const segment = { role_tag: (value: string) => Buffer.from(value, 'utf8').toString('base64url') };
 
 export const denylistCommands = [
@@ -29,7 +31,7 @@ export const denylistCommands = [
     method: 'GET',
     endpoint: 'roletag-denylist/:role_tag',
     segment,
-    args: [tag],
+    args: [listedTag],
     synopsis: 'Print a deny list entry',
     description: 'Prints the deny list entry of TAG: when it was added and when it expires.',
     examples: [{ command: 'svc auth cloud denylist read "v1:09Vp0qGuyB8=:r=web:d=false:t=1h:m=false:0wHZ..."' }],
@@ -51,7 +53,7 @@ export const denylistCommands = [
     method: 'DELETE',
     endpoint: 'roletag-denylist/:role_tag',
     segment,
-    args: [tag],
+    args: [listedTag],
     synopsis: 'Take a role tag off the deny list',
     description: 'Removes TAG from the deny list; instances may log in with it again.',
     examples: [{ command: 'svc auth cloud denylist delete "v1:09Vp0qGuyB8=:r=web:d=false:t=1h:m=false:0wHZ..."' }],

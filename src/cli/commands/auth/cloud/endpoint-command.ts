@@ -46,6 +46,7 @@ export const MOUNT_FLAG: FlagSpec = {
   type: 'string',
   default: 'cloud',
   description: 'Mount path of the cloud auth method, relative to auth/ (the -path given to `svc auth enable`).',
+  complete: 'cloud-mount',
 };
 
 const requiredOnWrite = (schema: FieldSchema) =>

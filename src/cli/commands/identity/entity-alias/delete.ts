@@ -11,7 +11,7 @@ export default defineCommand({
   exitCodes: { 0: 'the alias was deleted, or did not exist', 1: 'a usage error', 2: 'a server error' },
   family: 'secrets',
   flagSets: ['http', 'output'],
-  args: [{ name: 'id', description: 'The ID of the alias.', required: true }],
+  args: [{ name: 'id', description: 'The ID of the alias.', required: true, complete: 'entity-alias' }],
   async run(ctx) {
     const path = `identity/entity-alias/id/${encodeURIComponent(ctx.args[0])}`;
     await clientFor(ctx).secrets('DELETE', path);

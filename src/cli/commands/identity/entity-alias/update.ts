@@ -19,7 +19,7 @@ export default defineCommand({
   family: 'secrets',
   flagSets: ['http', 'output'],
   flags: flagsFromFields(ENTITY_ALIAS_ID_FIELDS, { omit: ['id'] }),
-  args: [{ name: 'id', description: 'The ID of the alias.', required: true }],
+  args: [{ name: 'id', description: 'The ID of the alias.', required: true, complete: 'entity-alias' }],
   async run(ctx) {
     const body = toRequestData(ENTITY_ALIAS_ID_FIELDS, ctx.flags);
     if (Object.keys(body).length === 0) throw new UsageError('Nothing to update: give at least one of -name, -canonical-id, -mount-accessor, -custom-metadata');

@@ -26,8 +26,8 @@ export default defineCommand({
   exitCodes: { 0: 'the entity was printed', 1: 'a usage error', 2: 'a server error, or no such entity' },
   family: 'secrets',
   flagSets: ['http', 'output'],
-  flags: flagsFromFields({ name: { ...ENTITY_NAME_FIELDS.name, description: 'Read the entity with this name instead of by ID.' } }),
-  args: [{ name: 'id', description: 'The ID of the entity.' }],
+  flags: flagsFromFields({ name: { ...ENTITY_NAME_FIELDS.name, description: 'Read the entity with this name instead of by ID.', cli: { complete: 'entity-name' } } }),
+  args: [{ name: 'id', description: 'The ID of the entity.', complete: 'entity' }],
   async run(ctx) {
     const path = entityPath(ctx);
     return readAndPrint(ctx, path);

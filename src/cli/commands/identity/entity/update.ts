@@ -19,7 +19,7 @@ export default defineCommand({
   family: 'secrets',
   flagSets: ['http', 'output'],
   flags: flagsFromFields(ENTITY_ID_FIELDS, { omit: ['id'] }),
-  args: [{ name: 'id', description: 'The ID of the entity.', required: true }],
+  args: [{ name: 'id', description: 'The ID of the entity.', required: true, complete: 'entity' }],
   async run(ctx) {
     const body = toRequestData(ENTITY_ID_FIELDS, ctx.flags);
     if (Object.keys(body).length === 0) throw new UsageError('Nothing to update: give at least one of -name, -metadata, -policies, -disabled');
