@@ -33,6 +33,7 @@
 //
 // `node scripts/build.mjs --analyze` also prints the largest inputs of each bundle.
 import { analyzeMetafile, build } from 'esbuild';
+import { execFile } from 'node:child_process';
 import { copyFile, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -171,6 +172,16 @@ async function swapIn(fresh) {
   for (const old of aside) await rm(old, { recursive: true, force: true });
 }
 
+/**
+ * V8's code cache of main.cjs, made by the Node running the build (see bin/load-main.cjs): `svc` starts
+ * some 3 ms sooner with it. A Node that cannot use it compiles the bundle as before.
+ */
+function writeCodeCache(main) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['scripts/code-cache.cjs', main], (err, _stdout, stderr) => (err ? reject(new Error(`code cache: ${stderr || err.message}`)) : resolve()));
+  });
+}
+
 await removeAbandoned();
 const out = `dist.new-${process.pid}`;
 try {
@@ -187,6 +198,7 @@ try {
   // The task executor runs as its own process (one per task, so tasks outlive the server); it is plain
   // CommonJS with no imports, and the server finds it next to its own bundle.
   await copyFile('src/client/executor/executor.cjs', `${out}/executor.cjs`);
+  await writeCodeCache(`${out}/main.cjs`);
   await swapIn(out);
 } catch (err) {
   await rm(out, { recursive: true, force: true });

@@ -111,4 +111,16 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
     const cloud = modulesOf(readFileSync(dist('cli-auth-cloud.cjs'), 'utf8'));
     for (const src of ['src/cli/commands/auth/cloud/index.ts', 'src/secrets/auth/cloud/fields.ts', 'src/secrets/auth/token-fields.ts']) expect(cloud.has(src), src).toBe(true);
   });
+
+  it("starts from V8's code cache of main.cjs, which this Node accepts, and registers the one instance the lazy bundles require", () => {
+    const script = `
+      const { loadMain, readCache } = require(${JSON.stringify(fileURLToPath(new URL('../../bin/load-main.cjs', import.meta.url)))});
+      const file = ${JSON.stringify(fileURLToPath(dist('main.cjs')))};
+      const { exports, script } = loadMain(file, { cachedData: readCache(file) });
+      process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected, same: require(file) === exports }));
+    `;
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ rejected: false, same: true });
+  });
 });

@@ -61,7 +61,7 @@ describe('an incomplete install', () => {
     await unlink(path.join(root, 'dist/main.cjs'));
     const r = svc(['version']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("Error: Cannot find module '../dist/main.cjs'\n");
+    expect(r.stderr).toBe(`Error: svc is not built: ${path.join(root, 'bin/../dist/main.cjs')} is missing; run \`npm run build\` in its repository, or install it again\n`);
   });
 });
 
