@@ -13,7 +13,9 @@
  * that has one, and after a plan that changes existing allocations.
  *
  * An evaluation counts as processed once its plan is durable, which is also when the store tells the
- * evaluation's waiters.
+ * evaluation's waiters. The broker itself wakes on a new evaluation's commit, not its flush
+ * (store.waitForCommit): the plan it writes becomes durable only after the evaluation does, so a
+ * flush is saved per evaluation and nothing acknowledged depends on a write a crash could take away.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
@@ -97,7 +99,7 @@ export class EvalBroker {
       const next = this.queue.take(now);
       if (!next.entry) {
         const stopping = new Promise<void>((resolve) => (this.wake = resolve));
-        await Promise.race([this.store.waitForIndex(this.seen, Math.max(1, Math.min(POLL_MS, (next.wakeAt ?? Infinity) - now)), EVALS_QUEUED), stopping]);
+        await Promise.race([this.store.waitForCommit(this.seen, Math.max(1, Math.min(POLL_MS, (next.wakeAt ?? Infinity) - now)), EVALS_QUEUED), stopping]);
         continue;
       }
       if (this.inFlight.mustSettleBefore(next.entry.namespace, next.entry.jobId)) await this.settle();

@@ -30,6 +30,8 @@ const openDirs = new Set<string>();
 interface Waiter {
   after: number;
   table: string | undefined;
+  /** woken by the commit, not only once it is durable (waitForCommit) */
+  onCommit: boolean;
   resolve: (index: number) => void;
   timer: NodeJS.Timeout;
 }
@@ -175,17 +177,27 @@ class LmdbStore implements Store {
     // Committed is visible, not durable: waiters hear of the commit only once it is on disk. `flushed`
     // is asked now, synchronously after this commit, so it covers it (and perhaps later ones).
     const flushed = new Promise<unknown>((resolve, reject) => db.flushed.then(resolve, reject));
-    const durable = flushed.then(() => this.notify(index, touched));
+    const durable = flushed.then(() => this.notify(index, touched, false));
+    this.notify(index, touched, true);
     return { result, index, durable };
   }
 
   waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number> {
+    return this.waitFor(after, timeoutMs, table, false);
+  }
+
+  waitForCommit(after: number, timeoutMs: number, table?: string): Promise<number> {
+    return this.waitFor(after, timeoutMs, table, true);
+  }
+
+  private waitFor(after: number, timeoutMs: number, table: string | undefined, onCommit: boolean): Promise<number> {
     const current = this.currentFor(table);
     if (current > after || this.closed) return Promise.resolve(current);
     return new Promise<number>((resolve) => {
       const waiter: Waiter = {
         after,
         table,
+        onCommit,
         resolve: (index) => {
           clearTimeout(waiter.timer);
           this.waiters.delete(waiter);
@@ -214,8 +226,10 @@ class LmdbStore implements Store {
     }
   }
 
-  private notify(index: number, touched: Set<string>): void {
+  /** Wakes the waiters a commit concerns: at commit only those that asked (`committedOnly`), when durable all. */
+  private notify(index: number, touched: Set<string>, committedOnly: boolean): void {
     for (const w of [...this.waiters]) {
+      if (committedOnly && !w.onCommit) continue;
       if (w.table !== undefined && !touched.has(w.table)) continue;
       if (index <= w.after) continue;
       // Report what is stored now: a later commit may already be visible.

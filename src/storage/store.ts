@@ -45,6 +45,15 @@ export interface Store {
   /** Resolves when a write with index > `after` has happened, or after `timeoutMs`. */
   waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number>;
 
+  /**
+   * As waitForIndex, but woken as soon as such a write is committed (visible), before it is durable. For
+   * work that reads the write and acknowledges what it does only through later writes: those are
+   * durable only after it (durability follows commit order), so nothing acknowledged can rest on a write
+   * that a crash takes away. The evaluation broker waits so for new evaluations, which saves a flush per
+   * evaluation.
+   */
+  waitForCommit(after: number, timeoutMs: number, table?: string): Promise<number>;
+
   close(): Promise<void>;
 }
 

@@ -298,6 +298,35 @@ describe('lmdb store: writes and the index', () => {
   });
 });
 
+describe('lmdb store: waitForCommit', () => {
+  it('wakes at the commit, before it is durable; waitForIndex only once it is durable', async () => {
+    const s = await openStore();
+    const now = s.index();
+    const order: string[] = [];
+    const onCommit = s.waitForCommit(now, 10_000).then((i) => (order.push('waitForCommit'), i));
+    const onDurable = s.waitForIndex(now, 10_000).then((i) => (order.push('waitForIndex'), i));
+    const { index, durable } = await s.commit((tx) => tx.put('t', 'a', 1));
+    order.push('committed');
+    await durable;
+    order.push('durable');
+    expect(await onCommit).toBe(index);
+    expect(await onDurable).toBe(index);
+    // The commit's own waiters are woken before commit() resolves; waitForIndex's after the flush.
+    expect(order.indexOf('waitForCommit')).toBeLessThan(order.indexOf('committed'));
+    expect(order.indexOf('waitForIndex')).toBeGreaterThan(order.indexOf('committed'));
+  });
+
+  it('waits on one table and ignores commits to others', async () => {
+    const s = await openStore();
+    let woke = false;
+    const waiting = s.waitForCommit(s.tableIndex('jobs'), 10_000, 'jobs').then((i) => ((woke = true), i));
+    await s.write((tx) => tx.put('allocs', 'x', 1));
+    expect(woke).toBe(false);
+    const { index } = await s.write((tx) => tx.put('jobs', 'a', 1));
+    expect(await waiting).toBe(index);
+  });
+});
+
 describe('lmdb store: waitForIndex', () => {
   it('resolves immediately when the index is already past `after`', async () => {
     const s = await openStore();
