@@ -6,17 +6,15 @@
 // over the API to trust the provider), the provider (bench/cloud-provider.ts: the
 // loopback simulator that -dev-cloud serves (src/cloudsim), answering the server's DescribeInstances and GetCallerIdentity calls) and the load
 // generators (bench/login-load.mjs).
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleBenchScript, call, cpuSecondsOf, startChild, startDevServer, table } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const int = (n) => Math.round(n).toLocaleString('en-US');
-// Logins of each ec2 kind made (untimed) before the figures, so that they do not include the server's
-// warm-up (with 50, the first row measured ran a third slower than the same row measured second).
+// Logins of each ec2 kind made (untimed, by the same generators) before the figures.
 const WARMUP = 500;
-const b64 = (s) => Buffer.from(s, 'utf8').toString('base64');
 
 /** Points the dev server's auth/cloud mount at the provider: client config, its signer certificates, two roles. */
 async function configureMount(server, provider) {
@@ -38,14 +36,20 @@ export async function cloudBench({ bin, env, concurrency, processes, logins }) {
     const setup = await provider.ask('setup', { rsa2048: logins + WARMUP, identity: logins + WARMUP, file: documentsFile });
     server = await startDevServer(bin, env, { args: ['-cloud-allow-sha1'] });
     await configureMount(server, setup);
-    // The generators take the first `logins` documents of each kind; the rest warm the server up.
-    const documents = JSON.parse(await readFile(documentsFile, 'utf8'));
-    for (const pkcs7 of documents.rsa2048.slice(logins)) await call(server.url, '', 'POST', '/v1/auth/cloud/login', { role: 'bench-ec2', pkcs7 });
-    for (const d of documents.identity.slice(logins)) {
-      await call(server.url, '', 'POST', '/v1/auth/cloud/login', { role: 'bench-ec2', identity: b64(d.document), signature: d.signature });
-    }
     for (let i = 0; i < processes; i++) generators.push(startChild(path.join(HERE, 'login-load.mjs'), { args: [server.url] }));
     const each = Math.max(1, Math.floor(concurrency / processes));
+    // The measured rows take the first `logins` documents of each kind; the rest warm up the server and
+    // the generators (their code and connections) the same way, untimed: without this, whichever row ran
+    // first measured a third slower than when it ran second.
+    for (const kind of ['rsa2048', 'identity']) {
+      const share = Math.ceil(WARMUP / processes);
+      await Promise.all(
+        generators.map((g, i) => g.ask('prepare', { kind, file: documentsFile, from: logins + i * share, to: logins + Math.min(WARMUP, (i + 1) * share) })),
+      );
+      const runs = await Promise.all(generators.map((g) => g.ask('run', { concurrency: each })));
+      const error = runs.find((r) => r.error)?.error;
+      if (error) throw new Error(`warm-up logins (${kind}) failed: ${error}`);
+    }
 
     const rows = [];
     const failures = [];
