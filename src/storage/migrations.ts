@@ -5,6 +5,7 @@ import { buildListStubs } from '../scheduler/state/list-stubs-migration.js';
 import { rebuildDrainingNodes } from '../scheduler/state/node-drain.js';
 import { rebuildPeriodicJobs } from '../scheduler/state/periodic-jobs.js';
 import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js';
+import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migration.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -67,6 +68,13 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'allocations keyed by creation',
     up(tx) {
       keyAllocsByCreation(tx);
+    },
+  },
+  {
+    version: 6,
+    description: 'node allocation entries keyed by creation',
+    up(tx) {
+      keyNodeEntriesByCreation(tx);
     },
   },
 ];

@@ -8,7 +8,7 @@
  *                      chronological listing and paging (see alloc-keys.ts for why, and alloc-ids)
  *   alloc-stubs        the same key → AllocStubRecord (the list view; state/alloc-stubs.ts)
  *   allocs-by-job      <ns>\0<job>\0<ID> → 1
- *   allocs-by-node     <node>\0<ID> → NodeUsageEntry (what the allocation takes on the node)
+ *   allocs-by-node     <node>\0<CreateIndex, padded>\0<ID> → NodeUsageEntry (what the allocation takes on the node)
  *   node-usage         <node> → the sum of its live allocations' entries (state/node-usage.ts)
  *   allocs-by-eval     <eval>\0<ID> → 1
  *   alloc-jobs         <ns>\0<job>\0<JobModifyIndex, padded> → Job (the version allocations run)
@@ -38,6 +38,12 @@ export const JOB_SUMMARIES = 'job-summaries';
 export const NODE_ALLOCS_REMOVED = 'node-allocs-removed';
 
 const SEP = '\u0000';
+/**
+ * A node's entry: `<node>\0<CreateIndex, padded>\0<ID>`. The creation index first keeps a node's new
+ * entries at the end of its range, so placing an allocation dirties the page that already took the
+ * node's last one, not a random page of a table as big as every allocation ever placed.
+ */
+export const byNodeKey = (nodeId: string, alloc: Pick<Allocation, 'CreateIndex' | 'ID'>) => `${nodeId}${SEP}${allocKey(alloc.CreateIndex, alloc.ID)}`;
 const allocJobKey = (ns: string, job: string, jobModifyIndex: number) => `${jobKey(ns, job)}${SEP}${padIndex(jobModifyIndex)}`;
 
 /** What an allocation takes on its node; `live` is false once it is terminal and gives it back. */
@@ -95,14 +101,14 @@ export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | unde
     tx.put(ALLOC_IDS, alloc.ID, alloc.CreateIndex);
     tx.put(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
-    tx.put(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`, usage);
+    tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), usage);
     if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
   } else {
     // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
-    const before = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, `${prev.NodeID}${SEP}${alloc.ID}`) ?? usageOf(prev);
+    const before = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc)) ?? usageOf(prev);
     if (prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
-      if (prev.NodeID !== alloc.NodeID) tx.delete(ALLOCS_BY_NODE, `${prev.NodeID}${SEP}${alloc.ID}`);
-      tx.put(ALLOCS_BY_NODE, `${alloc.NodeID}${SEP}${alloc.ID}`, usage);
+      if (prev.NodeID !== alloc.NodeID) tx.delete(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc));
+      tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), usage);
       if (before.live) addNodeUsage(tx, prev.NodeID, before, -1);
       if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
     }
@@ -268,7 +274,7 @@ export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   deleteAllocStub(tx, alloc);
   tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
   tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
-  const byNode = `${alloc.NodeID}${SEP}${alloc.ID}`;
+  const byNode = byNodeKey(alloc.NodeID, alloc);
   const entry = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, byNode);
   if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
   tx.delete(ALLOCS_BY_NODE, byNode);

@@ -6,14 +6,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALLOC_IDS, allocKey } from '../../../src/scheduler/state/alloc-keys.js';
 import { ALLOC_STUBS, allocStubRecord, getAllocStub, stubsByCreate } from '../../../src/scheduler/state/alloc-stubs.js';
-import { ALLOCS_BY_CREATE, ALLOCS_TABLE, allocsByCreate, deleteAlloc, getAlloc } from '../../../src/scheduler/state/allocs.js';
+import { ALLOCS_BY_CREATE, ALLOCS_BY_NODE, ALLOCS_TABLE, allocsByCreate, allocsOfNode, deleteAlloc, getAlloc } from '../../../src/scheduler/state/allocs.js';
+import { NODE_USAGE } from '../../../src/scheduler/state/node-usage.js';
 import { registerJob } from '../../../src/scheduler/state/jobs.js';
 import { registerNode } from '../../../src/scheduler/state/nodes.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
 import { canonicalizeJob } from '../../../src/scheduler/structs/index.js';
 import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
 import { makeNode } from '../sched/helpers.js';
-import { TestStore, toSchema4AllocLayout } from './support.js';
+
+const newest = Math.max(...SCHEMA_MIGRATIONS.map((m) => m.version));
+import { TestStore, toSchema4AllocLayout, toSchema5NodeLayout } from './support.js';
 
 let t: TestStore;
 beforeEach(async () => {
@@ -72,9 +75,29 @@ describe('allocation keys', () => {
     expect(getAlloc(t.store, allocs[0].ID)).toBeUndefined();
     expect(t.store.list(ALLOCS_BY_CREATE)).toHaveLength(7);
     await t.reopen();
-    expect(t.store.get(SCHEMA_TABLE, SCHEMA_KEY)).toBe(v5);
+    expect(t.store.get(SCHEMA_TABLE, SCHEMA_KEY)).toBe(newest);
     expect(t.store.list(ALLOCS_BY_CREATE)).toEqual([]);
     expectConsistent(allocs);
     expect([...allocsByCreate(t.store, {})]).toEqual(allocs);
+  });
+
+  it("keeps a node's entries in creation order, and the migration moves schema-5 entries there with their usage", async () => {
+    const allocs = await placeSome();
+    const entries = () => t.store.list(ALLOCS_BY_NODE);
+    const expected = allocs.map((a) => `${a.NodeID}\u0000${allocKey(a.CreateIndex, a.ID)}`).sort();
+    expect(entries().map((e) => e.key)).toEqual(expected);
+    const before = { entries: entries(), usage: t.store.list(NODE_USAGE), ofNode: allocsOfNode(t.store, allocs[0].NodeID) };
+
+    const v6 = SCHEMA_MIGRATIONS.find((m) => m.description === 'node allocation entries keyed by creation')!.version;
+    await t.store.write((tx) => {
+      toSchema5NodeLayout(tx);
+      tx.put(SCHEMA_TABLE, SCHEMA_KEY, v6 - 1);
+    });
+    expect(entries().map((e) => e.key)).not.toEqual(expected);
+    await t.reopen();
+    expect(t.store.get(SCHEMA_TABLE, SCHEMA_KEY)).toBe(newest);
+    expect(entries()).toEqual(before.entries);
+    expect(t.store.list(NODE_USAGE)).toEqual(before.usage);
+    expect(allocsOfNode(t.store, allocs[0].NodeID)).toEqual(before.ofNode);
   });
 });

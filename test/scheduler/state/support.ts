@@ -7,7 +7,7 @@ import { getJob } from '../../../src/scheduler/state/jobs.js';
 import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
 import type { Store, WriteTx } from '../../../src/storage/store.js';
-import { ALLOCS_BY_CREATE, ALLOCS_TABLE } from '../../../src/scheduler/state/allocs.js';
+import { ALLOCS_BY_CREATE, ALLOCS_BY_NODE, ALLOCS_TABLE } from '../../../src/scheduler/state/allocs.js';
 import { ALLOC_IDS } from '../../../src/scheduler/state/alloc-keys.js';
 import { ALLOC_STUBS } from '../../../src/scheduler/state/alloc-stubs.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
@@ -75,5 +75,14 @@ export function toSchema4AllocLayout(tx: WriteTx): void {
   for (const { key, value } of tx.list<{ ID: string }>(ALLOC_STUBS)) {
     tx.delete(ALLOC_STUBS, key);
     tx.put(ALLOC_STUBS, value.ID, value);
+  }
+}
+
+/** Rewrites a node's allocation entries to the schema-5 keys, `<node>\0<ID>` (what the schema 6 migration moves). */
+export function toSchema5NodeLayout(tx: WriteTx): void {
+  for (const { key, value } of tx.list(ALLOCS_BY_NODE)) {
+    const parts = key.split('\u0000');
+    tx.delete(ALLOCS_BY_NODE, key);
+    tx.put(ALLOCS_BY_NODE, `${parts[0]}\u0000${parts[parts.length - 1]}`, value);
   }
 }
