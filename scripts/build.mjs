@@ -45,7 +45,7 @@ import path from 'node:path';
  * dist/main.cjs.
  */
 const SEPARATE = new Map([
-  [path.resolve('src/server/start.ts'), { out: 'server.cjs' }],
+  [path.resolve('src/cli/server-start.ts'), { out: 'server.cjs' }],
   [path.resolve('src/jobspec/index.ts'), { out: 'jobspec.cjs' }],
   [path.resolve('src/cli/scheduler/index.ts'), { out: 'cli-scheduler.cjs', cli: true }],
   [path.resolve('src/cli/commands/auth/cloud/index.ts'), { out: 'cli-auth-cloud.cjs', cli: true }],

@@ -69,7 +69,7 @@ export default defineCommand({
     const sealKey = sealKeyFile ? { file: sealKeyFile } : env.SVC_SEAL_KEY ? { env: env.SVC_SEAL_KEY } : undefined;
     // raw_exec tasks get the server's environment: the key must not go with it.
     delete env.SVC_SEAL_KEY;
-    const { startServer } = await import('../../server/start.js');
+    const { startServer } = await import('../server-start.js');
     // Its own bundle (the simulator is test code): `svc server` without -dev-cloud never loads it.
     const devCloud = flags['dev-cloud'] ? (await import('../../server/dev-cloud.js')).startDevCloud : undefined;
     return startServer(

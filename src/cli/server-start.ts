@@ -1,8 +1,8 @@
 /** `svc server`: builds the server, prints the banner, writes the dev token file, and waits for a signal. */
-import type { Io } from '../cli/io.js';
-import { writeTokenFile } from '../cli/token-file.js';
-import { buildServer, type ServerOptions } from './app.js';
-import type { DevCloud, startDevCloud } from './dev-cloud.js';
+import type { Io } from './io.js';
+import { writeTokenFile } from './token-file.js';
+import { buildServer, type ServerOptions } from '../server/app.js';
+import type { DevCloud, startDevCloud } from '../server/dev-cloud.js';
 
 /** 127.0.0.0/8 and ::1 (also IPv4-mapped): addresses no other host can reach. */
 function isLoopback(address: string): boolean {
