@@ -13,8 +13,12 @@ import { bundleBenchScript, call, cpuSecondsOf, startChild, startDevServer, tabl
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const int = (n) => Math.round(n).toLocaleString('en-US');
-// Logins of each ec2 kind made (untimed, by the same generators) before the figures.
-const WARMUP = 500;
+// Logins of each ec2 kind made (untimed, by the same generators, each with a document of its own) before
+// the figures: V8 keeps optimizing the verification code (in each worker thread) and the login path for
+// the first few thousand logins. Measured here: rsa2048 at 980/s after 50 warm-up logins, 1,480/s after
+// 3,000, and 1,960/s over 5,000 logins after 3,000; a server taking logins at these rates is past that
+// within seconds, so the figures are its steady state.
+const WARMUP = 3000;
 
 /** Points the dev server's auth/cloud mount at the provider: client config, its signer certificates, two roles. */
 async function configureMount(server, provider) {
