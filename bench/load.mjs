@@ -159,7 +159,7 @@ export async function smallJobsBench({ nodes, prefill, jobs, count, batch, clien
     const loop = await c.submitter.ask('clients', { token: c.server.token, prefix: 'loop', jobs, count, clients });
     const cpu = cpuSecondsOf(c.server.pid) - cpuBefore;
     const down = await nodesMarkedDown(c, since);
-    console.log(`\nSmall jobs on a full cluster: ${int(jobs)} jobs × ${count} allocations on ${int(nodes)} mock nodes holding ${int(c.placed)} allocations (after ${WARM_UP_JOBS} not counted)\n`);
+    console.log(`\nSmall jobs on a full cluster: ${int(jobs)} jobs × ${count} allocations on ${int(nodes)} mock nodes holding ${int(c.placed)} allocations, plus those of ${int(WARM_UP_JOBS)} warm-up jobs (not counted)\n`);
     console.log(
       table(
         ['measure', 'value', 'target'],
