@@ -14,7 +14,7 @@ import type { Allocation } from '../../src/scheduler/structs/allocation.js';
 import type { Job } from '../../src/scheduler/structs/job.js';
 import type { Node } from '../../src/scheduler/structs/node.js';
 import { makeTempDir, REPO, runCli, type CliResult } from '../support/server.js';
-import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { until } from '../support/wait.js';
 
 const DIR = path.join(REPO, 'examples/jobs');
@@ -63,10 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (server && running.has(server.child)) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServer(server);
   await rm(home, { recursive: true, force: true });
 }, 60_000);
 

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { makeTempDir, REPO, runCli, SVC_BIN, type CliResult } from '../support/server.js';
-import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { until } from '../support/wait.js';
 
 const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
@@ -234,10 +234,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (server && running.has(server.child)) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServer(server);
   await rm(home, { recursive: true, force: true });
 }, 60_000);
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExecDriver } from '../../src/client/drivers/exec.js';
 import { VERSION } from '../../src/version.js';
-import { REPO, makeTempDir, type CliResult } from '../support/server.js';
+import { REPO, makeTempDir, runProgram, type CliResult } from '../support/server.js';
 import { startPty, type PtyRun } from '../support/exec-cli.js';
 import { until } from '../support/wait.js';
 
@@ -82,15 +82,7 @@ async function systemProgramsWithoutNode(dir: string): Promise<void> {
 }
 
 function svc(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(svcPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runProgram(svcPath, args, { ...env, ...extraEnv });
 }
 
 /** The unpacked build's directory: ~/.cache/svc/<version>-<hash>, the only entry there. */

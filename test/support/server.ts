@@ -43,11 +43,13 @@ export async function makeTempDir(prefix = 'svc-test-'): Promise<string> {
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
+  return runProgram(process.execPath, [SVC_BIN, ...args], { PATH: process.env.PATH, ...env }, input);
+}
+
+/** Runs a program to its end with exactly `env`, `input` (or nothing) on its stdin; collects what it wrote. */
+export function runProgram(command: string, args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], {
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -41,3 +41,10 @@ export function spawnServer(args: string[], env: Record<string, string>): Promis
     void exited.then(({ code }) => reject(new Error(`svc server exited with ${code} before listening:\n${out}\n${err}`)));
   });
 }
+
+/** Stops a spawned server with SIGTERM (a clean shutdown) and waits until it has exited; no-op once it has. */
+export async function stopServer(server: SpawnedServer | undefined): Promise<void> {
+  if (!server || !running.has(server.child)) return;
+  server.child.kill('SIGTERM');
+  await server.exited;
+}
