@@ -21,17 +21,16 @@ import { IdentityStore } from '../secrets/identity/identity-store.js';
 import { sysBackend } from '../secrets/sys/backend.js';
 import { identityBackend } from '../secrets/identity/backend.js';
 import { tokenBackend } from '../secrets/token/backend.js';
-import { authMethodBackends } from '../secrets/auth/backends.js';
+import { AUTH_METHOD_TYPES, createAuthMethods, type AuthMethods } from '../secrets/auth/backends.js';
 import { deleteMountEntries } from '../secrets/auth/cloud/mount-storage.js';
-import { periodicTidy, tidiesSettled } from '../secrets/auth/cloud/tidy.js';
-import { forgetCloudProvider } from '../secrets/auth/cloud/mount-provider.js';
 import { schedulerRoutes, schedulerWsRoutes } from '../scheduler/http/routes.js';
-import { createUpgradeHandler } from './http/upgrade.js';
-import { handleSecrets, type SecretsRouting } from './http/secrets-handler.js';
-import { handleScheduler, tokenRefusal } from './http/scheduler-handler.js';
+import { createUpgradeHandler } from '../scheduler/http/upgrade.js';
+import { handleSecrets, type SecretsRouting } from '../secrets/http/pipeline.js';
+import { handleScheduler } from '../scheduler/http/pipeline.js';
+import { tokenRefusal } from '../scheduler/http/caller.js';
 import { createHttpServer } from './http/listener.js';
+import { createRouter, sideError } from './http/router.js';
 import { loadServerTls, type TlsSettings } from './tls.js';
-import { schedulerError, secretsError } from './http/respond.js';
 import type { RawRequest, RawResponse } from './http/types.js';
 import type { ServerConfig, Services } from './services.js';
 import { VERSION } from '../version.js';
@@ -84,6 +83,8 @@ export interface ServerOptions {
 export interface SvcServer {
   services: Services;
   routing: SecretsRouting;
+  /** the auth methods built for this server (its cloud mounts' clients, caches and tidies) */
+  authMethods: AuthMethods;
   /** the root token made at this start, if one was (first start, or every -dev start) */
   rootToken?: string;
   /** the server's own node, once listen() has started it */
@@ -95,14 +96,9 @@ export interface SvcServer {
   close(): Promise<void>;
 }
 
-const SECRETS_PREFIXES = new Set(['sys', 'auth', 'identity']);
 const META_TABLE = 'meta';
 /** How long shutdown waits for requests in flight. */
 const SHUTDOWN_GRACE_MS = 10_000;
-
-function isSecretsPath(parts: string[]): boolean {
-  return parts[0] === 'v1' && SECRETS_PREFIXES.has(parts[1] ?? '');
-}
 
 async function waitAtMost(ms: number, done: Promise<unknown>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -136,13 +132,15 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const seal = await Seal.open(dataDir, opts.sealKey);
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
     store = await openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS });
-    const mounts = new MountTable(store, ['token', ...Object.keys(authMethodBackends)]);
+    const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
     const scheduler = new SchedulerRuntime(store, log, { ttlMs: opts.heartbeatTtlMs, graceMs: opts.heartbeatGraceMs }, opts.gcIntervalMs);
     const shutdown = new AbortController();
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, scheduler, stopping: false, shutdown: shutdown.signal };
+    const authMethods = createAuthMethods();
+    const authBackends = { cloud: authMethods.cloud.backend };
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, authBackends, scheduler, stopping: false, shutdown: shutdown.signal };
     if (opts.auditFile) {
       const { AuditLog } = await import('./audit/audit-log.js');
       audit = await AuditLog.open(opts.auditFile, services);
@@ -153,7 +151,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     // A disabled cloud mount's configuration, roles and lists go with it.
     mounts.onDisable(async (m) => {
       if (m.type === 'cloud') await store!.write((tx) => deleteMountEntries(tx, m.accessor));
-      if (m.type === 'cloud') forgetCloudProvider(services, m.accessor);
+      if (Object.hasOwn(authMethods, m.type)) authMethods[m.type as keyof AuthMethods].forgetMount(m.accessor);
     });
 
     const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
@@ -186,9 +184,13 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
 
     const routing: SecretsRouting = {
       fixed: { 'sys/': sysBackend, 'identity/': identityBackend },
-      authTypes: { token: tokenBackend, ...authMethodBackends },
+      authTypes: { token: tokenBackend, ...authBackends },
     };
-    const routes = schedulerRoutes;
+    const route = createRouter({
+      secrets: (raw, rel, requestId) => handleSecrets(raw, rel, requestId, services, routing),
+      scheduler: (raw, parts, requestId) => handleScheduler(raw, parts, requestId, services, schedulerRoutes),
+      tokenRefusal: (raw) => tokenRefusal(raw, services),
+    });
 
     // Requests being answered, so that close() can let them finish before storage goes away.
     let inFlight = 0;
@@ -213,29 +215,12 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       }
     }
 
-    async function route(raw: RawRequest, requestId: string): Promise<RawResponse> {
-      let parts: string[];
-      try {
-        parts = raw.path.split('/').slice(1).map(decodeURIComponent);
-      } catch {
-        const secrets = /^\/v1\/(sys|auth|identity)(\/|$)/.test(raw.path);
-        // No route can match, so who may not ask learns nothing, not even that the path is malformed.
-        const refused = await tokenRefusal(raw, services);
-        if (refused) return secrets ? secretsError(403, ['permission denied']) : schedulerError(403, refused.message);
-        const message = `invalid URL path encoding: ${raw.path}`;
-        return secrets ? secretsError(400, [message]) : schedulerError(400, message);
-      }
-      if (isSecretsPath(parts)) return handleSecrets(raw, parts.slice(1).join('/'), requestId, services, routing);
-      const answer = await handleScheduler(raw, parts, requestId, services, routes);
-      return answer ?? schedulerError(404, 'resource not found');
-    }
-
     const httpServer: http.Server = createHttpServer(handle, {
       tls: tls?.options,
       maxRequestBytes: config.maxRequestBytes,
       tooLarge: (p) => {
         const msg = `request body too large: the limit is ${config.maxRequestBytes} bytes`;
-        const answer = isSecretsPath(p.split('/').slice(1)) ? secretsError(413, [msg]) : schedulerError(413, msg);
+        const answer = sideError(p, 413, msg);
         answer.headers['x-svc-request-id'] = uuid();
         return answer;
       },
@@ -250,7 +235,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     sweeper.unref();
     const cloudTidy = setInterval(() => {
       try {
-        periodicTidy(services);
+        authMethods.cloud.state.tidies.periodic(services);
       } catch (err) {
         log.error(`periodic cloud tidy failed: ${(err as Error).message}`);
       }
@@ -263,6 +248,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     return {
       services,
       routing,
+      authMethods,
       rootToken,
       node: () => localNode?.node,
       handle,
@@ -321,8 +307,9 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
           await waitAtMost(1000, allClosed);
         }
         httpServer.closeAllConnections();
-        // A background tidy stops at its next batch once `stopping` is set; let it get there.
-        await tidiesSettled(services);
+        // A background tidy stops at its next batch once `stopping` is set; let it get there, then the
+        // methods' worker threads stop.
+        for (const method of Object.values(authMethods)) await method.close();
         await audit?.close();
         await store!.close();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });

@@ -1,81 +1,18 @@
 /**
- * What the request pipeline and the handlers reach: the server's services, built once by app.ts. The
- * interfaces are here so that the pipeline depends on what it uses, not on how each store works.
+ * What the request pipelines and the handlers reach: the server's services, built once by app.ts. The
+ * secrets stores are seen through their interfaces (token-service.ts, policy-service.ts, ... beside each
+ * store), so the pipelines depend on what they use, not on how each store works, and this module
+ * imports no store class: the modules that use the services import it without a cycle.
  */
 import type { Store } from '../storage/store.js';
 import type { Seal } from '../storage/seal.js';
 import type { Logger } from '../shared/log.js';
+import type { RenewSettings, TokenService } from '../secrets/token/token-service.js';
 import type { TokenEntry } from '../secrets/token/token-entry.js';
-import type { Acl } from '../secrets/policy/acl.js';
-import type { MountTable } from '../secrets/mounts/mount-table.js';
-import type { PolicyStore } from '../secrets/policy/policy-store.js';
-import type { IdentityStore } from '../secrets/identity/identity-store.js';
-import type { TokenStore } from '../secrets/token/token-store.js';
-import type { AuthBlock } from './http/types.js';
+import type { PolicyService } from '../secrets/policy/policy-service.js';
+import type { MountService } from '../secrets/mounts/mount-service.js';
+import type { IdentityService } from '../secrets/identity/identity-service.js';
 import type { SchedulerRuntime } from '../scheduler/runtime.js';
-
-export interface CreateTokenParams {
-  /** use this secret instead of a random one (the -dev root token id, `id` on token create with root) */
-  secret?: string;
-  policies: string[];
-  /** seconds; 0 = the default (32 days), capped by maxTtl and explicitMaxTtl */
-  ttl?: number;
-  maxTtl?: number;
-  explicitMaxTtl?: number;
-  period?: number;
-  numUses?: number;
-  boundCidrs?: string[];
-  noDefaultPolicy?: boolean;
-  type?: 'service' | 'batch';
-  meta?: Record<string, string>;
-  displayName?: string;
-  entityId?: string;
-  /** the creating token; absent for orphans and auth-method logins */
-  parent?: TokenEntry;
-  orphan?: boolean;
-  renewable?: boolean;
-  /** the path that created it, e.g. auth/token/create or auth/cloud/login */
-  path: string;
-  mountAccessor: string;
-  authInternal?: Record<string, unknown>;
-}
-
-export interface TokenService {
-  /**
-   * Finds a live token by its secret. Throws PermissionDenied when it is unknown or expired (an expired
-   * token found here is revoked) or when `remoteAddress` is outside its bound CIDRs.
-   */
-  resolve(secret: string, remoteAddress: string): Promise<TokenEntry>;
-  /** Counts one use of a limited-use token atomically; the last use revokes it. */
-  use(entry: TokenEntry): Promise<void>;
-  create(params: CreateTokenParams): Promise<{ secret: string; entry: TokenEntry }>;
-  /** The `auth` block of a login or token-create response. */
-  authBlock(secret: string, entry: TokenEntry, identityPolicies?: string[]): AuthBlock;
-  /** Revokes every token issued through the auth mount with this accessor (mount disabled). */
-  revokeByMount(mountAccessor: string): Promise<number>;
-  /** Removes expired tokens; run periodically. */
-  sweepExpired(): Promise<number>;
-}
-
-export interface PolicyService {
-  /** The ACL for a token's policies plus the identity policies of its entity. */
-  aclFor(policyNames: string[]): Promise<Acl>;
-}
-
-export interface IdentityService {
-  entityExists(entityId: string): boolean;
-  /** Policies granted through the entity (empty for a missing or disabled entity). */
-  entityPolicies(entityId: string): string[];
-  /** True when the entity exists and is disabled: its tokens must be refused. */
-  entityDisabled(entityId: string): boolean;
-  /**
-   * At login: the alias (mount accessor + name) is found or created with its entity, and its metadata
-   * updated when it changed. Concurrent first logins make one entity.
-   */
-  upsertLoginAlias(input: { mountAccessor: string; name: string; metadata?: Record<string, string> }): Promise<{ entityId: string; aliasId: string }>;
-  /** Called when an auth mount is disabled: its aliases go away. */
-  removeAliasesOfMount(mountAccessor: string): Promise<number>;
-}
 
 export interface ServerConfig {
   dev: boolean;
@@ -107,10 +44,12 @@ export interface Services {
   log: Logger;
   store: Store;
   seal: Seal;
-  tokens: TokenStore;
-  policies: PolicyStore;
-  mounts: MountTable;
-  identity: IdentityStore;
+  tokens: TokenService;
+  policies: PolicyService;
+  mounts: MountService;
+  identity: IdentityService;
+  /** the auth methods' backends this server built, by type (token aside), as token renewal sees them */
+  authBackends: Readonly<Record<string, AuthRenewal>>;
   scheduler: SchedulerRuntime;
   /** true once shutdown began: blocking queries answer at once instead of waiting on */
   stopping: boolean;
@@ -118,6 +57,14 @@ export interface Services {
   shutdown: AbortSignal;
   /** the file audit device, when one is configured (-audit-file, audit { file }) */
   audit?: AuditDevice;
+}
+
+/**
+ * An auth method's part in renewing the tokens it issued: its re-check (the role still exists, the
+ * instance or principal still qualifies) and the lease settings now in force; it throws to refuse.
+ */
+export interface AuthRenewal {
+  renew?: (services: Services, token: TokenEntry) => Promise<RenewSettings>;
 }
 
 /** What sys/audit-hash needs of an audit device: its path and its HMAC. */

@@ -6,6 +6,7 @@ import { rebuildDrainingNodes } from '../scheduler/state/node-drain.js';
 import { rebuildPeriodicJobs } from '../scheduler/state/periodic-jobs.js';
 import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js';
 import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migration.js';
+import { splitCloudTables } from '../secrets/auth/cloud/tables-migration.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -75,6 +76,13 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'node allocation entries keyed by creation',
     up(tx) {
       keyNodeEntriesByCreation(tx);
+    },
+  },
+  {
+    version: 7,
+    description: 'cloud auth records in a table per kind',
+    up(tx) {
+      splitCloudTables(tx);
     },
   },
 ];

@@ -13,7 +13,7 @@ import { fullRegistry } from '../../src/cli/registry.js';
 import { FLAG_SETS } from '../../src/cli/flags/common.js';
 import type { CommandSpec, FlagSpec } from '../../src/cli/define.js';
 import { SERVER_KINDS, type ServerKind } from '../../src/shared/completion-kinds.js';
-import { authMethodBackends } from '../../src/secrets/auth/backends.js';
+import { AUTH_METHOD_TYPES } from '../../src/secrets/auth/backends.js';
 import { run } from '../../src/main.js';
 import { REPO, SVC_BIN, startTestServer, type TestServer } from '../support/server.js';
 import { completeInBash as complete, WORDBREAKS_WITHOUT_EQUALS } from '../support/shells.js';
@@ -97,7 +97,7 @@ describe('completion kinds', () => {
 
   it('svc auth enable offers the auth method types the server mounts', () => {
     const enable = visible.find((c) => c.path.join(' ') === 'auth enable')!;
-    expect([...(enable.args?.[0].choices ?? [])].sort()).toEqual(Object.keys(authMethodBackends).sort());
+    expect([...(enable.args?.[0].choices ?? [])].sort()).toEqual([...AUTH_METHOD_TYPES].sort());
   });
 });
 

@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { sysBackend } from '../../src/secrets/sys/backend.js';
 import { identityBackend } from '../../src/secrets/identity/backend.js';
 import { tokenBackend } from '../../src/secrets/token/backend.js';
-import { authMethodBackends } from '../../src/secrets/auth/backends.js';
-import type { Backend } from '../../src/server/framework/path.js';
+import { AUTH_METHOD_TYPES, createAuthMethods } from '../../src/secrets/auth/backends.js';
+import type { Backend } from '../../src/secrets/framework/path.js';
 
 const backends: Array<[string, Backend]> = [
   ['sys/', sysBackend],
   ['identity/', identityBackend],
   ['auth/token/', tokenBackend],
-  ...Object.entries(authMethodBackends).map(([type, b]) => [`auth/${type}/`, b] as [string, Backend]),
+  ...Object.entries(createAuthMethods()).map(([type, m]) => [`auth/${type}/`, m.backend] as [string, Backend]),
 ];
 const paths = backends.flatMap(([mount, b]) => b.paths.map((def) => [`${mount}${def.pattern}`, def] as const));
 
@@ -21,6 +21,10 @@ describe('secrets backends', () => {
   it.each(backends)('%s has a type and a description', (_mount, backend) => {
     expect(backend.type.trim()).not.toBe('');
     expect(backend.description.trim()).not.toBe('');
+  });
+
+  it('the auth method types mountable are the methods a server builds', () => {
+    expect(Object.keys(createAuthMethods()).sort()).toEqual([...AUTH_METHOD_TYPES].sort());
   });
 
   it('the fixed backends serve paths', () => {

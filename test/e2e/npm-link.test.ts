@@ -1,6 +1,6 @@
 /**
  * The README's install line, `npm install && npm link`, as a newcomer runs it in a fresh checkout: a copy
- * of the repository's tracked files (no node_modules, no dist/), with npm's global prefix set to a
+ * of the repository's files (tracked or new, not ignored: no node_modules, no dist/), with npm's global prefix set to a
  * directory of the test's own, as the README tells a user without root to do. Afterwards `svc` runs from
  * another directory through <prefix>/bin, and `man` finds its pages under <prefix>/share/man.
  * Dependencies come from the npm cache when there (`npm ci` filled it), else the registry.
@@ -26,7 +26,7 @@ describe('npm install && npm link in a fresh checkout', () => {
     work = await makeTempDir('svc-link-');
     checkout = path.join(work, 'svc');
     prefix = path.join(work, 'prefix');
-    const { stdout } = await run('git', ['ls-files', '-z'], { cwd: REPO, maxBuffer: 64 << 20 });
+    const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, maxBuffer: 64 << 20 });
     for (const file of stdout.split('\0').filter((f) => f !== '' && existsSync(path.join(REPO, f)))) {
       await mkdir(path.dirname(path.join(checkout, file)), { recursive: true });
       await cp(path.join(REPO, file), path.join(checkout, file));

@@ -13,6 +13,7 @@ import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import { SCHEMA_MIGRATIONS } from '../../src/storage/migrations.js';
 import { Seal } from '../../src/storage/seal.js';
 import { providerClientConfig } from '../../src/secrets/auth/cloud/client-config.js';
+import { CONFIG_TABLE } from '../../src/secrets/auth/cloud/mount-storage.js';
 import { makeTempDir, runCli, startTestServer } from '../support/server.js';
 import { until } from '../support/wait.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
@@ -67,7 +68,7 @@ describe('a copy of a data dir sealed with an external key', () => {
 
     // The sealed value is in the store, and no keyring the copy can make opens it.
     const store = await openLmdbStore({ dir: path.join(copy, 'state'), migrations: SCHEMA_MIGRATIONS });
-    const sealed = store.get<{ secret_key_sealed: string }>('auth-cloud', `${accessor}/config/client`)!.secret_key_sealed;
+    const sealed = store.get<{ secret_key_sealed: string }>(CONFIG_TABLE, `${accessor}/config/client`)!.secret_key_sealed;
     await store.close();
     expect(sealed).toMatch(/^v1:/);
     await expect(Seal.open(copy)).rejects.toThrow('is sealed with an external key');

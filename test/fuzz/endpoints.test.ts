@@ -10,15 +10,15 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend, PathDef } from '../../src/server/framework/path.js';
+import type { Backend, PathDef } from '../../src/secrets/framework/path.js';
 import type { Operation } from '../../src/server/framework/field-schema.js';
 import { sysBackend } from '../../src/secrets/sys/backend.js';
 import { identityBackend } from '../../src/secrets/identity/backend.js';
 import { tokenBackend } from '../../src/secrets/token/backend.js';
-import { authMethodBackends } from '../../src/secrets/auth/backends.js';
+import { createAuthMethods } from '../../src/secrets/auth/backends.js';
 import { schedulerRoutes } from '../../src/scheduler/http/routes.js';
 import type { RouteDef } from '../../src/scheduler/http/route.js';
-import { COMMON_QUERY } from '../../src/server/http/scheduler-handler.js';
+import { COMMON_QUERY } from '../../src/scheduler/http/pipeline.js';
 import { JOB_STUBS, jobStubRecord } from '../../src/scheduler/state/job-stubs.js';
 import { JOBS_TABLE } from '../../src/scheduler/state/tables.js';
 import type { Job } from '../../src/scheduler/structs/job.js';
@@ -66,7 +66,7 @@ const MOUNTS: Array<[string, Backend]> = [
   ['sys', sysBackend],
   ['identity', identityBackend],
   ['auth/token', tokenBackend],
-  ['auth/cloud', authMethodBackends.cloud],
+  ['auth/cloud', createAuthMethods().cloud.backend],
 ];
 /** Endpoints left out: revoking the calling root token would end the run; rotate-root calls the real provider. */
 const SECRETS_SKIP = new Set(['auth/token/revoke-self', 'auth/cloud/config/rotate-root']);

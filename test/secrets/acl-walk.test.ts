@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { schedulerRoutes } from '../../src/scheduler/http/routes.js';
 import { defineRoute, type RouteDef } from '../../src/scheduler/http/route.js';
-import { definePath, matchPath, type Backend, type PathDef } from '../../src/server/framework/path.js';
+import { definePath, matchPath, type Backend, type PathDef } from '../../src/secrets/framework/path.js';
 import type { Fields, Operation } from '../../src/server/framework/field-schema.js';
 
 const NOTHING_POLICY = 'path "nothing/*" {\n  capabilities = ["read"]\n}\n';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FieldData, coerceField } from '../../src/server/framework/field-data.js';
 import type { FieldSchema, Fields } from '../../src/server/framework/field-schema.js';
-import { definePath, type Backend } from '../../src/server/framework/path.js';
+import { definePath, type Backend } from '../../src/secrets/framework/path.js';
 import { UserError } from '../../src/shared/errors.js';
 import { formatDuration, parseDurationSeconds } from '../../src/shared/duration.js';
 import { startTestServer, type TestServer } from '../support/server.js';

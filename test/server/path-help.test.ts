@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { definePath } from '../../src/server/framework/path.js';
-import { openApiPaths, patternRegex, renderBackendHelp, renderPathHelp } from '../../src/server/framework/help.js';
+import { definePath } from '../../src/secrets/framework/path.js';
+import { openApiPaths, patternRegex, renderBackendHelp, renderPathHelp } from '../../src/secrets/framework/help.js';
 
 const noop = async () => undefined;
 

@@ -14,6 +14,7 @@ import { allocFull, allocStub, jobCache, jobTypeCache } from './alloc-view.js';
 import { forEachYielding, streamedList } from './json-stream.js';
 import { compareCreateIndexTokens, validateHexPrefix } from './paging.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
+import type { Caller } from './caller.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -60,7 +61,7 @@ function parseToken(token: string): { index: number; id: string } | undefined {
   return { index: Number(dot < 0 ? token : token.slice(0, dot)), id: dot < 0 ? '' : token.slice(dot + 1) };
 }
 
-export function bodyObject(req: SchedulerRequest, what: string, required: boolean): Record<string, unknown> {
+export function bodyObject(req: SchedulerRequest<Caller>, what: string, required: boolean): Record<string, unknown> {
   const body = req.body();
   if (body === undefined) {
     if (required) throw new UserError(`Failed to decode body: the request needs a JSON ${what}`);

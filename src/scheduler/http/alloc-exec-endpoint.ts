@@ -1,6 +1,6 @@
 /**
  * /v1/client/allocation/:alloc_id/exec: a command in a running task, over a WebSocket. The upgrade is
- * handled by src/server/http/upgrade.ts; a plain GET here is told what it lacks.
+ * handled by upgrade.ts; a plain GET here is told what it lacks.
  */
 import { UserError } from '../../shared/errors.js';
 import { execLaunch, execTarget } from './exec-target.js';

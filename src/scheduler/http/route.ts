@@ -1,13 +1,17 @@
 /**
- * The scheduler side's route table entries: method, path, the ACL capability the spec's ACL column names,
- * the query parameters, and the handler. Errors become plain-text bodies as Nomad answers them.
+ * The scheduler side's route table entries: method, path, the ACL capability Nomad's API documentation
+ * names for the endpoint, the query parameters, and the handler. Errors become plain-text bodies as
+ * Nomad answers them.
  */
 import type { Fields } from '../../server/framework/field-schema.js';
 import type { FieldData } from '../../server/framework/field-data.js';
-import type { Caller, RawRequest, ResponseStream } from '../../server/http/types.js';
+import type { RawRequest, ResponseStream } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';
+import type { TokenCaller } from '../../secrets/token/caller.js';
+import type { Caller, NodeCaller } from './caller.js';
 
-export type AclRequirement =
+/** What a route answers to a token: its ACL is checked before the handler runs. */
+export type TokenAclRequirement =
   /** any one of these capabilities on the request's namespace */
   | { namespace: readonly string[] }
   /** a management (root) token */
@@ -15,20 +19,24 @@ export type AclRequirement =
   /** Nomad's node rule: `read` to read nodes, `write` to change them (a `write` rule also reads) */
   | { node: 'read' | 'write' }
   /** any valid token (the handler filters by namespace access) */
-  | { authenticated: true }
-  /** the node named by `:node_id`, proving itself with its SecretID as the token (the node API) */
-  | { nodeSecret: true }
-  /** a node registering itself (Node.ID in the body) with the SecretID it is known by, or a management token */
-  | { nodeRegistration: true };
+  | { authenticated: true };
 
-export interface SchedulerRequest {
+/** The node named by `:node_id`, proving itself with its SecretID as the token (the node API). */
+export type NodeAclRequirement = { nodeSecret: true };
+
+/** A node registering itself (Node.ID in the body) with the SecretID it is known by, or a management token. */
+export type RegistrationAclRequirement = { nodeRegistration: true };
+
+export type AclRequirement = TokenAclRequirement | NodeAclRequirement | RegistrationAclRequirement;
+
+export interface SchedulerRequest<C extends Caller = TokenCaller> {
   requestId: string;
   raw: RawRequest;
   params: Record<string, string>;
   query: FieldData;
   /** the `namespace` query parameter, default `default`; may be `*` on routes that allow it */
   namespace: string;
-  caller: Caller;
+  caller: C;
   services: Services;
   /** the JSON body, parsed; 400 when malformed */
   body(): unknown;
@@ -48,23 +56,38 @@ export interface RouteResult {
   stream?: ResponseStream;
 }
 
-export interface RouteDef {
+/**
+ * A route: the kind of its `acl` decides who its handler is called for, so a handler that reads the
+ * token (its accessor, its ACL) is only ever given a token caller, and a node route only a node.
+ */
+interface RouteOf<A extends AclRequirement, C extends Caller> {
   methods: readonly string[];
   /** '/v1/namespace/:name'; `*name` takes one or more segments and may be followed by literal segments */
   path: string;
-  acl: AclRequirement;
+  acl: A;
   query?: Fields;
   /** supports blocking queries (`index`, `wait`) */
   blocking?: boolean;
   /** accepts namespace `*` */
   allNamespaces?: boolean;
   synopsis: string;
-  handler(req: SchedulerRequest): Promise<RouteResult>;
+  handler: (req: SchedulerRequest<C>) => Promise<RouteResult>;
 }
 
+export type TokenRouteDef = RouteOf<TokenAclRequirement, TokenCaller>;
+export type NodeRouteDef = RouteOf<NodeAclRequirement, NodeCaller>;
+export type RegistrationRouteDef = RouteOf<RegistrationAclRequirement, Caller>;
+export type RouteDef = TokenRouteDef | NodeRouteDef | RegistrationRouteDef;
+
+export function defineRoute(def: NodeRouteDef): NodeRouteDef;
+export function defineRoute(def: RegistrationRouteDef): RegistrationRouteDef;
+export function defineRoute(def: TokenRouteDef): TokenRouteDef;
 export function defineRoute(def: RouteDef): RouteDef {
   return def;
 }
+
+export const isNodeRoute = (route: RouteDef): route is NodeRouteDef => 'nodeSecret' in route.acl;
+export const isRegistrationRoute = (route: RouteDef): route is RegistrationRouteDef => 'nodeRegistration' in route.acl;
 
 /** A route pattern split once: matching runs on every request, against every route. */
 interface CompiledPattern {

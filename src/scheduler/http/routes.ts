@@ -59,5 +59,5 @@ export const schedulerRoutes: RouteDef[] = [
   ...allocChecksRoutes,
 ];
 
-/** The endpoints spoken over a WebSocket (src/server/http/upgrade.ts). */
+/** The endpoints spoken over a WebSocket (upgrade.ts). */
 export const schedulerWsRoutes: WsRouteDef[] = [allocExecWsRoute, jobActionWsRoute];

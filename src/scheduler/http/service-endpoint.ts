@@ -6,7 +6,7 @@ import { NotFound } from '../../shared/errors.js';
 import { getAlloc } from '../state/allocs.js';
 import { getJob } from '../state/jobs.js';
 import { allRegistrations, allocRegistrations, jobRegistrations, servicesIndex, type ServiceRegistration } from '../state/services.js';
-import { defineRoute, type RouteDef, type SchedulerRequest } from './route.js';
+import { defineRoute, type RouteDef, type SchedulerRequest, type TokenRouteDef } from './route.js';
 
 function allocServices(req: SchedulerRequest) {
   const { store } = req.services;
@@ -22,7 +22,7 @@ function jobServices(req: SchedulerRequest) {
 }
 
 /** The same route under `/v1<path>` and `<path>`. */
-function bothPrefixes(def: Omit<RouteDef, 'path'> & { path: string }): RouteDef[] {
+function bothPrefixes(def: TokenRouteDef): TokenRouteDef[] {
   return [defineRoute({ ...def, path: `/v1${def.path}` }), defineRoute(def)];
 }
 

@@ -1,12 +1,12 @@
 /**
  * The scheduler's WebSocket endpoints (exec and job actions). Their declarations live beside the ordinary
- * routes; src/server/http/upgrade.ts authenticates the upgrade (token header, or the first frame with
- * ws_handshake) and then calls `prepare`, which checks everything a refusal can be made of. A refusal
- * found before the upgrade is an HTTP error; after it, a close frame (exec-stream.ts).
+ * routes; upgrade.ts authenticates the upgrade (token header, or the first frame with ws_handshake) and
+ * then calls `prepare`, which checks everything a refusal can be made of. A refusal found before the
+ * upgrade is an HTTP error; after it, a close frame (exec-stream.ts).
  */
 import type { Fields } from '../../server/framework/field-schema.js';
 import type { FieldData } from '../../server/framework/field-data.js';
-import type { Caller } from '../../server/http/types.js';
+import type { TokenCaller } from '../../secrets/token/caller.js';
 import type { Services } from '../../server/services.js';
 import type { ExecSession, TerminalSize } from '../../client/exec/types.js';
 
@@ -14,7 +14,7 @@ export interface WsRequest {
   params: Record<string, string>;
   query: FieldData;
   namespace: string;
-  caller: Caller;
+  caller: TokenCaller;
   services: Services;
 }
 

@@ -1,5 +1,5 @@
 /** The identity backend, mounted at identity/: entities and entity aliases. */
-import type { Backend } from '../../server/framework/path.js';
+import type { Backend } from '../framework/path.js';
 import { entityPaths } from './path-entity.js';
 import { entityAliasPaths } from './path-entity-alias.js';
 import { lookupPaths } from './path-lookup.js';

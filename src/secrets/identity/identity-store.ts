@@ -15,71 +15,15 @@
 import { UserError } from '../../shared/errors.js';
 import { shortHex, uuid } from '../../shared/ids.js';
 import type { Store, WriteTx } from '../../storage/store.js';
-import { MOUNTS_TABLE, type MountEntry, type MountTable } from '../mounts/mount-table.js';
-import type { IdentityService } from '../../server/services.js';
+import { MOUNTS_TABLE } from '../mounts/mount-table.js';
+import type { MountEntry, MountService } from '../mounts/mount-service.js';
+import type { AliasCreateInput, AliasEntry, AliasUpdateInput, EntityEntry, EntityInput, IdentityService, LoginAliasInput } from './identity-service.js';
 
 export const ENTITIES_TABLE = 'entities';
 export const ENTITY_NAMES_TABLE = 'entity-names';
 export const ALIASES_TABLE = 'entity-aliases';
 export const ALIAS_KEYS_TABLE = 'alias-keys';
 export const ALIASES_BY_ENTITY_TABLE = 'aliases-by-entity';
-
-export interface EntityEntry {
-  version: 1;
-  id: string;
-  name: string;
-  policies: string[];
-  metadata: Record<string, string>;
-  disabled: boolean;
-  /** unix nanoseconds as a decimal string: JS numbers cannot hold them exactly */
-  creationTimeNs: string;
-  lastUpdateTimeNs: string;
-}
-
-export interface AliasEntry {
-  version: 1;
-  id: string;
-  canonicalId: string;
-  mountAccessor: string;
-  name: string;
-  /** set by logins from what the auth method reports */
-  metadata: Record<string, string>;
-  /** set by users through the API */
-  customMetadata: Record<string, string>;
-  creationTimeNs: string;
-  lastUpdateTimeNs: string;
-}
-
-export interface EntityInput {
-  /** update this entity; it must exist */
-  id?: string;
-  /** a new entity's name, or a rename; without `id`, an existing entity of this name is updated */
-  name?: string;
-  policies?: string[];
-  metadata?: Record<string, string>;
-  disabled?: boolean;
-}
-
-export interface AliasCreateInput {
-  name: string;
-  canonicalId: string;
-  mountAccessor: string;
-  customMetadata?: Record<string, string>;
-}
-
-/** Each field is optional; an absent or empty value keeps the alias's current one (Vault). */
-export interface AliasUpdateInput {
-  name?: string;
-  canonicalId?: string;
-  mountAccessor?: string;
-  customMetadata?: Record<string, string>;
-}
-
-export interface LoginAliasInput {
-  mountAccessor: string;
-  name: string;
-  metadata?: Record<string, string>;
-}
 
 const aliasKey = (mountAccessor: string, name: string): string => `${mountAccessor}/${name}`;
 const byEntityKey = (entityId: string, aliasId: string): string => `${entityId}/${aliasId}`;
@@ -168,7 +112,7 @@ function newEntity(name: string): EntityEntry {
 export class IdentityStore implements IdentityService {
   constructor(
     private readonly store: Store,
-    private readonly mounts: MountTable,
+    private readonly mounts: MountService,
   ) {}
 
   // ---- IdentityService: what the request pipeline asks on every authenticated request ----

@@ -3,13 +3,14 @@
  * identity_store_aliases.go; the rules and their messages are in IdentityStore.
  */
 import { NotFound, PermissionDenied } from '../../shared/errors.js';
-import { definePath } from '../../server/framework/path.js';
-import type { SecretsRequest } from '../../server/http/types.js';
+import { definePath } from '../framework/path.js';
+import type { SecretsRequest } from '../framework/request.js';
 import { ENTITY_ALIAS_FIELDS, ENTITY_ALIAS_ID_FIELDS } from './fields.js';
-import { formatRfc3339Nano, type AliasEntry, type IdentityStore } from './identity-store.js';
+import { formatRfc3339Nano } from './identity-store.js';
+import type { AliasEntry, IdentityService } from './identity-service.js';
 
 /** An alias as GET identity/entity-alias/id/:id answers it, and as entity reads list their aliases. */
-export function aliasData(store: IdentityStore, alias: AliasEntry): Record<string, unknown> {
+export function aliasData(store: IdentityService, alias: AliasEntry): Record<string, unknown> {
   const mount = store.mountOf(alias);
   return {
     id: alias.id,

@@ -5,14 +5,15 @@
  */
 import { NotFound } from '../../shared/errors.js';
 import type { FieldData } from '../../server/framework/field-data.js';
-import { definePath } from '../../server/framework/path.js';
-import type { SecretsResponse } from '../../server/http/types.js';
+import { definePath } from '../framework/path.js';
+import type { SecretsResponse } from '../framework/request.js';
 import { ENTITY_FIELDS, ENTITY_ID_FIELDS, ENTITY_NAME_FIELDS } from './fields.js';
-import { formatRfc3339Nano, type EntityEntry, type EntityInput, type IdentityStore } from './identity-store.js';
+import { formatRfc3339Nano } from './identity-store.js';
+import type { EntityEntry, EntityInput, IdentityService } from './identity-service.js';
 import { aliasData, requireUpdateCapability } from './path-entity-alias.js';
 
 /** The entity as identity/entity/id/:id reads it. */
-export function entityData(store: IdentityStore, entity: EntityEntry): Record<string, unknown> {
+export function entityData(store: IdentityService, entity: EntityEntry): Record<string, unknown> {
   return {
     id: entity.id,
     name: entity.name,
@@ -31,7 +32,7 @@ export function entityData(store: IdentityStore, entity: EntityEntry): Record<st
   };
 }
 
-function keyInfo(store: IdentityStore, entity: EntityEntry): Record<string, unknown> {
+function keyInfo(store: IdentityService, entity: EntityEntry): Record<string, unknown> {
   const info: Record<string, unknown> = { name: entity.name };
   const aliases = store.aliasesOf(entity.id);
   if (aliases.length > 0) {
@@ -52,7 +53,7 @@ function commonInput(data: FieldData): EntityInput {
   };
 }
 
-async function write(store: IdentityStore, input: EntityInput): Promise<SecretsResponse | void> {
+async function write(store: IdentityService, input: EntityInput): Promise<SecretsResponse | void> {
   const { entity, created } = await store.upsertEntity(input);
   if (created) return { data: { id: entity.id, name: entity.name, aliases: null } };
 }

@@ -4,9 +4,9 @@
  * nothing matches, and 400 unless exactly one criterion (or the alias pair) is given.
  */
 import { UserError } from '../../shared/errors.js';
-import { definePath } from '../../server/framework/path.js';
+import { definePath } from '../framework/path.js';
 import { LOOKUP_ENTITY_FIELDS } from './fields.js';
-import type { EntityEntry } from './identity-store.js';
+import type { EntityEntry } from './identity-service.js';
 import { entityData } from './path-entity.js';
 
 const CRITERIA = 'one of "id", "name", "alias_id" or a pair of "alias_name" and "alias_mount_accessor" must be supplied';

@@ -5,22 +5,9 @@
 import { UserError } from '../../shared/errors.js';
 import { shortHex, uuid } from '../../shared/ids.js';
 import type { Store } from '../../storage/store.js';
+import type { MountEntry, MountService } from './mount-service.js';
 
 export const MOUNTS_TABLE = 'mounts';
-
-export interface MountEntry {
-  /** full path with trailing slash: auth/token/, auth/cloud/ */
-  path: string;
-  type: string;
-  description: string;
-  accessor: string;
-  uuid: string;
-  local: boolean;
-  sealWrap: boolean;
-  /** listingVisibility: Vault's listing_visibility, "" (the default), "unauth" or "hidden" */
-  config: { defaultLeaseTtl: number; maxLeaseTtl: number; tokenType: string; listingVisibility?: string };
-  options: Record<string, string> | null;
-}
 
 export type DisableHook = (entry: MountEntry) => Promise<unknown>;
 
@@ -36,7 +23,7 @@ export function normaliseAuthPath(input: string): string {
   return `auth/${p}/`;
 }
 
-export class MountTable {
+export class MountTable implements MountService {
   private readonly disableHooks: DisableHook[] = [];
   /**
    * Every request is routed through the table, so it is read once per change of the mounts table: the

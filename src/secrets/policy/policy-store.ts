@@ -8,7 +8,6 @@
  */
 import { InternalError, UserError } from '../../shared/errors.js';
 import type { Store } from '../../storage/store.js';
-import type { PolicyService } from '../../server/services.js';
 import { Acl } from './acl.js';
 import {
   DEFAULT_POLICY,
@@ -20,16 +19,9 @@ import {
   assertPolicyWritable,
 } from './builtin.js';
 import { parsePolicy, validatePolicyName, type Policy } from './policy.js';
+import type { PolicyRecord, PolicyService } from './policy-service.js';
 
 export const POLICIES_TABLE = 'policies';
-
-export interface PolicyRecord {
-  name: string;
-  text: string;
-  /** 0 for a built-in that was never written */
-  createIndex: number;
-  modifyIndex: number;
-}
 
 // Enough for every policy a normal deployment has; past it the oldest entries are dropped and reparsed on use.
 const CACHE_LIMIT = 512;

@@ -1,5 +1,5 @@
 /** The system backend, mounted at sys/: health, ACL policies, auth mounts, capabilities, audit hashes. */
-import type { Backend } from '../../server/framework/path.js';
+import type { Backend } from '../framework/path.js';
 import { healthPaths } from './path-health.js';
 import { policyPaths } from './path-policies.js';
 import { authPaths } from './path-auth.js';

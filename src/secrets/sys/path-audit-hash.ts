@@ -3,7 +3,7 @@
  * secret can be found in the audit log. svc has one device, the file audit device at path `file`.
  */
 import { UserError } from '../../shared/errors.js';
-import { definePath } from '../../server/framework/path.js';
+import { definePath } from '../framework/path.js';
 
 export const auditHashPaths = [
   definePath({

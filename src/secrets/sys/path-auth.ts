@@ -4,8 +4,9 @@
  */
 import { UserError } from '../../shared/errors.js';
 import { coerceField } from '../../server/framework/field-data.js';
-import { definePath } from '../../server/framework/path.js';
-import { normaliseAuthPath, type MountEntry } from '../mounts/mount-table.js';
+import { definePath } from '../framework/path.js';
+import { normaliseAuthPath } from '../mounts/mount-table.js';
+import type { MountEntry } from '../mounts/mount-service.js';
 import { AUTH_ENABLE_FIELDS, AUTH_MOUNT_CONFIG_FIELDS } from './fields.js';
 
 const AUTH_PREFIX = 'auth/';

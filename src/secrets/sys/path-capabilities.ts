@@ -5,7 +5,7 @@
  * `capabilities` when exactly one path was asked; a root token gets ["root"], no grant ["deny"].
  */
 import { PermissionDenied, UserError } from '../../shared/errors.js';
-import { definePath } from '../../server/framework/path.js';
+import { definePath } from '../framework/path.js';
 import type { FieldData } from '../../server/framework/field-data.js';
 import type { Acl } from '../policy/acl.js';
 import type { TokenEntry } from '../token/token-entry.js';

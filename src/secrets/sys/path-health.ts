@@ -1,4 +1,4 @@
-import { definePath } from '../../server/framework/path.js';
+import { definePath } from '../framework/path.js';
 
 export const healthPaths = [
   definePath({

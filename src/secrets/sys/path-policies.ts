@@ -3,13 +3,13 @@
  * used by existing clients). Neither has an existence check, so every write needs `update`, as in Vault.
  */
 import { NotFound, UserError } from '../../shared/errors.js';
-import { definePath } from '../../server/framework/path.js';
+import { definePath } from '../framework/path.js';
 import type { FieldData } from '../../server/framework/field-data.js';
-import type { SecretsRequest } from '../../server/http/types.js';
-import type { PolicyStore } from '../policy/policy-store.js';
+import type { SecretsRequest } from '../framework/request.js';
+import type { PolicyService } from '../policy/policy-service.js';
 import { LEGACY_POLICY_FIELDS, POLICY_FIELDS } from './fields.js';
 
-function policyStore(req: SecretsRequest): PolicyStore {
+function policyStore(req: SecretsRequest): PolicyService {
   return req.services.policies;
 }
 

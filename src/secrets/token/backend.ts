@@ -1,5 +1,5 @@
 /** The token auth method, mounted at auth/token/: Vault's token endpoints, in match order. */
-import type { Backend } from '../../server/framework/path.js';
+import type { Backend } from '../framework/path.js';
 import { accessorsPaths } from './path-accessors.js';
 import { createPaths } from './path-create.js';
 import { lookupPaths } from './path-lookup.js';

@@ -1,5 +1,5 @@
 /** auth/token/accessors: the accessors of every live token, for operators (sudo). */
-import { definePath, type PathDef } from '../../server/framework/path.js';
+import { definePath, type PathDef } from '../framework/path.js';
 
 export const accessorsPaths: PathDef[] = [
   definePath({

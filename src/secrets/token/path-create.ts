@@ -1,5 +1,5 @@
 /** auth/token/create and auth/token/create-orphan: new tokens under Vault's rules for who may ask for what. */
-import { definePath, type Handler, type PathDef } from '../../server/framework/path.js';
+import { definePath, type Handler, type PathDef } from '../framework/path.js';
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { PathCap } from '../policy/capabilities.js';
 import { TOKEN_CREATE_FIELDS } from './fields.js';

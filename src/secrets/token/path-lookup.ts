@@ -1,6 +1,6 @@
 /** auth/token/lookup, lookup-self and lookup-accessor: a token's properties, in Vault's key set. */
-import { definePath, type PathDef } from '../../server/framework/path.js';
-import type { SecretsRequest } from '../../server/http/types.js';
+import { definePath, type PathDef } from '../framework/path.js';
+import type { SecretsRequest } from '../framework/request.js';
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { TOKEN_ACCESSOR_FIELDS, TOKEN_LOOKUP_FIELDS, TOKEN_LOOKUP_SELF_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';

@@ -1,8 +1,8 @@
 /** auth/token/renew, renew-self and renew-accessor: extend a token's lease within its limits. */
-import { definePath, type PathDef, type RenewSettings } from '../../server/framework/path.js';
+import { definePath, type PathDef } from '../framework/path.js';
+import type { RenewSettings } from './token-service.js';
 import type { Services } from '../../server/services.js';
-import { authMethodBackends } from '../auth/backends.js';
-import type { SecretsRequest, SecretsResponse } from '../../server/http/types.js';
+import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
 import { UserError } from '../../shared/errors.js';
 import { TOKEN_RENEW_ACCESSOR_FIELDS, TOKEN_RENEW_FIELDS, TOKEN_RENEW_SELF_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';
@@ -11,7 +11,7 @@ import { callerEntry } from './path-lookup.js';
 /** The issuing auth method's re-check, for tokens of a method that has one (the token store's own have none). */
 async function authMethodSettings(services: Services, entry: TokenEntry): Promise<RenewSettings | undefined> {
   const mount = services.mounts.byAccessor(entry.mountAccessor);
-  const backend = mount && Object.hasOwn(authMethodBackends, mount.type) ? authMethodBackends[mount.type] : undefined;
+  const backend = mount && Object.hasOwn(services.authBackends, mount.type) ? services.authBackends[mount.type] : undefined;
   return backend?.renew?.(services, entry);
 }
 

@@ -2,14 +2,14 @@
  * auth/token/revoke, revoke-self, revoke-accessor and revoke-orphan. Revoking a token revokes every token
  * below it; revoke-orphan (sudo) revokes only the token and leaves its children as orphans.
  */
-import { definePath, type PathDef } from '../../server/framework/path.js';
-import type { SecretsResponse } from '../../server/http/types.js';
+import { definePath, type PathDef } from '../framework/path.js';
+import type { SecretsResponse } from '../framework/request.js';
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { TOKEN_ACCESSOR_FIELDS, TOKEN_REVOKE_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';
-import type { TokenStore } from './token-store.js';
+import type { TokenService } from './token-service.js';
 
-async function revokeTree(tokens: TokenStore, entry: TokenEntry | undefined): Promise<SecretsResponse | void> {
+async function revokeTree(tokens: TokenService, entry: TokenEntry | undefined): Promise<SecretsResponse | void> {
   // Revoking a token that is not there is not an error, as in Vault.
   if (!entry) return;
   if (entry.type === 'batch') throw new UserError('batch tokens cannot be revoked');

@@ -14,9 +14,8 @@ import { base62 } from '../../shared/ids.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Seal } from '../../storage/seal.js';
-import type { CreateTokenParams, TokenService } from '../../server/services.js';
-import type { RenewSettings } from '../../server/framework/path.js';
-import type { AuthBlock } from '../../server/http/types.js';
+import type { AuthBlock } from './auth-block.js';
+import type { CreateTokenParams, DraftToken, RenewSettings, TokenService } from './token-service.js';
 import type { TokenEntry } from './token-entry.js';
 import { addressInCidrs, parseCidrList } from './cidr.js';
 
@@ -107,13 +106,6 @@ export function calculateTtl(input: TtlInput): { ttl: number; warnings: string[]
     }
   }
   return { ttl, warnings };
-}
-
-export interface DraftToken {
-  secret: string;
-  entry: TokenEntry;
-  warnings: string[];
-  parent?: TokenEntry;
 }
 
 export const isExpired = (entry: TokenEntry, nowMs = Date.now()): boolean => entry.expireTime !== 0 && entry.expireTime <= nowMs;

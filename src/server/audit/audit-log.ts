@@ -7,8 +7,8 @@
 import type { Logger } from '../../shared/log.js';
 import type { Seal } from '../../storage/seal.js';
 import type { Store } from '../../storage/store.js';
-import type { TokenStore } from '../../secrets/token/token-store.js';
-import type { IdentityStore } from '../../secrets/identity/identity-store.js';
+import type { TokenService } from '../../secrets/token/token-service.js';
+import type { IdentityService } from '../../secrets/identity/identity-service.js';
 import { schedulerError, secretsError } from '../http/respond.js';
 import { tokenFromHeaders } from '../http/token-header.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
@@ -23,8 +23,8 @@ const AUDIT_UNAVAILABLE = 'audit log unavailable';
 export interface AuditDeps {
   store: Store;
   seal: Seal;
-  tokens: TokenStore;
-  identity: IdentityStore;
+  tokens: TokenService;
+  identity: IdentityService;
   log: Logger;
 }
 

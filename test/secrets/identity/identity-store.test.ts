@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRfc3339Nano, type IdentityStore } from '../../../src/secrets/identity/identity-store.js';
+import { formatRfc3339Nano } from '../../../src/secrets/identity/identity-store.js';
+import type { IdentityService } from '../../../src/secrets/identity/identity-service.js';
 import type { ApiClient } from '../../../src/api/client.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
 let ts: TestServer;
 let c: ApiClient;
-let store: IdentityStore;
+let store: IdentityService;
 let accessor: string;
 
 beforeAll(async () => {

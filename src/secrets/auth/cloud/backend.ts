@@ -1,8 +1,9 @@
 /**
  * The `cloud` auth method: its paths in order, and the re-check its tokens get on renewal. Deprecated
  * path names are served as aliases of their current paths, with a warning naming the current one.
+ * createCloudMethod builds it for one server, with the state its paths share (cloud-state.ts).
  */
-import type { Backend, PathDef } from '../../../server/framework/path.js';
+import type { PathDef } from '../../framework/path.js';
 import { configIdentityPaths } from './path-config-identity.js';
 import { configStsPaths } from './path-config-sts.js';
 import { configTidyPaths } from './path-config-tidy.js';
@@ -16,6 +17,8 @@ import { identityAccessListPaths } from './path-identity-accesslist.js';
 import { tidyPaths } from './path-tidy.js';
 import { loginPaths } from './path-login.js';
 import { renewCloudToken } from './renew.js';
+import type { AuthMethod } from '../auth-method.js';
+import { createCloudState, type CloudState } from './cloud-state.js';
 
 /** The spec's Versioning table: deprecated name → current name (as path prefixes). */
 export const DEPRECATED_NAMES: ReadonlyArray<[string, string]> = [
@@ -38,11 +41,43 @@ function deprecatedAliases(paths: PathDef[]): PathDef[] {
   return out;
 }
 
-const current: PathDef[] = [...loginPaths, ...configClientPaths, ...configRotateRootPaths, ...configIdentityPaths, ...configCertificatePaths, ...configStsPaths, ...configTidyPaths, ...roleTagPaths, ...rolePaths, ...roleTagDenyListPaths, ...identityAccessListPaths, ...tidyPaths];
+export interface CloudMethod extends AuthMethod {
+  /** what the method keeps between requests: the server's periodic tidy starts through it */
+  state: CloudState;
+}
 
-export const cloudBackend: Backend = {
-  type: 'cloud',
-  description: 'Log in with a cloud instance identity document or a signed caller-identity request.',
-  paths: [...current, ...deprecatedAliases(current)],
-  renew: renewCloudToken,
-};
+export function createCloudMethod(): CloudMethod {
+  const state = createCloudState();
+  const current: PathDef[] = [
+    ...loginPaths(state),
+    ...configClientPaths,
+    ...configRotateRootPaths(state.rotations),
+    ...configIdentityPaths,
+    ...configCertificatePaths,
+    ...configStsPaths,
+    ...configTidyPaths,
+    ...roleTagPaths,
+    ...rolePaths(state.providers),
+    ...roleTagDenyListPaths,
+    ...identityAccessListPaths,
+    ...tidyPaths(state.tidies),
+  ];
+  return {
+    backend: {
+      type: 'cloud',
+      description: 'Log in with a cloud instance identity document or a signed caller-identity request.',
+      paths: [...current, ...deprecatedAliases(current)],
+      renew: (services, token) => renewCloudToken(state, services, token),
+    },
+    state,
+    forgetMount(accessor) {
+      state.providers.forget(accessor);
+      state.trust.forget(accessor);
+      state.fullArns.deleteWhere((key) => key.startsWith(`${accessor}/`));
+    },
+    async close() {
+      await state.tidies.settled();
+      await state.checks.close();
+    },
+  };
+}

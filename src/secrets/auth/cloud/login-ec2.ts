@@ -6,7 +6,7 @@
  */
 import { UserError } from '../../../shared/errors.js';
 import type { FieldData } from '../../../server/framework/field-data.js';
-import type { SecretsRequest } from '../../../server/http/types.js';
+import type { SecretsRequest } from '../../framework/request.js';
 import type { WriteTx } from '../../../storage/store.js';
 import { formatDuration } from '../../../shared/duration.js';
 import { mountTtls } from '../role-token.js';
@@ -18,10 +18,9 @@ import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
 import { accessListAfterLogin, checkReauthentication, ec2MaxTtls, type NonceRequest } from './login/nonce.js';
 import { roleTagForLogin } from './login/role-tag-login.js';
-import { trustedFor } from './login/trusted-certificates.js';
 import { verifiedOnce } from './login/verified-documents.js';
-import { verifyDocument } from './login/verify-pool.js';
 import type { VerifiedRoleTag } from './role-tag.js';
+import type { CloudState } from './cloud-state.js';
 
 /** The identity document's fields a login reads; the rest is ignored. */
 export interface IdentityDocumentFacts {
@@ -42,7 +41,7 @@ const IDENTITY_SHA1_REFUSAL =
   'with -cloud-allow-sha1 to accept SHA-1 signatures';
 
 /** Verifies the signed document and returns its bytes. */
-function verifiedDocument(req: SecretsRequest, data: FieldData): Promise<Buffer> {
+function verifiedDocument(state: CloudState, req: SecretsRequest, data: FieldData): Promise<Buffer> {
   const pkcs7 = data.get<string>('pkcs7');
   const identity = data.get<string>('identity');
   const signature = data.get<string>('signature');
@@ -55,13 +54,13 @@ function verifiedDocument(req: SecretsRequest, data: FieldData): Promise<Buffer>
   }
   const { store, config } = req.services;
   if (pkcs7 !== '') {
-    const trust = trustedFor(store, req.mountAccessor, 'pkcs7');
+    const trust = state.trust.get(store, req.mountAccessor, 'pkcs7');
     const allowSha1 = config.cloud.allowSha1;
-    return verifiedOnce(['pkcs7', String(allowSha1), pkcs7], trust.fingerprint, () => verifyDocument({ kind: 'pkcs7', pkcs7, allowSha1, trust }));
+    return verifiedOnce(state.verified, ['pkcs7', String(allowSha1), pkcs7], trust.fingerprint, () => state.checks.verify({ kind: 'pkcs7', pkcs7, allowSha1, trust }));
   }
   if (!config.cloud.allowSha1) throw new UserError(IDENTITY_SHA1_REFUSAL);
-  const trust = trustedFor(store, req.mountAccessor, 'identity');
-  return verifiedOnce(['identity', identity, signature], trust.fingerprint, () => verifyDocument({ kind: 'identity', identity, signature, trust }));
+  const trust = state.trust.get(store, req.mountAccessor, 'identity');
+  return verifiedOnce(state.verified, ['identity', identity, signature], trust.fingerprint, () => state.checks.verify({ kind: 'identity', identity, signature, trust }));
 }
 
 export function parseIdentityDocument(bytes: Buffer): IdentityDocumentFacts {
@@ -87,18 +86,19 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocumentFacts {
   };
 }
 
-export async function ec2Login(req: SecretsRequest, data: FieldData): Promise<LoginOutcome> {
+export async function ec2Login(state: CloudState, req: SecretsRequest, data: FieldData): Promise<LoginOutcome> {
   const { services, mountAccessor: accessor } = req;
-  const doc = parseIdentityDocument(await verifiedDocument(req, data));
+  const doc = parseIdentityDocument(await verifiedDocument(state, req, data));
   const roleName = data.get<string>('role') || doc.imageId;
   if (roleName === '') throw new UserError('no role was given and the instance identity document has no imageId to name one');
   const role = loginRole(req, { name: roleName, authType: 'ec2', impliedBy: data.get<string>('role') ? undefined : "instance's image ID" });
 
-  const instance = await instanceCheck('failed to verify instance ID', describeRunningInstance(services, accessor, doc));
+  const provider = state.providers.get(services, accessor);
+  const instance = await instanceCheck('failed to verify instance ID', describeRunningInstance(provider, doc));
   if (role.bound_region.length > 0 && !role.bound_region.includes(doc.region)) {
     throw new UserError(`Region "${doc.region}" does not satisfy the constraint on role "${roleName}"`);
   }
-  await instanceCheck('Error validating instance', checkInstanceBindings(services, accessor, roleName, role, doc, instance));
+  await instanceCheck('Error validating instance', checkInstanceBindings(provider, roleName, role, doc, instance));
 
   const nonce: NonceRequest = { sent: data.has('nonce'), value: data.get<string>('nonce') };
   const mountMax = mountTtls(services, accessor).maxTtl;

@@ -6,7 +6,7 @@
  */
 import { UserError } from '../../../shared/errors.js';
 import type { FieldData } from '../../../server/framework/field-data.js';
-import type { SecretsRequest } from '../../../server/http/types.js';
+import type { SecretsRequest } from '../../framework/request.js';
 import { isRegionName, tokenServiceEndpoint } from '../../../cloud/endpoints.js';
 import { readClientConfig } from './client-config.js';
 import { identityConfig } from './path-config-identity.js';
@@ -19,6 +19,7 @@ import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
 import { principalIsBound, type Principal } from './login/principal-match.js';
 import type { RoleEntry } from './role-entry.js';
+import type { CloudState } from './cloud-state.js';
 
 const GLOBAL_TOKEN_SERVICE = 'https://sts.amazonaws.com';
 
@@ -40,20 +41,21 @@ export interface InferredInstance {
  * the session name as the instance ID, looks it up in the role's region and account, and applies the
  * ec2 constraints (all but bound_region, which the inferred region already fixes).
  */
-export async function checkInferredInstance(req: SecretsRequest, roleName: string, role: RoleEntry, p: Principal, accountId: string): Promise<InferredInstance> {
+export async function checkInferredInstance(state: CloudState, req: SecretsRequest, roleName: string, role: RoleEntry, p: Principal, accountId: string): Promise<InferredInstance> {
   if (p.arn.type !== 'assumed-role') {
     throw new UserError(`role "${roleName}" infers an ec2 instance, so it admits only assumed-role sessions of an instance profile, not a ${p.arn.type}`);
   }
   const id = { instanceId: p.arn.sessionName, region: role.inferred_cloud_region, accountId };
+  const provider = state.providers.get(req.services, req.mountAccessor);
   const instance = await instanceCheck(
     `failed to verify ${id.instanceId} as a valid EC2 instance in region ${id.region}`,
-    describeRunningInstance(req.services, req.mountAccessor, id),
+    describeRunningInstance(provider, id),
   );
-  await instanceCheck('error validating instance', checkInstanceBindings(req.services, req.mountAccessor, roleName, role, id, instance));
+  await instanceCheck('error validating instance', checkInstanceBindings(provider, roleName, role, id, instance));
   return { instanceId: id.instanceId, region: id.region };
 }
 
-export async function iamLogin(req: SecretsRequest, data: FieldData): Promise<LoginOutcome> {
+export async function iamLogin(state: CloudState, req: SecretsRequest, data: FieldData): Promise<LoginOutcome> {
   const { services, mountAccessor: accessor } = req;
   const request = decodeIamRequest({
     iam_http_request_method: data.getOk<string>('iam_http_request_method'),
@@ -72,10 +74,10 @@ export async function iamLogin(req: SecretsRequest, data: FieldData): Promise<Lo
 
   const roleName = data.get<string>('role') || arn.friendlyName;
   const role = loginRole(req, { name: roleName, authType: 'iam', impliedBy: data.get<string>('role') ? undefined : "principal's friendly name" });
-  if (role.bound_iam_principal_arn.length > 0 && !(await principalIsBound(services, accessor, roleName, role, principal))) {
+  if (role.bound_iam_principal_arn.length > 0 && !(await principalIsBound(state, services, accessor, roleName, role, principal))) {
     throw new UserError(`IAM Principal "${caller.arn}" does not belong to the role "${roleName}"`);
   }
-  const inferred = role.inferred_entity_type === 'ec2_instance' ? await checkInferredInstance(req, roleName, role, principal, caller.account) : undefined;
+  const inferred = role.inferred_entity_type === 'ec2_instance' ? await checkInferredInstance(state, req, roleName, role, principal, caller.account) : undefined;
 
   const config = identityConfig(services.store, accessor);
   const facts: Record<string, string> = {

@@ -5,7 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { NotFound, UserError } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { CERTIFICATE_TYPES, CONFIG_CERTIFICATE_FIELDS } from './fields.js';
 import { deleteEntry, listEntries, listEntryValues, readEntry, writeEntry } from './mount-storage.js';
 

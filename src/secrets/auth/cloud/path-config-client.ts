@@ -2,15 +2,15 @@
  * auth/cloud/config/client: the credentials and endpoints the server calls the provider with, and the
  * iam login checks (server-ID header, extra allowed headers). Create applies the defaults, update changes
  * only the fields sent, and a request with any invalid field stores nothing. The secret key is sealed at
- * rest and never returned. Every change drops the mount's provider so the next call uses the new settings.
+ * rest and never returned. Every change moves the configuration table's index, so the next provider call
+ * (in any server process sharing the store) is made with a provider built from the new settings.
  */
 import { NotFound, UserError } from '../../../shared/errors.js';
 import type { FieldData } from '../../../server/framework/field-data.js';
-import { definePath, type Handler } from '../../../server/framework/path.js';
+import { definePath, type Handler } from '../../framework/path.js';
 import { deleteClientConfig, readClientConfig, updateClientConfig, type ClientConfig } from './client-config.js';
 import { CONFIG_CLIENT_FIELDS } from './fields.js';
 import { canonicalHeaderName } from './header-name.js';
-import { forgetCloudProvider } from './mount-provider.js';
 
 /** Every field but the secret, which is sealed apart. */
 const STORED_FIELDS = Object.keys(CONFIG_CLIENT_FIELDS).filter((name) => name !== 'secret_key') as Array<keyof ClientConfig>;
@@ -84,7 +84,6 @@ const write: Handler = async (req, data) => {
     },
     data.has('secret_key') ? data.get<string>('secret_key') : undefined,
   );
-  forgetCloudProvider(req.services, req.mountAccessor);
   const warnings = warningsFor(config, hasSecret, data);
   return warnings.length > 0 ? { warnings } : undefined;
 };
@@ -117,7 +116,6 @@ export const configClientPaths = [
         summary: 'Remove the client configuration (credentials then come from the environment or the metadata service).',
         handler: async (req) => {
           await deleteClientConfig(req.services, req.mountAccessor);
-          forgetCloudProvider(req.services, req.mountAccessor);
         },
       },
     },

@@ -4,7 +4,7 @@
  * the alias's metadata. Updates are partial; a request with any invalid field changes nothing.
  */
 import { UserError } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { CONFIG_IDENTITY_FIELDS, DEFAULT_METADATA, EC2_METADATA_FIELDS, IAM_METADATA_FIELDS } from './fields.js';
 import { readEntry, updateEntry } from './mount-storage.js';
 

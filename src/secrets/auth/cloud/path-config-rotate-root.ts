@@ -5,13 +5,12 @@
  * those are not what gets rotated).
  */
 import type { Services } from '../../../server/services.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { Conflict, InternalError, UserError } from '../../../shared/errors.js';
 import { staticCredentials, regionFromEnv } from '../../../cloud/credentials.js';
 import { CloudApiError } from '../../../cloud/errors.js';
 import { identityClient, type CloudAccessKey, type IdentityClient } from '../../../cloud/identity.js';
 import { providerClientConfig, readClientConfig, replaceStaticKeys } from './client-config.js';
-import { forgetCloudProvider } from './mount-provider.js';
 
 /** The provider allows two access keys per user; a rotation needs the second slot free. */
 function tooManyKeys(userName: string, configured: string, others: string[]): UserError {
@@ -67,7 +66,6 @@ async function rotate(services: Services, accessor: string): Promise<string> {
     if (err instanceof Conflict) throw new Conflict(`${err.message}${cleanup}`);
     throw new InternalError(`storing the new access key failed: ${(err as Error).message}${cleanup}`);
   }
-  forgetCloudProvider(services, accessor);
 
   try {
     await iam.deleteAccessKey(oldKey, user.userName);
@@ -79,12 +77,14 @@ async function rotate(services: Services, accessor: string): Promise<string> {
   return created.accessKeyId;
 }
 
-/** One rotation per mount at a time in this process: a second one would find two keys and fail needlessly. */
-const running = new WeakMap<Services, Map<string, Promise<unknown>>>();
+/**
+ * The rotations running in this server, by mount accessor: one per mount at a time, since a second one
+ * would find two keys and fail needlessly. Across server processes sharing the store the compare-and-set
+ * in replaceStaticKeys keeps a rotation from overwriting another's key (the loser deletes its new key).
+ */
+export type Rotations = Map<string, Promise<unknown>>;
 
-function oneAtATime<T>(services: Services, accessor: string, fn: () => Promise<T>): Promise<T> {
-  let byMount = running.get(services);
-  if (!byMount) running.set(services, (byMount = new Map()));
+function oneAtATime<T>(byMount: Rotations, accessor: string, fn: () => Promise<T>): Promise<T> {
   const previous = byMount.get(accessor) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(fn);
   const settled = next.catch(() => undefined);
@@ -95,7 +95,8 @@ function oneAtATime<T>(services: Services, accessor: string, fn: () => Promise<T
   return next;
 }
 
-export const configRotateRootPaths = [
+/** The rotate-root path; `rotations` is the server's own. */
+export const configRotateRootPaths = (rotations: Rotations) => [
   definePath({
     pattern: 'config/rotate-root',
     fields: {},
@@ -108,7 +109,7 @@ export const configRotateRootPaths = [
     operations: {
       update: {
         summary: 'Rotate the stored access key; answers the new access key ID.',
-        handler: async (req) => ({ data: { access_key: await oneAtATime(req.services, req.mountAccessor, () => rotate(req.services, req.mountAccessor)) } }),
+        handler: async (req) => ({ data: { access_key: await oneAtATime(rotations, req.mountAccessor, () => rotate(req.services, req.mountAccessor)) } }),
       },
     },
   }),

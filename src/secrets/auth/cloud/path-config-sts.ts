@@ -3,7 +3,7 @@
  * (a satellite account), and LIST auth/cloud/config/sts for the accounts that have one.
  */
 import { NotFound, UserError } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { CONFIG_STS_FIELDS } from './fields.js';
 import { deleteEntry, listEntries, readEntry, writeEntry } from './mount-storage.js';
 

@@ -4,7 +4,7 @@
  * `identity-whitelist` and `roletag-blacklist` names are served by backend.ts as aliases.
  */
 import { UserError } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { configTidyFields, DEFAULT_SAFETY_BUFFER_SECONDS } from './fields.js';
 import { deleteEntry, readEntry, updateEntry } from './mount-storage.js';
 

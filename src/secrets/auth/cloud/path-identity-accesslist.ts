@@ -12,7 +12,7 @@
  * delete its entry.
  */
 import { NotFound } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { INSTANCE_ID_FIELDS } from './fields.js';
 import { deleteAccessListEntry, listAccessListIds, readAccessListEntry } from './access-list.js';
 

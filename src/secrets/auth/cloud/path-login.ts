@@ -5,13 +5,14 @@
  * facts an operator needs (never the document, the signature or the nonce).
  */
 import { SvcError, UserError } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import type { FieldData } from '../../../server/framework/field-data.js';
-import type { SecretsRequest } from '../../../server/http/types.js';
+import type { SecretsRequest } from '../../framework/request.js';
 import { LOGIN_FIELDS } from './fields.js';
 import { ec2Login } from './login-ec2.js';
 import { iamLogin } from './login-iam.js';
 import { issueLoginToken } from './login/issue-token.js';
+import type { CloudState } from './cloud-state.js';
 
 const EC2_FIELDS = ['pkcs7', 'identity', 'signature'];
 const IAM_FIELDS = ['iam_http_request_method', 'iam_request_url', 'iam_request_body', 'iam_request_headers'];
@@ -36,11 +37,11 @@ export function loginType(data: FieldData): 'ec2' | 'iam' {
   throw new UserError("didn't supply required authentication values: send pkcs7 (or identity and signature) for ec2, or the iam_* fields for iam");
 }
 
-async function login(req: SecretsRequest, data: FieldData) {
+async function login(state: CloudState, req: SecretsRequest, data: FieldData) {
   let type: 'ec2' | 'iam' | undefined;
   try {
     type = loginType(data);
-    const outcome = type === 'ec2' ? await ec2Login(req, data) : await iamLogin(req, data);
+    const outcome = type === 'ec2' ? await ec2Login(state, req, data) : await iamLogin(state, req, data);
     return await issueLoginToken(req, outcome);
   } catch (err) {
     const role = data.get<string>('role');
@@ -52,7 +53,8 @@ async function login(req: SecretsRequest, data: FieldData) {
   }
 }
 
-export const loginPaths = [
+/** The login path; `state` is the server's cloud auth method state. */
+export const loginPaths = (state: CloudState) => [
   definePath({
     pattern: 'login',
     fields: LOGIN_FIELDS,
@@ -63,7 +65,7 @@ export const loginPaths = [
       'iam: send the four iam_* fields of a signed GetCallerIdentity request; the server sends it to the token service to learn who signed it. ' +
       'Either way the role (given, or named like the image ID or the principal) must admit the instance or principal.',
     operations: {
-      update: { summary: 'Log in.', handler: login },
+      update: { summary: 'Log in.', handler: (req, data) => login(state, req, data) },
     },
   }),
 ];

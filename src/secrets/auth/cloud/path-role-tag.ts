@@ -13,7 +13,7 @@
  * earns a warning that says so rather than an error.
  */
 import { UserError } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { sanitizePolicies } from '../../token/token-store.js';
 import { ROLE_TAG_FIELDS } from './fields.js';
 import { mountTtls } from '../role-token.js';

@@ -5,9 +5,10 @@
  */
 import { Conflict, NotFound } from '../../../shared/errors.js';
 import { uuid } from '../../../shared/ids.js';
-import { definePath, type Handler } from '../../../server/framework/path.js';
+import { definePath, type Handler, type PathDef } from '../../framework/path.js';
 import { mountTtls, tokenFieldsResponse } from '../role-token.js';
 import { ROLE_FIELDS } from './fields.js';
+import type { MountProviders } from './mount-provider.js';
 import { deleteEntry, updateEntry } from './mount-storage.js';
 import { resolvePrincipalIds } from './principal-ids.js';
 import { hmacSealContext, listRoleNames, readRole, roleEntryName, type RoleEntry } from './role-entry.js';
@@ -19,7 +20,7 @@ class RoleChanged extends Error {}
 /** Concurrent writers of one role are rare; a write retries on a changed role this often, then gives up. */
 const WRITE_ATTEMPTS = 5;
 
-const writeRole: Handler = async (req, data) => {
+const writeRole = (providers: MountProviders): Handler => async (req, data) => {
   const { services, mountAccessor: accessor } = req;
   const name = data.get<string>('role');
   checkRoleName(name);
@@ -27,7 +28,7 @@ const writeRole: Handler = async (req, data) => {
   for (let attempt = 1; ; attempt++) {
     const before = readRole(services, accessor, name);
     const { role, resolve, warnings } = draftRole(before, data, mount);
-    if (resolve) role.bound_iam_principal_id = await resolvePrincipalIds(services, accessor, role.bound_iam_principal_arn);
+    if (resolve) role.bound_iam_principal_id = await resolvePrincipalIds(providers.get(services, accessor), role.bound_iam_principal_arn);
     // The role-tag key exists from the first save on; roles without one get it on their next write.
     if (!role.hmac_key_sealed) role.hmac_key_sealed = services.seal.encrypt(uuid(), hmacSealContext(accessor, name));
     try {
@@ -81,37 +82,41 @@ const listPath = (pattern: string) =>
     operations: { list: { summary: 'List role names.', handler: listRoles } },
   });
 
-export const rolePaths = [
-  listPath('roles'),
-  listPath('role'),
-  definePath({
-    pattern: 'role/:role',
-    fields: ROLE_FIELDS,
-    existenceCheck: (req, data) => readRole(req.services, req.mountAccessor, data.get<string>('role')) !== undefined,
-    synopsis: 'Create a role and set what its members must prove and which tokens they get.',
-    description:
-      'A login names a role; the caller must satisfy every constraint of the role (any one value of each list) ' +
-      'and gets a token with the role\'s token settings. Only constraints the auth type checks can be set, and at ' +
-      'least one must be. Writes change only the fields sent. With resolve_cloud_unique_ids (the default), each ' +
-      'bound_iam_principal_arn without a trailing "*" is resolved to the principal\'s unique ID when written, so a ' +
-      'principal deleted and recreated under the same name does not match until its ARN is written again.',
-    operations: {
-      read: {
-        summary: 'Read a role.',
-        handler: async (req, data) => {
-          const role = readRole(req.services, req.mountAccessor, data.get<string>('role'));
-          if (!role) throw new NotFound();
-          return { data: roleResponse(role) };
+/** The role paths; a write looks principals up with the mount's provider from `providers`. */
+export function rolePaths(providers: MountProviders): PathDef[] {
+  const write = writeRole(providers);
+  return [
+    listPath('roles'),
+    listPath('role'),
+    definePath({
+      pattern: 'role/:role',
+      fields: ROLE_FIELDS,
+      existenceCheck: (req, data) => readRole(req.services, req.mountAccessor, data.get<string>('role')) !== undefined,
+      synopsis: 'Create a role and set what its members must prove and which tokens they get.',
+      description:
+        'A login names a role; the caller must satisfy every constraint of the role (any one value of each list) ' +
+        'and gets a token with the role\'s token settings. Only constraints the auth type checks can be set, and at ' +
+        'least one must be. Writes change only the fields sent. With resolve_cloud_unique_ids (the default), each ' +
+        'bound_iam_principal_arn without a trailing "*" is resolved to the principal\'s unique ID when written, so a ' +
+        'principal deleted and recreated under the same name does not match until its ARN is written again.',
+      operations: {
+        read: {
+          summary: 'Read a role.',
+          handler: async (req, data) => {
+            const role = readRole(req.services, req.mountAccessor, data.get<string>('role'));
+            if (!role) throw new NotFound();
+            return { data: roleResponse(role) };
+          },
+        },
+        create: { summary: 'Create a role.', handler: write },
+        update: { summary: 'Change the given fields of a role.', handler: write },
+        delete: {
+          summary: 'Delete a role.',
+          handler: async (req, data) => {
+            await deleteEntry(req.services.store, req.mountAccessor, roleEntryName(data.get<string>('role')));
+          },
         },
       },
-      create: { summary: 'Create a role.', handler: writeRole },
-      update: { summary: 'Change the given fields of a role.', handler: writeRole },
-      delete: {
-        summary: 'Delete a role.',
-        handler: async (req, data) => {
-          await deleteEntry(req.services.store, req.mountAccessor, roleEntryName(data.get<string>('role')));
-        },
-      },
-    },
-  }),
-];
+    }),
+  ];
+}

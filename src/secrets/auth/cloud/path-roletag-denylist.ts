@@ -6,7 +6,7 @@
  * cannot be read or removed in the same form.
  */
 import { NotFound } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { ROLE_TAG_PATH_FIELDS } from './fields.js';
 import { deleteDenyListEntry, denyListTag, listDenyListedTags, readDenyListEntry, tagFromPathValue } from './deny-list.js';
 

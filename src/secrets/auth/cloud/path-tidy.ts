@@ -4,14 +4,14 @@
  * removed entries goes to the server log.
  */
 import { UserError } from '../../../shared/errors.js';
-import { definePath } from '../../../server/framework/path.js';
+import { definePath } from '../../framework/path.js';
 import { TIDY_FIELDS } from './fields.js';
 import { TIDY_LISTS, type TidyList } from './path-config-tidy.js';
-import { startTidy, TIDY_IN_PROGRESS, TIDY_STARTED } from './tidy.js';
+import { TIDY_IN_PROGRESS, TIDY_STARTED, type Tidies } from './tidy.js';
 
 const ACCEPTED = 202;
 
-function tidyPath(list: TidyList) {
+function tidyPath(tidies: Tidies, list: TidyList) {
   const what = list === 'identity-accesslist' ? 'identity access list' : 'role tag deny list';
   return definePath({
     pattern: `tidy/${list}`,
@@ -25,7 +25,7 @@ function tidyPath(list: TidyList) {
           const buffer = data.get<number>('safety_buffer');
           // A negative buffer would remove entries before they expire, and so lift deny-listings early.
           if (buffer < 0) throw new UserError('safety_buffer cannot be negative');
-          if (!startTidy(req.services, req.mountAccessor, list, buffer)) return { warnings: [TIDY_IN_PROGRESS] };
+          if (!tidies.start(req.services, req.mountAccessor, list, buffer)) return { warnings: [TIDY_IN_PROGRESS] };
           return { status: ACCEPTED, warnings: [TIDY_STARTED] };
         },
       },
@@ -33,4 +33,5 @@ function tidyPath(list: TidyList) {
   });
 }
 
-export const tidyPaths = TIDY_LISTS.map(tidyPath);
+/** The tidy paths; `tidies` runs what they start. */
+export const tidyPaths = (tidies: Tidies) => TIDY_LISTS.map((list) => tidyPath(tidies, list));

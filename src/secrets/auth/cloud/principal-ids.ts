@@ -5,15 +5,14 @@
  * account is used for that account's principals.
  */
 import { CloudAccountError, CloudApiError, CloudCredentialsError } from '../../../cloud/errors.js';
-import type { Services } from '../../../server/services.js';
+import type { CloudProvider } from '../../../cloud/provider.js';
 import { UserError } from '../../../shared/errors.js';
 import { parseArn, partitionRegion } from './login/arn.js';
-import { cloudProviderFor } from './mount-provider.js';
 
-async function uniqueIdOf(services: Services, accessor: string, arn: string): Promise<string> {
+async function uniqueIdOf(provider: CloudProvider, arn: string): Promise<string> {
   const entity = parseArn(arn);
   // IAM is global per partition: any region of the ARN's partition finds its endpoint.
-  const iam = cloudProviderFor(services, accessor).identity(entity.accountId, partitionRegion(entity.partition));
+  const iam = provider.identity(entity.accountId, partitionRegion(entity.partition));
   let id: string;
   switch (entity.type) {
     case 'user':
@@ -42,12 +41,12 @@ const isResolutionFailure = (err: unknown): err is Error =>
  * The unique IDs of the ARNs without a trailing "*", in order (wildcards match by name at login). The first
  * ARN that does not resolve fails the whole request with a 400 quoting it, as Vault does.
  */
-export async function resolvePrincipalIds(services: Services, accessor: string, arns: readonly string[]): Promise<string[]> {
+export async function resolvePrincipalIds(provider: CloudProvider, arns: readonly string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const arn of arns) {
     if (arn.endsWith('*')) continue;
     try {
-      ids.push(await uniqueIdOf(services, accessor, arn));
+      ids.push(await uniqueIdOf(provider, arn));
     } catch (err) {
       if (!isResolutionFailure(err)) throw err;
       throw new UserError(`unable to resolve ARN ${JSON.stringify(arn)} to internal ID: ${err.message}`);

@@ -6,7 +6,7 @@
  * internal record, never from its metadata, which a caller can see but not change anyway.
  */
 import { UserError } from '../../../shared/errors.js';
-import type { RenewSettings } from '../../../server/framework/path.js';
+import type { RenewSettings } from '../../token/token-service.js';
 import type { Services } from '../../../server/services.js';
 import type { TokenEntry } from '../../token/token-entry.js';
 import { mountTtls } from '../role-token.js';
@@ -16,22 +16,23 @@ import { describeRunningInstance, instanceCheck, type InstanceIdentity } from '.
 import { ec2MaxTtls } from './login/nonce.js';
 import { principalIsBound } from './login/principal-match.js';
 import { readRole, type RoleEntry } from './role-entry.js';
+import type { CloudState } from './cloud-state.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-async function stillRunning(services: Services, accessor: string, id: InstanceIdentity): Promise<void> {
-  await instanceCheck(`failed to verify instance ID "${id.instanceId}"`, describeRunningInstance(services, accessor, id));
+async function stillRunning(state: CloudState, services: Services, accessor: string, id: InstanceIdentity): Promise<void> {
+  await instanceCheck(`failed to verify instance ID "${id.instanceId}"`, describeRunningInstance(state.providers.get(services, accessor), id));
 }
 
 function settingsOf(services: Services, accessor: string, role: RoleEntry, maxTtl: number): RenewSettings {
   return { ttl: role.token_ttl || mountTtls(services, accessor).defaultTtl, maxTtl, period: role.token_period };
 }
 
-async function renewEc2(services: Services, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
+async function renewEc2(state: CloudState, services: Services, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
   const accessor = token.mountAccessor;
   const id = { instanceId: str(internal.instance_id), region: str(internal.region), accountId: str(internal.account_id) };
   if (id.instanceId === '' || id.region === '') throw new UserError('the token holds no instance ID and region to re-check; log in again');
-  await stillRunning(services, accessor, id);
+  await stillRunning(state, services, accessor, id);
   const mountMax = mountTtls(services, accessor).maxTtl;
   const tagMax = typeof internal.role_tag_max_ttl === 'number' ? internal.role_tag_max_ttl : 0;
   let role: RoleEntry | undefined;
@@ -51,7 +52,7 @@ async function renewEc2(services: Services, token: TokenEntry, internal: Record<
   return settingsOf(services, accessor, role!, shortest);
 }
 
-async function renewIam(services: Services, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
+async function renewIam(state: CloudState, services: Services, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
   const accessor = token.mountAccessor;
   const roleName = str(internal.role_name);
   const role = readRole(services, accessor, roleName);
@@ -61,19 +62,19 @@ async function renewIam(services: Services, token: TokenEntry, internal: Record<
     if (instanceId === '') {
       throw new UserError(`role "${roleName}" now infers an ec2 instance and this token was issued before it did, so it cannot be renewed; log in again`);
     }
-    await stillRunning(services, accessor, { instanceId, region: str(internal.inferred_cloud_region) || role.inferred_cloud_region, accountId: str(internal.account_id) });
+    await stillRunning(state, services, accessor, { instanceId, region: str(internal.inferred_cloud_region) || role.inferred_cloud_region, accountId: str(internal.account_id) });
   }
   if (role.bound_iam_principal_arn.length > 0) {
     const arn = parseArn(str(internal.client_arn));
     const principal = { arn, canonicalArn: str(internal.canonical_arn) || canonicalArn(arn), uniqueId: str(internal.client_user_id) };
-    if (!(await principalIsBound(services, accessor, roleName, role, principal))) {
+    if (!(await principalIsBound(state, services, accessor, roleName, role, principal))) {
       throw new UserError(`role "${roleName}" no longer bound to ARN "${principal.canonicalArn}"`);
     }
   }
   return settingsOf(services, accessor, role, role.token_max_ttl);
 }
 
-export async function renewCloudToken(services: Services, token: TokenEntry): Promise<RenewSettings> {
+export async function renewCloudToken(state: CloudState, services: Services, token: TokenEntry): Promise<RenewSettings> {
   const internal = token.authInternal ?? {};
-  return str(internal.auth_type) === 'iam' ? renewIam(services, token, internal) : renewEc2(services, token, internal);
+  return str(internal.auth_type) === 'iam' ? renewIam(state, services, token, internal) : renewEc2(state, services, token, internal);
 }

@@ -1,7 +1,13 @@
 /**
  * Tidy of the identity access list and the role-tag deny list: an entry goes once now is past its
  * expiration_time plus the safety buffer. A tidy runs in the background, at most one per list of a mount
- * at a time; the endpoints and the server's periodic timer start them here, and shutdown waits for them.
+ * at a time in this server; the endpoints and the server's periodic timer start them here, and shutdown
+ * waits for them.
+ *
+ * The guard is the server's own (the cloud auth method's state holds it), not the store's. With several
+ * server processes sharing one store, the periodic tidy is the leader's to run; until servers elect one,
+ * each runs its own. Two tidies of one list at once are still correct, only wasted work: each entry is
+ * checked again in the transaction that removes it.
  */
 import type { Services } from '../../../server/services.js';
 import { ACCESS_LIST_PREFIX } from './access-list.js';
@@ -17,9 +23,6 @@ const WHAT: Record<TidyList, string> = { 'identity-accesslist': 'identity access
 
 /** Entries re-checked and removed per write transaction, so a long list does not hold the write lock at length. */
 const BATCH = 100;
-
-/** Tidies running per server (a process may run several, as tests do), by `<accessor>/<list>`. */
-const running = new WeakMap<Services, Map<string, Promise<number>>>();
 
 /**
  * Removes the entries of one list that are past expiration + buffer, and answers how many went. Each
@@ -38,41 +41,52 @@ export async function tidyList(services: Services, accessor: string, list: TidyL
   return removed;
 }
 
-/** Starts a tidy in the background; false when one of this list of this mount is already running. */
-export function startTidy(services: Services, accessor: string, list: TidyList, safetyBufferSeconds: number): boolean {
-  let mine = running.get(services);
-  if (!mine) running.set(services, (mine = new Map()));
-  const key = `${accessor}/${list}`;
-  if (mine.has(key)) return false;
-  const log = services.log.named('auth.cloud.tidy');
-  const run = tidyList(services, accessor, list, safetyBufferSeconds)
-    .then(
-      (n) => {
-        log.info(`tidy of the ${WHAT[list]} of mount ${accessor} removed ${n} expired ${n === 1 ? 'entry' : 'entries'} (safety buffer ${safetyBufferSeconds}s)`);
-        return n;
-      },
-      (err: Error) => {
-        log.error(`tidy of the ${WHAT[list]} of mount ${accessor} failed: ${err.message}`);
-        return 0;
-      },
-    )
-    .finally(() => mine.delete(key));
-  mine.set(key, run);
-  return true;
+export interface Tidies {
+  /** Starts a tidy in the background; false when one of this list of this mount is already running. */
+  start(services: Services, accessor: string, list: TidyList, safetyBufferSeconds: number): boolean;
+  /** The periodic tidy: both lists of every cloud mount, as each mount's config/tidy/* says. */
+  periodic(services: Services): void;
+  /** Resolves when every tidy started here has finished (shutdown waits for them before closing storage). */
+  settled(): Promise<void>;
 }
 
-/** Resolves when every tidy of this server has finished (shutdown waits for them before closing storage). */
-export async function tidiesSettled(services: Services): Promise<void> {
-  await Promise.all([...(running.get(services)?.values() ?? [])]);
-}
+export function createTidies(): Tidies {
+  /** Running tidies by `<accessor>/<list>`. */
+  const running = new Map<string, Promise<number>>();
 
-/** The periodic tidy: both lists of every cloud mount, as each mount's config/tidy/* says. */
-export function periodicTidy(services: Services): void {
-  for (const mount of services.mounts.list()) {
-    if (mount.type !== 'cloud') continue;
-    for (const list of TIDY_LISTS) {
-      const config = tidyConfig(services.store, mount.accessor, list);
-      if (!config.disable_periodic_tidy) startTidy(services, mount.accessor, list, config.safety_buffer);
-    }
+  function start(services: Services, accessor: string, list: TidyList, safetyBufferSeconds: number): boolean {
+    const key = `${accessor}/${list}`;
+    if (running.has(key)) return false;
+    const log = services.log.named('auth.cloud.tidy');
+    const run = tidyList(services, accessor, list, safetyBufferSeconds)
+      .then(
+        (n) => {
+          log.info(`tidy of the ${WHAT[list]} of mount ${accessor} removed ${n} expired ${n === 1 ? 'entry' : 'entries'} (safety buffer ${safetyBufferSeconds}s)`);
+          return n;
+        },
+        (err: Error) => {
+          log.error(`tidy of the ${WHAT[list]} of mount ${accessor} failed: ${err.message}`);
+          return 0;
+        },
+      )
+      .finally(() => running.delete(key));
+    running.set(key, run);
+    return true;
   }
+
+  return {
+    start,
+    periodic(services) {
+      for (const mount of services.mounts.list()) {
+        if (mount.type !== 'cloud') continue;
+        for (const list of TIDY_LISTS) {
+          const config = tidyConfig(services.store, mount.accessor, list);
+          if (!config.disable_periodic_tidy) start(services, mount.accessor, list, config.safety_buffer);
+        }
+      }
+    },
+    async settled() {
+      await Promise.all([...running.values()]);
+    },
+  };
 }

@@ -13,7 +13,7 @@ import {
   updateAccessListEntry,
   type AccessListEntry,
 } from '../../../../src/secrets/auth/cloud/access-list.js';
-import { CLOUD_TABLE } from '../../../../src/secrets/auth/cloud/mount-storage.js';
+import { LISTS_TABLE } from '../../../../src/secrets/auth/cloud/mount-storage.js';
 
 let srv: TestServer;
 let accessor: string;
@@ -65,7 +65,7 @@ describe('identity-accesslist', () => {
 
   it('keeps the nonce sealed at rest; only the helpers open it', async () => {
     await putAccessListEntry(services(), accessor, 'i-sealed', entry());
-    expect(JSON.stringify(services().store.list(CLOUD_TABLE))).not.toContain(NONCE);
+    expect(JSON.stringify(services().store.list(LISTS_TABLE))).not.toContain(NONCE);
     expect(JSON.stringify(await c().secrets('GET', 'auth/cloud/identity-accesslist/i-sealed'))).not.toContain(NONCE);
     expect(readAccessListEntry(services(), accessor, 'i-sealed')?.client_nonce).toBe(NONCE);
     // A blanked nonce (reauthentication disallowed) stays blank.

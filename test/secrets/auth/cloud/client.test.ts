@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudProviderFor } from '../../../../src/secrets/auth/cloud/mount-provider.js';
+import { CONFIG_TABLE } from '../../../../src/secrets/auth/cloud/mount-storage.js';
 import { startCloudSim, type CloudSim } from '../../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { statusOf } from '../../../support/wait.js';
@@ -24,7 +24,9 @@ async function newMount(): Promise<{ path: string; accessor: string }> {
   return { path: `auth/${name}`, accessor: srv.server.services.mounts.get(`auth/${name}/`)!.accessor };
 }
 
-const storedRaw = (accessor: string) => JSON.stringify(srv.server.services.store.get('auth-cloud', `${accessor}/config/client`));
+const storedRaw = (accessor: string) => JSON.stringify(srv.server.services.store.get(CONFIG_TABLE, `${accessor}/config/client`));
+/** The mount's provider, as the server's logins get it. */
+const providerFor = (accessor: string) => srv.server.authMethods.cloud.state.providers.get(srv.server.services, accessor);
 
 /** Whether `text` occurs in any file of the server's data directory (the LMDB files, the keyring). */
 function inDataFiles(text: string): boolean {
@@ -82,10 +84,10 @@ describe('create, read, update, delete', () => {
       iam_server_id_header_value: 'vault.example.test',
     });
     expect(JSON.parse(storedRaw(m.accessor)).secret_key_sealed).toBe(sealedBefore);
-    expect((await cloudProviderFor(srv.server.services, m.accessor).defaultCredentials.get()).secretAccessKey).toBe(SECRET);
+    expect((await providerFor(m.accessor).defaultCredentials.get()).secretAccessKey).toBe(SECRET);
 
     await c().secrets('POST', `${m.path}/config/client`, { body: { secret_key: 'another-secret' } });
-    expect((await cloudProviderFor(srv.server.services, m.accessor).defaultCredentials.get()).secretAccessKey).toBe('another-secret');
+    expect((await providerFor(m.accessor).defaultCredentials.get()).secretAccessKey).toBe('another-secret');
     // An empty secret_key removes it; the lone access_key is then not used, and the answer says so.
     const cleared = await c().secrets('POST', `${m.path}/config/client`, { body: { secret_key: '' } });
     expect(cleared?.warnings?.join(' ')).toMatch(/access_key is set without secret_key: the pair is not used/);
@@ -99,7 +101,7 @@ describe('create, read, update, delete', () => {
     await c().secrets('POST', `${m.path}/config/client`, { body: { access_key: 'AKIADELETE', secret_key: SECRET } });
     await c().secrets('DELETE', `${m.path}/config/client`);
     expect((await statusOf(c().secrets('GET', `${m.path}/config/client`))).code).toBe(404);
-    expect(srv.server.services.store.get('auth-cloud', `${m.accessor}/config/client`)).toBeUndefined();
+    expect(srv.server.services.store.get(CONFIG_TABLE, `${m.accessor}/config/client`)).toBeUndefined();
     // A create after the delete starts from the defaults again.
     await c().secrets('POST', `${m.path}/config/client`, { body: { max_retries: 2 } });
     expect(await read(`${m.path}/config/client`)).toMatchObject({ max_retries: 2, access_key: '' });
@@ -213,13 +215,13 @@ describe("the mount's provider", () => {
     const m = await newMount();
     await c().secrets('POST', `${m.path}/config/client`, { body: keysOf(simA) });
     // The provider caches the default account; without forgetting it, the next answer would still be A's.
-    expect(await cloudProviderFor(srv.server.services, m.accessor).defaultAccountId()).toBe('111111111111');
-    expect(await cloudProviderFor(srv.server.services, m.accessor).defaultAccountId()).toBe('111111111111');
+    expect(await providerFor(m.accessor).defaultAccountId()).toBe('111111111111');
+    expect(await providerFor(m.accessor).defaultAccountId()).toBe('111111111111');
     const callsToA = simA.requests.length;
     expect(callsToA).toBe(1);
 
     await c().secrets('POST', `${m.path}/config/client`, { body: keysOf(simB) });
-    expect(await cloudProviderFor(srv.server.services, m.accessor).defaultAccountId()).toBe('222222222222');
+    expect(await providerFor(m.accessor).defaultAccountId()).toBe('222222222222');
     expect(simB.requests.map((r) => r.action)).toEqual(['GetCallerIdentity']);
     expect(simA.requests.length).toBe(callsToA);
   });
@@ -227,18 +229,18 @@ describe("the mount's provider", () => {
   it('is rebuilt after a delete and when the mount is disabled', async () => {
     const m = await newMount();
     await c().secrets('POST', `${m.path}/config/client`, { body: keysOf(simA) });
-    const configured = cloudProviderFor(srv.server.services, m.accessor);
-    expect(cloudProviderFor(srv.server.services, m.accessor)).toBe(configured);
+    const configured = providerFor(m.accessor);
+    expect(providerFor(m.accessor)).toBe(configured);
     await c().secrets('DELETE', `${m.path}/config/client`);
-    const afterDelete = cloudProviderFor(srv.server.services, m.accessor);
+    const afterDelete = providerFor(m.accessor);
     expect(afterDelete).not.toBe(configured);
     // No config and an empty environment: the chain has fallen through to the metadata service.
     expect(afterDelete.defaultCredentials.kind).toBe('metadata');
 
     await c().secrets('POST', `${m.path}/config/client`, { body: keysOf(simA) });
-    const beforeDisable = cloudProviderFor(srv.server.services, m.accessor);
+    const beforeDisable = providerFor(m.accessor);
     await c().secrets('DELETE', `sys/auth/${m.path.slice('auth/'.length)}`);
-    expect(cloudProviderFor(srv.server.services, m.accessor)).not.toBe(beforeDisable);
+    expect(providerFor(m.accessor)).not.toBe(beforeDisable);
   });
 });
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../../../../src/cloud/credentials.js';
 import { identityClient } from '../../../../src/cloud/identity.js';
-import { cloudProviderFor } from '../../../../src/secrets/auth/cloud/mount-provider.js';
+import { CONFIG_TABLE } from '../../../../src/secrets/auth/cloud/mount-storage.js';
 import { startCloudSim, type CloudSim, type SimUser } from '../../../../src/cloudsim/index.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { statusOf, until } from '../../../support/wait.js';
@@ -62,7 +62,7 @@ describe('a successful rotation', () => {
   it('replaces the key at the provider and in storage, answers only the new access key, and keeps the secret to itself', async () => {
     const s = await setup();
     // A provider built before the rotation caches the old keys; it must not outlive it.
-    const before = cloudProviderFor(srv.server.services, s.accessor);
+    const before = srv.server.authMethods.cloud.state.providers.get(srv.server.services, s.accessor);
     const start = sim.requests.length;
 
     const res = await rotate(s);
@@ -81,7 +81,7 @@ describe('a successful rotation', () => {
     const old = identityClient({ endpoint: sim.url, credentials: staticCredentials({ accessKeyId: s.user.accessKeyId, secretAccessKey: s.user.secretAccessKey }) });
     await expect(old.getUser()).rejects.toMatchObject({ code: 'InvalidClientTokenId' });
 
-    const after = cloudProviderFor(srv.server.services, s.accessor);
+    const after = srv.server.authMethods.cloud.state.providers.get(srv.server.services, s.accessor);
     expect(after).not.toBe(before);
     const creds = await after.defaultCredentials.get();
     expect(creds.accessKeyId).toBe(newKey);
@@ -89,7 +89,7 @@ describe('a successful rotation', () => {
     expect(newSecret).not.toBe(s.user.secretAccessKey);
     expect(JSON.stringify(res)).not.toContain(newSecret);
     expect(JSON.stringify(await c().secrets('GET', `${s.path}/config/client`))).not.toContain(newSecret);
-    expect(JSON.stringify(srv.server.services.store.get('auth-cloud', `${s.accessor}/config/client`))).not.toContain(newSecret);
+    expect(JSON.stringify(srv.server.services.store.get(CONFIG_TABLE, `${s.accessor}/config/client`))).not.toContain(newSecret);
     expect(inDataFiles(newKey)).toBe(true);
     expect(inDataFiles(newSecret)).toBe(false);
     expect(logs.some((l) => l.includes(newSecret))).toBe(false);

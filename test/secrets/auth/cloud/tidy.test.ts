@@ -10,12 +10,14 @@ import { startTestServer, type TestServer } from '../../../support/server.js';
 import { until } from '../../../support/wait.js';
 import { listAccessListIds, putAccessListEntry } from '../../../../src/secrets/auth/cloud/access-list.js';
 import { denyListTag, listDenyListedTags } from '../../../../src/secrets/auth/cloud/deny-list.js';
-import { startTidy, tidiesSettled } from '../../../../src/secrets/auth/cloud/tidy.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const STARTED = 'Tidy operation successfully started. Any information from the operation will be printed to the server logs.';
 const IN_PROGRESS = 'Tidy operation already in progress.';
+
+/** The tidies a server runs (its cloud auth method's). */
+const tidiesOf = (srv: TestServer) => srv.server.authMethods.cloud.state.tidies;
 
 interface Env {
   srv: TestServer;
@@ -83,7 +85,7 @@ describe('tidy/identity-accesslist', () => {
     expect(answer.status).toBe(202);
     expect(json(answer).warnings).toEqual([STARTED]);
     await until(ids, (k) => !k.includes('i-old'), 'i-old tidied');
-    await tidiesSettled(e.srv.server.services);
+    await tidiesOf(e.srv).settled();
     expect(await ids()).toEqual(['i-live', 'i-recent']);
     expect(e.logs.join('')).toMatch(/tidy of the identity access list of mount auth_cloud_\w+ removed 1 expired entry \(safety buffer 259200s\)/);
   });
@@ -92,7 +94,7 @@ describe('tidy/identity-accesslist', () => {
     const answer = await post('tidy/identity-accesslist', { safety_buffer: '70h' });
     expect(answer.status).toBe(202);
     await until(ids, (k) => !k.includes('i-recent'), 'i-recent tidied');
-    await tidiesSettled(e.srv.server.services);
+    await tidiesOf(e.srv).settled();
     expect(await ids()).toEqual(['i-live']);
     expect((await post('tidy/identity-accesslist', { safety_buffer: -60 })).status).toBe(400);
     expect((await post('tidy/identity-accesslist', { safety_buffer: 'soon' })).status).toBe(400);
@@ -108,25 +110,26 @@ describe('tidy/roletag-denylist', () => {
     expect(answer.status).toBe(202);
     expect(json(answer).warnings).toEqual([STARTED]);
     await until(tags, (t) => !t.includes(old), 'old tag tidied');
-    await tidiesSettled(e.srv.server.services);
+    await tidiesOf(e.srv).settled();
     expect(await tags()).toEqual([recent, live].sort());
     await post('tidy/roletag-denylist', { safety_buffer: '1d' });
     await until(tags, (t) => !t.includes(recent), 'recent tag tidied');
-    await tidiesSettled(e.srv.server.services);
+    await tidiesOf(e.srv).settled();
     expect(await tags()).toEqual([live]);
   });
 });
 
 describe('one tidy per list at a time', () => {
-  it('startTidy refuses a second tidy of the same list of the same mount, not of the other list', async () => {
+  it('start refuses a second tidy of the same list of the same mount, not of the other list', async () => {
     const services = e.srv.server.services;
+    const tidies = tidiesOf(e.srv);
     const accessor = await e.accessor('cloud');
-    expect(startTidy(services, accessor, 'identity-accesslist', 0)).toBe(true);
-    expect(startTidy(services, accessor, 'identity-accesslist', 0)).toBe(false);
-    expect(startTidy(services, accessor, 'roletag-denylist', 1e9)).toBe(true);
-    await tidiesSettled(services);
-    expect(startTidy(services, accessor, 'identity-accesslist', 1e9)).toBe(true);
-    await tidiesSettled(services);
+    expect(tidies.start(services, accessor, 'identity-accesslist', 0)).toBe(true);
+    expect(tidies.start(services, accessor, 'identity-accesslist', 0)).toBe(false);
+    expect(tidies.start(services, accessor, 'roletag-denylist', 1e9)).toBe(true);
+    await tidies.settled();
+    expect(tidies.start(services, accessor, 'identity-accesslist', 1e9)).toBe(true);
+    await tidies.settled();
   });
 
   it('over HTTP, a tidy asked for while one runs gets 200 "already in progress"', async () => {
@@ -137,7 +140,7 @@ describe('one tidy per list at a time', () => {
     const answers = await Promise.all([1, 2, 3].map(() => post('tidy/identity-accesslist')));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 202]);
     for (const a of answers) expect(json(a).warnings).toEqual([a.status === 202 ? STARTED : IN_PROGRESS]);
-    await tidiesSettled(e.srv.server.services);
+    await tidiesOf(e.srv).settled();
     expect((await ids()).filter((id) => id.startsWith('i-bulk-'))).toEqual([]);
   });
 });
@@ -151,7 +154,7 @@ describe('deprecated tidy paths', () => {
       const answer = await post(old);
       expect(answer.status).toBe(202);
       expect(json(answer).warnings).toEqual([STARTED, `This path is deprecated; use auth/cloud/${current} instead`]);
-      await tidiesSettled(e.srv.server.services);
+      await tidiesOf(e.srv).settled();
     });
   }
 });
@@ -162,7 +165,7 @@ describe('tidy ACL', () => {
     const token = (await e.srv.client().secrets('POST', 'auth/token/create', { body: { policies: 'tidy-one' } }))!.auth!.client_token as string;
     expect((await post('tidy/identity-accesslist', {}, token)).status).toBe(403);
     expect((await post('tidy/roletag-denylist', {}, token)).status).toBe(202);
-    await tidiesSettled(e.srv.server.services);
+    await tidiesOf(e.srv).settled();
   });
 });
 
@@ -192,7 +195,7 @@ describe('periodic tidy', () => {
     await until(async () => listAccessListIds(services, plain), (k) => !k.includes('i-gone'), 'periodic access-list tidy of plain');
     // Several more periods: what must stay stays.
     await new Promise((r) => setTimeout(r, 500));
-    await tidiesSettled(services);
+    await tidiesOf(p.srv).settled();
     expect(listAccessListIds(services, tuned)).toEqual(['i-kept']);
     expect(listDenyListedTags(services, tuned)).toEqual([within]);
     expect(listAccessListIds(services, plain)).toEqual(['i-within']);

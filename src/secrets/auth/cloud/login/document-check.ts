@@ -2,9 +2,10 @@
  * One ec2 login's signature check, as plain data: what the event loop hands a verification worker
  * (verify-pool.ts), and what the worker, or the calling thread without workers, runs.
  */
-import { SignatureError, verifyPkcs7 } from './pkcs7.js';
+import { LruCache } from '../../../../shared/lru-cache.js';
+import { createDecodeMemo, SignatureError, verifyPkcs7, type DecodeMemo, type TrustedCertificate } from './pkcs7.js';
 import { verifyIdentitySignature } from './identity-signature.js';
-import { trustedCertificates } from './trusted-certificates.js';
+import { createParsedCertificates, trustedCertificates, type ParsedCertificates } from './trusted-certificates.js';
 
 export type DocumentCheck =
   | { kind: 'pkcs7'; pkcs7: string; allowSha1: boolean; trust: CheckTrust }
@@ -20,28 +21,41 @@ export interface CheckTrust {
 export class UnknownTrust extends Error {}
 
 /**
- * The parsed trusted certificates by trust fingerprint, so that a check does not look up the 40-odd
- * PEMs one by one; a changed registration has another fingerprint. A handful of sets at most are live
- * at once (one per mount and type), so the oldest goes past that.
+ * A handful of trust sets at most are live at once (one per mount and type), so the least recently
+ * used goes past this.
  */
 const MAX_TRUST_SETS = 32;
-const trustSets = new Map<string, ReturnType<typeof trustedCertificates>>();
 
-function trustedOf(trust: CheckTrust) {
-  let certs = trustSets.get(trust.fingerprint);
+/**
+ * What a thread that runs checks keeps between them, all of it a function of its keys (fingerprints,
+ * PEMs, encodings) and so never stale: the parsed trusted certificates by trust fingerprint (a check
+ * does not look up the 40-odd PEMs one by one), each parsed certificate by its PEM, and the decoded
+ * forms of the elements every document of a signer repeats.
+ */
+export interface CheckMemos {
+  trustSets: LruCache<string, TrustedCertificate[]>;
+  certificates: ParsedCertificates;
+  decoded: DecodeMemo;
+}
+
+export function createCheckMemos(): CheckMemos {
+  return { trustSets: new LruCache(MAX_TRUST_SETS), certificates: createParsedCertificates(), decoded: createDecodeMemo() };
+}
+
+function trustedOf(trust: CheckTrust, memos: CheckMemos): TrustedCertificate[] {
+  let certs = memos.trustSets.get(trust.fingerprint);
   if (!certs) {
     if (!trust.registered) throw new UnknownTrust(trust.fingerprint);
-    certs = trustedCertificates(trust.registered);
-    trustSets.set(trust.fingerprint, certs);
-    if (trustSets.size > MAX_TRUST_SETS) trustSets.delete(trustSets.keys().next().value!);
+    certs = trustedCertificates(trust.registered, memos.certificates);
+    memos.trustSets.set(trust.fingerprint, certs);
   }
   return certs;
 }
 
 /** The signed document's bytes, once its signature verifies; a SignatureError naming the failed check otherwise. */
-export function checkDocument(check: DocumentCheck): Buffer {
-  const trusted = trustedOf(check.trust);
-  if (check.kind === 'pkcs7') return verifyPkcs7(check.pkcs7, trusted, { allowSha1: check.allowSha1 }).content;
+export function checkDocument(check: DocumentCheck, memos: CheckMemos): Buffer {
+  const trusted = trustedOf(check.trust, memos);
+  if (check.kind === 'pkcs7') return verifyPkcs7(check.pkcs7, trusted, { allowSha1: check.allowSha1, decoded: memos.decoded }).content;
   return verifyIdentitySignature(
     check.identity,
     check.signature,
@@ -59,11 +73,11 @@ export interface CheckRequest {
 export type CheckAnswer = { id: number; content: Uint8Array } | { id: number; error: string; signature: boolean } | { id: number; unknownTrust: true };
 
 /** Runs a check for a worker: the answer carries the refusal's message, to be thrown again on the other side. */
-export function answerCheck(id: number, check: DocumentCheck): CheckAnswer {
+export function answerCheck(id: number, check: DocumentCheck, memos: CheckMemos): CheckAnswer {
   try {
     // A copy that owns its memory: the document may sit in Node's shared Buffer pool, which a transfer
     // to the event loop's thread would take away from this one.
-    return { id, content: new Uint8Array(checkDocument(check)) };
+    return { id, content: new Uint8Array(checkDocument(check, memos)) };
   } catch (err) {
     if (err instanceof UnknownTrust) return { id, unknownTrust: true };
     return { id, error: (err as Error).message, signature: err instanceof SignatureError };

@@ -5,9 +5,8 @@
  * which is the identity document's (or the token service's, when inferred).
  */
 import { UserError } from '../../../../shared/errors.js';
-import type { Services } from '../../../../server/services.js';
 import type { CloudInstance } from '../../../../cloud/compute.js';
-import { cloudProviderFor } from '../mount-provider.js';
+import type { CloudProvider } from '../../../../cloud/provider.js';
 import type { RoleEntry } from '../role-entry.js';
 import { parseArn } from './arn.js';
 
@@ -30,11 +29,11 @@ export interface InstanceIdentity {
   region: string;
 }
 
-/** The instance as the provider describes it, in the identity's account and region; it must be running. */
-export async function describeRunningInstance(services: Services, accessor: string, id: InstanceIdentity): Promise<CloudInstance> {
+/** The instance as the mount's provider describes it, in the identity's account and region; it must be running. */
+export async function describeRunningInstance(provider: CloudProvider, id: InstanceIdentity): Promise<CloudInstance> {
   let found: CloudInstance[];
   try {
-    found = await cloudProviderFor(services, accessor).compute(id.region, id.accountId).describeInstances([id.instanceId]);
+    found = await provider.compute(id.region, id.accountId).describeInstances([id.instanceId]);
   } catch (err) {
     throw new InstanceCheckFailed(`error fetching description for instance ID "${id.instanceId}": ${(err as Error).message}`);
   }
@@ -59,8 +58,7 @@ export function matchesBound(bound: string, value: string): boolean {
  * the document, inferred instances have the role's own region.
  */
 export async function checkInstanceBindings(
-  services: Services,
-  accessor: string,
+  provider: CloudProvider,
   roleName: string,
   role: RoleEntry,
   id: InstanceIdentity,
@@ -92,13 +90,13 @@ export async function checkInstanceBindings(
     throw new InstanceCheckFailed(`IAM instance profile ARN "${profileArn}" does not satisfy the constraint role ${quoted}`);
   }
   if (role.bound_iam_role_arn.length === 0) return;
-  const roleArn = await instanceProfileRoleArn(services, accessor, id, profileArn);
+  const roleArn = await instanceProfileRoleArn(provider, id, profileArn);
   if (!role.bound_iam_role_arn.some((b) => matchesBound(b, roleArn))) {
     throw new InstanceCheckFailed(`IAM role ARN "${roleArn}" does not satisfy the constraint role ${quoted}`);
   }
 }
 
-async function instanceProfileRoleArn(services: Services, accessor: string, id: InstanceIdentity, profileArn: string): Promise<string> {
+async function instanceProfileRoleArn(provider: CloudProvider, id: InstanceIdentity, profileArn: string): Promise<string> {
   let name: string;
   try {
     name = parseArn(profileArn).friendlyName;
@@ -107,7 +105,7 @@ async function instanceProfileRoleArn(services: Services, accessor: string, id: 
   }
   let roles;
   try {
-    ({ roles } = await cloudProviderFor(services, accessor).identity(id.accountId, id.region).getInstanceProfile(name));
+    ({ roles } = await provider.identity(id.accountId, id.region).getInstanceProfile(name));
   } catch (err) {
     throw new InstanceCheckFailed(`error fetching instance profile "${name}" (needs iam:GetInstanceProfile): ${(err as Error).message}`);
   }

@@ -6,7 +6,7 @@
  * waits for one flush to disk, not three.
  */
 import { PermissionDenied } from '../../../../shared/errors.js';
-import type { SecretsRequest, SecretsResponse } from '../../../../server/http/types.js';
+import type { SecretsRequest, SecretsResponse } from '../../../framework/request.js';
 import type { WriteTx } from '../../../../storage/store.js';
 import { loginAliasInTx } from '../../../identity/identity-store.js';
 import { mountTtls } from '../../role-token.js';

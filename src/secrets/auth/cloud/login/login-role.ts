@@ -4,7 +4,7 @@
  * is of this login's auth type.
  */
 import { PermissionDenied, UserError } from '../../../../shared/errors.js';
-import type { SecretsRequest } from '../../../../server/http/types.js';
+import type { SecretsRequest } from '../../../framework/request.js';
 import { addressInCidrs } from '../../../token/cidr.js';
 import { readRole, type RoleEntry } from '../role-entry.js';
 

@@ -11,6 +11,7 @@
 import { createHash, timingSafeEqual, verify, X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import { UserError } from '../../../../shared/errors.js';
+import { LruCache } from '../../../../shared/lru-cache.js';
 
 const OID = {
   signedData: '1.2.840.113549.1.7.2',
@@ -44,6 +45,8 @@ export interface VerifiedDocument {
 export interface Pkcs7Options {
   /** SHA-1 based signatures (the DSA `pkcs7` document) are refused unless an operator turned them on. */
   allowSha1: boolean;
+  /** where decoded elements are remembered between documents; without it each document decodes its own */
+  decoded?: DecodeMemo;
 }
 
 /** Thrown for any document that does not verify; the message says which check failed. */
@@ -137,16 +140,19 @@ function signingTime(attrValue: asn1js.AsnType | undefined): Date {
  * signer's issuer), by their exact bytes: asn1js decodes each once, not once per document. A value that
  * fails to decode is not kept. Bounded, since a caller chooses the bytes.
  */
-const MAX_DECODED = 1024;
-const decoded = new Map<string, string>();
+export type DecodeMemo = LruCache<string, string>;
 
-function decodedOnce(bytes: Uint8Array, decode: () => string): string {
+const MAX_DECODED = 1024;
+
+export const createDecodeMemo = (): DecodeMemo => new LruCache(MAX_DECODED);
+
+function decodedOnce(memo: DecodeMemo | undefined, bytes: Uint8Array, decode: () => string): string {
+  if (!memo) return decode();
   const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  let value = decoded.get(key);
+  let value = memo.get(key);
   if (value === undefined) {
     value = decode();
-    if (decoded.size >= MAX_DECODED) decoded.clear();
-    decoded.set(key, value);
+    memo.set(key, value);
   }
   return value;
 }
@@ -182,7 +188,10 @@ class DocumentReader {
   private readonly header = new asn1js.BaseBlock();
   private readonly found = new Map<number, Extent>();
 
-  constructor(readonly buf: Uint8Array) {}
+  constructor(
+    readonly buf: Uint8Array,
+    private readonly memo: DecodeMemo | undefined,
+  ) {}
 
   at(start: number, limit: number, what: string): Extent {
     const known = this.found.get(start);
@@ -236,7 +245,7 @@ class DocumentReader {
 
   oid(e: Extent | undefined, what: string): string {
     if (!e) throw fail(`${what} is not an object identifier`);
-    return decodedOnce(this.bytes(e), () => oidOf(this.parsed(e, what), what));
+    return decodedOnce(this.memo, this.bytes(e), () => oidOf(this.parsed(e, what), what));
   }
 
   /** The OID of an AlgorithmIdentifier. */
@@ -260,7 +269,7 @@ class DocumentReader {
   signerKey(sid: Extent | undefined): string {
     const [issuer, serial] = this.inside(sid, 'the signer identifier');
     if (!issuer) throw fail('the signer identifier is malformed');
-    const name = decodedOnce(this.bytes(issuer), () => nameKey(this.parsed(issuer, 'the signer issuer'), 'the signer issuer'));
+    const name = decodedOnce(this.memo, this.bytes(issuer), () => nameKey(this.parsed(issuer, 'the signer issuer'), 'the signer issuer'));
     if (!isTag(serial, UNIVERSAL, 2) || serial!.constructed) throw fail('the signer serial number is not an integer');
     return `${name}#${serialHex(this.buf.subarray(serial!.valueStart, serial!.valueEnd))}`;
   }
@@ -273,7 +282,7 @@ class DocumentReader {
 export function verifyPkcs7(input: string, trusted: readonly TrustedCertificate[], opts: Pkcs7Options): VerifiedDocument {
   const der = new Uint8Array(decodePkcs7Input(input));
   const what = 'the PKCS#7 signature';
-  const doc = new DocumentReader(der);
+  const doc = new DocumentReader(der, opts.decoded);
   const contentInfo = doc.inside(doc.at(0, der.length, what), 'the PKCS#7 content info');
   if (doc.oid(contentInfo[0], 'the content type') !== OID.signedData) throw fail('the document is not PKCS#7 signed data');
   if (!isTag(contentInfo[1], CONTEXT, 0)) throw fail('the signed data is missing');

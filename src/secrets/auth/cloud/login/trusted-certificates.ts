@@ -1,24 +1,35 @@
 /**
  * The certificates an ec2 login's document is checked against: the built-in provider certificates plus
  * the mount's registered ones of the matching type (`pkcs7` for PKCS#7 documents, `identity` for the raw
- * signature). Parsing a certificate costs far more than a signature check, so each PEM is parsed once
- * per thread and the parsed form reused for every login; the cache is keyed by the PEM text itself, so
- * a certificate registered, replaced or removed (here or by another server process sharing the store)
- * is simply a different key.
+ * signature).
+ *
+ * Two memos, on the two sides of a check. Where logins are served, each mount's registered PEMs and
+ * their fingerprint are kept while the certificate table keeps its index, so a login reads them from the
+ * store only after a registration changed (here or in another server process sharing the store). Where
+ * checks run (a worker thread, or the event loop without workers), each PEM is parsed once: parsing a
+ * certificate costs far more than a signature check, and the memo is keyed by the PEM text itself, so a
+ * certificate replaced is simply a different key.
  */
 import { createHash } from 'node:crypto';
+import { LruCache } from '../../../../shared/lru-cache.js';
 import type { Store } from '../../../../storage/store.js';
+import { CERTIFICATE_TABLE } from '../mount-storage.js';
 import { registeredCertificates } from '../path-config-certificate.js';
 import { BUILTIN_CERTIFICATES } from './builtin-certificates.js';
 import { indexCertificates, type TrustedCertificate } from './pkcs7.js';
 
-const indexed = new Map<string, TrustedCertificate>();
+/** Parsed certificates by PEM: the built-in ones and what the mounts register, with room to spare. */
+const MAX_PARSED = 1024;
 
-function parsed(pem: string): TrustedCertificate {
-  let entry = indexed.get(pem);
+export type ParsedCertificates = LruCache<string, TrustedCertificate>;
+
+export const createParsedCertificates = (): ParsedCertificates => new LruCache(MAX_PARSED);
+
+function parsed(memo: ParsedCertificates, pem: string): TrustedCertificate {
+  let entry = memo.get(pem);
   if (!entry) {
     [entry] = indexCertificates([pem]);
-    indexed.set(pem, entry);
+    memo.set(pem, entry);
   }
   return entry;
 }
@@ -28,16 +39,8 @@ function parsed(pem: string): TrustedCertificate {
  * enough, so the order only decides speed: the raw signature is tried against one key after another,
  * and a mount that registers certificates is usually verifying documents signed with them.
  */
-export function trustedCertificates(registered: readonly string[]): TrustedCertificate[] {
-  return [...registered, ...BUILTIN_CERTIFICATES].map(parsed);
-}
-
-/** The mount's trust for one document type, read from the store now: a login sees every registration committed before it. */
-export function trustedFor(store: Store, accessor: string, type: 'pkcs7' | 'identity'): TrustedSet {
-  const registered = registeredCertificates(store, accessor, type);
-  const fingerprint = createHash('sha256');
-  for (const pem of registered) fingerprint.update(pem).update('\0');
-  return { registered, fingerprint: fingerprint.digest('base64') };
+export function trustedCertificates(registered: readonly string[], memo: ParsedCertificates): TrustedCertificate[] {
+  return [...registered, ...BUILTIN_CERTIFICATES].map((pem) => parsed(memo, pem));
 }
 
 export interface TrustedSet {
@@ -45,4 +48,33 @@ export interface TrustedSet {
   registered: string[];
   /** names the registered certificates (the built-in ones never change): equal sets, equal fingerprints */
   fingerprint: string;
+}
+
+export interface MountTrust {
+  /** The mount's trust for one document type as stored now: a login sees every registration committed before it. */
+  get(store: Store, accessor: string, type: 'pkcs7' | 'identity'): TrustedSet;
+  /** The mount is gone: its sets go too. */
+  forget(accessor: string): void;
+}
+
+export function createMountTrust(): MountTrust {
+  const sets = new Map<string, { index: number; set: TrustedSet }>();
+  return {
+    get(store, accessor, type) {
+      // Read before the certificates: a registration landing in between makes the next login read again.
+      const index = store.tableIndex(CERTIFICATE_TABLE);
+      const key = `${accessor}/${type}`;
+      const kept = sets.get(key);
+      if (kept?.index === index) return kept.set;
+      const registered = registeredCertificates(store, accessor, type);
+      const fingerprint = createHash('sha256');
+      for (const pem of registered) fingerprint.update(pem).update('\0');
+      const set = { registered, fingerprint: fingerprint.digest('base64') };
+      sets.set(key, { index, set });
+      return set;
+    },
+    forget(accessor) {
+      for (const type of ['pkcs7', 'identity']) sets.delete(`${accessor}/${type}`);
+    },
+  };
 }

@@ -11,7 +11,7 @@ export { mountCloud };
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { ApiError } from '../../../../../src/shared/errors.js';
 import type { ServerOptions } from '../../../../../src/server/app.js';
-import type { AuthBlock } from '../../../../../src/server/http/types.js';
+import type { AuthBlock } from '../../../../../src/secrets/token/auth-block.js';
 
 export interface LoginWorld {
   srv: TestServer;

@@ -2,20 +2,18 @@
  * The scheduler API pipeline: route table lookup, token and namespace ACL, query coercion, blocking
  * queries, and Nomad's plain-text errors.
  */
-import { jsonSyntaxProblem } from './json-error.js';
+import { jsonSyntaxProblem } from '../../server/http/json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
-import { FieldData } from '../framework/field-data.js';
-import type { Fields } from '../framework/field-schema.js';
-import { matchRoute, type RouteDef, type RouteResult, type SchedulerRequest } from '../../scheduler/http/route.js';
-import type { Services } from '../services.js';
-import { classify, schedulerError, schedulerJson } from './respond.js';
-import { tokenFromHeaders } from './token-header.js';
-import { tokenUsable } from './secrets-handler.js';
-import { Acl } from '../../secrets/policy/acl.js';
-import { nodeSecretMatches } from '../../scheduler/state/nodes.js';
-import type { Caller, RawRequest, RawResponse, ResponseStream } from './types.js';
+import { FieldData } from '../../server/framework/field-data.js';
+import type { Fields } from '../../server/framework/field-schema.js';
+import { classify, schedulerError, schedulerJson } from '../../server/http/respond.js';
+import type { RawRequest, RawResponse, ResponseStream } from '../../server/http/types.js';
+import type { Services } from '../../server/services.js';
+import type { TokenCaller } from '../../secrets/token/caller.js';
+import { authenticate, authenticateNode, registeringNode, type Caller } from './caller.js';
+import { isNodeRoute, isRegistrationRoute, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
 
 /** Query parameters every scheduler endpoint accepts. */
 export const COMMON_QUERY: Fields = {
@@ -82,63 +80,32 @@ const KEY_QUERY = ['namespace', 'prefix', 'next_token', 'region', 'node_id', 'jo
 const NODE_CERT_REQUIRED = 'a client certificate signed by the cluster CA is required';
 
 /** The node API: the routes nodes call (register, heartbeat, their allocations and updates to them). */
-const isNodeApi = (route: RouteDef) => 'nodeSecret' in route.acl || 'nodeRegistration' in route.acl;
+const isNodeApi = (route: RouteDef) => isNodeRoute(route) || isRegistrationRoute(route);
 
-/** A node calling the node API has no policies: it may only speak for itself, which its routes check. */
-const NODE_CALLER: Caller = {
-  token: { id: '', accessor: '', policies: [], path: 'node', meta: {}, displayName: 'node', numUses: 0, creationTime: 0, creationTtl: 0, ttl: 0, expireTime: 0, lastRenewalTime: 0, explicitMaxTtl: 0, maxTtl: 0, period: 0, boundCidrs: [], type: 'service', entityId: '', parentId: '', orphan: true, renewable: false, mountAccessor: '' },
-  acl: Acl.fromPolicies([]),
-};
+/** The request without its caller: what every route's handler is given besides who calls. */
+type BaseRequest = Omit<SchedulerRequest<never>, 'caller'>;
 
-function authenticateNode(raw: RawRequest, nodeId: string, services: Services): Caller {
-  const secret = tokenFromHeaders(raw.headers) ?? '';
-  if (!nodeSecretMatches(services.store, nodeId, secret)) throw new PermissionDenied('Permission denied');
-  return NODE_CALLER;
-}
-
-/** Whether a registration comes from the node itself: its secret matches the one its ID is known by. */
-function registeringNodeProvesItself(raw: RawRequest, services: Services): boolean {
-  const secret = tokenFromHeaders(raw.headers);
-  if (!secret) return false;
-  let nodeId: unknown;
-  try {
-    nodeId = (JSON.parse(raw.body.toString('utf8')) as { Node?: { ID?: unknown } } | null)?.Node?.ID;
-  } catch {
-    return false;
+/**
+ * Who calls the route, and the route's handler bound to that caller. The route's ACL kind decides: a
+ * node route is served to the node named by the path, a registration to the node it registers (or to a
+ * token), any other route to a token only.
+ */
+async function bindCaller(route: RouteDef, raw: RawRequest, params: Record<string, string>, services: Services): Promise<{ caller: Caller; serve: (req: BaseRequest) => Promise<RouteResult> }> {
+  if (isNodeRoute(route)) {
+    const caller = authenticateNode(raw, params.node_id ?? '', services);
+    return { caller, serve: (req) => route.handler({ ...req, caller }) };
   }
-  return typeof nodeId === 'string' && nodeSecretMatches(services.store, nodeId, secret);
-}
-
-export async function authenticate(raw: RawRequest, services: Services): Promise<Caller> {
-  const secret = tokenFromHeaders(raw.headers);
-  if (!secret) throw new PermissionDenied('Permission denied');
-  let token;
-  try {
-    token = await services.tokens.resolve(secret, raw.remoteAddress);
-  } catch (err) {
-    if (err instanceof PermissionDenied) throw new PermissionDenied('ACL token not found');
-    throw err;
+  if (isRegistrationRoute(route)) {
+    const caller: Caller = registeringNode(raw, services) ?? (await authenticate(raw, services));
+    return { caller, serve: (req) => route.handler({ ...req, caller }) };
   }
-  if (!tokenUsable(token, services)) throw new PermissionDenied('Permission denied');
-  const identityPolicies = token.entityId ? services.identity.entityPolicies(token.entityId) : [];
-  return { token, acl: await services.policies.aclFor([...token.policies, ...identityPolicies]) };
+  const caller = await authenticate(raw, services);
+  return { caller, serve: (req) => route.handler({ ...req, caller }) };
 }
 
-/** Why the request's token is not usable, or undefined when it is (for answers that must tell an anonymous caller nothing). */
-export async function tokenRefusal(raw: RawRequest, services: Services): Promise<PermissionDenied | undefined> {
-  try {
-    await authenticate(raw, services);
-    return undefined;
-  } catch (err) {
-    if (err instanceof PermissionDenied) return err;
-    throw err;
-  }
-}
-
-export function checkAcl(route: RouteDef, caller: Caller, namespace: string): void {
+export function checkAcl(req: AclRequirement, caller: TokenCaller, namespace: string): void {
   const { acl } = caller;
   if (acl.root) return;
-  const req = route.acl;
   // Node routes answer only to nodes (their secret was checked before), registration also to management.
   if ('management' in req || 'nodeRegistration' in req || 'nodeSecret' in req) throw new PermissionDenied('Permission denied');
   if ('node' in req) {
@@ -215,8 +182,7 @@ export async function handleScheduler(
     const { route, params } = hit;
     // Before the node's secret: without the certificate, nothing about the node is looked at.
     if (services.config.nodeClientCert && isNodeApi(route) && !raw.clientCertVerified) throw new PermissionDenied(NODE_CERT_REQUIRED);
-    const asNode = 'nodeSecret' in route.acl || ('nodeRegistration' in route.acl && registeringNodeProvesItself(raw, services));
-    const caller = 'nodeSecret' in route.acl ? authenticateNode(raw, params.node_id ?? '', services) : asNode ? NODE_CALLER : await authenticate(raw, services);
+    const { caller, serve } = await bindCaller(route, raw, params, services);
     // Names from the path and the query become storage keys or lookups: too long is a 400, said to a
     // caller who proved who it is before anything else is read.
     for (const [name, value] of Object.entries(params)) checkKeyPart(name, value);
@@ -225,7 +191,7 @@ export async function handleScheduler(
       if (value !== null) checkKeyPart(`query parameter "${name}"`, value);
     }
     // A use is counted for every authenticated request, allowed or not.
-    if (!asNode) await services.tokens.use(caller.token);
+    if (caller.kind === 'token') await services.tokens.use(caller.token);
 
     const queryRaw: Record<string, unknown> = {};
     for (const [k, v] of raw.query) queryRaw[k] = v;
@@ -237,17 +203,16 @@ export async function handleScheduler(
     const namespace = query.get<string>('namespace') || 'default';
     if (namespace === '*' && !route.allNamespaces) throw new UserError('namespace "*" is only accepted by list endpoints');
     // A node proved who it is; what it may touch, its routes check (only its own records).
-    if (!asNode) checkAcl(route, caller, namespace);
+    if (caller.kind === 'token') checkAcl(route.acl, caller, namespace);
 
     let parsedBody: unknown;
     let bodyParsed = false;
-    const req: SchedulerRequest = {
+    const req: BaseRequest = {
       requestId,
       raw,
       params,
       query,
       namespace,
-      caller,
       services,
       body() {
         if (!bodyParsed) {
@@ -267,7 +232,7 @@ export async function handleScheduler(
 
     // The store index the answer was built at: a re-run is worth it only after a write past it.
     let seen = services.store.index();
-    let result: RouteResult = await route.handler(req);
+    let result: RouteResult = await serve(req);
     const minIndex = query.get<number>('index');
     if (route.blocking && minIndex > 0) {
       const deadline = Date.now() + waitMs(raw.query.get('wait'));
@@ -277,7 +242,7 @@ export async function handleScheduler(
         await unlessAborted(services.store.waitForIndex(Math.max(minIndex, seen), Math.min(1000, deadline - Date.now())), services.shutdown);
         if (services.store.index() === seen) continue;
         seen = services.store.index();
-        result = await route.handler(req);
+        result = await serve(req);
       }
     }
     const headers: Record<string, string> = {

@@ -9,18 +9,20 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
-import { FieldData } from '../framework/field-data.js';
-import type { Fields } from '../framework/field-schema.js';
-import { matchRoute } from '../../scheduler/http/route.js';
-import type { ExecLaunch, WsRequest, WsRouteDef } from '../../scheduler/http/ws-route.js';
-import type { Services } from '../services.js';
-import { COMMON_QUERY, authenticate } from './scheduler-handler.js';
-import { classify } from './respond.js';
-import { CLOSE_INTERNAL, CLOSE_POLICY, Inbox, closeReason, runExecStream } from './exec-stream.js';
-import { tokenFromHeaders } from './token-header.js';
-import { clientCertVerified } from './listener.js';
-import type { Caller, RawRequest } from './types.js';
 import { uuid } from '../../shared/ids.js';
+import { FieldData } from '../../server/framework/field-data.js';
+import type { Fields } from '../../server/framework/field-schema.js';
+import { clientCertVerified } from '../../server/http/listener.js';
+import { classify } from '../../server/http/respond.js';
+import { tokenFromHeaders } from '../../server/http/token-header.js';
+import type { RawRequest } from '../../server/http/types.js';
+import type { Services } from '../../server/services.js';
+import type { TokenCaller } from '../../secrets/token/caller.js';
+import { authenticate } from './caller.js';
+import { CLOSE_INTERNAL, CLOSE_POLICY, Inbox, closeReason, runExecStream } from './exec-stream.js';
+import { COMMON_QUERY } from './pipeline.js';
+import { matchRoute } from './route.js';
+import type { ExecLaunch, WsRequest, WsRouteDef } from './ws-route.js';
 
 /** How long the first frame may take when it must carry the token. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -84,7 +86,7 @@ function queryOf(up: Upgrade): FieldData {
   return new FieldData(values, schema, 'read');
 }
 
-async function authorize(raw: RawRequest, services: Services): Promise<Caller> {
+async function authorize(raw: RawRequest, services: Services): Promise<TokenCaller> {
   const caller = await authenticate(raw, services);
   await services.tokens.use(caller.token);
   return caller;
@@ -131,7 +133,7 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
     }
   }
 
-  function wsRequest(up: Upgrade, query: FieldData, caller: Caller): WsRequest {
+  function wsRequest(up: Upgrade, query: FieldData, caller: TokenCaller): WsRequest {
     const namespace = query.get<string>('namespace') || 'default';
     return { params: up.params, query, namespace, caller, services };
   }

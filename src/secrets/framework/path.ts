@@ -3,11 +3,12 @@
  * path has a pattern, field schemas and one handler per operation. The same declaration answers
  * requests, `svc path-help`, and the CLI's generated flags.
  */
-import type { Fields, Operation } from './field-schema.js';
-import type { FieldData } from './field-data.js';
-import type { SecretsRequest, SecretsResponse } from '../http/types.js';
-import type { Services } from '../services.js';
-import type { TokenEntry } from '../../secrets/token/token-entry.js';
+import type { Fields, Operation } from '../../server/framework/field-schema.js';
+import type { FieldData } from '../../server/framework/field-data.js';
+import type { Services } from '../../server/services.js';
+import type { TokenEntry } from '../token/token-entry.js';
+import type { RenewSettings } from '../token/token-service.js';
+import type { SecretsRequest, SecretsResponse } from './request.js';
 
 export type Handler = (req: SecretsRequest, data: FieldData) => Promise<SecretsResponse | void>;
 
@@ -40,14 +41,6 @@ export interface PathDef {
   description: string;
   /** Set on generated deprecated aliases: the current path to use instead. */
   deprecatedFor?: string;
-}
-
-/** What an auth method decides when one of its tokens is renewed: the current role's values. */
-export interface RenewSettings {
-  /** seconds; 0 = the mount's default */
-  ttl: number;
-  maxTtl: number;
-  period: number;
 }
 
 export interface Backend {

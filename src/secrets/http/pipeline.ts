@@ -3,17 +3,20 @@
  * fields, count the token use, run the handler. Every step that can fail does so before the handler
  * runs, so a handler never sees an unauthorised caller or an ill-typed field.
  */
-import { jsonSyntaxProblem } from './json-error.js';
+import { jsonSyntaxProblem } from '../../server/http/json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { NotFound, PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
-import { FieldData, coerceField } from '../framework/field-data.js';
-import type { Operation } from '../framework/field-schema.js';
+import { FieldData, coerceField } from '../../server/framework/field-data.js';
+import type { Operation } from '../../server/framework/field-schema.js';
+import { classify, secretsError } from '../../server/http/respond.js';
+import { tokenFromHeaders } from '../../server/http/token-header.js';
+import type { RawRequest, RawResponse } from '../../server/http/types.js';
+import type { Services } from '../../server/services.js';
 import { matchPath, type Backend, type PathDef } from '../framework/path.js';
 import { pathHelpResponse, renderBackendHelp } from '../framework/help.js';
-import type { Services } from '../services.js';
-import { classify, secretsError, secretsOk } from './respond.js';
-import { tokenFromHeaders } from './token-header.js';
-import type { Caller, RawRequest, RawResponse, SecretsRequest, SecretsResponse } from './types.js';
+import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
+import { callerOf, tokenUsable, type TokenCaller } from '../token/caller.js';
+import { secretsOk } from './envelope.js';
 
 export interface SecretsRouting {
   /** fixed backends by mount path: sys/, identity/ */
@@ -116,23 +119,12 @@ async function patchThrough(raw: RawRequest, def: PathDef, params: Record<string
   return { ...res, warnings };
 }
 
-/**
- * Checks beyond the token itself: its entity must not be disabled, and the auth mount that issued it
- * must still exist — so a login that raced a mount's disable cannot leave a working token behind.
- */
-export function tokenUsable(token: Caller['token'], services: Services): boolean {
-  if (token.entityId && services.identity.entityDisabled(token.entityId)) return false;
-  return token.mountAccessor === '' || services.mounts.byAccessor(token.mountAccessor) !== undefined;
-}
-
-async function authenticate(raw: RawRequest, services: Services): Promise<{ caller: Caller; secret: string } | undefined> {
+async function authenticate(raw: RawRequest, services: Services): Promise<{ caller: TokenCaller; secret: string } | undefined> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) return undefined;
   const token = await services.tokens.resolve(secret, raw.remoteAddress);
   if (!tokenUsable(token, services)) throw new PermissionDenied();
-  const identityPolicies = token.entityId ? services.identity.entityPolicies(token.entityId) : [];
-  const acl = await services.policies.aclFor([...token.policies, ...identityPolicies]);
-  return { caller: { token, acl }, secret };
+  return { caller: await callerOf(token, services), secret };
 }
 
 export async function handleSecrets(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<RawResponse> {
@@ -156,7 +148,7 @@ function checkCanonical(rel: string): void {
 }
 
 /** The caller's capability on the path (and `sudo`, where the path needs it); an unauthenticated path needs none. */
-function checkAcl(caller: Caller | undefined, def: PathDef, aclPath: string, capability: Operation | 'patch'): void {
+function checkAcl(caller: TokenCaller | undefined, def: PathDef, aclPath: string, capability: Operation | 'patch'): void {
   if (!caller || def.unauthenticated) return;
   const { acl } = caller;
   if (!acl.allows(aclPath, capability) || (def.sudo && !acl.capabilities(aclPath).has('sudo'))) throw new PermissionDenied();

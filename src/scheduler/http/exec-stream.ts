@@ -11,7 +11,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ExecExit, ExecSession, TerminalSize } from '../../client/exec/types.js';
-import type { ExecLaunch } from '../../scheduler/http/ws-route.js';
+import type { ExecLaunch } from './ws-route.js';
 
 /** Close codes: normal, going away (server stopping), policy violation (caller errors), internal error. */
 export const CLOSE_NORMAL = 1000;

@@ -1,0 +1,38 @@
+/**
+ * What a secrets handler is given and answers: the request as the pipeline resolved it (mount, path
+ * parameters, the caller), and the response the pipeline wraps in Vault's envelope.
+ */
+import type { Operation } from '../../server/framework/field-schema.js';
+import type { RawRequest } from '../../server/http/types.js';
+import type { Services } from '../../server/services.js';
+import type { AuthBlock } from '../token/auth-block.js';
+import type { TokenCaller } from '../token/caller.js';
+
+export interface SecretsRequest {
+  requestId: string;
+  operation: Operation;
+  /** path relative to /v1/, e.g. auth/token/create */
+  fullPath: string;
+  /** path relative to the mount */
+  path: string;
+  mountPath: string;
+  mountAccessor: string;
+  params: Record<string, string>;
+  /** set unless the path is unauthenticated and no token was sent */
+  caller?: TokenCaller;
+  /** the raw token the caller sent; needed by the *-self token endpoints */
+  clientToken?: string;
+  remoteAddress: string;
+  headers: RawRequest['headers'];
+  services: Services;
+}
+
+export interface SecretsResponse {
+  data?: Record<string, unknown> | null;
+  auth?: AuthBlock;
+  warnings?: string[];
+  /** 200 by default, or 204 when there is no data, auth or warning */
+  status?: number;
+  /** answered as this JSON body without the envelope (sys/health, as Vault does) */
+  raw?: unknown;
+}

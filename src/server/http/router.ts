@@ -1,0 +1,46 @@
+/**
+ * Routing by path prefix: /v1/sys, /v1/auth and /v1/identity go to the secrets side, everything else
+ * to the scheduler side. The two sides' handlers are passed in, so the transport imports neither.
+ */
+import { schedulerError, secretsError } from './respond.js';
+import type { RawRequest, RawResponse } from './types.js';
+
+export interface SideHandlers {
+  /** `rel` is the decoded path below /v1/, e.g. auth/token/create */
+  secrets(raw: RawRequest, rel: string, requestId: string): Promise<RawResponse>;
+  /** `parts` are the decoded path segments, /v1 included; undefined when no route matches */
+  scheduler(raw: RawRequest, parts: string[], requestId: string): Promise<RawResponse | undefined>;
+  /** Why the request's token is refused, or undefined when it is a valid one. */
+  tokenRefusal(raw: RawRequest): Promise<Error | undefined>;
+}
+
+const SECRETS_PREFIXES = new Set(['sys', 'auth', 'identity']);
+
+/** Whether path segments (`['v1', 'sys', ...]`) name the secrets API. */
+export function isSecretsPath(parts: string[]): boolean {
+  return parts[0] === 'v1' && SECRETS_PREFIXES.has(parts[1] ?? '');
+}
+
+/** An error answer in the format of the side the (still encoded) path belongs to. */
+export function sideError(path: string, status: number, message: string): RawResponse {
+  return isSecretsPath(path.split('/').slice(1)) ? secretsError(status, [message]) : schedulerError(status, message);
+}
+
+export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: string) => Promise<RawResponse> {
+  return async (raw, requestId) => {
+    let parts: string[];
+    try {
+      parts = raw.path.split('/').slice(1).map(decodeURIComponent);
+    } catch {
+      const secrets = isSecretsPath(raw.path.split('/').slice(1));
+      // No route can match, so who may not ask learns nothing, not even that the path is malformed.
+      const refused = await sides.tokenRefusal(raw);
+      if (refused) return secrets ? secretsError(403, ['permission denied']) : schedulerError(403, refused.message);
+      const message = `invalid URL path encoding: ${raw.path}`;
+      return secrets ? secretsError(400, [message]) : schedulerError(400, message);
+    }
+    if (isSecretsPath(parts)) return sides.secrets(raw, parts.slice(1).join('/'), requestId);
+    const answer = await sides.scheduler(raw, parts, requestId);
+    return answer ?? schedulerError(404, 'resource not found');
+  };
+}
