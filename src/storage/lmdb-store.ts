@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { asBinary, open, type RootDatabase } from 'lmdb';
+import { open, type RootDatabase } from 'lmdb';
 import { UserError } from '../shared/errors.js';
 import type { Store, WriteTx } from './store.js';
 import { errCode } from './private-file.js';
@@ -162,7 +162,6 @@ class LmdbStore implements Store {
       this.inWrite = true;
       try {
         out = fn(tx);
-        tx.flush();
       } finally {
         this.inWrite = false;
         tx.live = false;
@@ -255,25 +254,9 @@ class LmdbStore implements Store {
   }
 }
 
-/** A write held by the transaction until it ends: the value's JSON, or DELETED. */
-const DELETED = Symbol('deleted');
-
-interface HeldWrite {
-  key: Buffer;
-  json: string | typeof DELETED;
-}
-
-/**
- * Writes are held in the transaction and go to lmdb once per key when the write function returns (or
- * before a list, which reads lmdb's range): code that updates one record many times in a transaction
- * (a job's summary for each of its allocations, a node's usage for each allocation placed on it) costs
- * one lmdb put, and reading a record back is a JSON parse, not an lmdb read. Each value is encoded when
- * it is put, so what a get returns is still a copy, as from lmdb.
- */
 class LmdbWriteTx implements WriteTx {
   /** Cleared when fn returns: a tx captured and used later would otherwise write outside any transaction. */
   live = true;
-  private readonly held = new Map<string, HeldWrite>();
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
@@ -283,51 +266,32 @@ class LmdbWriteTx implements WriteTx {
 
   get<T>(table: string, key: string): T | undefined {
     this.check();
-    const held = this.held.get(heldKey(table, key));
-    if (held) return held.json === DELETED ? undefined : (JSON.parse(held.json) as T);
     return this.db.get(encodeKey(table, key)) as T | undefined;
   }
 
   list<T>(table: string, prefix = ''): Array<{ key: string; value: T }> {
     this.check();
-    this.flush();
     return listRange<T>(this.db, table, prefix, {});
   }
 
   put(table: string, key: string, value: unknown): void {
     this.check();
     if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
-    this.held.set(heldKey(table, key), { key: encodeKey(table, key), json: JSON.stringify(value) });
+    this.db.putSync(encodeKey(table, key), value);
     this.touched.add(table);
   }
 
   delete(table: string, key: string): boolean {
     this.check();
-    const name = heldKey(table, key);
-    const held = this.held.get(name);
-    const encoded = held?.key ?? encodeKey(table, key);
-    const existed = held ? held.json !== DELETED : this.db.doesExist(encoded);
-    this.held.set(name, { key: encoded, json: DELETED });
+    const existed = this.db.removeSync(encodeKey(table, key));
     if (existed) this.touched.add(table);
     return existed;
-  }
-
-  /** Hands the held writes to lmdb, in the order their keys were first written. */
-  flush(): void {
-    for (const { key, json } of this.held.values()) {
-      if (json === DELETED) this.db.removeSync(key);
-      else this.db.putSync(key, asBinary(Buffer.from(json, 'utf8')));
-    }
-    this.held.clear();
   }
 
   private check(): void {
     if (!this.live) throw new Error('store: transaction used after its write function returned');
   }
 }
-
-/** A held write's name: table and key joined as in the stored key (a table name never holds NUL). */
-const heldKey = (table: string, key: string) => `${table}\u0000${key}`;
 
 function listRange<T>(
   db: RootDatabase<unknown, Buffer>,
