@@ -103,6 +103,77 @@ describe('lmdb store: basics', () => {
   });
 });
 
+describe('lmdb store: writes within a transaction', () => {
+  it('a value is kept as it was when put, and every get answers a copy', async () => {
+    const s = await openStore();
+    await s.write((tx) => {
+      const v = { n: 1, list: [1] };
+      tx.put('t', 'k', v);
+      v.n = 2;
+      v.list.push(2);
+      const read = tx.get<{ n: number; list: number[] }>('t', 'k')!;
+      expect(read).toEqual({ n: 1, list: [1] });
+      read.n = 3;
+      expect(tx.get('t', 'k')).toEqual({ n: 1, list: [1] });
+    });
+    expect(s.get('t', 'k')).toEqual({ n: 1, list: [1] });
+  });
+
+  it('the last of many writes to one key is what commits; delete answers whether the key held a value', async () => {
+    const s = await openStore();
+    await s.write((tx) => tx.put('t', 'old', 'stored'));
+    await s.write((tx) => {
+      for (let i = 0; i < 50; i++) tx.put('t', 'sum', i);
+      expect(tx.delete('t', 'never')).toBe(false);
+      expect(tx.delete('t', 'old')).toBe(true);
+      expect(tx.delete('t', 'old')).toBe(false);
+      expect(tx.get('t', 'old')).toBeUndefined();
+      tx.put('t', 'gone', 1);
+      expect(tx.delete('t', 'gone')).toBe(true);
+      tx.put('t', 'back', 1);
+      tx.delete('t', 'back');
+      tx.put('t', 'back', 2);
+    });
+    expect(s.list('t')).toEqual([
+      { key: 'back', value: 2 },
+      { key: 'sum', value: 49 },
+    ]);
+  });
+
+  it('a list inside the transaction sees its puts and deletes', async () => {
+    const s = await openStore();
+    await s.write((tx) => ['a', 'b', 'c'].forEach((k) => tx.put('t', k, k)));
+    await s.write((tx) => {
+      tx.put('t', 'b', 'B');
+      tx.delete('t', 'c');
+      tx.put('t', 'd', 'd');
+      expect(tx.list('t')).toEqual([
+        { key: 'a', value: 'a' },
+        { key: 'b', value: 'B' },
+        { key: 'd', value: 'd' },
+      ]);
+      tx.put('t', 'e', 'e');
+      expect(tx.get('t', 'e')).toBe('e');
+    });
+    expect(s.list('t').map((e) => e.key)).toEqual(['a', 'b', 'd', 'e']);
+  });
+
+  it('a write function that throws after puts and a list leaves nothing behind', async () => {
+    const s = await openStore();
+    await s.write((tx) => tx.put('t', 'a', 1));
+    await expect(
+      s.write((tx) => {
+        tx.put('t', 'a', 2);
+        tx.put('t', 'b', 1);
+        tx.list('t');
+        tx.put('t', 'c', 1);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(s.list('t')).toEqual([{ key: 'a', value: 1 }]);
+  });
+});
+
 describe('lmdb store: list', () => {
   let s: Store;
   beforeEach(async () => {
