@@ -9,6 +9,7 @@
  * specs run at every instant that exists. Next times never go backwards, so no instant launches twice.
  */
 import { Cron } from 'croner';
+import { LruCache } from '../../shared/lru-cache.js';
 import type { PeriodicConfig } from '../structs/policies.js';
 import type { Job } from '../structs/job.js';
 
@@ -38,7 +39,8 @@ function sevenFields(spec: string): string {
   throw new Error(`expected 5 to 7 fields, found ${text === '' ? 0 : fields.length}`);
 }
 
-const compiled = new Map<string, Cron>();
+/** Compiled specs by time zone and spec; bounded, since specs come from job files. */
+const compiled = new LruCache<string, Cron>(1000);
 
 function cronFor(spec: string, timeZone: string): Cron {
   const key = `${timeZone}\u0000${spec}`;

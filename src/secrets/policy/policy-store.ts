@@ -7,6 +7,7 @@
  * only when its modifyIndex moved, which also covers changes made by another process.
  */
 import { InternalError, UserError } from '../../shared/errors.js';
+import { LruCache } from '../../shared/lru-cache.js';
 import type { Store } from '../../storage/store.js';
 import { Acl } from './acl.js';
 import {
@@ -27,7 +28,7 @@ export const POLICIES_TABLE = 'policies';
 const CACHE_LIMIT = 512;
 
 export class PolicyStore implements PolicyService {
-  private readonly parsed = new Map<string, { modifyIndex: number; policy: Policy }>();
+  private readonly parsed = new LruCache<string, { modifyIndex: number; policy: Policy }>(CACHE_LIMIT);
 
   constructor(private readonly store: Store) {}
 
@@ -87,7 +88,10 @@ export class PolicyStore implements PolicyService {
   private async load(name: string): Promise<Policy | undefined> {
     if (name === ROOT_POLICY_NAME) return ROOT_POLICY;
     const stored = this.store.get<PolicyRecord>(POLICIES_TABLE, name);
-    if (!stored) return name === DEFAULT_POLICY_NAME ? DEFAULT_POLICY : undefined;
+    if (!stored) {
+      this.parsed.delete(name);
+      return name === DEFAULT_POLICY_NAME ? DEFAULT_POLICY : undefined;
+    }
     const cached = this.parsed.get(name);
     if (cached && cached.modifyIndex === stored.modifyIndex) return cached.policy;
     let policy: Policy;
@@ -103,8 +107,6 @@ export class PolicyStore implements PolicyService {
   }
 
   private remember(name: string, modifyIndex: number, policy: Policy): void {
-    this.parsed.delete(name);
     this.parsed.set(name, { modifyIndex, policy });
-    if (this.parsed.size > CACHE_LIMIT) this.parsed.delete(this.parsed.keys().next().value!);
   }
 }
