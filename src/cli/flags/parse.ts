@@ -2,7 +2,7 @@
  * Normalised flags (src/cli/flags/normalise.ts) → the values of the flags given, parsed by commander
  * against options built from the FlagSpec declarations:
  *
- * - Every name and alias is an option of its own, stored under the spec's name: the last occurrence wins
+ * - Every name and alias is an option of its own, stored under its FlagSpec's name: the last occurrence wins
  *   whichever name it was given under, and errors name the flag as the user typed it (`-t`, not `-tty`).
  * - A bool is `--name [bool]`, its value read in Go's ParseBool words; any other type is `--name <value>`,
  *   converted and checked by values.ts (ints, durations, choices). `strings` flags collect every

@@ -1,5 +1,5 @@
 /**
- * What exec and job actions share: the allocation and task to run in, the ACL the spec names for them
+ * What exec and job actions share: the allocation and task to run in, the ACL Nomad asks for them
  * (alloc-exec, plus alloc-node-exec when the task's driver has no file-system isolation, since the
  * command then runs as the node's own user on the host), and the node that runs the command.
  */

@@ -1,7 +1,7 @@
 /**
  * Job actions: GET /v1/job/:job_id/actions lists the `action` blocks of the job's tasks, and
  * /v1/job/:job_id/action runs one in a task of an allocation, over a WebSocket, exactly as exec runs a
- * command. The query names the allocation `alloc_id` in the spec and `allocID` in Nomad's own client: both
+ * command. The query names the allocation `alloc_id` in Nomad's API documentation and `allocID` in Nomad's own client: both
  * are accepted.
  */
 import { NotFound, UserError } from '../../shared/errors.js';

@@ -15,7 +15,7 @@ export const jobVersionTagRoutes = [
   defineRoute({
     methods: ['POST', 'PUT'],
     path: '/v1/job/*job_id/versions/:tag_name/tag',
-    // The spec gives no ACL row; Nomad asks for submit-job, as for every other change to a job.
+    // Nomad asks for submit-job, as for every other change to a job.
     acl: { namespace: ['submit-job'] },
     synopsis: 'Tag a job version (the latest unless Version is given) with a name unique within the job.',
     handler: async (req) => {

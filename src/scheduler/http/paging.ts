@@ -87,7 +87,7 @@ export function compareCreateIndexTokens(a: string, b: string): number {
 
 /**
  * The `prefix` of allocation and evaluation lists is decoded to bytes to search the UUID index, so it
- * must be an even number of hex digits (the spec's Limits). Dashes are ignored, as in a UUID; the CLI
+ * must be an even number of hex digits, as Nomad requires. Dashes are ignored, as in a UUID; the CLI
  * trims odd lengths before sending.
  */
 export function validateHexPrefix(prefix: string): void {

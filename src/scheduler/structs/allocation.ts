@@ -57,7 +57,7 @@ export interface TaskState {
   Paused: string;
 }
 
-/** The spec's Limits: the latest 10 events are kept per task. */
+/** As Nomad does, the latest 10 events are kept per task. */
 export const TASK_EVENTS_KEPT = 10;
 
 export interface AllocatedPortMapping {

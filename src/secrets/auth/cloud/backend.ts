@@ -20,7 +20,7 @@ import { renewCloudToken } from './renew.js';
 import type { AuthMethod } from '../auth-method.js';
 import { createCloudState, type CloudState } from './cloud-state.js';
 
-/** The spec's Versioning table: deprecated name → current name (as path prefixes). */
+/** The deprecated path names Vault's aws method still serves → their current names (as path prefixes). */
 export const DEPRECATED_NAMES: ReadonlyArray<[string, string]> = [
   ['config/tidy/identity-whitelist', 'config/tidy/identity-accesslist'],
   ['config/tidy/roletag-blacklist', 'config/tidy/roletag-denylist'],

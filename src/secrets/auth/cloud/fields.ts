@@ -13,7 +13,7 @@ export const EC2_METADATA_FIELDS = [...DEFAULT_METADATA, 'ami_id', 'instance_id'
 export const CERTIFICATE_TYPES = ['pkcs7', 'identity'] as const;
 export const AUTH_TYPES = ['ec2', 'iam'] as const;
 
-/** The spec's default safety buffer for both lists and both tidy operations. */
+/** Vault's default safety buffer (72h) for both lists and both tidy operations. */
 export const DEFAULT_SAFETY_BUFFER_SECONDS = 72 * 3600;
 
 export const CONFIG_CLIENT_FIELDS: Fields = {
