@@ -1,6 +1,6 @@
 /**
  * Allocations over HTTP, end to end through the real broker, scheduler and plan applier: nodes join
- * through the node API and report task states as a node would; the spec's list, read, stop, signal and
+ * through the node API and report task states as a node would; the API's list, read, stop, signal and
  * restart rules are checked against what the scheduler really placed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
