@@ -45,13 +45,17 @@ export async function cloudBench({ bin, env, concurrency, processes, logins }) {
     // The measured rows take the first `logins` documents of each kind; the rest warm up the server and
     // the generators (their code and connections) the same way, untimed: without this, whichever row ran
     // first measured a third slower than when it ran second.
-    for (const kind of ['rsa2048', 'identity']) {
-      const share = Math.ceil(WARMUP / processes);
-      await Promise.all(
-        generators.map((g, i) => g.ask('prepare', { kind, file: documentsFile, from: logins + i * share, to: logins + Math.min(WARMUP, (i + 1) * share) })),
+    /** Splits documents [from, from + count) of `kind` among the generators: each prepares its share. */
+    const prepare = (kind, from, count) => {
+      const share = Math.ceil(count / processes);
+      return Promise.all(
+        generators.map((g, i) => g.ask('prepare', { kind, file: documentsFile, from: from + i * share, to: from + Math.min(count, (i + 1) * share), creds: setup.creds })),
       );
-      const runs = await Promise.all(generators.map((g) => g.ask('run', { concurrency: each })));
-      const error = runs.find((r) => r.error)?.error;
+    };
+    const run = () => Promise.all(generators.map((g) => g.ask('run', { concurrency: each })));
+    for (const kind of ['rsa2048', 'identity']) {
+      await prepare(kind, logins, WARMUP);
+      const error = (await run()).find((r) => r.error)?.error;
       if (error) throw new Error(`warm-up logins (${kind}) failed: ${error}`);
     }
 
@@ -62,12 +66,9 @@ export async function cloudBench({ bin, env, concurrency, processes, logins }) {
       ['ec2 identity + signature (-cloud-allow-sha1), distinct documents', 'identity', ''],
       ['iam (GetCallerIdentity), fresh signatures', 'iam', ''],
     ]) {
-      const share = Math.ceil(logins / processes);
-      await Promise.all(
-        generators.map((g, i) => g.ask('prepare', { kind, file: documentsFile, from: i * share, to: Math.min(logins, (i + 1) * share), creds: setup.creds })),
-      );
+      await prepare(kind, 0, logins);
       const cpu = [server.pid, provider.pid].map(cpuSecondsOf);
-      const runs = await Promise.all(generators.map((g) => g.ask('run', { concurrency: each })));
+      const runs = await run();
       const [serverCpu, providerCpu] = [server.pid, provider.pid].map((pid, i) => `${(cpuSecondsOf(pid) - cpu[i]).toFixed(1)} s`);
       const ms = Math.max(...runs.map((r) => r.endedAt)) - Math.min(...runs.map((r) => r.startedAt));
       const error = runs.find((r) => r.error)?.error;
