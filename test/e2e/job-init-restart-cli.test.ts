@@ -3,11 +3,10 @@
  * runs raw_exec tasks: the example files run as written, and restarts (in place and rescheduled) go in
  * batches with Nomad's lines.
  */
-import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, startTestServer, SVC_BIN, type CliResult, type TestServer } from '../support/server.js';
+import { makeTempDir, runProgram, startTestServer, SVC_BIN, type CliResult, type TestServer } from '../support/server.js';
 import { until } from '../support/wait.js';
 
 let srv: TestServer;
@@ -34,15 +33,7 @@ const running = (job: string, count: number) =>
 
 /** bin/svc in `cwd`, for what depends on the working directory. */
 function cliIn(cwd: string, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runProgram(process.execPath, [SVC_BIN, ...args], { PATH: process.env.PATH, HOME: cwd, NO_COLOR: '1' }, { cwd });
 }
 
 /** A service job of sleeping tasks; without deployments unless `update` says otherwise. */

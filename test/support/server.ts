@@ -43,20 +43,20 @@ export async function makeTempDir(prefix = 'svc-test-'): Promise<string> {
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
-  return runProgram(process.execPath, [SVC_BIN, ...args], { PATH: process.env.PATH, ...env }, input);
+  return runProgram(process.execPath, [SVC_BIN, ...args], { PATH: process.env.PATH, ...env }, { input });
 }
 
 /** Runs a program to its end with exactly `env`, `input` (or nothing) on its stdin; collects what it wrote. */
-export function runProgram(command: string, args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
+export function runProgram(command: string, args: string[], env: Record<string, string | undefined>, opts: { input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input ?? '');
+    child.stdin.end(opts.input ?? '');
   });
 }
 
