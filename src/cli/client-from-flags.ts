@@ -5,12 +5,17 @@ import type { CommandContext } from './define.js';
 import { readTokenFile } from './token-file.js';
 
 /** What a refusal most likely means when neither -token, SVC_TOKEN nor the token file gave a token. */
-const NO_TOKEN_HINT = 'no token is set: run `svc login` or set SVC_TOKEN';
+export const NO_TOKEN_HINT = 'no token is set: run `svc login` or set SVC_TOKEN';
+
+/** The token requests send: -token, else SVC_TOKEN, else the token file; undefined for none. */
+export function tokenFor(ctx: Pick<CommandContext, 'flags' | 'env'>): string | undefined {
+  return (ctx.flags.token as string | undefined) || ctx.env.SVC_TOKEN || readTokenFile(ctx.env);
+}
 
 export function clientFor(ctx: CommandContext): ApiClient {
   const f = ctx.flags;
   const env = ctx.env;
-  const token = (f.token as string | undefined) || env.SVC_TOKEN || readTokenFile(env);
+  const token = tokenFor(ctx);
   return new ApiClient({
     address: (f.address as string | undefined) || env.SVC_ADDR || 'http://127.0.0.1:4646',
     token,

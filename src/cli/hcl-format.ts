@@ -136,6 +136,5 @@ export function formatHcl(text: string): string {
   });
   // Blank lines are dropped at the start and end, and a run of them is made one; a heredoc's own are kept.
   const kept = rendered.filter((line, i) => line !== '' || (i > 0 && rendered[i - 1] !== '' && rendered.slice(i).some((l) => l !== '')));
-  while (kept[0] === '') kept.shift();
   return kept.join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 /**
- * The evaluation monitor of `job run`, `job stop`, `job eval`, `alloc stop` and `eval status -monitor`
- *: polls the evaluation and its allocations and prints what changed, Nomad's lines:
+ * The evaluation monitor of `job run`, `job stop`, `job eval`, `alloc stop` and `eval status -monitor`:
+ * polls the evaluation and its allocations and prints what changed, Nomad's lines:
  *
  *   ==> 2026-08-21T10:00:00Z: Monitoring evaluation "b9c0dff9"
  *       2026-08-21T10:00:00Z: Evaluation triggered by job "example"

@@ -5,16 +5,13 @@
  */
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
-import { ApiError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
+import { reportingFailures } from '../command-failure.js';
 import { agentSelf } from '../../api/agent.js';
+import { orFail } from './deployment-errors.js';
 
 export function agentInfo(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
-    const info = await agentSelf(clientFor(ctx)).catch((err: unknown) => {
-      if (err instanceof ApiError) throw new CommandFailure(`Error querying agent info: Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`);
-      throw err;
-    });
+    const info = await orFail('Error querying agent info', () => agentSelf(clientFor(ctx)));
     if (ctx.flags.json === true) {
       ctx.io.out(JSON.stringify(info, null, 4));
       return 0;

@@ -16,6 +16,7 @@ import { PromptInterrupted, askLine } from '../prompt.js';
 import { jobAllocations, jobEvaluations } from '../../api/jobs.js';
 import { jobDeployments } from '../../api/deployments.js';
 import { restartAlloc, stopAlloc, type AllocStub } from '../../api/allocs.js';
+import { describeApiError } from './deployment-errors.js';
 
 const TERMINAL_DEPLOYMENT = new Set(['failed', 'successful', 'cancelled']);
 /** How long each look at a replacement allocation blocks on the server before placements are checked again. */
@@ -46,12 +47,6 @@ function ordinal(n: number): string {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
   return `${n}${suffix}`;
-}
-
-/** An API refusal as Nomad's client words it. */
-function apiText(err: unknown): string {
-  if (err instanceof ApiError) return `Unexpected response code: ${err.statusCode} (${err.errors.join('; ')})`;
-  return (err as Error).message;
 }
 
 function recoverable(err: unknown): boolean {
@@ -88,7 +83,7 @@ async function ensureNoActiveDeployment(o: Options): Promise<void> {
   try {
     deployments = (await jobDeployments(o.client, o.jobId, { all: true, namespace: o.namespace })).deployments;
   } catch (err) {
-    throw new Error(`Error retrieving deployments for job "${o.jobId}": ${apiText(err)}`);
+    throw new Error(`Error retrieving deployments for job "${o.jobId}": ${describeApiError(err)}`);
   }
   const active = deployments.find((d) => !TERMINAL_DEPLOYMENT.has(d.Status));
   if (active) throw new Error(`Deployment "${limit(active.ID, o.length)}" is "${active.Status}"`);
@@ -99,7 +94,7 @@ async function restartInPlace(o: Options, stub: AllocStub): Promise<void> {
   if (o.allTasks || o.tasks.size === 0) {
     line(o, `Restarting ${o.allTasks ? 'all' : 'running'} tasks in allocation "${id}" for group "${stub.TaskGroup}"`);
     await restartAlloc(o.client, stub.ID, { allTasks: o.allTasks, namespace: o.namespace }).catch((err: unknown) => {
-      throw new Error(apiText(err));
+      throw new Error(describeApiError(err));
     });
     return;
   }
@@ -107,7 +102,7 @@ async function restartInPlace(o: Options, stub: AllocStub): Promise<void> {
   await Promise.all(
     [...o.tasks].filter((t) => hasTask(stub, t)).map(async (task) => {
       line(o, `Restarting task "${task}" in allocation "${id}" for group "${stub.TaskGroup}"`);
-      await restartAlloc(o.client, stub.ID, { task, namespace: o.namespace }).catch((err: unknown) => failures.push(`Failed to restart task "${task}": ${apiText(err)}`));
+      await restartAlloc(o.client, stub.ID, { task, namespace: o.namespace }).catch((err: unknown) => failures.push(`Failed to restart task "${task}": ${describeApiError(err)}`));
     }),
   );
   if (failures.length > 0) throw new Error(failures.join('\n'));
@@ -134,7 +129,7 @@ async function reschedule(o: Options, stub: AllocStub): Promise<void> {
   try {
     stopIndex = (await stopAlloc(o.client, stub.ID, { namespace: o.namespace })).Index;
   } catch (err) {
-    throw new Error(`Failed to stop allocation: ${apiText(err)}`);
+    throw new Error(`Failed to stop allocation: ${describeApiError(err)}`);
   }
   let current = stub;
   let index = 1;
@@ -145,7 +140,7 @@ async function reschedule(o: Options, stub: AllocStub): Promise<void> {
     try {
       answer = await o.client.scheduler<AllocStub[]>('GET', `/v1/job/${encodeURIComponent(o.jobId)}/allocations`, { query: { namespace: o.namespace, all: true, index, wait: REPLACEMENT_WAIT } });
     } catch (err) {
-      throw new Error(`Failed to retrieve allocation "${limit(current.ID, o.length)}": ${apiText(err)}`);
+      throw new Error(`Failed to retrieve allocation "${limit(current.ID, o.length)}": ${describeApiError(err)}`);
     }
     const allocs = answer.body ?? [];
     current = allocs.find((a) => a.ID === current.ID) ?? current;
@@ -218,7 +213,7 @@ export function jobRestart(ctx: CommandContext): Promise<number> {
     try {
       stubs = await jobAllocations(client, job.ID, { all: true, namespace: job.Namespace });
     } catch (err) {
-      throw new CommandFailure(`Error retrieving allocations for job "${job.ID}": ${apiText(err)}`);
+      throw new CommandFailure(`Error retrieving allocations for job "${job.ID}": ${describeApiError(err)}`);
     }
     const allocs = eligible(o, [...stubs].sort((a, b) => a.CreateIndex - b.CreateIndex));
     if (allocs.length === 0) {

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../define.js';
 import { HTTP_FLAGS } from '../../flags/common.js';
 import { SvcError } from '../../../shared/errors.js';
-import { readTokenFile } from '../../token-file.js';
+import { NO_TOKEN_HINT, tokenFor } from '../../client-from-flags.js';
 
 export default defineCommand({
   path: ['print', 'token'],
@@ -16,8 +16,8 @@ export default defineCommand({
   family: 'local',
   flags: HTTP_FLAGS.filter((f) => f.name === 'token').map((f) => ({ ...f, group: undefined })),
   async run(ctx) {
-    const token = (ctx.flags.token as string | undefined) || ctx.env.SVC_TOKEN || readTokenFile(ctx.env);
-    if (!token) throw new SvcError('no token is set: run `svc login` or set SVC_TOKEN');
+    const token = tokenFor(ctx);
+    if (!token) throw new SvcError(NO_TOKEN_HINT);
     ctx.io.out(token);
     return 0;
   },
