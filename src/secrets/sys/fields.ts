@@ -25,6 +25,9 @@ export const LEGACY_POLICY_FIELDS: Fields = {
   rules: { type: 'string', description: 'The policy document.', deprecated: 'policy' },
 };
 
+/** A mount's token_type: `default-*` lets a role choose, `service` and `batch` force the type. */
+const MOUNT_TOKEN_TYPES = ['default-service', 'default-batch', 'service', 'batch'];
+
 /** sys/auth/*path */
 export const AUTH_ENABLE_FIELDS: Fields = {
   path: { type: 'string', description: 'The mount path, relative to auth/. The CLI defaults it to the method type.' },
@@ -50,7 +53,7 @@ export const AUTH_MOUNT_CONFIG_FIELDS: Fields = {
   token_type: {
     type: 'string',
     description: 'The type of tokens the mount issues.',
-    allowedValues: ['default-service', 'default-batch', 'service', 'batch'],
+    allowedValues: MOUNT_TOKEN_TYPES,
   },
 };
 
@@ -73,7 +76,7 @@ export const AUTH_TUNE_FIELDS: Fields = {
   token_type: {
     type: 'string',
     description: 'The type of tokens the mount issues. Not for the token method.',
-    allowedValues: ['default-service', 'default-batch', 'service', 'batch'],
+    allowedValues: MOUNT_TOKEN_TYPES,
   },
 };
 

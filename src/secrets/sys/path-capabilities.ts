@@ -9,6 +9,7 @@ import { definePath } from '../framework/path.js';
 import type { FieldData } from '../../server/framework/field-data.js';
 import type { Acl } from '../policy/acl.js';
 import type { TokenEntry } from '../token/token-entry.js';
+import { callerOf } from '../token/caller.js';
 import type { Services } from '../../server/services.js';
 import { CAPABILITIES_ACCESSOR_FIELDS, CAPABILITIES_FIELDS, CAPABILITIES_SELF_FIELDS } from './fields.js';
 
@@ -33,8 +34,7 @@ function answer(acl: Acl, paths: string[]) {
 }
 
 async function answerFor(services: Services, entry: TokenEntry, paths: string[]) {
-  const identityPolicies = entry.entityId ? services.identity.entityPolicies(entry.entityId) : [];
-  return answer(await services.policies.aclFor([...entry.policies, ...identityPolicies]), paths);
+  return answer((await callerOf(entry, services)).acl, paths);
 }
 
 export const capabilitiesPaths = [

@@ -9,11 +9,11 @@ import type { Seal } from '../../storage/seal.js';
 import type { Store } from '../../storage/store.js';
 import type { TokenService } from '../../secrets/token/token-service.js';
 import type { IdentityService } from '../../secrets/identity/identity-service.js';
-import { schedulerError, secretsError } from '../http/respond.js';
+import { sideError } from '../http/router.js';
 import { tokenFromHeaders } from '../http/token-header.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
 import type { AuditDevice } from '../services.js';
-import { auditAuth, auditRequest, auditResponse, isSecretsRequest, type AuditCaller, type AuditEntry } from './entry.js';
+import { auditAuth, auditRequest, auditResponse, type AuditCaller, type AuditEntry } from './entry.js';
 import { AuditFile } from './file-device.js';
 import { AuditHasher } from './hasher.js';
 import { auditHmacKey } from './hmac-key.js';
@@ -89,7 +89,7 @@ export class AuditLog implements AuditDevice {
 }
 
 function unavailable(raw: RawRequest): RawResponse {
-  return isSecretsRequest(raw) ? secretsError(500, [AUDIT_UNAVAILABLE]) : schedulerError(500, AUDIT_UNAVAILABLE);
+  return sideError(raw.path, 500, AUDIT_UNAVAILABLE);
 }
 
 const now = () => new Date().toISOString();

@@ -7,6 +7,7 @@
  */
 import { parseGoBool } from '../../shared/go-bool.js';
 import type { TokenEntry } from '../../secrets/token/token-entry.js';
+import { isSecretsPath } from '../http/router.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
 import type { AuditHasher } from './hasher.js';
 
@@ -57,10 +58,8 @@ export interface AuditCaller {
   identityPolicies: string[];
 }
 
-const SECRETS_PATH = /^\/v1\/(sys|auth|identity)(\/|$)/;
-
-export function isSecretsRequest(raw: RawRequest): boolean {
-  return SECRETS_PATH.test(raw.path);
+function isSecretsRequest(raw: RawRequest): boolean {
+  return isSecretsPath(raw.path.split('/').slice(1));
 }
 
 export function auditAuth(caller: AuditCaller, hasher: AuditHasher): AuditAuth {

@@ -59,6 +59,16 @@ describe('token settings', () => {
     expect(capped.auth.lease_duration).toBe(3600);
     expect(capped.answer.warnings?.join(' ')).toContain('capped');
   });
+
+  it("a role's default token_type follows the mount's tuned one; a mount tuned to service or batch forces it", async () => {
+    await mountCloud(w.srv, 'typed', w.sim);
+    const tune = (token_type: string) => w.srv.client().secrets('POST', 'sys/auth/typed/tune', { body: { token_type } });
+    await tune('default-batch');
+    expect((await loginWith({ token_type: 'default' }, { mount: 'typed' })).auth.token_type).toBe('batch');
+    expect((await loginWith({ token_type: 'service' }, { mount: 'typed' })).auth.token_type).toBe('service');
+    await tune('service');
+    expect((await loginWith({ token_type: 'batch' }, { mount: 'typed' })).auth.token_type).toBe('service');
+  });
 });
 
 describe('identity', () => {
