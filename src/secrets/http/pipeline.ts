@@ -113,8 +113,14 @@ async function patchThrough(raw: RawRequest, def: PathDef, params: Record<string
   const stored = Object.fromEntries(Object.entries(current.data).filter(([k]) => Object.hasOwn(def.fields, k)));
   const merged = mergePatch(stored, parseBody(raw)) as Record<string, unknown>;
   const data = new FieldData({ ...merged, ...params }, def.fields, 'update');
-  const res = (await update.handler({ ...partial, operation: 'update' }, data)) ?? undefined;
+  return withWarnings(await update.handler({ ...partial, operation: 'update' }, data), data, def, partial.mountPath);
+}
+
+/** The handler's answer with the warnings of its fields and of a deprecated path added; nothing when there is neither. */
+function withWarnings(answer: SecretsResponse | void, data: FieldData, def: PathDef, mountPath: string): SecretsResponse | undefined {
+  const res = answer ?? undefined;
   const warnings = [...(res?.warnings ?? []), ...data.warnings()];
+  if (def.deprecatedFor) warnings.push(`This path is deprecated; use ${mountPath}${def.deprecatedFor} instead`);
   if (!res && warnings.length === 0) return undefined;
   return { ...res, warnings };
 }
@@ -227,8 +233,5 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
     const keys = res?.data?.keys;
     if (!Array.isArray(keys) || keys.length === 0) throw new NotFound();
   }
-  const warnings = [...(res?.warnings ?? []), ...data.warnings()];
-  if (def.deprecatedFor) warnings.push(`This path is deprecated; use ${route.mountPath}${def.deprecatedFor} instead`);
-  if (!res && warnings.length === 0) return undefined;
-  return { ...res, warnings };
+  return withWarnings(res, data, def, route.mountPath);
 }
