@@ -1,7 +1,7 @@
 /**
  * The values shell completion asks the server for, through `svc __complete KIND [PREFIX]`. A command
- * declares a kind on an argument or flag (`complete: 'job'`); src/cli/complete-values.ts lists each kind (shared: the server's field schemas name kinds too)
- * with one API call.
+ * declares a kind on an argument or flag (`complete: 'job'`), and so does a field schema of the server;
+ * src/cli/complete-values.ts lists each kind with one API call.
  */
 export const SERVER_KINDS = {
   policy: 'ACL policy names',

@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { GCM_OVERHEAD, gcmOpen, gcmSeal } from './aes-gcm.js';
 import { createPrivateFile, errCode, readPrivateFile, reason, removeFile } from './private-file.js';
 import { SEAL_KEY_ENV, loadSealKey, sealKeyName, type SealKey, type SealKeySource } from './seal-key.js';
 
@@ -18,8 +19,6 @@ const SEALED_KEYRING = 'keyring.sealed';
 
 const FORMAT = 1;
 export const KEY_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 /** The GCM additional data of the sealed keyring: its ciphertext opens as nothing else. */
 const KEYRING_AAD = Buffer.from('svc keyring', 'utf8');
 
@@ -107,11 +106,7 @@ function checkOutside(root: string, keyFile: string): void {
 }
 
 function wrap(raw: KeyringFile, key: SealKey): string {
-  const iv = crypto.randomBytes(IV_BYTES);
-  const cipher = crypto.createCipheriv('aes-256-gcm', key.key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(KEYRING_AAD);
-  const body = Buffer.concat([cipher.update(JSON.stringify(raw), 'utf8'), cipher.final()]);
-  const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+  const sealed = gcmSeal(key.key, JSON.stringify(raw), KEYRING_AAD).toString('base64');
   return `${JSON.stringify({ version: FORMAT, sealed }, null, 2)}\n`;
 }
 
@@ -125,13 +120,10 @@ function unwrap(root: string, file: string, text: string, key: SealKey): Keyring
   if (!doc || typeof doc !== 'object' || doc.version !== FORMAT) throw corrupt(file, `unsupported format version ${JSON.stringify(doc?.version)}`);
   if (typeof doc.sealed !== 'string') throw corrupt(file, 'missing sealed');
   const blob = Buffer.from(doc.sealed, 'base64');
-  if (blob.length < IV_BYTES + TAG_BYTES) throw corrupt(file, 'sealed is truncated');
-  const decipher = crypto.createDecipheriv('aes-256-gcm', key.key, blob.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-  decipher.setAAD(KEYRING_AAD);
-  decipher.setAuthTag(blob.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  if (blob.length < GCM_OVERHEAD) throw corrupt(file, 'sealed is truncated');
   let plain: string;
   try {
-    plain = Buffer.concat([decipher.update(blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    plain = gcmOpen(key.key, blob, KEYRING_AAD);
   } catch {
     throw new Error(`the seal key does not open this data directory (${root}): its keyring was sealed with another key than the one in ${key.name}`);
   }

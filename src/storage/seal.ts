@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { GCM_OVERHEAD, gcmOpen, gcmSeal } from './aes-gcm.js';
 import { KEY_BYTES, newKeyId, openKeyring } from './keyring-file.js';
 import type { SealKeySource } from './seal-key.js';
 
@@ -12,8 +13,6 @@ import type { SealKeySource } from './seal-key.js';
  * copied into another record fails authentication instead of decrypting there.
  */
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 const SEALED_PREFIX = 'v1';
 
 export class Seal {
@@ -48,12 +47,7 @@ export class Seal {
   }
 
   encrypt(plain: string, context: string): string {
-    const key = this.keys.get(this.activeKeyId)!;
-    const iv = crypto.randomBytes(IV_BYTES);
-    const cipher = crypto.createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(context, 'utf8'));
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    const blob = Buffer.concat([iv, cipher.getAuthTag(), body]);
+    const blob = gcmSeal(this.keys.get(this.activeKeyId)!, plain, Buffer.from(context, 'utf8'));
     return `${SEALED_PREFIX}:${this.activeKeyId}:${blob.toString('base64')}`;
   }
 
@@ -68,12 +62,9 @@ export class Seal {
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`cannot decrypt: value was sealed with key ${keyId.slice(0, 32)}, which is not in this server's keyring`);
     const blob = Buffer.from(sealed.slice(second + 1), 'base64');
-    if (blob.length < IV_BYTES + TAG_BYTES) throw new Error('cannot decrypt: sealed value is truncated');
-    const decipher = crypto.createDecipheriv('aes-256-gcm', key, blob.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-    decipher.setAAD(Buffer.from(context, 'utf8'));
-    decipher.setAuthTag(blob.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    if (blob.length < GCM_OVERHEAD) throw new Error('cannot decrypt: sealed value is truncated');
     try {
-      return Buffer.concat([decipher.update(blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      return gcmOpen(key, blob, Buffer.from(context, 'utf8'));
     } catch {
       throw new Error('cannot decrypt: sealed value failed authentication (it was altered, or belongs to another record)');
     }

@@ -13,7 +13,7 @@ import type { RawRequest, RawResponse, ResponseStream } from '../../server/http/
 import type { Services } from '../../server/services.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import { authenticate, authenticateNode, registeringNode, type Caller } from './caller.js';
-import { isNodeRoute, isRegistrationRoute, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
+import { isNodeRoute, isRegistrationRoute, literalSegments, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
 
 /** Query parameters every scheduler endpoint accepts. */
 export const COMMON_QUERY: Fields = {
@@ -25,17 +25,6 @@ export const COMMON_QUERY: Fields = {
 };
 
 const MAX_WAIT_MS = 300_000;
-
-const literalCounts = new Map<string, number>();
-
-function literalSegments(path: string): number {
-  let n = literalCounts.get(path);
-  if (n === undefined) {
-    n = path.split('/').filter((s) => s !== '' && !s.startsWith(':') && !s.startsWith('*')).length;
-    literalCounts.set(path, n);
-  }
-  return n;
-}
 
 /** The route's second path segment (`job` in /v1/job/...) when it is literal; undefined when any segment matches there. */
 function secondLiteral(route: RouteDef): string | undefined {
@@ -103,7 +92,7 @@ async function bindCaller(route: RouteDef, raw: RawRequest, params: Record<strin
   return { caller, serve: (req) => route.handler({ ...req, caller }) };
 }
 
-export function checkAcl(req: AclRequirement, caller: TokenCaller, namespace: string): void {
+function checkAcl(req: AclRequirement, caller: TokenCaller, namespace: string): void {
   const { acl } = caller;
   if (acl.root) return;
   // Node routes answer only to nodes (their secret was checked before), registration also to management.

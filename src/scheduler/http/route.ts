@@ -94,6 +94,8 @@ interface CompiledPattern {
   segs: string[];
   /** index of the `*name` segment, -1 when there is none */
   star: number;
+  /** how many segments are literal: the more, the more specific the route */
+  literals: number;
 }
 
 const compiled = new Map<string, CompiledPattern>();
@@ -102,11 +104,14 @@ function compile(pattern: string): CompiledPattern {
   let c = compiled.get(pattern);
   if (!c) {
     const segs = pattern.split('/').filter((s) => s !== '');
-    c = { segs, star: segs.findIndex((s) => s.startsWith('*')) };
+    c = { segs, star: segs.findIndex((s) => s.startsWith('*')), literals: segs.filter((s) => !s.startsWith(':') && !s.startsWith('*')).length };
     compiled.set(pattern, c);
   }
   return c;
 }
+
+/** The number of literal segments of a route pattern (`/v1/job/*job_id/versions` has three). */
+export const literalSegments = (pattern: string): number => compile(pattern).literals;
 
 /** Matches segs[from, to) against parts starting at `at`, one segment each; false on the first mismatch. */
 function matchFixed(segs: string[], from: number, to: number, parts: string[], at: number, params: Record<string, string>): boolean {

@@ -4,9 +4,9 @@
  * evaluations and system jobs; a node that goes down gets its jobs re-evaluated so lost allocations are
  * replaced.
  */
-import { MAX_KEY_PART_BYTES } from '../../shared/key-length.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { UserError } from '../../shared/errors.js';
+import { MAX_KEY_PART_BYTES } from '../../shared/key-length.js';
 import type { Store, WriteTx } from '../../storage/store.js';
 import type { Job } from '../structs/job.js';
 import { NODE_EVENTS_KEPT, type Node, type NodeEvent, type NodeStatus } from '../structs/node.js';

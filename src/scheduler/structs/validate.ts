@@ -3,7 +3,7 @@
  * field); validateJob checks a canonical job and returns every problem at once, worded as Nomad words them,
  * so a user fixing a job file sees the whole list in one round trip.
  */
-import { MAX_KEY_PART_BYTES } from '../../shared/key-length.js';
+import { keyPartProblem } from '../../shared/key-length.js';
 import { UserError } from '../../shared/errors.js';
 import { Re2SyntaxError, compileRe2 } from '../../shared/re2/index.js';
 import type { Affinity, Constraint, Spread } from './constraint.js';
@@ -146,14 +146,16 @@ function describe(v: unknown): string {
 export function validateJob(job: Job): string[] {
   const errs: string[] = [];
   if (job.Region === '') errs.push('Missing job region');
+  const idTooLong = keyPartProblem('Job ID', job.ID);
   if (job.ID === '') errs.push('Missing job ID');
-  else if (Buffer.byteLength(job.ID) > MAX_KEY_PART_BYTES) errs.push(`Job ID is too long: ${Buffer.byteLength(job.ID)} bytes (at most ${MAX_KEY_PART_BYTES})`);
+  else if (idTooLong) errs.push(idTooLong);
   else if (job.ID.includes(' ')) errs.push('Job ID contains a space');
   else if (job.ID.includes('\0')) errs.push('Job ID contains a null character');
   if (job.Name === '') errs.push('Missing job name');
   else if (job.Name.includes('\0')) errs.push('Job Name contains a null character');
+  const namespaceTooLong = keyPartProblem('Job namespace', job.Namespace);
   if (job.Namespace === '') errs.push('Job must be in a namespace');
-  else if (Buffer.byteLength(job.Namespace) > MAX_KEY_PART_BYTES) errs.push(`Job namespace is too long: ${Buffer.byteLength(job.Namespace)} bytes (at most ${MAX_KEY_PART_BYTES})`);
+  else if (namespaceTooLong) errs.push(namespaceTooLong);
   if (job.Type === '') errs.push('Missing job type');
   else if (!(JOB_TYPES as readonly string[]).includes(job.Type)) errs.push(`Invalid job type: "${job.Type}"`);
   if (job.Priority < JOB_MIN_PRIORITY || job.Priority > JOB_MAX_PRIORITY) {
