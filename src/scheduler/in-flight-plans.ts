@@ -15,6 +15,8 @@ import { allocUsage, type AllocUsage } from './sched/usage.js';
 
 interface InFlight {
   jobKey: string;
+  /** the index its transaction commits at, once the transaction has run */
+  index?: number;
   /** it stops, loses or updates in place existing allocations */
   changesExisting: boolean;
   /** node → what the plan places there */
@@ -47,6 +49,16 @@ export class InFlightPlans {
     }
   }
 
+  /**
+   * Notes the index the plan's transaction got. From then on a usage read at that index or later counts
+   * the plan already: lmdb lets a read see a commit before the code that asked for it hears of it, so
+   * "committed" is decided by the index read, not by when remove() is called.
+   */
+  committingAt(evalId: string, index: number): void {
+    const plan = this.plans.get(evalId);
+    if (plan) plan.index = index;
+  }
+
   /** Forgets a plan once its commit is visible to reads (or has failed). */
   remove(evalId: string): void {
     const plan = this.plans.get(evalId);
@@ -71,13 +83,18 @@ export class InFlightPlans {
     return false;
   }
 
-  /** The committed usage of the node plus what in-flight plans place on it; `committed` is not changed. */
-  usage(nodeId: string, committed: NodeUsage): NodeUsage {
+  /**
+   * The committed usage of the node (read at node-usage table index `asOf`) plus what in-flight plans not
+   * counted in it place there; `committed` is not changed.
+   */
+  usage(nodeId: string, committed: NodeUsage, asOf: number): NodeUsage {
     const evals = this.byNode.get(nodeId);
     if (!evals) return committed;
     const out: NodeUsage = { ...committed, ports: new Set(committed.ports) };
     for (const evalId of evals) {
-      for (const u of this.plans.get(evalId)!.placed.get(nodeId)!) {
+      const plan = this.plans.get(evalId)!;
+      if (plan.index !== undefined && plan.index <= asOf) continue;
+      for (const u of plan.placed.get(nodeId)!) {
         out.cpu += u.cpu;
         out.memoryMB += u.memoryMB;
         out.diskMB += u.diskMB;

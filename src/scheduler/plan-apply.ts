@@ -12,7 +12,7 @@ import type { Store, WriteTx } from '../storage/store.js';
 import type { SchedulerResult } from './sched/types.js';
 import type { Allocation } from './structs/allocation.js';
 import type { Evaluation } from './structs/evaluation.js';
-import { getAlloc, putAlloc, putAllocJob, touchSummary } from './state/allocs.js';
+import { getAlloc, putAlloc, putAllocJob, putAllocs, touchSummary } from './state/allocs.js';
 import { blockEval, putEval, unblockAll, updateEval } from './state/evals.js';
 import { refreshJobStatus } from './state/job-status.js';
 import { cancelActiveDeployment, putDeployment } from './state/deployments.js';
@@ -32,7 +32,8 @@ export interface ApplyOutcome {
   durable: Promise<void>;
 }
 
-export async function applyPlan(store: Store, evaluation: Evaluation, result: SchedulerResult): Promise<ApplyOutcome> {
+/** `onIndex` hears the index of the transaction that completes the evaluation, as soon as it runs. */
+export async function applyPlan(store: Store, evaluation: Evaluation, result: SchedulerResult, onIndex?: (index: number) => void): Promise<ApplyOutcome> {
   const { plan } = result;
   const now = Date.now() * 1_000_000;
   const place = plan.Place;
@@ -44,7 +45,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
     const slice = place.slice(written, written + CHUNK);
     const { result } = await store.commit((tx) => {
       if (plan.Job) putAllocJob(tx, plan.Job);
-      for (const alloc of slice) placeAlloc(tx, alloc, now);
+      placeAllocs(tx, slice, now);
       return deployment ? writeDeployment(tx, deployment, now) : null;
     });
     deployment = result;
@@ -52,9 +53,10 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   }
   const rest = place.slice(written);
   const { index, durable } = await store.commit((tx) => {
+    onIndex?.(tx.index);
     if (plan.Job) putAllocJob(tx, plan.Job);
     if (deployment) writeDeployment(tx, deployment, now);
-    for (const alloc of rest) placeAlloc(tx, alloc, now);
+    placeAllocs(tx, rest, now);
     let capacityFreed = false;
     for (const alloc of plan.InPlace) {
       const prev = getAlloc(tx, alloc.ID);
@@ -102,13 +104,16 @@ function writeDeployment(tx: WriteTx, deployment: Deployment, now: number): Depl
   return stored;
 }
 
-function placeAlloc(tx: WriteTx, alloc: Allocation, now: number): void {
-  const placed: Allocation = { ...alloc, CreateIndex: tx.index, ModifyIndex: tx.index, AllocModifyIndex: tx.index, CreateTime: now, ModifyTime: now };
-  putAlloc(tx, placed, undefined);
-  if (alloc.PreviousAllocation) {
+/** New allocations, and the NextAllocation of each one they replace. */
+function placeAllocs(tx: WriteTx, allocs: readonly Allocation[], now: number): void {
+  const changes: Array<{ alloc: Allocation; prev: Allocation | undefined }> = [];
+  for (const alloc of allocs) {
+    changes.push({ alloc: { ...alloc, CreateIndex: tx.index, ModifyIndex: tx.index, AllocModifyIndex: tx.index, CreateTime: now, ModifyTime: now }, prev: undefined });
+    if (!alloc.PreviousAllocation) continue;
     const prev = getAlloc(tx, alloc.PreviousAllocation);
-    if (prev) putAlloc(tx, { ...prev, NextAllocation: alloc.ID, ModifyIndex: tx.index, ModifyTime: now }, prev);
+    if (prev) changes.push({ alloc: { ...prev, NextAllocation: alloc.ID, ModifyIndex: tx.index, ModifyTime: now }, prev });
   }
+  putAllocs(tx, changes);
 }
 
 /** An evaluation that could not be processed: it is marked failed with the reason, and the job's status follows. */

@@ -162,6 +162,7 @@ class LmdbStore implements Store {
       this.inWrite = true;
       try {
         out = fn(tx);
+        tx.end();
       } finally {
         this.inWrite = false;
         tx.live = false;
@@ -257,12 +258,23 @@ class LmdbStore implements Store {
 class LmdbWriteTx implements WriteTx {
   /** Cleared when fn returns: a tx captured and used later would otherwise write outside any transaction. */
   live = true;
+  private readonly ending: Array<() => void> = [];
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
     readonly index: number,
     private readonly touched: Set<string>,
   ) {}
+
+  beforeCommit(fn: () => void): void {
+    this.check();
+    this.ending.push(fn);
+  }
+
+  /** Runs the beforeCommit functions (those they add too), once fn has returned. */
+  end(): void {
+    for (let i = 0; i < this.ending.length; i++) this.ending[i]();
+  }
 
   get<T>(table: string, key: string): T | undefined {
     this.check();

@@ -64,4 +64,9 @@ export interface WriteTx {
   list<T>(table: string, prefix?: string): Array<{ key: string; value: T }>;
   put(table: string, key: string, value: unknown): void;
   delete(table: string, key: string): boolean;
+  /**
+   * Runs `fn` when the write function has returned, still inside the transaction (it may write): for a
+   * record of what the whole transaction did, written once instead of after every change.
+   */
+  beforeCommit(fn: () => void): void;
 }

@@ -131,15 +131,29 @@ describe('in-flight plans', () => {
     inFlight.add('e1', 'default', 'a', plan([asks(100, 20001), asks(50, 20002)]));
     inFlight.add('e2', 'default', 'b', plan([asks(10, 20003)]));
     const committed = { cpu: 1000, memoryMB: 100, diskMB: 0, ports: new Set([20000]) };
-    const seen = inFlight.usage('n1', committed);
+    const seen = inFlight.usage('n1', committed, 10);
     expect(seen).toEqual({ cpu: 1160, memoryMB: 115, diskMB: 21, ports: new Set([20000, 20001, 20002, 20003]) });
     expect(committed).toEqual({ cpu: 1000, memoryMB: 100, diskMB: 0, ports: new Set([20000]) });
-    expect(inFlight.usage('n2', committed)).toBe(committed);
+    expect(inFlight.usage('n2', committed, 10)).toBe(committed);
     inFlight.remove('e1');
-    expect(inFlight.usage('n1', committed).cpu).toBe(1010);
+    expect(inFlight.usage('n1', committed, 10).cpu).toBe(1010);
     inFlight.remove('e2');
-    expect(inFlight.usage('n1', committed)).toBe(committed);
+    expect(inFlight.usage('n1', committed, 10)).toBe(committed);
     expect(inFlight.size).toBe(0);
+  });
+
+  it('stops adding a plan once the usage read already counts it: read at its index or later', () => {
+    const inFlight = new InFlightPlans();
+    inFlight.add('e1', 'default', 'a', plan([asks(100, 20001)]));
+    inFlight.add('e2', 'default', 'b', plan([asks(10, 20002)]));
+    const committed = { cpu: 1000, memoryMB: 100, diskMB: 0, ports: new Set<number>() };
+    // Before its transaction has run, a plan's index is unknown: it is always added.
+    expect(inFlight.usage('n1', committed, 50).cpu).toBe(1110);
+    inFlight.committingAt('e1', 12);
+    inFlight.committingAt('e2', 13);
+    expect(inFlight.usage('n1', committed, 11).cpu).toBe(1110);
+    expect(inFlight.usage('n1', committed, 12).cpu).toBe(1010);
+    expect(inFlight.usage('n1', committed, 13)).toEqual(committed);
   });
 
   it('asks to settle first before the same job, and after a plan that changes existing allocations', () => {

@@ -31,7 +31,7 @@ export interface SchedulerState {
   node(id: string): Node | undefined;
   /** The ready, eligible nodes of the job's datacenters and pool, in nodes() order; read-only (shared). */
   candidateNodes(job: Pick<Job, 'Datacenters' | 'NodePool'>): CandidateNodes;
-  /** What non-terminal allocations already take on the node. */
+  /** What non-terminal allocations already take on the node; read-only (it may be shared). */
   nodeUsage(nodeId: string): NodeUsage;
   /**
    * The job version an allocation runs (Nomad's alloc.Job): whether an update can happen in place

@@ -93,6 +93,19 @@ function usageOf(a: Allocation): NodeUsageEntry {
  * (read by the caller, who usually needed it anyway); undefined for a new allocation.
  */
 export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
+  putAllocs(tx, [{ alloc, prev }]);
+}
+
+/**
+ * Writes allocations as putAlloc does, one after another, and then moves each job's summary once for a
+ * run of changes to the same job (a plan's placements) instead of reading and writing it per allocation.
+ */
+export function putAllocs(tx: WriteTx, changes: ReadonlyArray<{ alloc: Allocation; prev: Allocation | undefined }>): void {
+  for (const { alloc, prev } of changes) writeAllocRecords(tx, alloc, prev);
+  adjustSummaries(tx, changes);
+}
+
+function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
   if (prev && prev.CreateIndex !== alloc.CreateIndex) throw new Error(`allocation ${alloc.ID}: its CreateIndex cannot change (${prev.CreateIndex} → ${alloc.CreateIndex})`);
   tx.put(ALLOCS_TABLE, allocKey(alloc.CreateIndex, alloc.ID), alloc);
   putAllocStub(tx, alloc);
@@ -103,47 +116,61 @@ export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | unde
     tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), usage);
     if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
-  } else {
-    // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
-    const before = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc)) ?? usageOf(prev);
-    if (prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
-      if (prev.NodeID !== alloc.NodeID) tx.delete(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc));
-      tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), usage);
-      if (before.live) addNodeUsage(tx, prev.NodeID, before, -1);
-      if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
-    }
-    if (prev.EvalID !== alloc.EvalID) {
-      tx.delete(ALLOCS_BY_EVAL, `${prev.EvalID}${SEP}${alloc.ID}`);
-      tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
-    }
+    return;
   }
-  adjustSummary(tx, alloc, prev);
+  // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
+  const before = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc)) ?? usageOf(prev);
+  if (prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
+    if (prev.NodeID !== alloc.NodeID) tx.delete(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc));
+    tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), usage);
+    if (before.live) addNodeUsage(tx, prev.NodeID, before, -1);
+    if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
+  }
+  if (prev.EvalID !== alloc.EvalID) {
+    tx.delete(ALLOCS_BY_EVAL, `${prev.EvalID}${SEP}${alloc.ID}`);
+    tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
+  }
 }
 
 /**
- * Moves the allocation between summary columns. Only the job's current incarnation is counted: after a
+ * Moves each allocation between summary columns. Only the job's current incarnation is counted: after a
  * purge the summary is gone, and a job registered again under the same ID starts a fresh one that the
  * old allocations (created before it) do not touch — as Nomad does.
  */
-function adjustSummary(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
-  const bucketNow = summaryBucket(alloc.ClientStatus);
-  const bucketBefore: SummaryBucket | undefined = prev ? summaryBucket(prev.ClientStatus) : undefined;
-  const liveNow = allocTerminal(alloc) ? 0 : 1;
-  const liveBefore = prev ? (allocTerminal(prev) ? 0 : 1) : 0;
-  if (bucketNow === bucketBefore && liveNow === liveBefore && prev?.TaskGroup === alloc.TaskGroup) return;
-  const key = jobKey(alloc.Namespace, alloc.JobID);
-  const stored = tx.get<StoredSummary>(JOB_SUMMARIES, key);
-  if (!stored || alloc.CreateIndex < stored.summary.CreateIndex) return;
-  const groups = stored.summary.Summary;
-  if (prev && bucketBefore) {
-    const g = (groups[prev.TaskGroup] ??= emptyGroupSummary());
-    g[bucketBefore] = Math.max(0, g[bucketBefore] - 1);
+function adjustSummaries(tx: WriteTx, changes: ReadonlyArray<{ alloc: Allocation; prev: Allocation | undefined }>): void {
+  let key: string | undefined;
+  let stored: StoredSummary | undefined;
+  let changed = false;
+  const write = (): void => {
+    if (key === undefined || !stored || !changed) return;
+    stored.summary.ModifyIndex = tx.index;
+    tx.put(JOB_SUMMARIES, key, stored);
+  };
+  for (const { alloc, prev } of changes) {
+    const bucketNow = summaryBucket(alloc.ClientStatus);
+    const bucketBefore: SummaryBucket | undefined = prev ? summaryBucket(prev.ClientStatus) : undefined;
+    const liveNow = allocTerminal(alloc) ? 0 : 1;
+    const liveBefore = prev ? (allocTerminal(prev) ? 0 : 1) : 0;
+    if (bucketNow === bucketBefore && liveNow === liveBefore && prev?.TaskGroup === alloc.TaskGroup) continue;
+    const k = jobKey(alloc.Namespace, alloc.JobID);
+    if (k !== key) {
+      write();
+      key = k;
+      stored = tx.get<StoredSummary>(JOB_SUMMARIES, k);
+      changed = false;
+    }
+    if (!stored || alloc.CreateIndex < stored.summary.CreateIndex) continue;
+    const groups = stored.summary.Summary;
+    if (prev && bucketBefore) {
+      const g = (groups[prev.TaskGroup] ??= emptyGroupSummary());
+      g[bucketBefore] = Math.max(0, g[bucketBefore] - 1);
+    }
+    const g = (groups[alloc.TaskGroup] ??= emptyGroupSummary());
+    g[bucketNow] += 1;
+    stored.live += liveNow - liveBefore;
+    changed = true;
   }
-  const g = (groups[alloc.TaskGroup] ??= emptyGroupSummary());
-  g[bucketNow] += 1;
-  stored.live += liveNow - liveBefore;
-  stored.summary.ModifyIndex = tx.index;
-  tx.put(JOB_SUMMARIES, key, stored);
+  write();
 }
 
 /** A purged job's summary goes with it. */

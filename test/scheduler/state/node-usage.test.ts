@@ -10,7 +10,7 @@ import { ALLOCS_TABLE, deleteAlloc, getAlloc, putAlloc } from '../../../src/sche
 import { updateAllocsFromClient, stopAlloc } from '../../../src/scheduler/state/client-updates.js';
 import { collectGarbage } from '../../../src/scheduler/state/gc.js';
 import { registerJob, stopJob } from '../../../src/scheduler/state/jobs.js';
-import { NODE_USAGE, readNodeUsage } from '../../../src/scheduler/state/node-usage.js';
+import { NODE_USAGE, nodeUsageReader, readNodeUsage } from '../../../src/scheduler/state/node-usage.js';
 import { registerNode } from '../../../src/scheduler/state/nodes.js';
 import { allocTerminal, type Allocation } from '../../../src/scheduler/structs/allocation.js';
 import { canonicalizeJob } from '../../../src/scheduler/structs/index.js';
@@ -33,6 +33,18 @@ function aggregated(store: Store): Record<string, Sum> {
   const out: Record<string, Sum> = {};
   for (const id of NODE_IDS) {
     const u = readNodeUsage(store, id);
+    if (u.cpu === 0 && u.memoryMB === 0 && u.diskMB === 0 && u.ports.size === 0) continue;
+    out[id] = { cpu: u.cpu, memoryMB: u.memoryMB, diskMB: u.diskMB, ports: [...u.ports].sort((a, b) => a - b) };
+  }
+  return out;
+}
+
+/** The sums as a scheduler reads them: through the cache. */
+function cachedSums(store: Store): Record<string, Sum> {
+  const read = nodeUsageReader(store);
+  const out: Record<string, Sum> = {};
+  for (const id of NODE_IDS) {
+    const { usage: u } = read(id);
     if (u.cpu === 0 && u.memoryMB === 0 && u.diskMB === 0 && u.ports.size === 0) continue;
     out[id] = { cpu: u.cpu, memoryMB: u.memoryMB, diskMB: u.diskMB, ports: [...u.ports].sort((a, b) => a - b) };
   }
@@ -140,7 +152,10 @@ describe('node usage sums', () => {
         ops.push('restart');
         await t.reopen();
       }
-      expect(aggregated(t.store), `after ${ops.join(', ')}`).toEqual(recomputed(t.store));
+      const expected = recomputed(t.store);
+      expect(aggregated(t.store), `after ${ops.join(', ')}`).toEqual(expected);
+      // The cache, caught up with this step's commits, answers the same.
+      expect(cachedSums(t.store), `cached, after ${ops.join(', ')}`).toEqual(expected);
     }
     // The sequence did exercise shared ports and every kind of change.
     expect(new Set(ops)).toEqual(new Set(['place', 'client', 'stop-alloc', 'resize', 'stop-job', 'gc', 'delete-live', 'restart']));
@@ -175,5 +190,72 @@ describe('node usage sums', () => {
     expect(aggregated(t.store)).toEqual({});
     await t.reopen();
     expect(aggregated(t.store)).toEqual(expected);
+  });
+});
+
+describe('the node usage cache', () => {
+  /** A job of one allocation of `cpu` MHz on the node. */
+  const pinned = (id: string, node: string, cpu: number) => canonicalizeJob({ ...portJob(id, 1, cpu), Constraints: [{ LTarget: '${node.unique.id}', RTarget: node, Operand: '=' }] });
+
+  it('answers each read with the table index it is that of; a later reader catches up with later commits', async () => {
+    await registerJob(t.store, pinned('a', 'node-a', 10));
+    await registerJob(t.store, pinned('b', 'node-b', 20));
+    await t.runPending();
+    const read = nodeUsageReader(t.store);
+    const before = read('node-a');
+    expect(before).toEqual({ usage: readNodeUsage(t.store, 'node-a'), asOf: t.store.tableIndex(NODE_USAGE) });
+    const onA = allocs(t.store).find((a) => a.NodeID === 'node-a')!;
+    await updateAllocsFromClient(t.store, 'node-a', [{ ID: onA.ID, ClientStatus: 'complete', ClientDescription: '', TaskStates: {} }]);
+    // The reader made before the commit keeps answering as of its index: the caller knows what it counts.
+    expect(read('node-a')).toEqual(before);
+    const later = nodeUsageReader(t.store);
+    expect(later('node-a')).toEqual({ usage: { cpu: 0, memoryMB: 0, diskMB: 0, ports: new Set() }, asOf: t.store.tableIndex(NODE_USAGE) });
+    expect(later('node-b').usage.cpu).toBe(20);
+  });
+
+  it('notices a write that left no change record and reads the table again', async () => {
+    await registerJob(t.store, pinned('a', 'node-a', 10));
+    await t.runPending();
+    expect(nodeUsageReader(t.store)('node-a').usage.cpu).toBe(10);
+    await t.store.write((tx) => tx.put(NODE_USAGE, 'node-a', { cpu: 999, mem: 1, disk: 2, ports: {} }));
+    const seen = nodeUsageReader(t.store)('node-a');
+    expect(seen.usage.cpu).toBe(999);
+    expect(seen.asOf).toBe(t.store.tableIndex(NODE_USAGE));
+  });
+
+  it('stays right when more commits than it catches up with have passed', async () => {
+    await registerJob(t.store, pinned('a', 'node-a', 10));
+    await registerJob(t.store, pinned('b', 'node-b', 20));
+    await t.runPending();
+    const resize = (id: string, cpu: number) =>
+      t.store.write((tx) => {
+        const prev = getAlloc(tx, id)!;
+        const r = prev.AllocatedResources;
+        const tasks = Object.fromEntries(Object.entries(r.Tasks).map(([k, v]) => [k, { ...v, Cpu: { ...v.Cpu, CpuShares: cpu } }]));
+        putAlloc(tx, { ...prev, AllocatedResources: { ...r, Tasks: tasks }, ModifyIndex: tx.index }, prev);
+      });
+    const onA = allocs(t.store).find((a) => a.NodeID === 'node-a')!;
+    const onB = allocs(t.store).find((a) => a.NodeID === 'node-b')!;
+    expect(nodeUsageReader(t.store)('node-a').usage.cpu).toBe(10);
+    // Many changes of node-a's sum (in-place resizes), more than a cache follows one by one, and then
+    // changes of node-b only: node-a's change is long past when the cache is next brought up to date.
+    for (let i = 1; i <= 300; i++) await resize(onA.ID, 10 + i);
+    for (let i = 1; i <= 10; i++) await resize(onB.ID, 20 + i);
+    expect(nodeUsageReader(t.store)('node-a').usage.cpu).toBe(310);
+    expect(nodeUsageReader(t.store)('node-b').usage.cpu).toBe(30);
+  });
+
+  it('keeps nothing of a transaction that was rolled back', async () => {
+    await registerJob(t.store, pinned('a', 'node-a', 10));
+    await t.runPending();
+    const [first] = allocs(t.store);
+    expect(nodeUsageReader(t.store)('node-a').usage.cpu).toBe(10);
+    await expect(
+      t.store.write((tx) => {
+        putAlloc(tx, { ...getAlloc(tx, first.ID)!, DesiredStatus: 'stop', ModifyIndex: tx.index }, getAlloc(tx, first.ID));
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(nodeUsageReader(t.store)('node-a').usage.cpu).toBe(10);
   });
 });
