@@ -128,7 +128,7 @@ describe('job endpoints', () => {
     expect(await message({ Job: job('x', { Namespace: 'nowhere' }) })).toContain('nowhere');
   });
 
-  it('checks the namespace capabilities of the spec ACL column', async () => {
+  it('checks the namespace capabilities each endpoint needs (submit-job to register, read-job to read)', async () => {
     expect(await status(register({ Job: job('acl') }, readOnly))).toBe(403);
     await register({ Job: job('acl') });
     expect(await status(srv.client(readOnly).scheduler('GET', '/v1/job/acl'))).toBe(200);

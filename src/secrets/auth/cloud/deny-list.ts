@@ -24,7 +24,7 @@ const entryName = (tag: string) => `${DENY_LIST_PREFIX}/${Buffer.from(tag, 'utf8
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /**
- * The tag a path value stands for: the spec lets callers send it as is or base64-encoded. A tag always
+ * The tag a path value stands for: callers may send it as is or base64-encoded. A tag always
  * holds ':' and base64 never does, so the two cannot be confused. The base64 of a tag is what survives
  * any URL: a tag's raw nonce and HMAC may hold "//", which no request path may, while the base64 of
  * ASCII text without '>', '?' and '~' never holds '/' or '+'. Padding may be left out, and the URL-safe

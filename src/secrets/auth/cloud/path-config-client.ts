@@ -51,8 +51,8 @@ function validate(config: ClientConfig): void {
       throw new UserError(`${field} "${value}" must be an http:// or https:// URL, or empty for the provider's default`);
     }
   }
-  // Without sts_endpoint the region would silently pick a regional endpoint nobody configured: the spec
-  // reserves sts_region for naming sts_endpoint's region.
+  // Without sts_endpoint the region would silently pick a regional endpoint nobody configured:
+  // sts_region only names sts_endpoint's region.
   if (config.sts_region !== '' && config.sts_endpoint === '') {
     throw new UserError(`sts_region "${config.sts_region}" is only used together with sts_endpoint: set sts_endpoint to that region's token service URL, or leave sts_region empty`);
   }

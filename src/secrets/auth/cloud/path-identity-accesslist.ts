@@ -3,11 +3,10 @@
  * what operators see of the instances that logged in, and how they let an instance log in afresh
  * (deleting its entry clears its nonce and its "reauthentication disallowed" state).
  *
- * A read does not return the client nonce, although Vault's does. The spec shows nothing of an entry
- * beyond its key and the nonce attached to it, and its rule for secrets is that they never appear in read
- * output. The nonce is the instance's re-login credential: the identity document it is paired with is
- * readable by any process on the instance and never changes, so the nonce is what stops a copied document
- * from being replayed. Showing it would turn read access on this path into the power to log in as every
+ * A read does not return the client nonce, although Vault's does: secrets never appear in read output.
+ * The nonce is the instance's re-login credential: the identity document it is paired with is readable
+ * by any process on the instance and never changes, so the nonce is what stops a copied document from
+ * being replayed. Showing it would turn read access on this path into the power to log in as every
  * listed instance. Operators do not need it: the way to recover an instance that lost its nonce is to
  * delete its entry.
  */

@@ -2,7 +2,7 @@
  * auth/cloud/role/:role/tag: creates a role tag for a role that has `role_tag` set (see role-tag.ts for
  * the format).
  *
- * The spec asks that a tag's capabilities be a strict subset of the role's. We read "strict" as how the
+ * A tag's capabilities must be a strict subset of the role's. We read "strict" as how the
  * rule is enforced — a tag can never grant more than its role, and a policy the role does not grant is a
  * 400 where Vault only warns — not as "proper subset". A tag that restricts nothing (the role's policies,
  * no max_ttl, no instance_id, no flags) is accepted: once `role_tag` is set, an instance cannot log in to
@@ -48,7 +48,7 @@ export const roleTagPaths = [
           const maxTtl = data.get<number>('max_ttl');
           if (maxTtl < 0) throw new UserError('max_ttl cannot be negative');
 
-          // The spec: policies given but empty means the default policy alone, which the tag must then name.
+          // Policies given but empty means the default policy alone, which the tag must then name.
           let policies: string[] = [];
           if (data.has('policies')) {
             policies = sanitizePolicies(data.get<string[]>('policies'), false);

@@ -68,7 +68,7 @@ describe('role tag format', () => {
     expect(a.value.split(':')[1]).not.toBe(b.value.split(':')[1]);
   });
 
-  it('policies given but empty mean the default policy alone (the spec), carried as p=default', async () => {
+  it('policies given but empty mean the default policy alone, carried as p=default', async () => {
     expect(parseRoleTag((await tag('tagged', { policies: [] })).value).tag.policies).toEqual(['default']);
     expect(parseRoleTag((await tag('tagged', { policies: '' })).value).tag.policies).toEqual(['default']);
   });
