@@ -9,10 +9,10 @@
  *   alloc-ids   <ID> → CreateIndex
  */
 import type { Store, WriteTx } from '../../storage/store.js';
+import { SEP } from './tables.js';
 
 export const ALLOC_IDS = 'alloc-ids';
 
-const SEP = '\u0000';
 /** Zero-padded so that key order is index order. */
 export const padIndex = (n: number) => String(n).padStart(16, '0');
 

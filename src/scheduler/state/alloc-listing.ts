@@ -8,9 +8,8 @@ import type { Store } from '../../storage/store.js';
 import { ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE } from './allocs.js';
 import { getAllocStub, type AllocStubRecord } from './alloc-stubs.js';
 import { nextTurn, scanTable, SCAN_BATCH } from './scan.js';
-import { jobKey } from './tables.js';
+import { jobKey, SEP } from './tables.js';
 
-const SEP = '\u0000';
 
 /** Stubs of the given IDs; one removed since its ID was read is skipped. */
 export function* stubsOf(store: Store, ids: Iterable<string>): Generator<AllocStubRecord> {

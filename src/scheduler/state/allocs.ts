@@ -17,7 +17,7 @@
 import type { Store, WriteTx } from '../../storage/store.js';
 import { allocTerminal, summaryBucket, type Allocation, type SummaryBucket } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
-import { jobKey } from './tables.js';
+import { jobKey, SEP } from './tables.js';
 import { allocUsage } from '../sched/usage.js';
 import { deleteAllocStub, putAllocStub } from './alloc-stubs.js';
 import { addNodeUsage, writeNodeUsage } from './node-usage.js';
@@ -37,7 +37,6 @@ export const JOB_SUMMARIES = 'job-summaries';
 /** Per node, the index of the last removal of one of its allocations: a node's blocking pull wakes on it. */
 export const NODE_ALLOCS_REMOVED = 'node-allocs-removed';
 
-const SEP = '\u0000';
 /**
  * A node's entry: `<node>\0<CreateIndex, padded>\0<ID>`. The creation index first keeps a node's new
  * entries at the end of its range, so placing an allocation dirties the page that already took the

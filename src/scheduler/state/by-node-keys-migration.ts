@@ -7,8 +7,8 @@
 import type { WriteTx } from '../../storage/store.js';
 import { ALLOC_IDS } from './alloc-keys.js';
 import { ALLOCS_BY_NODE, byNodeKey, rebuildNodeUsage, type NodeUsageEntry } from './allocs.js';
+import { SEP } from './tables.js';
 
-const SEP = '\u0000';
 
 export function keyNodeEntriesByCreation(tx: WriteTx): void {
   for (const { key, value } of tx.list<NodeUsageEntry>(ALLOCS_BY_NODE)) {

@@ -15,14 +15,13 @@ import { copyJob } from '../structs/copy.js';
 import { evaluateJob } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
 import { putJobVersion } from './job-versions.js';
-import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
+import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey, SEP } from './tables.js';
 import { padIndex } from './allocs.js';
 import { autoPromote } from './deployment-promote.js';
 import { putJobRecord } from './job-stubs.js';
 
 export const DEPLOYMENTS_TABLE = 'deployments';
 export const DEPLOYMENTS_BY_JOB = 'deployments-by-job';
-const SEP = '\u0000';
 
 export function getDeployment(store: Store | WriteTx, id: string): Deployment | undefined {
   return store.get<Deployment>(DEPLOYMENTS_TABLE, id);

@@ -8,7 +8,7 @@
 import type { Store, WriteTx } from '../../storage/store.js';
 import { newEvaluation, type Evaluation } from '../structs/evaluation.js';
 import type { Job } from '../structs/job.js';
-import { jobKey } from './tables.js';
+import { jobKey, SEP } from './tables.js';
 
 export const EVALS_TABLE = 'evals';
 export const EVALS_BY_JOB_TABLE = 'evals-by-job';
@@ -16,7 +16,6 @@ export const EVALS_PENDING = 'evals-pending';
 export const EVALS_BLOCKED = 'evals-blocked';
 export const EVALS_QUEUED = 'evals-queued';
 
-const SEP = '\u0000';
 
 /** What the broker needs to order and hold back pending evaluations without reading each record. */
 export interface PendingEntry {

@@ -18,10 +18,9 @@ import { DEPLOYMENTS_BY_JOB, DEPLOYMENTS_TABLE } from './deployments.js';
 import { EVALS_BY_JOB_TABLE, EVALS_TABLE, evalsOfJob } from './evals.js';
 import { nextTurn, SCAN_BATCH, scanTable } from './scan.js';
 import { JOB_SUBMISSIONS_TABLE } from './jobs.js';
-import { JOBS_TABLE, JOB_VERSIONS_TABLE, SCALING_EVENTS_TABLE, jobKey } from './tables.js';
+import { JOBS_TABLE, JOB_VERSIONS_TABLE, SCALING_EVENTS_TABLE, jobKey, SEP } from './tables.js';
 import { deleteJobRecord, JOB_STUBS, type JobStubRecord } from './job-stubs.js';
 
-const SEP = '\u0000';
 const MINUTE_NS = 60 * 1e9;
 const HOUR_NS = 60 * MINUTE_NS;
 

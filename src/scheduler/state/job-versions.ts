@@ -4,10 +4,9 @@
  */
 import type { WriteTx } from '../../storage/store.js';
 import type { Job } from '../structs/job.js';
-import { JOB_VERSIONS_TABLE, jobKey, versionKey } from './tables.js';
+import { JOB_VERSIONS_TABLE, jobKey, versionKey, SEP } from './tables.js';
 import { putJobRecord } from './job-stubs.js';
 
-const SEP = '\u0000';
 
 /** Nomad keeps the six most recent versions of a job (tagged ones besides). */
 export const VERSIONS_KEPT = 6;

@@ -15,7 +15,7 @@ import { cancelActiveDeployment } from './deployments.js';
 import { refreshJobStatus } from './job-status.js';
 import { pruneByPrefix, putJobVersion } from './job-versions.js';
 import { deleteJobRecord } from './job-stubs.js';
-import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, SCALING_EVENTS_TABLE, jobKey, versionKey } from './tables.js';
+import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, SCALING_EVENTS_TABLE, jobKey, versionKey, SEP } from './tables.js';
 
 export { JOBS_TABLE, JOB_VERSIONS_TABLE };
 export { putJobVersion };
@@ -35,7 +35,6 @@ export interface JobSubmission {
   JobModifyIndex: number;
 }
 
-const SEP = '\u0000';
 export { jobKey };
 
 export interface RegisterOptions {
