@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
-import { UserError } from '../shared/errors.js';
 import type { Store, WriteTx } from './store.js';
+import { IndexWaiters } from './index-waiters.js';
+import { checkTable, keyTooLong, MAX_KEY_BYTES } from './store-keys.js';
 import { errCode } from './private-file.js';
 import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
 
@@ -13,7 +14,7 @@ import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } fr
  * cannot hold NUL, and its array keys would make prefix ranges depend on its internal encoding.
  *
  * Values are JSON (`encoding: 'json'`), not lmdb's default msgpack: what a caller gets back is exactly
- * `JSON.parse(JSON.stringify(value))`, as it will be with the PostgreSQL backend's jsonb, so code that
+ * `JSON.parse(JSON.stringify(value))`, as it is with the PostgreSQL backend's json values, so code that
  * works on one backend cannot depend on msgpack-only types (Date, Map, undefined fields) and break on the
  * other.
  */
@@ -21,20 +22,9 @@ import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } fr
 const META = 'meta';
 const INDEX_KEY = 'index';
 const TABLE_INDEX_PREFIX = 'table_index/';
-/** LMDB's limit for the default page size (lmdb-js's DEFAULT_MAX_KEY_SIZE); the PostgreSQL backend must not exceed it either. */
-const MAX_KEY_BYTES = 1978;
 
 /** Per-process registry: a second handle on the same env would miss the first one's wake-ups. */
 const openDirs = new Set<string>();
-
-interface Waiter {
-  after: number;
-  table: string | undefined;
-  /** woken by the commit, not only once it is durable (waitForCommit) */
-  onCommit: boolean;
-  resolve: (index: number) => void;
-  timer: NodeJS.Timeout;
-}
 
 export async function openLmdbStore(opts: { dir: string; migrations?: Migration[] }): Promise<Store> {
   const dir = path.resolve(opts.dir);
@@ -93,7 +83,7 @@ class LmdbStore implements Store {
   private inWrite = false;
   private closing: Promise<void> | undefined;
   private readonly pending = new Set<Promise<unknown>>();
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters = new IndexWaiters((table) => this.currentForSafe(table));
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
@@ -178,8 +168,8 @@ class LmdbStore implements Store {
     // Committed is visible, not durable: waiters hear of the commit only once it is on disk. `flushed`
     // is asked now, synchronously after this commit, so it covers it (and perhaps later ones).
     const flushed = new Promise<unknown>((resolve, reject) => db.flushed.then(resolve, reject));
-    const durable = flushed.then(() => this.notify(index, touched, false));
-    this.notify(index, touched, true);
+    const durable = flushed.then(() => this.waiters.notify(index, touched, false));
+    this.waiters.notify(index, touched, true);
     return { result, index, durable };
   }
 
@@ -192,22 +182,8 @@ class LmdbStore implements Store {
   }
 
   private waitFor(after: number, timeoutMs: number, table: string | undefined, onCommit: boolean): Promise<number> {
-    const current = this.currentFor(table);
-    if (current > after || this.closed) return Promise.resolve(current);
-    return new Promise<number>((resolve) => {
-      const waiter: Waiter = {
-        after,
-        table,
-        onCommit,
-        resolve: (index) => {
-          clearTimeout(waiter.timer);
-          this.waiters.delete(waiter);
-          resolve(index);
-        },
-        timer: setTimeout(() => waiter.resolve(this.currentForSafe(table)), clampTimeout(timeoutMs)),
-      };
-      this.waiters.add(waiter);
-    });
+    if (this.closed) return Promise.resolve(this.currentForSafe(table));
+    return this.waiters.wait(after, timeoutMs, table, onCommit);
   }
 
   close(): Promise<void> {
@@ -219,22 +195,11 @@ class LmdbStore implements Store {
     this.closed = true;
     // A commit settling adds its flush to `pending`.
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-    for (const w of [...this.waiters]) w.resolve(this.currentForSafe(w.table));
+    this.waiters.releaseAll();
     try {
       await this.db.close();
     } finally {
       this.onClosed();
-    }
-  }
-
-  /** Wakes the waiters a commit concerns: at commit only those that asked (`committedOnly`), when durable all. */
-  private notify(index: number, touched: Set<string>, committedOnly: boolean): void {
-    for (const w of [...this.waiters]) {
-      if (committedOnly && !w.onCommit) continue;
-      if (w.table !== undefined && !touched.has(w.table)) continue;
-      if (index <= w.after) continue;
-      // Report what is stored now: a later commit may already be visible.
-      w.resolve(Math.max(index, this.currentForSafe(w.table)));
     }
   }
 
@@ -342,16 +307,12 @@ function listRange<T>(
 }
 
 function encodeKey(table: string, key: string): Buffer {
-  if (typeof table !== 'string' || table === '' || table.includes('\u0000')) {
-    throw new TypeError(`store: invalid table name ${JSON.stringify(table)}`);
-  }
+  checkTable(table);
   if (typeof key !== 'string') throw new TypeError(`store: key in table ${table} must be a string`);
   const encoded = Buffer.from(`${table}\u0000${key}`, 'utf8');
-  // Keys carry names that callers choose (policies, entities, mounts): too long is their mistake, a 400.
-  // Endpoints check names where they arrive; this is the last guard, for reads as well as writes.
   if (encoded.length > MAX_KEY_BYTES) {
-    const room = MAX_KEY_BYTES - Buffer.byteLength(table) - 1;
-    throw new UserError(`name too long: at most ${room} bytes are allowed here, got ${encoded.length - Buffer.byteLength(table) - 1}`);
+    const tableBytes = Buffer.byteLength(table);
+    throw keyTooLong(tableBytes, encoded.length - tableBytes - 1);
   }
   return encoded;
 }
@@ -431,11 +392,6 @@ function checkDataFile(dir: string): void {
 }
 
 const LMDB_MAGIC = 0xbeefc0de;
-
-/** setTimeout treats anything above 2^31-1 ms as 1 ms. */
-function clampTimeout(ms: number): number {
-  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), 2_147_483_647) : 2_147_483_647;
-}
 
 function cannotOpen(dir: string, reason: string): Error {
   return new Error(`cannot open data dir ${dir}: ${reason}`);

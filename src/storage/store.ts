@@ -35,10 +35,10 @@ export interface Store {
    * order: once one commit is durable, so is every earlier one. `durable` rejects only when the flush
    * failed.
    *
-   * A PostgreSQL backend commits with `SET LOCAL synchronous_commit = off` (COMMIT answers once the
-   * change is visible, before its WAL is flushed), reads pg_current_wal_insert_lsn() right after, and
-   * resolves `durable` when pg_current_wal_flush_lsn() has passed it; with synchronous commit it resolves
-   * both together.
+   * The PostgreSQL backend commits with synchronous commit, so its COMMIT answers once the change is
+   * flushed, and it resolves both together. (With `SET LOCAL synchronous_commit = off` it could resolve
+   * `durable` later, once pg_current_wal_flush_lsn() passed the pg_current_wal_insert_lsn() read right
+   * after COMMIT.)
    */
   commit<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number; durable: Promise<void> }>;
 

@@ -1,0 +1,101 @@
+import type { MemoryTables } from './memory-tables.js';
+import { walkRange } from './memory-tables.js';
+import { compareKeys, OrderedMap } from './ordered-map.js';
+
+/** One change: a put (the value as JSON text) or a delete (null). */
+export type Change = [table: string, key: string, value: string | null];
+
+/** What one write function did, under the index it was given: a row of the log. */
+export interface LogEntry {
+  index: number;
+  /** The tables whose index moves to `index`: every one put to, and every one a delete removed something from. */
+  tables: string[];
+  changes: Change[];
+}
+
+/**
+ * The writes of a batch of write functions, over the replica they read: reads see the batch's writes,
+ * and each function's writes can be taken back alone when it throws, as a savepoint would, so its
+ * neighbours in the batch commit without it. Keys and tables arrive checked (store-keys.ts).
+ */
+export class PendingWrites {
+  /** Per table, what the batch wrote: JSON text, or null for deleted. */
+  readonly tables = new Map<string, OrderedMap<string | null>>();
+  /** The running function's first write to each key, with what the batch held there before it. */
+  private undo: Array<[table: string, key: string, before: string | null | undefined]> = [];
+  private changes = new Map<string, Change>();
+  private touched = new Set<string>();
+
+  constructor(private readonly base: MemoryTables) {}
+
+  get(table: string, key: string): string | undefined {
+    const mine = this.tables.get(table)?.get(key);
+    if (mine !== undefined) return mine ?? undefined;
+    return this.base.get(table, key);
+  }
+
+  /** The table's entries under `prefix` in key order: the replica's, overlaid with the batch's writes. */
+  list(table: string, prefix: string): Array<[key: string, text: string]> {
+    const out: Array<[string, string]> = [];
+    const base = this.base.table(table);
+    if (base !== undefined) walkRange(base, prefix, {}, (key, text) => void out.push([key, text]));
+    const mine = this.tables.get(table);
+    if (mine === undefined) return out;
+    const written: Array<[string, string | null]> = [];
+    walkRange(mine, prefix, {}, (key, text) => void written.push([key, text]));
+    const merged: Array<[string, string]> = [];
+    let i = 0;
+    for (const [key, text] of written) {
+      while (i < out.length && compareKeys(out[i][0], key) < 0) merged.push(out[i++]);
+      if (i < out.length && out[i][0] === key) i++;
+      if (text !== null) merged.push([key, text]);
+    }
+    while (i < out.length) merged.push(out[i++]);
+    return merged;
+  }
+
+  put(table: string, key: string, text: string): void {
+    this.write(table, key, text);
+  }
+
+  /** Whether the key held a value. */
+  delete(table: string, key: string): boolean {
+    if (this.get(table, key) === undefined) return false;
+    this.write(table, key, null);
+    return true;
+  }
+
+  /** Ends the running function: its writes stay in the batch, and are answered as its log entry. */
+  keep(index: number): LogEntry {
+    const entry: LogEntry = { index, tables: [...this.touched], changes: [...this.changes.values()] };
+    this.reset();
+    return entry;
+  }
+
+  /** Ends the running function by taking back its writes. */
+  discard(): void {
+    for (let i = this.undo.length - 1; i >= 0; i--) {
+      const [table, key, before] = this.undo[i];
+      const map = this.tables.get(table)!;
+      if (before === undefined) map.delete(key);
+      else map.set(key, before);
+    }
+    this.reset();
+  }
+
+  private write(table: string, key: string, text: string | null): void {
+    let map = this.tables.get(table);
+    if (map === undefined) this.tables.set(table, (map = new OrderedMap()));
+    const id = `${table}\u0000${key}`;
+    if (!this.changes.has(id)) this.undo.push([table, key, map.get(key)]);
+    map.set(key, text);
+    this.changes.set(id, [table, key, text]);
+    this.touched.add(table);
+  }
+
+  private reset(): void {
+    this.undo = [];
+    this.changes = new Map();
+    this.touched = new Set();
+  }
+}

@@ -1,0 +1,67 @@
+import type pg from 'pg';
+
+/**
+ * The PostgreSQL backend's own tables, made by the store when it opens. Their layout has its own version,
+ * in svc_store_schema, apart from the application's migrations (migrations.ts), which run through the
+ * store like any write.
+ *
+ * - svc_kv: every table's entries. Keys are bytea, the UTF-8 of the key: PostgreSQL text cannot hold
+ *   NUL, which keys may contain, and byte order is the order the store lists in. Values are `json`, not
+ *   `jsonb`: json keeps the text exactly as written (jsonb reorders object keys and refuses \u0000).
+ * - svc_log: what each write changed, by index, so other processes can follow without rereading
+ *   everything; pruned to its most recent entries.
+ * - svc_meta: one row, the global index and each table's index. Writers lock it (SELECT ... FOR UPDATE),
+ *   which orders every write of every process.
+ */
+
+/** Each entry brings the layout from the previous version to the next. */
+const LAYOUTS: string[][] = [
+  [
+    `CREATE TABLE svc_kv (
+       tbl text COLLATE "C" NOT NULL,
+       key bytea NOT NULL,
+       value json NOT NULL,
+       PRIMARY KEY (tbl, key))`,
+    `CREATE TABLE svc_log (
+       index bigint PRIMARY KEY,
+       tables json NOT NULL,
+       changes json NOT NULL)`,
+    `CREATE TABLE svc_meta (
+       id integer PRIMARY KEY CHECK (id = 1),
+       index bigint NOT NULL,
+       table_indexes jsonb NOT NULL)`,
+    `INSERT INTO svc_meta VALUES (1, 0, '{}')`,
+  ],
+];
+
+/** Makes or upgrades the tables, after checking that the database keeps what it acknowledges. */
+export async function ensureSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const { rows: setting } = await client.query<{ mode: string }>("SELECT current_setting('synchronous_commit') AS mode");
+    // Off, COMMIT answers before the commit is on disk: a write acknowledged to a client could be lost.
+    if (setting[0].mode === 'off') {
+      throw new Error('synchronous_commit is off for its sessions, so an acknowledged write could be lost in a crash; set it to on (ALTER DATABASE <name> SET synchronous_commit = on, or the same for the role)');
+    }
+    await client.query('BEGIN');
+    // Servers starting together: one makes the tables, the others wait here and then find them made.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('svc_store_schema'))");
+    await client.query('CREATE TABLE IF NOT EXISTS svc_store_schema (version integer NOT NULL)');
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM svc_store_schema');
+    const version = rows.length > 0 ? rows[0].version : 0;
+    if (version > LAYOUTS.length) {
+      throw new Error(`its tables were made by a newer svc (store layout ${version}); this build knows up to ${LAYOUTS.length}`);
+    }
+    for (const statements of LAYOUTS.slice(version)) {
+      for (const sql of statements) await client.query(sql);
+    }
+    if (version === 0) await client.query('INSERT INTO svc_store_schema VALUES ($1)', [LAYOUTS.length]);
+    else if (version < LAYOUTS.length) await client.query('UPDATE svc_store_schema SET version = $1', [LAYOUTS.length]);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

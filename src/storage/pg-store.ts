@@ -1,0 +1,265 @@
+import pg from 'pg';
+import type { Store, WriteTx } from './store.js';
+import { IndexWaiters } from './index-waiters.js';
+import { walkRange, type RangeOptions } from './memory-tables.js';
+import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
+import { PendingWrites, type LogEntry } from './pending-writes.js';
+import { LogFollower } from './pg-follower.js';
+import { commitAndNotify, lockForWrite, pruneLog, writeBatch } from './pg-queries.js';
+import { catchUp, readConsistentSnapshot, Replica } from './pg-replica.js';
+import { ensureSchema } from './pg-schema.js';
+import { storedKey, storedTable } from './store-keys.js';
+import { runWriteFunctions, type Outcome } from './write-batch.js';
+
+/**
+ * The store on PostgreSQL, for several server processes sharing one database, kept the way Nomad servers
+ * keep their state: every process holds all of it in memory (a replica), and reads, which are
+ * synchronous, answer from there. PostgreSQL holds the data, a log of every write, and the lock that
+ * orders writes across processes.
+ *
+ * A write takes the lock (the svc_meta row), brings the replica up to the last write of any process, runs
+ * the write function against it, and commits the rows, the log entry and the new index together. The
+ * replica takes the write right after COMMIT, before the promise resolves. Other processes hear of it by
+ * NOTIFY, or by polling, and apply the log. Writes queued while one is in flight share the next
+ * transaction (group commit), each with its own index, as LMDB does.
+ *
+ * COMMIT runs with synchronous_commit on (PostgreSQL's default; the store refuses a database where it is
+ * off), so a commit is durable when it answers, and `durable` is already resolved: waitForCommit and
+ * waitForIndex wake together. A write whose connection breaks during COMMIT is reported failed though it
+ * may have committed (PostgreSQL cannot say which); if it did, the replica learns so from the log.
+ */
+
+/** Write functions per transaction: enough to share a flush, bounded so one transaction stays modest. */
+const MAX_BATCH = 1_000;
+/** The log keeps this many entries: a process further behind reloads everything instead. */
+const LOG_RETAIN = 10_000;
+/** The log is pruned whenever the index crosses a multiple of this. */
+const PRUNE_EVERY = 1_000;
+/** A database that does not answer a connection within this fails the write (or the open) that waits for it. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export interface PgStoreOptions {
+  /** A PostgreSQL connection URL (postgres://user:password@host:port/database). */
+  url: string;
+  migrations?: Migration[];
+}
+
+export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
+  const where = describeUrl(opts.url);
+  // TCP keepalive, so that a connection dropped silently is found rather than waited on forever.
+  const connection: pg.ClientConfig = { connectionString: opts.url, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  // Two connections, kept open: one for the write in flight, one for catching up with the log.
+  const pool = new pg.Pool({ ...connection, max: 2, idleTimeoutMillis: 0 });
+  // An idle connection that breaks is dropped by the pool; the next query connects a new one.
+  pool.on('error', () => {});
+  // One that breaks while in use fails its query, which the store handles; without a listener its
+  // 'error' event would also be thrown, and end the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  let store: PgStore | undefined;
+  try {
+    await ensureSchema(pool);
+    store = new PgStore(pool, connection, where);
+    await store.start();
+    await runMigrations(store, opts.migrations ?? SCHEMA_MIGRATIONS);
+  } catch (err) {
+    await (store ? store.close() : pool.end()).catch(() => {});
+    if (err instanceof NewerSchemaError) throw err;
+    throw new Error(`cannot open PostgreSQL store ${where}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return store;
+}
+
+interface Call {
+  fn: (tx: WriteTx) => unknown;
+  resolve: (done: { result: unknown; index: number; durable: Promise<void> }) => void;
+  reject: (err: unknown) => void;
+}
+
+class PgStore implements Store {
+  private readonly waiters = new IndexWaiters((table) => this.currentFor(table));
+  private readonly replica = new Replica((index, tables) => this.waiters.notify(index, tables, false));
+  private readonly follower: LogFollower;
+  private readonly queue: Call[] = [];
+  private draining: Promise<void> | undefined;
+  private inWrite = false;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    connection: pg.ClientConfig,
+    private readonly where: string,
+  ) {
+    this.follower = new LogFollower(connection, pool, this.replica);
+  }
+
+  async start(): Promise<void> {
+    await this.follower.start();
+    const client = await this.pool.connect();
+    try {
+      this.replica.replace(await readConsistentSnapshot(client));
+      client.release();
+    } catch (err) {
+      client.release(true);
+      throw err;
+    }
+    this.follower.follow();
+  }
+
+  index(): number {
+    return this.replica.index;
+  }
+
+  tableIndex(table: string): number {
+    return this.replica.tableIndex(table);
+  }
+
+  get<T>(table: string, key: string): T | undefined {
+    const t = storedTable(table);
+    const text = this.replica.tables.get(t, storedKey(t, key));
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+
+  list<T>(table: string, prefix = '', opts: RangeOptions = {}): Array<{ key: string; value: T }> {
+    const out: Array<{ key: string; value: T }> = [];
+    this.walk(table, prefix, opts, (key, text) => void out.push({ key, value: JSON.parse(text) as T }));
+    return out;
+  }
+
+  keys(table: string, prefix = '', opts: RangeOptions = {}): string[] {
+    const out: string[] = [];
+    this.walk(table, prefix, opts, (key) => void out.push(key));
+    return out;
+  }
+
+  async write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }> {
+    const { result, index, durable } = await this.commit(fn);
+    await durable;
+    return { result, index };
+  }
+
+  commit<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number; durable: Promise<void> }> {
+    if (this.closed) return Promise.reject(new Error(`store ${this.where} is closed`));
+    // It would run in a later transaction, after the one that called it: its caller could not await it.
+    if (this.inWrite) return Promise.reject(new Error('store.write called from inside a write function'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as Call['resolve'], reject });
+      this.draining ??= this.drain();
+    });
+  }
+
+  waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number> {
+    return this.waitFor(after, timeoutMs, table);
+  }
+
+  waitForCommit(after: number, timeoutMs: number, table?: string): Promise<number> {
+    return this.waitFor(after, timeoutMs, table);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.doClose();
+    return this.closing;
+  }
+
+  private async doClose(): Promise<void> {
+    this.closed = true;
+    while (this.draining) await this.draining;
+    await this.follower.stop();
+    this.waiters.releaseAll();
+    await this.pool.end();
+  }
+
+  private waitFor(after: number, timeoutMs: number, table: string | undefined): Promise<number> {
+    if (this.closed) return Promise.resolve(this.currentFor(table));
+    // A commit is durable when it is visible: both kinds of waiter wake at once.
+    return this.waiters.wait(after, timeoutMs, table, true);
+  }
+
+  private currentFor(table: string | undefined): number {
+    return table === undefined ? this.replica.index : this.replica.tableIndex(table);
+  }
+
+  private walk(table: string, prefix: string, opts: RangeOptions, visit: (key: string, text: string) => void): void {
+    const t = storedTable(table);
+    const p = storedKey(t, prefix);
+    const start = opts.start === undefined ? undefined : storedKey(t, opts.start);
+    const map = this.replica.tables.table(t);
+    if (map !== undefined) walkRange(map, p, { ...opts, start }, visit);
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) await this.runBatch();
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  /** One PostgreSQL transaction for the calls queued by the time the lock is held. Never throws. */
+  private async runBatch(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      this.failQueued(err);
+      return;
+    }
+    let calls: Call[] | undefined;
+    let entries: LogEntry[] = [];
+    let outcomes: Outcome[] = [];
+    try {
+      const last = await lockForWrite(client);
+      // Behind only when another process wrote since this one last heard.
+      if (this.replica.index < last) await catchUp(client, this.replica, true);
+      if (this.replica.index !== last) throw new Error(`store replica is at index ${this.replica.index}, the database at ${last}`);
+      calls = this.queue.splice(0, MAX_BATCH);
+      const pending = new PendingWrites(this.replica.tables);
+      ({ entries, outcomes } = runWriteFunctions(
+        pending,
+        last,
+        calls.map((c) => c.fn),
+        (on) => (this.inWrite = on),
+      ));
+      if (entries.length === 0) {
+        await client.query('ROLLBACK');
+      } else {
+        await writeBatch(client, pending, entries);
+        const index = entries[entries.length - 1].index;
+        if (Math.floor(index / PRUNE_EVERY) > Math.floor(last / PRUNE_EVERY)) await pruneLog(client, index - LOG_RETAIN);
+        await commitAndNotify(client, index);
+      }
+      client.release();
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      // Its session is in an unknown state: close it rather than hand it to the next write.
+      client.release(true);
+      if (calls === undefined) this.failQueued(err);
+      // A function's own error says more than the failed transaction it was left out of.
+      else calls.forEach((c, i) => c.reject(outcomes[i]?.ok === false ? outcomes[i].error : err));
+      return;
+    }
+    for (const entry of entries) this.replica.apply(entry);
+    const durable = Promise.resolve();
+    calls.forEach((c, i) => {
+      const o = outcomes[i];
+      if (o.ok) c.resolve({ result: o.result, index: o.index, durable });
+      else c.reject(o.error);
+    });
+  }
+
+  /** The database failed before the queued calls ran: they fail with its error. */
+  private failQueued(err: unknown): void {
+    for (const c of this.queue.splice(0)) c.reject(err);
+  }
+}
+
+/** The URL without its password, for messages. */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}

@@ -1,0 +1,98 @@
+import type { WriteTx } from './store.js';
+import type { LogEntry, PendingWrites } from './pending-writes.js';
+import { storedKey, storedTable } from './store-keys.js';
+
+export type Outcome = { ok: true; result: unknown; index: number } | { ok: false; error: unknown };
+
+/**
+ * Runs a batch of write functions one after another over `pending`, the first at index `after + 1`: each
+ * sees the writes of those before it, as if each had its own transaction. A function that throws (or
+ * returns a promise) leaves nothing behind and uses up no index. `running` is told while user code runs,
+ * so the store can refuse a write started from inside one.
+ */
+export function runWriteFunctions(
+  pending: PendingWrites,
+  after: number,
+  fns: ReadonlyArray<(tx: WriteTx) => unknown>,
+  running: (on: boolean) => void,
+): { entries: LogEntry[]; outcomes: Outcome[] } {
+  const entries: LogEntry[] = [];
+  const outcomes: Outcome[] = [];
+  let index = after;
+  for (const fn of fns) {
+    const tx = new PendingWriteTx(pending, index + 1);
+    running(true);
+    try {
+      const result = fn(tx);
+      tx.end();
+      if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') {
+        // Its code after the first await would run outside the transaction, between other writes.
+        throw new Error('store.write: fn must be synchronous (it returned a promise)');
+      }
+      entries.push(pending.keep(++index));
+      outcomes.push({ ok: true, result, index });
+    } catch (error) {
+      pending.discard();
+      outcomes.push({ ok: false, error });
+    } finally {
+      running(false);
+      tx.live = false;
+    }
+  }
+  return { entries, outcomes };
+}
+
+/** A write function's view: values in and out as JSON, so every read is a fresh copy, as with LMDB. */
+class PendingWriteTx implements WriteTx {
+  /** Cleared when fn returns: a tx captured and used later would otherwise write outside any transaction. */
+  live = true;
+  private readonly ending: Array<() => void> = [];
+
+  constructor(
+    private readonly pending: PendingWrites,
+    readonly index: number,
+  ) {}
+
+  beforeCommit(fn: () => void): void {
+    this.check();
+    this.ending.push(fn);
+  }
+
+  /** Runs the beforeCommit functions (those they add too), once fn has returned. */
+  end(): void {
+    for (let i = 0; i < this.ending.length; i++) this.ending[i]();
+  }
+
+  get<T>(table: string, key: string): T | undefined {
+    this.check();
+    const t = storedTable(table);
+    const text = this.pending.get(t, storedKey(t, key));
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+
+  list<T>(table: string, prefix = ''): Array<{ key: string; value: T }> {
+    this.check();
+    const t = storedTable(table);
+    return this.pending.list(t, storedKey(t, prefix)).map(([key, text]) => ({ key, value: JSON.parse(text) as T }));
+  }
+
+  put(table: string, key: string, value: unknown): void {
+    this.check();
+    const t = storedTable(table);
+    const k = storedKey(t, key);
+    if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new TypeError(`store: cannot put a ${typeof value} at ${table}/${key}: it has no JSON form`);
+    this.pending.put(t, k, text);
+  }
+
+  delete(table: string, key: string): boolean {
+    this.check();
+    const t = storedTable(table);
+    return this.pending.delete(t, storedKey(t, key));
+  }
+
+  private check(): void {
+    if (!this.live) throw new Error('store: transaction used after its write function returned');
+  }
+}
