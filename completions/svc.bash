@@ -150,7 +150,7 @@ _svc_flags() {
     'print token') REPLY='-token=' ;;
     'read') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field=' ;;
     'run') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
-    'server') REPLY='-dev -config= -data-dir= -bind= -port= -log-level= -dev-root-token-id= -dev-cloud -cloud-allow-sha1 -seal-key-file= -audit-file= -tls-cert= -tls-key= -tls-client-ca= -tls-require-client-cert -tls-node-client-cert -client -dc= -node= -node-class= -meta=' ;;
+    'server') REPLY='-dev -config= -data-dir= -storage-url= -bind= -port= -log-level= -dev-root-token-id= -dev-cloud -cloud-allow-sha1 -seal-key-file= -audit-file= -tls-cert= -tls-key= -tls-client-ca= -tls-require-client-cert -tls-node-client-cert -client -dc= -node= -node-class= -meta=' ;;
     'service info') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose' ;;
     'service list') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t=' ;;
     'status') REPLY='-address= -token= -namespace= -region= -ca-cert= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field=' ;;
@@ -273,7 +273,7 @@ _svc_valued() {
     'print token') REPLY=' token ' ;;
     'read') REPLY=' address token namespace region ca-cert client-cert client-key tls-server-name format field ' ;;
     'run') REPLY=' address token namespace region ca-cert client-cert client-key tls-server-name check-index var var-file eval-priority ' ;;
-    'server') REPLY=' config data-dir bind port log-level dev-root-token-id seal-key-file audit-file tls-cert tls-key tls-client-ca dc node node-class meta ' ;;
+    'server') REPLY=' config data-dir storage-url bind port log-level dev-root-token-id seal-key-file audit-file tls-cert tls-key tls-client-ca dc node node-class meta ' ;;
     'service info') REPLY=' address token namespace region ca-cert client-cert client-key tls-server-name format field t ' ;;
     'service list') REPLY=' address token namespace region ca-cert client-cert client-key tls-server-name format field t ' ;;
     'status') REPLY=' address token namespace region ca-cert client-cert client-key tls-server-name format field ' ;;

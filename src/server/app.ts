@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { uuid } from '../shared/ids.js';
 import { createLogger, type LogLevel } from '../shared/log.js';
-import { openLmdbStore } from '../storage/lmdb-store.js';
-import { SCHEMA_MIGRATIONS } from '../storage/migrations.js';
+import { openServerStorage, type ServerStorage } from './storage.js';
 import { Seal } from '../storage/seal.js';
 import type { SealKeySource } from '../storage/seal-key.js';
 import type { AuditLog } from './audit/audit-log.js';
-import type { Store } from '../storage/store.js';
 import { MountTable } from '../secrets/mounts/mount-table.js';
 import { TokenStore } from '../secrets/token/token-store.js';
 import { PolicyStore } from '../secrets/policy/policy-store.js';
@@ -78,6 +76,8 @@ export interface ServerOptions {
   holdHealthUntilReady?: boolean;
   /** the file audit device: every request and answer is appended to this file */
   auditFile?: string;
+  /** keep the state in this PostgreSQL database instead of LMDB in the data dir */
+  storageUrl?: string;
 }
 
 export interface SvcServer {
@@ -126,12 +126,13 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
   const tempDir = opts.dev && !opts.dataDir ? await mkdtemp(path.join(tmpdir(), 'svc-dev-')) : undefined;
   const dataDir = opts.dataDir ?? tempDir!;
 
-  let store: Store | undefined;
+  let storage: ServerStorage | undefined;
   let audit: AuditLog | undefined;
   try {
     const seal = await Seal.open(dataDir, opts.sealKey);
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
-    store = await openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS });
+    storage = await openServerStorage(dataDir, opts.storageUrl);
+    const store = storage.store;
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
@@ -150,7 +151,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
     // A disabled cloud mount's configuration, roles and lists go with it.
     mounts.onDisable(async (m) => {
-      if (m.type === 'cloud') await store!.write((tx) => deleteMountEntries(tx, m.accessor));
+      if (m.type === 'cloud') await store.write((tx) => deleteMountEntries(tx, m.accessor));
       if (Object.hasOwn(authMethods, m.type)) authMethods[m.type as keyof AuthMethods].forgetMount(m.accessor);
     });
 
@@ -311,13 +312,13 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         // methods' worker threads stop.
         for (const method of Object.values(authMethods)) await method.close();
         await audit?.close();
-        await store!.close();
+        await storage!.close();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });
       },
     };
   } catch (err) {
     await audit?.close().catch(() => undefined);
-    await store?.close().catch(() => undefined);
+    await storage?.close().catch(() => undefined);
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
     throw err;
   }

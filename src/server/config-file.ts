@@ -4,6 +4,7 @@
  *   datacenter = "dc1"   name = "node-1"   client { enabled = true, node_class = "gpu", meta { rack = "r1" } }
  *   cloud { allow_sha1 = false }   seal { key_file = "/etc/svc/seal.key" }   audit { file = "/var/log/svc/audit.log" }
  *   tls { cert_file = "/etc/svc/tls/server.pem"  key_file = "..."  client_ca_file = "..."  require_client_cert = false  node_client_cert = false }
+ *   storage "postgres" { url = "postgres://svc@db.internal/svc" }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,14 +23,17 @@ export interface FileConfig {
   tls?: { certFile?: string; keyFile?: string; clientCaFile?: string; requireClientCert?: boolean; nodeClientCert?: boolean };
   seal?: { keyFile?: string };
   audit?: { file?: string };
+  storage?: { postgres?: { url?: string } };
 }
 
-const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit']);
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage']);
 const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta']);
 const CLOUD_KNOWN = new Set(['allow_sha1']);
 const TLS_KNOWN = new Set(['cert_file', 'key_file', 'client_ca_file', 'require_client_cert', 'node_client_cert']);
 const SEAL_KNOWN = new Set(['key_file']);
 const AUDIT_KNOWN = new Set(['file']);
+const STORAGE_KINDS = new Set(['postgres']);
+const POSTGRES_KNOWN = new Set(['url']);
 
 function single(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
@@ -106,6 +110,19 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
   if (seal) out.seal = { keyFile: typed<string>(seal.key_file, 'seal.key_file', 'string') };
   const audit = block('audit', AUDIT_KNOWN);
   if (audit) out.audit = { file: typed<string>(audit.file, 'audit.file', 'string') };
+  // HCL's `storage "postgres" { ... }` is { storage: { postgres: [{ ... }] } }; YAML and JSON write the
+  // same without the list.
+  const storage = block('storage', STORAGE_KINDS);
+  if (storage) {
+    const postgres = single(storage.postgres);
+    if (typeof postgres !== 'object' || postgres === null || Array.isArray(postgres)) throw new UsageError(`config file ${file}: "storage.postgres" must be a block`);
+    for (const key of Object.keys(postgres)) {
+      if (!POSTGRES_KNOWN.has(key)) throw new UsageError(`config file ${file}: unknown setting "storage.postgres.${key}" (known: ${[...POSTGRES_KNOWN].join(', ')})`);
+    }
+    const url = typed<string>((postgres as Record<string, unknown>).url, 'storage.postgres.url', 'string');
+    if (!url) throw new UsageError(`config file ${file}: "storage.postgres" needs a url`);
+    out.storage = { postgres: { url } };
+  }
   out.bind = str('bind_addr');
   const level = str('log_level');
   if (level !== undefined) {

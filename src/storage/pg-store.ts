@@ -254,7 +254,7 @@ class PgStore implements Store {
 }
 
 /** The URL without its password, for messages. */
-function describeUrl(url: string): string {
+export function describeUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';

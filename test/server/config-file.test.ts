@@ -1,4 +1,4 @@
-/** The server configuration file's `cloud` block, in each format the file may be written in. */
+/** The server configuration file's blocks (cloud, client, seal, audit, storage), in each format the file may be written in. */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +62,23 @@ describe('config file: seal { key_file } and audit { file }', () => {
     await expect(load('s6.hcl', 'audit {\n  file = true\n}\n')).rejects.toThrow('"audit.file" must be a string');
     await expect(load('s7.hcl', 'seal {\n  key = "x"\n}\n')).rejects.toThrow('unknown setting "seal.key" (known: key_file)');
     await expect(load('s8.hcl', 'audit {\n  path = "x"\n}\n')).rejects.toThrow('unknown setting "audit.path" (known: file)');
+  });
+});
+
+describe('config file: storage "postgres" { url }', () => {
+  it('reads it from HCL (a labelled block), YAML and JSON', async () => {
+    const url = 'postgres://svc@db.internal/svc';
+    expect((await load('p1.hcl', `storage "postgres" {\n  url = "${url}"\n}\n`)).storage).toEqual({ postgres: { url } });
+    expect((await load('p2.yaml', `storage:\n  postgres:\n    url: ${url}\n`)).storage).toEqual({ postgres: { url } });
+    expect((await load('p3.json', JSON.stringify({ storage: { postgres: { url } } }))).storage).toEqual({ postgres: { url } });
+    expect((await load('p4.hcl', 'port = 1\n')).storage).toBeUndefined();
+  });
+
+  it('refuses another kind of storage, unknown keys, a missing or non-string url', async () => {
+    await expect(load('p5.hcl', 'storage "mysql" {\n  url = "x"\n}\n')).rejects.toThrow('unknown setting "storage.mysql" (known: postgres)');
+    await expect(load('p6.hcl', 'storage "postgres" {\n  address = "x"\n}\n')).rejects.toThrow('unknown setting "storage.postgres.address" (known: url)');
+    await expect(load('p7.hcl', 'storage "postgres" {\n}\n')).rejects.toThrow('"storage.postgres" needs a url');
+    await expect(load('p8.hcl', 'storage "postgres" {\n  url = 5\n}\n')).rejects.toThrow('"storage.postgres.url" must be a string');
+    await expect(load('p9.yaml', 'storage:\n  postgres: yes\n')).rejects.toThrow('"storage.postgres" must be a block');
   });
 });

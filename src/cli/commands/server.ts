@@ -17,6 +17,7 @@ export default defineCommand({
     { command: 'svc server -dev', description: 'Start a development server' },
     { command: 'svc server -dev -dev-cloud', description: 'The same, with a simulated cloud instance to try cloud logins from' },
     { command: 'svc server -config=/etc/svc/server.hcl', description: 'Start with a configuration file' },
+    { command: 'svc server -data-dir=/var/lib/svc -storage-url=postgres://svc@db.internal/svc', description: 'Keep the state in PostgreSQL' },
   ],
   family: 'local',
   daemon: true,
@@ -24,6 +25,12 @@ export default defineCommand({
     { name: 'dev', type: 'bool', description: 'Development mode: temporary storage, root token written to the token file.' },
     { name: 'config', type: 'string', description: 'Path to a configuration file (HCL, YAML or JSON).', complete: 'file' },
     { name: 'data-dir', type: 'string', env: 'SVC_DATA_DIR', description: 'Directory for the server state. Required without -dev (here or in -config).', complete: 'dir' },
+    {
+      name: 'storage-url',
+      type: 'string',
+      env: 'SVC_STORAGE_URL',
+      description: 'Keep the state in this PostgreSQL database (postgres://user:password@host:port/db) instead of the data dir. One server per database.',
+    },
     { name: 'bind', type: 'string', description: 'Address to listen on. The default is 127.0.0.1.' },
     { name: 'port', type: 'int', description: 'Port to listen on; 0 picks a free port. The default is 4646.' },
     { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
@@ -83,6 +90,7 @@ export default defineCommand({
         tls,
         sealKey,
         auditFile: (flags['audit-file'] as string | undefined) || file.audit?.file,
+        storageUrl: (flags['storage-url'] as string | undefined) || file.storage?.postgres?.url,
         client: clientEnabled && {
           datacenter: (flags.dc as string | undefined) ?? file.datacenter,
           name: (flags.node as string | undefined) ?? file.name,
