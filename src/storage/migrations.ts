@@ -7,6 +7,7 @@ import { rebuildPeriodicJobs } from '../scheduler/state/periodic-jobs.js';
 import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js';
 import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migration.js';
 import { splitCloudTables } from '../secrets/auth/cloud/tables-migration.js';
+import { rebuildDeploymentDeadlines } from '../scheduler/state/deployments.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -83,6 +84,13 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'cloud auth records in a table per kind',
     up(tx) {
       splitCloudTables(tx);
+    },
+  },
+  {
+    version: 8,
+    description: 'running deployments indexed by their next progress deadline',
+    up(tx) {
+      rebuildDeploymentDeadlines(tx);
     },
   },
 ];

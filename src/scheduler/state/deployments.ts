@@ -4,8 +4,10 @@
  * (with auto-revert to the last stable version), cancellation by a newer version or a stop.
  *
  * Tables:
- *   deployments          ID → Deployment
- *   deployments-by-job   <ns>\0<job>\0<CreateIndex, padded> → ID (newest last)
+ *   deployments            ID → Deployment
+ *   deployments-by-job     <ns>\0<job>\0<CreateIndex, padded> → ID (newest last)
+ *   deployment-deadlines   <next progress deadline, padded ms>\0<ID> → 1, for each running deployment
+ *                          with a group still to make progress: the watcher reads only what is overdue
  */
 import type { Store, WriteTx } from '../../storage/store.js';
 import { goTime, type Allocation } from '../structs/allocation.js';
@@ -19,18 +21,65 @@ import { JOBS_TABLE, JOB_VERSIONS_TABLE, jobKey, versionKey, SEP } from './table
 import { padIndex } from './allocs.js';
 import { autoPromote } from './deployment-promote.js';
 import { putJobRecord } from './job-stubs.js';
+import { scanKeys } from './scan.js';
 
 export const DEPLOYMENTS_TABLE = 'deployments';
 export const DEPLOYMENTS_BY_JOB = 'deployments-by-job';
+export const DEPLOYMENT_DEADLINES = 'deployment-deadlines';
+
+/** Added to a deadline's milliseconds so that times before 1970 (Go's zero time) still sort as numbers. */
+const DEADLINE_OFFSET_MS = 1e14;
+
+/**
+ * When the deployment fails for want of progress unless a group makes some: the earliest deadline of a
+ * group that still has allocations to make healthy or canaries to promote (Nomad's doneGroups). None for
+ * a deployment that is not running.
+ */
+function progressDeadline(d: Deployment): number | undefined {
+  if (d.Status !== 'running') return undefined;
+  let earliest: number | undefined;
+  for (const g of Object.values(d.TaskGroups)) {
+    if (!(g.ProgressDeadline > 0 && (g.HealthyAllocs < g.DesiredTotal || (g.DesiredCanaries > 0 && !g.Promoted)))) continue;
+    const at = Date.parse(g.RequireProgressBy);
+    if (!Number.isNaN(at) && (earliest === undefined || at < earliest)) earliest = at;
+  }
+  return earliest;
+}
+
+const deadlineKey = (at: number, id: string) => `${String(at + DEADLINE_OFFSET_MS).padStart(16, '0')}${SEP}${id}`;
+
+/** Moves the deployment's deadline entry from what `prev` had to what `next` has. */
+function indexDeadline(tx: WriteTx, prev: Deployment | undefined, next: Deployment | undefined): void {
+  const before = prev && progressDeadline(prev);
+  const after = next && progressDeadline(next);
+  if (before === after) return;
+  if (before !== undefined) tx.delete(DEPLOYMENT_DEADLINES, deadlineKey(before, prev!.ID));
+  if (after !== undefined) tx.put(DEPLOYMENT_DEADLINES, deadlineKey(after, next!.ID), 1);
+}
+
+/** The deadline entries of every stored deployment, afresh (the migration that introduced them). */
+export function rebuildDeploymentDeadlines(tx: WriteTx): void {
+  for (const { key } of tx.list(DEPLOYMENT_DEADLINES)) tx.delete(DEPLOYMENT_DEADLINES, key);
+  for (const { value } of tx.list<Deployment>(DEPLOYMENTS_TABLE)) indexDeadline(tx, undefined, value);
+}
 
 export function getDeployment(store: Store | WriteTx, id: string): Deployment | undefined {
   return store.get<Deployment>(DEPLOYMENTS_TABLE, id);
 }
 
 export function putDeployment(tx: WriteTx, d: Deployment): void {
-  const isNew = !tx.get(DEPLOYMENTS_TABLE, d.ID);
+  const prev = tx.get<Deployment>(DEPLOYMENTS_TABLE, d.ID);
   tx.put(DEPLOYMENTS_TABLE, d.ID, d);
-  if (isNew) tx.put(DEPLOYMENTS_BY_JOB, `${jobKey(d.Namespace, d.JobID)}${SEP}${padIndex(d.CreateIndex)}`, d.ID);
+  if (!prev) tx.put(DEPLOYMENTS_BY_JOB, `${jobKey(d.Namespace, d.JobID)}${SEP}${padIndex(d.CreateIndex)}`, d.ID);
+  indexDeadline(tx, prev, d);
+}
+
+/** Removes a deployment and its index entries (garbage collection). */
+export function deleteDeployment(tx: WriteTx, d: Deployment): void {
+  const stored = tx.get<Deployment>(DEPLOYMENTS_TABLE, d.ID);
+  tx.delete(DEPLOYMENTS_TABLE, d.ID);
+  for (const { key, value } of tx.list<string>(DEPLOYMENTS_BY_JOB, `${jobKey(d.Namespace, d.JobID)}${SEP}`)) if (value === d.ID) tx.delete(DEPLOYMENTS_BY_JOB, key);
+  indexDeadline(tx, stored, undefined);
 }
 
 /** A job's deployments, newest first. */
@@ -165,20 +214,24 @@ export function completeIfDone(tx: WriteTx, d: Deployment): boolean {
 /** Fails running deployments whose groups made no progress in time; answers how many. */
 export async function enforceProgressDeadlines(store: Store): Promise<number> {
   const now = Date.now();
-  const overdue = listDeployments(store).filter(
-    (d) =>
-      d.Status === 'running' &&
-      Object.values(d.TaskGroups).some(
-        // A group waiting for promotion is not done, however healthy (Nomad's doneGroups).
-        (g) => g.ProgressDeadline > 0 && (g.HealthyAllocs < g.DesiredTotal || (g.DesiredCanaries > 0 && !g.Promoted)) && Date.parse(g.RequireProgressBy) < now,
-      ),
-  );
+  // Deadlines in order: what is overdue is at the front, and the walk stops at the first that is not.
+  const overdue: string[] = [];
+  for (const key of scanKeys(store, DEPLOYMENT_DEADLINES)) {
+    if (Number(key.slice(0, key.indexOf(SEP))) - DEADLINE_OFFSET_MS >= now) break;
+    overdue.push(key.slice(key.indexOf(SEP) + 1));
+  }
   if (overdue.length === 0) return 0;
+  let failed = 0;
   await store.write((tx) => {
-    for (const d of overdue) {
-      const current = getDeployment(tx, d.ID);
-      if (current && current.Status === 'running') failDeployment(tx, current, DEPLOYMENT_DESCRIPTIONS.progressDeadline);
+    for (const id of overdue) {
+      const current = getDeployment(tx, id);
+      // Progress may have moved the deadline since the walk.
+      const at = current && progressDeadline(current);
+      if (current && at !== undefined && at < now) {
+        failDeployment(tx, current, DEPLOYMENT_DESCRIPTIONS.progressDeadline);
+        failed++;
+      }
     }
   });
-  return overdue.length;
+  return failed;
 }

@@ -14,7 +14,7 @@ import { evalTerminal, type Evaluation } from '../structs/evaluation.js';
 import type { Deployment } from '../structs/deployment.js';
 import type { Job } from '../structs/job.js';
 import { ALLOCS_BY_JOB, ALLOC_JOBS, allocsOfEval, allocsOfJob, countChild, deleteAlloc, deleteSummary } from './allocs.js';
-import { DEPLOYMENTS_BY_JOB, DEPLOYMENTS_TABLE } from './deployments.js';
+import { DEPLOYMENTS_BY_JOB, DEPLOYMENTS_TABLE, deleteDeployment } from './deployments.js';
 import { EVALS_BY_JOB_TABLE, EVALS_TABLE, evalsOfJob } from './evals.js';
 import { nextTurn, SCAN_BATCH, scanTable } from './scan.js';
 import { JOB_SUBMISSIONS_TABLE } from './jobs.js';
@@ -53,11 +53,6 @@ const isBatch = (type: string) => type === 'batch' || type === 'sysbatch';
 function deleteEval(tx: WriteTx, e: Evaluation): void {
   tx.delete(EVALS_TABLE, e.ID);
   tx.delete(EVALS_BY_JOB_TABLE, `${jobKey(e.Namespace, e.JobID)}${SEP}${e.ID}`);
-}
-
-function deleteDeployment(tx: WriteTx, d: Deployment): void {
-  tx.delete(DEPLOYMENTS_TABLE, d.ID);
-  for (const { key, value } of tx.list<string>(DEPLOYMENTS_BY_JOB, `${jobKey(d.Namespace, d.JobID)}${SEP}`)) if (value === d.ID) tx.delete(DEPLOYMENTS_BY_JOB, key);
 }
 
 function deleteJobRecords(tx: WriteTx, job: Job): void {
