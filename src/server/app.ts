@@ -78,6 +78,8 @@ export interface ServerOptions {
   auditFile?: string;
   /** keep the state in this PostgreSQL database instead of LMDB in the data dir */
   storageUrl?: string;
+  /** keep the state in memory only (tests that need no disk): nothing of it survives the server */
+  memoryStorage?: boolean;
 }
 
 export interface SvcServer {
@@ -131,7 +133,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
   try {
     const seal = await Seal.open(dataDir, opts.sealKey);
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
-    storage = await openServerStorage(dataDir, opts.storageUrl);
+    storage = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage);
     const store = storage.store;
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);
     const tokens = new TokenStore(store, seal, log.named('token'));

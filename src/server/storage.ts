@@ -2,13 +2,21 @@ import path from 'node:path';
 import type { Store } from '../storage/store.js';
 import { SCHEMA_MIGRATIONS } from '../storage/migrations.js';
 
-/** Where the server keeps its state: LMDB in the data dir, or a PostgreSQL database given by URL. */
+/**
+ * Where the server keeps its state: LMDB in the data dir, a PostgreSQL database given by URL, or (tests
+ * that do not need a disk) memory.
+ */
 export interface ServerStorage {
   store: Store;
   close(): Promise<void>;
 }
 
-export async function openServerStorage(dataDir: string, storageUrl: string | undefined): Promise<ServerStorage> {
+export async function openServerStorage(dataDir: string, storageUrl: string | undefined, memory = false): Promise<ServerStorage> {
+  if (memory) {
+    const { openMemoryStore } = await import('../storage/memory-store.js');
+    const store = await openMemoryStore();
+    return { store, close: () => store.close() };
+  }
   if (!storageUrl) {
     const { openLmdbStore } = await import('../storage/lmdb-store.js');
     const store = await openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS });

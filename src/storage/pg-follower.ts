@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { CHANNEL } from './pg-queries.js';
-import { catchUp, type Replica } from './pg-replica.js';
+import { catchUp } from './pg-replica.js';
+import type { Replica } from './replica.js';
 
 /**
  * Keeps the replica following the other processes' writes: each commit's NOTIFY starts a catch-up at

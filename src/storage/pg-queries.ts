@@ -1,18 +1,12 @@
 import type pg from 'pg';
 import { MemoryTables } from './memory-tables.js';
 import type { LogEntry, PendingWrites } from './pending-writes.js';
+import type { Snapshot } from './replica.js';
 
 /** The SQL the PostgreSQL backend runs on its tables (pg-schema.ts), with the encoding of its rows. */
 
 /** Every commit notifies this channel with its index. */
 export const CHANNEL = 'svc_store';
-
-/** The replica as of one index: what a new process loads, and what a process too far behind the log reloads. */
-export interface Snapshot {
-  tables: MemoryTables;
-  index: number;
-  tableIndexes: Map<string, number>;
-}
 
 /** Rows per query when loading a snapshot: memory for one page of rows, not for the whole table. */
 const SNAPSHOT_PAGE = 10_000;

@@ -1,56 +1,9 @@
 import type pg from 'pg';
-import { MemoryTables } from './memory-tables.js';
-import type { LogEntry } from './pending-writes.js';
-import { readLog, readSnapshot, type Snapshot } from './pg-queries.js';
+import { readLog, readSnapshot } from './pg-queries.js';
+import type { Replica, Snapshot } from './replica.js';
 
 /** Log entries per query when catching up. */
 const LOG_PAGE = 1_000;
-
-/**
- * This process's copy of the whole store, as of `index`: what every read answers. It only moves forward,
- * one log entry at a time in index order, or to a whole newer snapshot. Entries it already has are
- * skipped: a commit of this process reaches it both directly and through the log.
- */
-export class Replica {
-  private state: Snapshot = { tables: new MemoryTables(), index: 0, tableIndexes: new Map() };
-
-  /** `advanced` hears of every index the replica reaches, with the tables whose index moved. */
-  constructor(private readonly advanced: (index: number, tables: ReadonlySet<string>) => void) {}
-
-  get index(): number {
-    return this.state.index;
-  }
-
-  get tables(): MemoryTables {
-    return this.state.tables;
-  }
-
-  tableIndex(table: string): number {
-    return this.state.tableIndexes.get(table) ?? 0;
-  }
-
-  apply(entry: LogEntry): void {
-    const state = this.state;
-    if (entry.index <= state.index) return;
-    if (entry.index !== state.index + 1) throw new Error(`store replica at index ${state.index} was given log entry ${entry.index}`);
-    for (const [table, key, text] of entry.changes) {
-      if (text === null) state.tables.delete(table, key);
-      else state.tables.set(table, key, text);
-    }
-    for (const table of entry.tables) state.tableIndexes.set(table, entry.index);
-    state.index = entry.index;
-    this.advanced(entry.index, new Set(entry.tables));
-  }
-
-  /** Takes `snapshot` in place of everything, when it is newer. */
-  replace(snapshot: Snapshot): void {
-    if (snapshot.index <= this.state.index) return;
-    const moved = new Set<string>();
-    for (const [table, index] of snapshot.tableIndexes) if (index !== this.state.tableIndexes.get(table)) moved.add(table);
-    this.state = snapshot;
-    this.advanced(snapshot.index, moved);
-  }
-}
 
 /**
  * Brings the replica up to what the database holds: from the log, or, when the log no longer reaches back

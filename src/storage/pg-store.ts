@@ -1,14 +1,12 @@
 import pg from 'pg';
-import type { Store, WriteTx } from './store.js';
-import { IndexWaiters } from './index-waiters.js';
-import { walkRange, type RangeOptions } from './memory-tables.js';
+import type { Store } from './store.js';
 import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
 import { PendingWrites, type LogEntry } from './pending-writes.js';
 import { LogFollower } from './pg-follower.js';
 import { commitAndNotify, lockForWrite, pruneLog, writeBatch } from './pg-queries.js';
-import { catchUp, readConsistentSnapshot, Replica } from './pg-replica.js';
+import { catchUp, readConsistentSnapshot } from './pg-replica.js';
+import { ReplicaStore, type Call } from './replica-store.js';
 import { ensureSchema } from './pg-schema.js';
-import { storedKey, storedTable } from './store-keys.js';
 import { runWriteFunctions, type Outcome } from './write-batch.js';
 
 /**
@@ -69,27 +67,15 @@ export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
   return store;
 }
 
-interface Call {
-  fn: (tx: WriteTx) => unknown;
-  resolve: (done: { result: unknown; index: number; durable: Promise<void> }) => void;
-  reject: (err: unknown) => void;
-}
-
-class PgStore implements Store {
-  private readonly waiters = new IndexWaiters((table) => this.currentFor(table));
-  private readonly replica = new Replica((index, tables) => this.waiters.notify(index, tables, false));
+class PgStore extends ReplicaStore {
   private readonly follower: LogFollower;
-  private readonly queue: Call[] = [];
-  private draining: Promise<void> | undefined;
-  private inWrite = false;
-  private closed = false;
-  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
     connection: pg.ClientConfig,
-    private readonly where: string,
+    where: string,
   ) {
+    super(where);
     this.follower = new LogFollower(connection, pool, this.replica);
   }
 
@@ -106,97 +92,13 @@ class PgStore implements Store {
     this.follower.follow();
   }
 
-  index(): number {
-    return this.replica.index;
-  }
-
-  tableIndex(table: string): number {
-    return this.replica.tableIndex(table);
-  }
-
-  get<T>(table: string, key: string): T | undefined {
-    const t = storedTable(table);
-    const text = this.replica.tables.get(t, storedKey(t, key));
-    return text === undefined ? undefined : (JSON.parse(text) as T);
-  }
-
-  list<T>(table: string, prefix = '', opts: RangeOptions = {}): Array<{ key: string; value: T }> {
-    const out: Array<{ key: string; value: T }> = [];
-    this.walk(table, prefix, opts, (key, text) => void out.push({ key, value: JSON.parse(text) as T }));
-    return out;
-  }
-
-  keys(table: string, prefix = '', opts: RangeOptions = {}): string[] {
-    const out: string[] = [];
-    this.walk(table, prefix, opts, (key) => void out.push(key));
-    return out;
-  }
-
-  async write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }> {
-    const { result, index, durable } = await this.commit(fn);
-    await durable;
-    return { result, index };
-  }
-
-  commit<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number; durable: Promise<void> }> {
-    if (this.closed) return Promise.reject(new Error(`store ${this.where} is closed`));
-    // It would run in a later transaction, after the one that called it: its caller could not await it.
-    if (this.inWrite) return Promise.reject(new Error('store.write called from inside a write function'));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as Call['resolve'], reject });
-      this.draining ??= this.drain();
-    });
-  }
-
-  waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number> {
-    return this.waitFor(after, timeoutMs, table);
-  }
-
-  waitForCommit(after: number, timeoutMs: number, table?: string): Promise<number> {
-    return this.waitFor(after, timeoutMs, table);
-  }
-
-  close(): Promise<void> {
-    this.closing ??= this.doClose();
-    return this.closing;
-  }
-
-  private async doClose(): Promise<void> {
-    this.closed = true;
-    while (this.draining) await this.draining;
+  protected async shutdown(): Promise<void> {
     await this.follower.stop();
-    this.waiters.releaseAll();
     await this.pool.end();
   }
 
-  private waitFor(after: number, timeoutMs: number, table: string | undefined): Promise<number> {
-    if (this.closed) return Promise.resolve(this.currentFor(table));
-    // A commit is durable when it is visible: both kinds of waiter wake at once.
-    return this.waiters.wait(after, timeoutMs, table, true);
-  }
-
-  private currentFor(table: string | undefined): number {
-    return table === undefined ? this.replica.index : this.replica.tableIndex(table);
-  }
-
-  private walk(table: string, prefix: string, opts: RangeOptions, visit: (key: string, text: string) => void): void {
-    const t = storedTable(table);
-    const p = storedKey(t, prefix);
-    const start = opts.start === undefined ? undefined : storedKey(t, opts.start);
-    const map = this.replica.tables.table(t);
-    if (map !== undefined) walkRange(map, p, { ...opts, start }, visit);
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) await this.runBatch();
-    } finally {
-      this.draining = undefined;
-    }
-  }
-
   /** One PostgreSQL transaction for the calls queued by the time the lock is held. Never throws. */
-  private async runBatch(): Promise<void> {
+  protected async runBatch(): Promise<void> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();

@@ -1,0 +1,61 @@
+import type { Store } from './store.js';
+import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
+import { PendingWrites } from './pending-writes.js';
+import type { Snapshot } from './replica.js';
+import { ReplicaStore } from './replica-store.js';
+import { runWriteFunctions } from './write-batch.js';
+
+/**
+ * A store in memory only, for tests that want the server without a disk or a database: reads, writes,
+ * indexes and waiters behave as in the other stores (the same contract suite runs against it). What it
+ * holds survives a close only in `space`, so that a test can open it again as a restarted server would;
+ * nothing reaches the disk.
+ */
+
+/** Where a memory store keeps its state between a close and the next open. */
+export interface MemorySpace {
+  snapshot?: Snapshot;
+}
+
+export async function openMemoryStore(opts: { space?: MemorySpace; migrations?: Migration[] } = {}): Promise<Store> {
+  const store = new MemoryStore(opts.space ?? {});
+  try {
+    await runMigrations(store, opts.migrations ?? SCHEMA_MIGRATIONS);
+  } catch (err) {
+    await store.close();
+    if (err instanceof NewerSchemaError) throw err;
+    throw new Error(`cannot open memory store: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return store;
+}
+
+class MemoryStore extends ReplicaStore {
+  constructor(private readonly space: MemorySpace) {
+    super('(memory)');
+    if (space.snapshot) this.replica.replace(space.snapshot);
+  }
+
+  /** Runs the writes queued in one turn of the event loop together, as LMDB's group commit does. */
+  protected async runBatch(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    const calls = this.queue.splice(0);
+    const pending = new PendingWrites(this.replica.tables);
+    const { entries, outcomes } = runWriteFunctions(
+      pending,
+      this.replica.index,
+      calls.map((c) => c.fn),
+      (on) => (this.inWrite = on),
+    );
+    for (const entry of entries) this.replica.apply(entry);
+    const durable = Promise.resolve();
+    calls.forEach((c, i) => {
+      const o = outcomes[i];
+      if (o.ok) c.resolve({ result: o.result, index: o.index, durable });
+      else c.reject(o.error);
+    });
+  }
+
+  protected async shutdown(): Promise<void> {
+    this.space.snapshot = this.replica.snapshot();
+  }
+}
