@@ -46,13 +46,7 @@ class MemoryStore extends ReplicaStore {
       calls.map((c) => c.fn),
       (on) => (this.inWrite = on),
     );
-    for (const entry of entries) this.replica.apply(entry);
-    const durable = Promise.resolve();
-    calls.forEach((c, i) => {
-      const o = outcomes[i];
-      if (o.ok) c.resolve({ result: o.result, index: o.index, durable });
-      else c.reject(o.error);
-    });
+    this.settle(calls, entries, outcomes);
   }
 
   protected async shutdown(): Promise<void> {

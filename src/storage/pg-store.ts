@@ -140,13 +140,7 @@ class PgStore extends ReplicaStore {
       else calls.forEach((c, i) => c.reject(outcomes[i]?.ok === false ? outcomes[i].error : err));
       return;
     }
-    for (const entry of entries) this.replica.apply(entry);
-    const durable = Promise.resolve();
-    calls.forEach((c, i) => {
-      const o = outcomes[i];
-      if (o.ok) c.resolve({ result: o.result, index: o.index, durable });
-      else c.reject(o.error);
-    });
+    this.settle(calls, entries, outcomes);
   }
 
   /** The database failed before the queued calls ran: they fail with its error. */

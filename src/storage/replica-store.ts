@@ -3,6 +3,8 @@ import { IndexWaiters } from './index-waiters.js';
 import { walkRange, type RangeOptions } from './memory-tables.js';
 import { Replica } from './replica.js';
 import { storedKey, storedTable } from './store-keys.js';
+import type { LogEntry } from './pending-writes.js';
+import type { Outcome } from './write-batch.js';
 
 /**
  * What the stores that hold their whole state in memory share (the PostgreSQL store's replica, and the
@@ -113,6 +115,17 @@ export abstract class ReplicaStore implements Store {
     const start = opts.start === undefined ? undefined : storedKey(t, opts.start);
     const map = this.replica.tables.table(t);
     if (map !== undefined) walkRange(map, p, { ...opts, start }, visit);
+  }
+
+  /** Takes a batch's committed writes into the replica, then answers each call: its result, or its error. */
+  protected settle(calls: Call[], entries: LogEntry[], outcomes: Outcome[]): void {
+    for (const entry of entries) this.replica.apply(entry);
+    const durable = Promise.resolve();
+    calls.forEach((c, i) => {
+      const o = outcomes[i];
+      if (o.ok) c.resolve({ result: o.result, index: o.index, durable });
+      else c.reject(o.error);
+    });
   }
 
   private async drain(): Promise<void> {
