@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { uuid } from '../shared/ids.js';
 import { createLogger, type LogLevel } from '../shared/log.js';
-import { openServerStorage, type ServerStorage } from './storage.js';
+import { bindKeyring, openServerStorage, type ServerStorage } from './storage.js';
 import { Seal } from '../storage/seal.js';
 import type { SealKeySource } from '../storage/seal-key.js';
 import type { AuditLog } from './audit/audit-log.js';
@@ -135,6 +135,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
     storage = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage);
     const store = storage.store;
+    await bindKeyring(store, seal, opts.storageUrl ? 'the state in the PostgreSQL database' : `the state in ${dataDir}`);
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);

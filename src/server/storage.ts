@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Seal } from '../storage/seal.js';
 import type { Store } from '../storage/store.js';
 import { SCHEMA_MIGRATIONS } from '../storage/migrations.js';
 
@@ -41,3 +42,27 @@ export async function openServerStorage(dataDir: string, storageUrl: string | un
     throw err;
   }
 }
+
+/**
+ * The state's sealed values and token hashes open only with the keyring they were made with, which lives
+ * in the data dir (or is sealed by the seal key). The state remembers that keyring's key, so that a server
+ * given another data dir on the same state (a PostgreSQL database, say) stops at once and says why,
+ * instead of starting and then refusing every token and secret.
+ */
+export async function bindKeyring(store: Store, seal: Seal, state: string): Promise<void> {
+  const known = store.get<string>(META_TABLE, KEYRING_KEY);
+  if (known === undefined) {
+    await store.write((tx) => {
+      if (tx.get(META_TABLE, KEYRING_KEY) === undefined) tx.put(META_TABLE, KEYRING_KEY, seal.keyId);
+    });
+    return;
+  }
+  if (!seal.holds(known)) {
+    throw new Error(
+      `${state} was sealed with keyring key ${known}, which is not in this data dir's keyring (${seal.keyLocation}): start with the data dir, and seal key if any, that the state was made with`,
+    );
+  }
+}
+
+const META_TABLE = 'meta';
+const KEYRING_KEY = 'keyring_key_id';

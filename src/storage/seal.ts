@@ -46,6 +46,11 @@ export class Seal {
     return this.activeKeyId;
   }
 
+  /** Whether this keyring holds the key with that id. */
+  holds(keyId: string): boolean {
+    return this.keys.has(keyId);
+  }
+
   encrypt(plain: string, context: string): string {
     const blob = gcmSeal(this.keys.get(this.activeKeyId)!, plain, Buffer.from(context, 'utf8'));
     return `${SEALED_PREFIX}:${this.activeKeyId}:${blob.toString('base64')}`;

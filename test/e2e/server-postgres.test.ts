@@ -85,6 +85,12 @@ describe('svc server -storage-url', () => {
     } finally {
       expect((await stop(second)).code).toBe(0);
     }
+
+    // Another data dir has another keyring, which opens none of the database's secrets: refused at start.
+    const stranger = await runCli(['server', '-data-dir', path.join(work, 'stranger'), '-storage-url', url, '-port=0', '-client=false'], { HOME: home, NO_COLOR: '1' });
+    expect(stranger.code).not.toBe(0);
+    expect(stranger.stderr).toContain("which is not in this data dir's keyring");
+    expect(stranger.stderr).toContain('start with the data dir, and seal key if any, that the state was made with');
   });
 
   it('schedules and runs a job with its state in PostgreSQL', async () => {
