@@ -95,7 +95,11 @@ describe('svc server -storage-url', () => {
 
   it('schedules and runs a job with its state in PostgreSQL', async () => {
     const url = await newDatabase();
-    const server = await spawnServer(['-dev', '-storage-url', url, '-port=0'], { HOME: home });
+    // -dev's own data dir would be temporary: the database's keyring must outlive the server.
+    const refused = await runCli(['server', '-dev', '-storage-url', url, '-port=0'], { HOME: home, NO_COLOR: '1' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('with -dev and -storage-url, pass -data-dir too');
+    const server = await spawnServer(['-dev', '-data-dir', path.join(work, 'dev'), '-storage-url', url, '-port=0'], { HOME: home });
     try {
       const job = path.join(work, 'hello.hcl');
       await writeFile(

@@ -63,6 +63,11 @@ export default defineCommand({
     if (!dev && !dataDir) throw new UsageError('a data dir is required without -dev: pass -data-dir or set data_dir in -config');
     if (flags['dev-root-token-id'] && !dev) throw new UsageError('-dev-root-token-id is only allowed with -dev');
     if (flags['dev-cloud'] && !dev) throw new UsageError('-dev-cloud is only allowed with -dev');
+    const storageUrl = (flags['storage-url'] as string | undefined) || file.storage?.postgres?.url;
+    // The database's secrets open only with the data dir's keyring, and -dev removes a temporary one.
+    if (dev && storageUrl && !dataDir) {
+      throw new UsageError("with -dev and -storage-url, pass -data-dir too: -dev's temporary data dir holds the keyring that seals the database's secrets, and is removed when the server stops");
+    }
     const meta: Record<string, string> = { ...file.client?.meta };
     for (const item of (flags.meta as string[] | undefined) ?? []) {
       const eq = item.indexOf('=');
@@ -90,7 +95,7 @@ export default defineCommand({
         tls,
         sealKey,
         auditFile: (flags['audit-file'] as string | undefined) || file.audit?.file,
-        storageUrl: (flags['storage-url'] as string | undefined) || file.storage?.postgres?.url,
+        storageUrl,
         client: clientEnabled && {
           datacenter: (flags.dc as string | undefined) ?? file.datacenter,
           name: (flags.node as string | undefined) ?? file.name,
