@@ -231,16 +231,16 @@ export function openApiPaths(def: PathDef, mountPath: string): Record<string, Op
   if (def.sudo) item['x-svc-sudo'] = true;
 
   const ops = def.operations;
-  if (ops.read) {
-    item.get = {
-      summary: ops.read.summary,
-      operationId: operationId('read', mountPath, def.pattern),
-      tags: [tag],
-      ...(others.length > 0 ? { parameters: queryParams(def.fields, others, ['read']) } : {}),
-      responses,
-      ...deprecated,
-    };
-  }
+  /** A read or delete: its fields (other than the path's) are query parameters. */
+  const simple = (op: 'read' | 'delete', summary: string): OpenApiOperation => ({
+    summary,
+    operationId: operationId(op, mountPath, def.pattern),
+    tags: [tag],
+    ...(others.length > 0 ? { parameters: queryParams(def.fields, others, [op]) } : {}),
+    responses,
+    ...deprecated,
+  });
+  if (ops.read) item.get = simple('read', ops.read.summary);
   const writeOps = (['create', 'update'] as const).filter((op) => ops[op]);
   if (writeOps.length > 0) {
     const summaries = [...new Set(writeOps.map((op) => ops[op]!.summary))];
@@ -273,16 +273,7 @@ export function openApiPaths(def: PathDef, mountPath: string): Record<string, Op
       ...deprecated,
     };
   }
-  if (ops.delete) {
-    item.delete = {
-      summary: ops.delete.summary,
-      operationId: operationId('delete', mountPath, def.pattern),
-      tags: [tag],
-      ...(others.length > 0 ? { parameters: queryParams(def.fields, others, ['delete']) } : {}),
-      responses,
-      ...deprecated,
-    };
-  }
+  if (ops.delete) item.delete = simple('delete', ops.delete.summary);
   const out: Record<string, OpenApiPathItem> = {};
   if (ops.list) {
     const listOp: OpenApiOperation = {
