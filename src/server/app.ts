@@ -10,6 +10,7 @@ import { uuid } from '../shared/ids.js';
 import { createLogger, type LogLevel } from '../shared/log.js';
 import { bindKeyring, openServerStorage, type ServerStorage } from './storage.js';
 import { Seal } from '../storage/seal.js';
+import { META_TABLE } from '../storage/store.js';
 import type { SealKeySource } from '../storage/seal-key.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { MountTable } from '../secrets/mounts/mount-table.js';
@@ -98,7 +99,6 @@ export interface SvcServer {
   close(): Promise<void>;
 }
 
-const META_TABLE = 'meta';
 /** How long shutdown waits for requests in flight. */
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Seal } from '../storage/seal.js';
-import type { Store } from '../storage/store.js';
+import { META_TABLE, type Store } from '../storage/store.js';
 import { SCHEMA_MIGRATIONS } from '../storage/migrations.js';
 
 /**
@@ -64,5 +64,4 @@ export async function bindKeyring(store: Store, seal: Seal, state: string): Prom
   }
 }
 
-const META_TABLE = 'meta';
 const KEYRING_KEY = 'keyring_key_id';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
-import type { Store, WriteTx } from './store.js';
+import { META_TABLE, type Store, type WriteTx } from './store.js';
 import { IndexWaiters } from './index-waiters.js';
 import { checkTable, keyTooLong, MAX_KEY_BYTES } from './store-keys.js';
 import { errCode } from './private-file.js';
@@ -19,7 +19,6 @@ import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } fr
  * other.
  */
 
-const META = 'meta';
 const INDEX_KEY = 'index';
 const TABLE_INDEX_PREFIX = 'table_index/';
 
@@ -145,7 +144,7 @@ class LmdbStore implements Store {
     // callback throws. Serial execution is what makes read-modify-write in `fn` safe, and because the
     // LMDB write lock is held, also safe against another process on the same env.
     const result = await db.childTransaction(() => {
-      index = readNumber(db, encodeKey(META, INDEX_KEY)) + 1;
+      index = readNumber(db, encodeKey(META_TABLE, INDEX_KEY)) + 1;
       touched.clear();
       const tx = new LmdbWriteTx(db, index, touched);
       let out: T;
@@ -161,8 +160,8 @@ class LmdbStore implements Store {
         // A promise would make lmdb hold the write lock across awaits and let other code run mid-transaction.
         throw new Error('store.write: fn must be synchronous (it returned a promise)');
       }
-      db.putSync(encodeKey(META, INDEX_KEY), index);
-      for (const table of touched) db.putSync(encodeKey(META, TABLE_INDEX_PREFIX + table), index);
+      db.putSync(encodeKey(META_TABLE, INDEX_KEY), index);
+      for (const table of touched) db.putSync(encodeKey(META_TABLE, TABLE_INDEX_PREFIX + table), index);
       return out;
     });
     // Committed is visible, not durable: waiters hear of the commit only once it is on disk. `flushed`
@@ -216,7 +215,7 @@ class LmdbStore implements Store {
   }
 
   private readIndex(metaKey: string): number {
-    return readNumber(this.db, encodeKey(META, metaKey));
+    return readNumber(this.db, encodeKey(META_TABLE, metaKey));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Store, WriteTx } from './store.js';
+import { META_TABLE, type Store, type WriteTx } from './store.js';
 import { rebuildNodeUsage } from '../scheduler/state/allocs.js';
 import { rebuildSystemJobs } from '../scheduler/state/system-jobs.js';
 import { buildListStubs } from '../scheduler/state/list-stubs-migration.js';
@@ -32,7 +32,7 @@ export class NewerSchemaError extends Error {
 }
 
 /** Where the schema version lives. `meta` is shared with the store's own index bookkeeping. */
-export const SCHEMA_TABLE = 'meta';
+export const SCHEMA_TABLE = META_TABLE;
 export const SCHEMA_KEY = 'schema_version';
 
 export const SCHEMA_MIGRATIONS: Migration[] = [

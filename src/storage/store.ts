@@ -5,6 +5,9 @@
  *
  * Keys are strings grouped in tables. A table is a key prefix, ordered lexicographically.
  */
+/** The table of the store's and the server's own bookkeeping: index, schema version, initialisation, keys. */
+export const META_TABLE = 'meta';
+
 export interface Store {
   /** Current value of the global write index (0 on an empty store). */
   index(): number;
