@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { META_TABLE, type Store, type WriteTx } from './store.js';
+import { TxLifecycle } from './tx-lifecycle.js';
 import { IndexWaiters } from './index-waiters.js';
 import { checkTable, keyTooLong, MAX_KEY_BYTES } from './store-keys.js';
 import { errCode } from './private-file.js';
@@ -219,25 +220,14 @@ class LmdbStore implements Store {
   }
 }
 
-class LmdbWriteTx implements WriteTx {
-  /** Cleared when fn returns: a tx captured and used later would otherwise write outside any transaction. */
-  live = true;
-  private readonly ending: Array<() => void> = [];
+class LmdbWriteTx extends TxLifecycle implements WriteTx {
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
     readonly index: number,
     private readonly touched: Set<string>,
-  ) {}
-
-  beforeCommit(fn: () => void): void {
-    this.check();
-    this.ending.push(fn);
-  }
-
-  /** Runs the beforeCommit functions (those they add too), once fn has returned. */
-  end(): void {
-    for (let i = 0; i < this.ending.length; i++) this.ending[i]();
+  ) {
+    super();
   }
 
   get<T>(table: string, key: string): T | undefined {
@@ -262,10 +252,6 @@ class LmdbWriteTx implements WriteTx {
     const existed = this.db.removeSync(encodeKey(table, key));
     if (existed) this.touched.add(table);
     return existed;
-  }
-
-  private check(): void {
-    if (!this.live) throw new Error('store: transaction used after its write function returned');
   }
 }
 

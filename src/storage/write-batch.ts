@@ -1,4 +1,5 @@
 import type { WriteTx } from './store.js';
+import { TxLifecycle } from './tx-lifecycle.js';
 import type { LogEntry, PendingWrites } from './pending-writes.js';
 import { storedKey, storedTable } from './store-keys.js';
 
@@ -43,24 +44,13 @@ export function runWriteFunctions(
 }
 
 /** A write function's view: values in and out as JSON, so every read is a fresh copy, as with LMDB. */
-class PendingWriteTx implements WriteTx {
-  /** Cleared when fn returns: a tx captured and used later would otherwise write outside any transaction. */
-  live = true;
-  private readonly ending: Array<() => void> = [];
+class PendingWriteTx extends TxLifecycle implements WriteTx {
 
   constructor(
     private readonly pending: PendingWrites,
     readonly index: number,
-  ) {}
-
-  beforeCommit(fn: () => void): void {
-    this.check();
-    this.ending.push(fn);
-  }
-
-  /** Runs the beforeCommit functions (those they add too), once fn has returned. */
-  end(): void {
-    for (let i = 0; i < this.ending.length; i++) this.ending[i]();
+  ) {
+    super();
   }
 
   get<T>(table: string, key: string): T | undefined {
@@ -90,9 +80,5 @@ class PendingWriteTx implements WriteTx {
     this.check();
     const t = storedTable(table);
     return this.pending.delete(t, storedKey(t, key));
-  }
-
-  private check(): void {
-    if (!this.live) throw new Error('store: transaction used after its write function returned');
   }
 }
