@@ -221,7 +221,6 @@ class LmdbStore implements Store {
 }
 
 class LmdbWriteTx extends TxLifecycle implements WriteTx {
-
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
     readonly index: number,

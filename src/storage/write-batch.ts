@@ -45,7 +45,6 @@ export function runWriteFunctions(
 
 /** A write function's view: values in and out as JSON, so every read is a fresh copy, as with LMDB. */
 class PendingWriteTx extends TxLifecycle implements WriteTx {
-
   constructor(
     private readonly pending: PendingWrites,
     readonly index: number,
