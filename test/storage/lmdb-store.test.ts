@@ -28,32 +28,13 @@ let locations = 0;
 storeContract('lmdb', async () => {
   const dir = path.join(tmp, `store-${++locations}`);
   return { open: () => openLmdbStore({ dir }) };
-});
+}, { flushAfterCommit: true });
 
 describe('lmdb store: files', () => {
   it('creates the data dir with mode 0700 and its data file with mode 0600', async () => {
     await openStore();
     expect(fs.statSync(path.join(tmp, 'data')).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(tmp, 'data', 'data.mdb')).mode & 0o777).toBe(0o600);
-  });
-});
-
-describe('lmdb store: waitForCommit', () => {
-  it('wakes at the commit, before it is durable; waitForIndex only once it is durable', async () => {
-    const s = await openStore();
-    const now = s.index();
-    const order: string[] = [];
-    const onCommit = s.waitForCommit(now, 10_000).then((i) => (order.push('waitForCommit'), i));
-    const onDurable = s.waitForIndex(now, 10_000).then((i) => (order.push('waitForIndex'), i));
-    const { index, durable } = await s.commit((tx) => tx.put('t', 'a', 1));
-    order.push('committed');
-    await durable;
-    order.push('durable');
-    expect(await onCommit).toBe(index);
-    expect(await onDurable).toBe(index);
-    // The commit's own waiters are woken before commit() resolves; waitForIndex's after the flush.
-    expect(order.indexOf('waitForCommit')).toBeLessThan(order.indexOf('committed'));
-    expect(order.indexOf('waitForIndex')).toBeGreaterThan(order.indexOf('committed'));
   });
 });
 
