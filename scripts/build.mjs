@@ -11,7 +11,8 @@
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
 //   dist/cli-template.cjs   the Go template language of `-t`, loaded only when a command is given one;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
-//   dist/server-config.cjs  the server's configuration file reader, loaded only by `svc server`;
+//   dist/agent.cjs          a node without a server, loaded only by `svc agent`;
+//   dist/server-config.cjs  the server's configuration file reader, loaded only by `svc server` and `svc agent`;
 //   dist/jobspec.cjs        the job file parser, loaded only by job commands;
 //   dist/api-tls.cjs, dist/api-proxy.cjs, dist/api-curl-string.cjs  the API client's TLS (https://
 //                           addresses only), proxying (a proxy variable set) and -output-curl-string,
@@ -46,6 +47,7 @@ import path from 'node:path';
  */
 const SEPARATE = new Map([
   [path.resolve('src/cli/server-start.ts'), { out: 'server.cjs' }],
+  [path.resolve('src/cli/agent-start.ts'), { out: 'agent.cjs' }],
   [path.resolve('src/jobspec/index.ts'), { out: 'jobspec.cjs' }],
   [path.resolve('src/cli/scheduler/index.ts'), { out: 'cli-scheduler.cjs', cli: true }],
   [path.resolve('src/cli/commands/auth/cloud/index.ts'), { out: 'cli-auth-cloud.cjs', cli: true }],

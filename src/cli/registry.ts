@@ -27,8 +27,9 @@ import { systemGroup, systemCommands } from './commands/system/index.js';
 import { serviceGroup, serviceCommands } from './commands/service/index.js';
 import { agentCommands } from './commands/agent/index.js';
 import { printGroup, printCommands } from './commands/print/index.js';
+import { operatorGroup, operatorCommands } from './commands/operator/index.js';
 
-const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, identityGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, identityGroup, operatorGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
 
 const commands: CommandSpec[] = [
   serverCommand,
@@ -38,6 +39,7 @@ const commands: CommandSpec[] = [
   ...tokenCommands,
   ...policyCommands,
   ...authCommands,
+  ...operatorCommands,
   ...namespaceCommands,
   runAlias,
   stopAlias,

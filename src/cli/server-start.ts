@@ -55,7 +55,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     `             Version: ${server.services.version}`,
     `             Address: ${url}`,
     `            Data dir: ${opts.dataDir ?? '(temporary, removed at shutdown)'}`,
-    `             Storage: lmdb`,
+    `             Storage: ${opts.storageUrl ? 'postgres' : 'lmdb'}`,
     `            Seal key: ${server.services.seal.keyLocation}`,
   ];
   if (opts.auditFile) lines.push(`           Audit log: ${opts.auditFile}`);

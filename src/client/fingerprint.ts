@@ -21,8 +21,11 @@ export interface FingerprintOptions {
   nodePool?: string;
   meta: Record<string, string>;
   dataDir: string;
-  /** host:port of this node's HTTP API */
-  httpAddr: string;
+  /**
+   * host:port of this node's HTTP API. A node without one of its own (`svc agent`) leaves it out and is
+   * known by its primary address, the host other machines reach it at.
+   */
+  httpAddr?: string;
   /** adds the mock driver, for tests and benchmarks */
   enableMockDriver?: boolean;
   /** replaces the node's drivers (tests) */
@@ -105,6 +108,7 @@ export async function fingerprintNode(opts: FingerprintOptions): Promise<{ node:
   const memoryBytes = os.totalmem();
   const fs = statfsSync(opts.dataDir);
   const addr = primaryAddress();
+  const httpAddr = opts.httpAddr ?? addr.ip;
   const release = osRelease();
   const attributes: Record<string, string> = {
     'kernel.name': os.platform(),
@@ -126,7 +130,7 @@ export async function fingerprintNode(opts: FingerprintOptions): Promise<{ node:
     'unique.storage.bytestotal': String(fs.blocks * fs.bsize),
     'unique.storage.bytesfree': String(fs.bavail * fs.bsize),
     'nomad.version': VERSION,
-    'nomad.advertise.address': opts.httpAddr,
+    'nomad.advertise.address': httpAddr,
   };
 
   const drivers: Record<string, DriverInfo> = {};
@@ -144,7 +148,7 @@ export async function fingerprintNode(opts: FingerprintOptions): Promise<{ node:
     NodePool: opts.nodePool ?? 'default',
     NodeClass: opts.nodeClass,
     ComputedClass: '',
-    HTTPAddr: opts.httpAddr,
+    HTTPAddr: httpAddr,
     TLSEnabled: false,
     Attributes: attributes,
     Meta: { ...opts.meta },

@@ -37,7 +37,7 @@ export async function startLocalNode(services: Services, server: { address: stri
   const agent = new NodeAgent({
     node,
     secret,
-    serverAddress: server.address,
+    servers: [server.address],
     serverTls: server.tls,
     allocsDir: path.join(clientDir, 'allocs'),
     log: services.log.named('client'),

@@ -6,10 +6,9 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiClient } from '../api/client.js';
 import type { ClientTls } from '../api/tls.js';
 import type { Logger } from '../shared/log.js';
-import { NotFound } from '../shared/errors.js';
+import { ApiError, NotFound } from '../shared/errors.js';
 import { clientTerminal } from '../scheduler/structs/allocation.js';
 import type { Node } from '../scheduler/structs/node.js';
 import { createAllocRunner, restoreAllocRunner } from './alloc-runner.js';
@@ -18,13 +17,24 @@ import type { ExecRequest, PreparedExec } from './exec/types.js';
 import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 import { allocDirs } from './task-dir.js';
+import { oneLine, ServerPool } from './server-pool.js';
 
 export interface NodeAgentOptions {
   node: Node;
   secret: string;
-  /** http://host:port (or https://) of the server */
-  serverAddress: string;
+  /** http(s)://host:port of each server the node may talk to: the first that answers, then the next on failure */
+  servers: string[];
   serverTls?: ClientTls;
+  /**
+   * A token the server accepts node registrations with (management), for a node the server does not know
+   * yet. Sent only when the node's own secret is refused: once it has joined, the secret is enough.
+   */
+  joinToken?: string;
+  /**
+   * Called when a server refuses the registration (a 4xx answer, which retrying will not change), and the
+   * node then stops trying. Without it, the refusal is logged and the registration retried.
+   */
+  onRefused?: (err: NodeRegistrationRefused) => void;
   /** where allocation directories live */
   allocsDir: string;
   log: Logger;
@@ -38,6 +48,19 @@ const REPORT_BATCH_MS = 100;
 const PULL_WAIT = '30s';
 const RETRY_MS = 1000;
 
+/** A server's refusal of the node's registration: the answer's status and what it said. */
+export class NodeRegistrationRefused extends Error {
+  constructor(
+    readonly nodeId: string,
+    readonly statusCode: number,
+    readonly reason: string,
+    /** whether the join token was sent too, after the node's secret was refused */
+    readonly withToken: boolean,
+  ) {
+    super(`the server refused to register node ${nodeId} (${statusCode}): ${reason}`);
+  }
+}
+
 interface PullAnswer {
   Allocs: Record<string, number>;
   Changed: ClientAlloc[];
@@ -45,7 +68,7 @@ interface PullAnswer {
 }
 
 export class NodeAgent {
-  private readonly api: ApiClient;
+  private readonly api: ServerPool;
   private readonly runners = new Map<string, AllocRunnerHandle>();
   private readonly pendingReports = new Map<string, AllocClientUpdate>();
   private reportTimer: NodeJS.Timeout | undefined;
@@ -53,13 +76,16 @@ export class NodeAgent {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private pullDone: Promise<void> | undefined;
-  /** ends the pull's blocking query at once on stop, instead of waiting for the server to answer it */
-  private readonly pullAbort = new AbortController();
+  /**
+   * Ends the pull's blocking query and a registration in flight at once on stop, instead of waiting for
+   * a server to answer them (one that accepted the connection may never answer).
+   */
+  private readonly stopping = new AbortController();
   /** how long a heartbeat may be late, as the server last answered (ms) */
   private heartbeatTtlMs = 10_000;
 
   constructor(private readonly opts: NodeAgentOptions) {
-    this.api = new ApiClient({ address: opts.serverAddress, token: opts.secret, tls: opts.serverTls });
+    this.api = new ServerPool(opts.servers, opts.serverTls, opts.log);
   }
 
   get nodeId(): string {
@@ -82,12 +108,30 @@ export class NodeAgent {
   }
 
   private async register(): Promise<boolean> {
+    const { joinToken } = this.opts;
+    const send = (token: string) =>
+      this.api.scheduler<{ HeartbeatTTL: number }>('PUT', '/v1/node/register', token, { body: { Node: this.opts.node, SecretID: this.opts.secret }, signal: this.stopping.signal });
+    let withToken = false;
     try {
-      const { body } = await this.api.scheduler<{ HeartbeatTTL: number }>('PUT', '/v1/node/register', { body: { Node: this.opts.node, SecretID: this.opts.secret } });
-      this.heartbeatTtlMs = body.HeartbeatTTL / 1_000_000;
+      let answer;
+      try {
+        answer = await send(this.opts.secret);
+      } catch (err) {
+        // A node the server does not know yet: its secret is no credential there until a token vouches for it.
+        if (!(err instanceof ApiError && err.statusCode === 403 && joinToken)) throw err;
+        withToken = true;
+        answer = await send(joinToken);
+      }
+      this.heartbeatTtlMs = answer.body.HeartbeatTTL / 1_000_000;
       return true;
     } catch (err) {
-      if (!this.stopped) this.opts.log.warn(`registering node ${this.nodeId} failed: ${(err as Error).message}; retrying`);
+      if (this.stopped) return false;
+      if (err instanceof ApiError && err.statusCode < 500 && this.opts.onRefused) {
+        this.stopped = true;
+        this.opts.onRefused(new NodeRegistrationRefused(this.nodeId, err.statusCode, err.errors.join('; '), withToken));
+        return false;
+      }
+      this.opts.log.warn(`registering node ${this.nodeId} failed: ${oneLine(err)}; retrying`);
       return false;
     }
   }
@@ -141,7 +185,7 @@ export class NodeAgent {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.heartbeatTimer);
-    this.pullAbort.abort();
+    this.stopping.abort();
     await this.pullDone;
     if (this.opts.stopTasksOnShutdown) await Promise.all([...this.runners.values()].map((r) => r.shutdown()));
     else for (const runner of this.runners.values()) runner.detach();
@@ -164,10 +208,10 @@ export class NodeAgent {
   private async heartbeat(): Promise<void> {
     if (this.stopped) return;
     try {
-      const { body } = await this.api.scheduler<{ HeartbeatTTL: number }>('PUT', `/v1/node/${this.nodeId}/heartbeat`);
+      const { body } = await this.api.scheduler<{ HeartbeatTTL: number }>('PUT', `/v1/node/${this.nodeId}/heartbeat`, this.opts.secret);
       this.heartbeatTtlMs = body.HeartbeatTTL / 1_000_000;
     } catch (err) {
-      if (!this.stopped) this.opts.log.warn(`heartbeat failed: ${(err as Error).message}`);
+      if (!this.stopped) this.opts.log.warn(`heartbeat failed: ${oneLine(err)}`);
     }
     if (!this.stopped) this.scheduleHeartbeat();
   }
@@ -177,9 +221,9 @@ export class NodeAgent {
     let since = 0;
     while (!this.stopped) {
       try {
-        const { body } = await this.api.scheduler<PullAnswer>('GET', `/v1/node/${this.nodeId}/client-allocations`, {
+        const { body } = await this.api.scheduler<PullAnswer>('GET', `/v1/node/${this.nodeId}/client-allocations`, this.opts.secret, {
           query: { index, since, wait: PULL_WAIT },
-          signal: this.pullAbort.signal,
+          signal: this.stopping.signal,
         });
         if (this.stopped) return;
         for (const alloc of body.Changed) {
@@ -192,7 +236,7 @@ export class NodeAgent {
         index = body.Index;
       } catch (err) {
         if (this.stopped) return;
-        this.opts.log.warn(`pulling allocations failed: ${(err as Error).message}; retrying`);
+        this.opts.log.warn(`pulling allocations failed: ${oneLine(err)}; retrying`);
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     }
@@ -256,12 +300,12 @@ export class NodeAgent {
       const batch = [...this.pendingReports.values()];
       this.pendingReports.clear();
       try {
-        await this.api.scheduler('POST', `/v1/node/${this.nodeId}/client-allocations`, { body: { Allocs: batch } });
+        await this.api.scheduler('POST', `/v1/node/${this.nodeId}/client-allocations`, this.opts.secret, { body: { Allocs: batch } });
       } catch (err) {
         // Put back what was not superseded meanwhile, and try again shortly.
         for (const u of batch) if (!this.pendingReports.has(u.ID)) this.pendingReports.set(u.ID, u);
         if (!this.stopped) {
-          this.opts.log.warn(`reporting allocation status failed: ${(err as Error).message}; retrying`);
+          this.opts.log.warn(`reporting allocation status failed: ${oneLine(err)}; retrying`);
           this.reportTimer ??= setTimeout(() => {
             this.reportTimer = undefined;
             void this.flushReports();

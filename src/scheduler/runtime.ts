@@ -1,13 +1,14 @@
 /**
- * The scheduler's moving parts in one server process: the evaluation broker, node heartbeats, the
- * deployment watcher (progress deadlines), the periodic launcher, the node drainer, garbage collection,
- * and the nodes this server can reach directly (its own), to which signal, restart, exec and file
- * requests are forwarded.
+ * The scheduler's moving parts in one server process: on the cluster's leader only, the evaluation
+ * broker, node heartbeats, the deployment watcher (progress deadlines), the periodic launcher, the node
+ * drainer and periodic garbage collection; on every server, the nodes it can reach directly (its own), to
+ * which signal, restart, exec and file requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
 import { EvalBroker } from './broker.js';
 import { Heartbeats, type HeartbeatOptions } from './heartbeats.js';
+import { HEARTBEAT_TTL_MS } from './structs/node.js';
 import { schedulerFor } from './sched/index.js';
 import { enforceProgressDeadlines } from './state/deployments.js';
 import { PeriodicLauncher } from './periodic/launcher.js';
@@ -37,46 +38,98 @@ export interface NodeControl {
   checks(allocId: string): AllocCheckResults;
 }
 
+/** The leader's part: built afresh each time this server takes the lead, on the leader's fenced store. */
+interface LeaderWork {
+  broker: EvalBroker;
+  heartbeats: Heartbeats;
+  periodic: PeriodicLauncher;
+  drainer: NodeDrainer;
+  deploymentWatch: NodeJS.Timeout;
+  gcTimer: NodeJS.Timeout;
+}
+
 export class SchedulerRuntime {
-  readonly broker: EvalBroker;
-  readonly heartbeats: Heartbeats;
-  readonly periodic: PeriodicLauncher;
-  private readonly drainer: NodeDrainer;
   readonly localNodes = new Map<string, NodeControl>();
-  private deploymentWatch: NodeJS.Timeout | undefined;
+  private work: LeaderWork | undefined;
   private watching: Promise<unknown> = Promise.resolve();
-  private gcTimer: NodeJS.Timeout | undefined;
   private collecting: Promise<GcResult> | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
-    heartbeat: Pick<HeartbeatOptions, 'ttlMs' | 'graceMs'> = {},
+    private readonly heartbeat: Pick<HeartbeatOptions, 'ttlMs' | 'graceMs'> = {},
     private readonly gcIntervalMs = GC_INTERVAL_MS,
-  ) {
-    this.broker = new EvalBroker(store, log.named('broker'), schedulerFor);
-    this.heartbeats = new Heartbeats(store, log.named('heartbeat'), { ...heartbeat, unsettledEvals: () => this.broker.unsettledEvals() });
-    this.periodic = new PeriodicLauncher(store, log.named('periodic'));
-    this.drainer = new NodeDrainer(store, log.named('drain'));
+  ) {}
+
+  /** The least heartbeat TTL nodes are given. */
+  get heartbeatTtlMs(): number {
+    return this.heartbeat.ttlMs ?? HEARTBEAT_TTL_MS;
   }
 
-  start(): void {
-    this.heartbeats.start();
-    this.broker.start();
-    void this.periodic.start();
-    this.drainer.start();
-    this.deploymentWatch = setInterval(() => {
-      this.watching = enforceProgressDeadlines(this.store).catch((err: Error) => this.log.error(`deployment watcher: ${err.message}`));
+  /** true while this server runs the leader's work */
+  get leading(): boolean {
+    return this.work !== undefined;
+  }
+
+  /** The evaluation broker, node heartbeats and periodic launcher: only on the leader. */
+  get broker(): EvalBroker {
+    return this.leaderWork().broker;
+  }
+
+  get heartbeats(): Heartbeats {
+    return this.leaderWork().heartbeats;
+  }
+
+  get periodic(): PeriodicLauncher {
+    return this.leaderWork().periodic;
+  }
+
+  /**
+   * Starts the leader's work: the broker and schedulers, heartbeat expiry (every ready node gets a fresh
+   * TTL, as on a new Nomad leader), the periodic launcher, the drainer, the deployment watcher and garbage
+   * collection. `store` is the leader's: its writes fail once this server no longer leads.
+   */
+  lead(store: Store): void {
+    if (this.work) return;
+    const broker = new EvalBroker(store, this.log.named('broker'), schedulerFor);
+    const heartbeats = new Heartbeats(store, this.log.named('heartbeat'), { ...this.heartbeat, unsettledEvals: () => broker.unsettledEvals() });
+    const periodic = new PeriodicLauncher(store, this.log.named('periodic'));
+    const drainer = new NodeDrainer(store, this.log.named('drain'));
+    heartbeats.start();
+    broker.start();
+    void periodic.start();
+    drainer.start();
+    const deploymentWatch = setInterval(() => {
+      this.watching = enforceProgressDeadlines(store).catch((err: Error) => this.log.error(`deployment watcher: ${err.message}`));
     }, DEPLOYMENT_WATCH_MS);
-    this.deploymentWatch.unref();
-    this.gcTimer = setInterval(() => void this.collectGarbage().catch((err: Error) => this.log.error(`garbage collection: ${err.message}`)), this.gcIntervalMs);
-    this.gcTimer.unref();
+    deploymentWatch.unref();
+    const gcTimer = setInterval(() => void this.collectGarbage(false, store).catch((err: Error) => this.log.error(`garbage collection: ${err.message}`)), this.gcIntervalMs);
+    gcTimer.unref();
+    this.work = { broker, heartbeats, periodic, drainer, deploymentWatch, gcTimer };
   }
 
-  /** One garbage collection at a time; `force` ignores the age thresholds (`PUT /v1/system/gc`). */
-  async collectGarbage(force = false): Promise<GcResult> {
+  /** Stops the leader's work; the evaluation in progress and the plans written reach the disk first. */
+  async stepDown(): Promise<void> {
+    const work = this.work;
+    if (!work) return;
+    this.work = undefined;
+    clearInterval(work.deploymentWatch);
+    clearInterval(work.gcTimer);
+    await this.collecting?.catch(() => undefined);
+    await work.heartbeats.stop();
+    await work.periodic.stop();
+    await work.drainer.stop();
+    await this.watching;
+    await work.broker.stop();
+  }
+
+  /**
+   * One garbage collection at a time; `force` ignores the age thresholds (`PUT /v1/system/gc`, which any
+   * server may run: collection is a transaction like any other write).
+   */
+  async collectGarbage(force = false, store = this.store): Promise<GcResult> {
     while (this.collecting) await this.collecting.catch(() => undefined);
-    this.collecting = collectGarbage(this.store, { now: Date.now() * 1e6, force });
+    this.collecting = collectGarbage(store, { now: Date.now() * 1e6, force });
     try {
       return await this.collecting;
     } finally {
@@ -84,14 +137,8 @@ export class SchedulerRuntime {
     }
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.deploymentWatch);
-    clearInterval(this.gcTimer);
-    await this.collecting?.catch(() => undefined);
-    await this.heartbeats.stop();
-    await this.periodic.stop();
-    await this.drainer.stop();
-    await this.watching;
-    await this.broker.stop();
+  private leaderWork(): LeaderWork {
+    if (!this.work) throw new Error('this server is not the cluster leader');
+    return this.work;
   }
 }

@@ -4,13 +4,13 @@
  */
 import type http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { uuid } from '../shared/ids.js';
 import { createLogger, type LogLevel } from '../shared/log.js';
-import { bindKeyring, openServerStorage, type ServerStorage } from './storage.js';
+import { bindKeyring, openServerStorage } from './storage.js';
 import { Seal } from '../storage/seal.js';
-import { META_TABLE } from '../storage/store.js';
+import { META_TABLE, type Store } from '../storage/store.js';
 import type { SealKeySource } from '../storage/seal-key.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { MountTable } from '../secrets/mounts/mount-table.js';
@@ -34,6 +34,12 @@ import type { RawRequest, RawResponse } from './http/types.js';
 import type { ServerConfig, Services } from './services.js';
 import { VERSION } from '../version.js';
 import { SchedulerRuntime } from '../scheduler/runtime.js';
+import { SoleLeadership } from './cluster/sole-leadership.js';
+import type { Leadership, ServerIdentity } from './cluster/leadership.js';
+import { fencedStore } from './cluster/fenced-store.js';
+import { leaderForwarder } from './cluster/forward-to-leader.js';
+import { loadServerId } from './cluster/server-id.js';
+import { joinCluster, startMemberHeartbeat, type MemberHeartbeat } from './cluster/members.js';
 import type { LocalNodeOptions } from '../client/local-node.js';
 import type { NodeAgent } from '../client/node-agent.js';
 import type { Node } from '../scheduler/structs/node.js';
@@ -79,6 +85,8 @@ export interface ServerOptions {
   auditFile?: string;
   /** keep the state in this PostgreSQL database instead of LMDB in the data dir */
   storageUrl?: string;
+  /** the API address other servers reach this one at (http(s)://host:port); by default the listen address */
+  advertise?: string;
   /** keep the state in memory only (tests that need no disk): nothing of it survives the server */
   memoryStorage?: boolean;
 }
@@ -98,6 +106,9 @@ export interface SvcServer {
   ready(): void;
   close(): Promise<void>;
 }
+
+/** How long a server on a shared database waits at start for the cluster to have a leader. */
+const LEADER_WAIT_MS = 15_000;
 
 /** How long shutdown waits for requests in flight. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -128,13 +139,16 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
   const tempDir = opts.dev && !opts.dataDir ? await mkdtemp(path.join(tmpdir(), 'svc-dev-')) : undefined;
   const dataDir = opts.dataDir ?? tempDir!;
 
-  let storage: ServerStorage | undefined;
+  let opened: Store | undefined;
   let audit: AuditLog | undefined;
   try {
     const seal = await Seal.open(dataDir, opts.sealKey);
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
-    storage = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage);
-    const store = storage.store;
+    const store = (opened = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage));
+    const self: ServerIdentity = { ID: await loadServerId(dataDir), Name: hostname(), Address: '' };
+    const leadership: Leadership = opts.storageUrl
+      ? new (await import('./cluster/pg-leadership.js')).PgLeadership(opts.storageUrl, store, self, log.named('leader'))
+      : new SoleLeadership(self);
     await bindKeyring(store, seal, opts.storageUrl ? 'the state in the PostgreSQL database' : `the state in ${dataDir}`);
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);
     const tokens = new TokenStore(store, seal, log.named('token'));
@@ -144,7 +158,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const shutdown = new AbortController();
     const authMethods = createAuthMethods();
     const authBackends = { cloud: authMethods.cloud.backend };
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, authBackends, scheduler, stopping: false, shutdown: shutdown.signal };
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, authBackends, scheduler, leadership, forwardToLeader: leaderForwarder(leadership, tls && { cert: tls.options.cert as string, key: tls.options.key as string, ca: [tls.options.cert as string, ...(tls.options.ca ? [tls.options.ca as string] : [])] }), stopping: false, shutdown: shutdown.signal };
     if (opts.auditFile) {
       const { AuditLog } = await import('./audit/audit-log.js');
       audit = await AuditLog.open(opts.auditFile, services);
@@ -233,20 +247,35 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const upgrades = createUpgradeHandler(services, schedulerWsRoutes);
     httpServer.on('upgrade', upgrades.handle);
 
-    const sweeper = setInterval(() => {
-      tokens.sweepExpired().catch((err: Error) => log.error(`token sweep failed: ${err.message}`));
-    }, config.sweepIntervalMs);
-    sweeper.unref();
-    const cloudTidy = setInterval(() => {
-      try {
-        authMethods.cloud.state.tidies.periodic(services);
-      } catch (err) {
-        log.error(`periodic cloud tidy failed: ${(err as Error).message}`);
-      }
-    }, config.cloudTidyIntervalMs);
-    cloudTidy.unref();
-    scheduler.start();
+    // The once-per-cluster work, on the leader only: the scheduler's, token expiry and the cloud tidy.
+    let leaderTimers: NodeJS.Timeout[] = [];
+    const leaderWork = {
+      onLead(fence: Parameters<typeof fencedStore>[1]) {
+        scheduler.lead(fencedStore(store, fence));
+        const sweeper = setInterval(() => {
+          tokens.sweepExpired().catch((err: Error) => log.error(`token sweep failed: ${err.message}`));
+        }, config.sweepIntervalMs);
+        const cloudTidy = setInterval(() => {
+          try {
+            authMethods.cloud.state.tidies.periodic(services);
+          } catch (err) {
+            log.error(`periodic cloud tidy failed: ${(err as Error).message}`);
+          }
+        }, config.cloudTidyIntervalMs);
+        leaderTimers = [sweeper, cloudTidy];
+        for (const timer of leaderTimers) timer.unref();
+      },
+      async onStepDown() {
+        for (const timer of leaderTimers) clearInterval(timer);
+        leaderTimers = [];
+        await scheduler.stepDown();
+      },
+    };
+    // A server alone on its state leads at once. Servers sharing a database compete once they listen,
+    // when the address the others reach the leader at is known.
+    if (!opts.storageUrl) await leadership.start(leaderWork);
     let localNode: NodeAgent | undefined;
+    let memberHeartbeat: MemberHeartbeat | undefined;
 
     let closed = false;
     return {
@@ -267,12 +296,24 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         });
         // Port 0 asks for any free port: from here on the config says which one (agent-info shows it).
         config.port = bound.port;
+        const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+        const scheme = tls ? 'https' : 'http';
+        const hostOf = (address: string) => (address.includes(':') ? `[${address}]` : address);
+        self.Address = opts.advertise ?? `${scheme}://${wildcard ? hostname() : hostOf(bound.address)}:${bound.port}`;
+        // Each server keeps its own record in the member list (svc operator members), from here to close.
+        await joinCluster(store, self, VERSION);
+        memberHeartbeat = startMemberHeartbeat(store, self, VERSION, undefined, log.named('cluster'));
+        if (opts.storageUrl) {
+          await leadership.start(leaderWork);
+          // Nodes register with the leader: wait (a while) for the cluster to have one before this
+          // server's own node starts and before the server reports itself ready.
+          for (let waited = 0; !leadership.knownLeader() && waited < LEADER_WAIT_MS; waited += 50) await new Promise((r) => setTimeout(r, 50));
+        }
         // The node reaches the server over HTTP, so it can only start once the server listens. Over TLS it
         // accepts only the server's own certificate, and presents it when asked for a client certificate.
         if (opts.client !== false) {
           const { startLocalNode } = await import('../client/local-node.js');
-          const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
-          const host = wildcard ? '127.0.0.1' : bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+          const host = wildcard ? '127.0.0.1' : hostOf(bound.address);
           const server = tls
             ? { address: `https://${host}:${bound.port}`, tls: { clientCert: opts.tls!.certFile, clientKey: opts.tls!.keyFile, pinnedCert: tls.fingerprint } }
             : { address: `http://${host}:${bound.port}` };
@@ -288,15 +329,14 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       async close() {
         if (closed) return;
         closed = true;
-        clearInterval(sweeper);
-        clearInterval(cloudTidy);
         // Stop accepting and drop idle keep-alive connections; blocking queries answer within a second;
         // requests in flight finish (up to a bound) before storage closes under them.
         services.stopping = true;
         shutdown.abort();
         await upgrades.close();
         await localNode?.stop();
-        await scheduler.stop();
+        await leadership.stop();
+        await memberHeartbeat?.stop();
         const wasListening = httpServer.listening;
         const allClosed = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
         httpServer.close();
@@ -315,13 +355,13 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         // methods' worker threads stop.
         for (const method of Object.values(authMethods)) await method.close();
         await audit?.close();
-        await storage!.close();
+        await store.close();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });
       },
     };
   } catch (err) {
     await audit?.close().catch(() => undefined);
-    await storage?.close().catch(() => undefined);
+    await opened?.close().catch(() => undefined);
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
     throw err;
   }

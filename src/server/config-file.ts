@@ -2,14 +2,17 @@
  * The server's configuration file, HCL or YAML (or JSON), with the same settings as the flags:
  *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"
  *   datacenter = "dc1"   name = "node-1"   client { enabled = true, node_class = "gpu", meta { rack = "r1" } }
+ *   client { servers = ["https://10.0.0.1:4646", "https://10.0.0.2:4646"] }   (read by `svc agent` only)
  *   cloud { allow_sha1 = false }   seal { key_file = "/etc/svc/seal.key" }   audit { file = "/var/log/svc/audit.log" }
  *   tls { cert_file = "/etc/svc/tls/server.pem"  key_file = "..."  client_ca_file = "..."  require_client_cert = false  node_client_cert = false }
  *   storage "postgres" { url = "postgres://svc@db.internal/svc" }
+ *   server { min_heartbeat_ttl = "10s"  heartbeat_grace = "10s"  advertise = "http://10.0.0.1:4646" }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.js';
+import { parseGoDuration } from '../shared/duration.js';
 
 export interface FileConfig {
   dataDir?: string;
@@ -18,22 +21,24 @@ export interface FileConfig {
   logLevel?: LogLevel;
   datacenter?: string;
   name?: string;
-  client?: { enabled?: boolean; nodeClass?: string; meta?: Record<string, string> };
+  client?: { enabled?: boolean; nodeClass?: string; meta?: Record<string, string>; servers?: string[] };
   cloud?: { allowSha1?: boolean };
   tls?: { certFile?: string; keyFile?: string; clientCaFile?: string; requireClientCert?: boolean; nodeClientCert?: boolean };
   seal?: { keyFile?: string };
   audit?: { file?: string };
   storage?: { postgres?: { url?: string } };
+  server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; advertise?: string };
 }
 
-const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage']);
-const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta']);
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server']);
+const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta', 'servers']);
 const CLOUD_KNOWN = new Set(['allow_sha1']);
 const TLS_KNOWN = new Set(['cert_file', 'key_file', 'client_ca_file', 'require_client_cert', 'node_client_cert']);
 const SEAL_KNOWN = new Set(['key_file']);
 const AUDIT_KNOWN = new Set(['file']);
 const STORAGE_KINDS = new Set(['postgres']);
 const POSTGRES_KNOWN = new Set(['url']);
+const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'advertise']);
 
 function single(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
@@ -88,10 +93,15 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     if (meta !== undefined && (typeof meta !== 'object' || meta === null || Object.values(meta).some((v) => typeof v !== 'string'))) {
       throw new UsageError(`config file ${file}: "client.meta" must map keys to strings`);
     }
+    const servers = client.servers;
+    if (servers !== undefined && (!Array.isArray(servers) || servers.some((s) => typeof s !== 'string'))) {
+      throw new UsageError(`config file ${file}: "client.servers" must be a list of server addresses (strings)`);
+    }
     out.client = {
       enabled: typed<boolean>(client.enabled, 'client.enabled', 'boolean'),
       nodeClass: typed<string>(client.node_class, 'client.node_class', 'string'),
       meta: meta as Record<string, string> | undefined,
+      servers: servers as string[] | undefined,
     };
   }
   const cloud = block('cloud', CLOUD_KNOWN);
@@ -122,6 +132,18 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     const url = typed<string>((postgres as Record<string, unknown>).url, 'storage.postgres.url', 'string');
     if (!url) throw new UsageError(`config file ${file}: "storage.postgres" needs a url`);
     out.storage = { postgres: { url } };
+  }
+  // Nomad's server block: how long nodes may stay silent, in Go durations.
+  const server = block('server', SERVER_KNOWN);
+  if (server) {
+    const ms = (key: string): number | undefined => {
+      const text = typed<string>(server[key], `server.${key}`, 'string');
+      if (text === undefined) return undefined;
+      const ns = parseGoDuration(text);
+      if (ns === undefined || ns <= 0) throw new UsageError(`config file ${file}: "server.${key}" must be a positive duration such as "10s"`);
+      return Math.ceil(ns / 1e6);
+    };
+    out.server = { minHeartbeatTtlMs: ms('min_heartbeat_ttl'), heartbeatGraceMs: ms('heartbeat_grace'), advertise: typed<string>(server.advertise, 'server.advertise', 'string') };
   }
   out.bind = str('bind_addr');
   const level = str('log_level');

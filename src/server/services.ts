@@ -13,6 +13,8 @@ import type { PolicyService } from '../secrets/policy/policy-service.js';
 import type { MountService } from '../secrets/mounts/mount-service.js';
 import type { IdentityService } from '../secrets/identity/identity-service.js';
 import type { SchedulerRuntime } from '../scheduler/runtime.js';
+import type { Leadership } from './cluster/leadership.js';
+import type { LeaderForwarder } from './cluster/forward-to-leader.js';
 
 export interface ServerConfig {
   dev: boolean;
@@ -51,6 +53,10 @@ export interface Services {
   /** the auth methods' backends this server built, by type (token aside), as token renewal sees them */
   authBackends: Readonly<Record<string, AuthRenewal>>;
   scheduler: SchedulerRuntime;
+  /** which server of the cluster leads (a server alone on its state always does) */
+  leadership: Leadership;
+  /** sends a request only the leader answers on to it (a follower's part in node registration and heartbeats) */
+  forwardToLeader: LeaderForwarder;
   /** true once shutdown began: blocking queries answer at once instead of waiting on */
   stopping: boolean;
   /** aborted when shutdown begins: long-lived streams (log follows, exec sessions) end on it */

@@ -59,6 +59,14 @@ describe('fingerprintNode', () => {
     expect(node.Drivers.mock).toBeUndefined();
   });
 
+  it('a node without an HTTP API of its own is known by its primary address', async () => {
+    const { httpAddr: _none, ...withoutAddr } = opts;
+    const { node } = await fingerprintNode(withoutAddr);
+    expect(node.HTTPAddr).toBe(node.Attributes['unique.network.ip-address']);
+    expect(node.Attributes['nomad.advertise.address']).toBe(node.HTTPAddr);
+    expect(node.NodeResources.Networks?.[0].IP).toBe(node.HTTPAddr);
+  });
+
   it('has the mock driver only when asked for', async () => {
     const { node } = await fingerprintNode({ ...opts, enableMockDriver: true });
     expect(node.Drivers.mock).toMatchObject({ Detected: true, Healthy: true });

@@ -63,7 +63,7 @@ describe('a copy of a data dir sealed with an external key', () => {
 
     const copy = path.join(work, 'copy');
     cpSync(dataDir, copy, { recursive: true });
-    expect(readdirSync(copy).sort()).toEqual(['keyring.sealed', 'state']);
+    expect(readdirSync(copy).sort()).toEqual(['keyring.sealed', 'server-id', 'state']);
     for (const secret of [SECRET, token, srv.rootToken]) expect(anyFileHolds(copy, secret), secret).toBe(false);
 
     // The sealed value is in the store, and no keyring the copy can make opens it.
@@ -87,7 +87,7 @@ describe('a copy of a data dir sealed with an external key', () => {
     const otherKey = await runCli(['server', `-data-dir=${copy}`, '-port=0', '-client=false'], { ...env, SVC_SEAL_KEY: randomKey() });
     expect(otherKey.code).toBe(1);
     expect(otherKey.stderr).toContain(`the seal key does not open this data directory (${copy})`);
-    expect(readdirSync(copy).sort()).toEqual(['keyring.sealed', 'state']);
+    expect(readdirSync(copy).sort()).toEqual(['keyring.sealed', 'server-id', 'state']);
 
     // With the key, the copy is the same server.
     const opened = await startTestServer({ dataDir: copy, sealKey: { file: keyFile }, client: false, cloud: { env: {} } });

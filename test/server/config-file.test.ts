@@ -1,4 +1,4 @@
-/** The server configuration file's blocks (cloud, client, seal, audit, storage), in each format the file may be written in. */
+/** The server configuration file's blocks (cloud, client, seal, audit, storage, server), in each format the file may be written in. */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,15 @@ describe('config file: cloud { allow_sha1 }', () => {
     await expect(load('k.hcl', 'client {\n  node_class = 3\n}\n')).rejects.toThrow('"client.node_class" must be a string');
     await expect(load('l.hcl', 'client {\n  drivers = 1\n}\n')).rejects.toThrow('unknown setting "client.drivers"');
   });
+
+  it('reads client.servers (for svc agent) as a list of strings', async () => {
+    const servers = ['https://10.0.0.1:4646', 'https://10.0.0.2:4646'];
+    expect((await load('cs1.hcl', `client {\n  servers = ${JSON.stringify(servers)}\n}\n`)).client?.servers).toEqual(servers);
+    expect((await load('cs2.yaml', `client:\n  servers:\n    - ${servers[0]}\n`)).client?.servers).toEqual([servers[0]]);
+    expect((await load('cs3.json', JSON.stringify({ client: { servers } }))).client?.servers).toEqual(servers);
+    await expect(load('cs4.hcl', 'client {\n  servers = "https://10.0.0.1:4646"\n}\n')).rejects.toThrow('"client.servers" must be a list of server addresses');
+    await expect(load('cs5.json', '{"client": {"servers": [4646]}}')).rejects.toThrow('"client.servers" must be a list of server addresses');
+  });
 });
 
 describe('config file: seal { key_file } and audit { file }', () => {
@@ -80,5 +89,22 @@ describe('config file: storage "postgres" { url }', () => {
     await expect(load('p7.hcl', 'storage "postgres" {\n}\n')).rejects.toThrow('"storage.postgres" needs a url');
     await expect(load('p8.hcl', 'storage "postgres" {\n  url = 5\n}\n')).rejects.toThrow('"storage.postgres.url" must be a string');
     await expect(load('p9.yaml', 'storage:\n  postgres: yes\n')).rejects.toThrow('"storage.postgres" must be a block');
+  });
+});
+
+describe('config file: server { min_heartbeat_ttl, heartbeat_grace, advertise }', () => {
+  it('reads Go durations as ms, and the advertised address, from HCL, YAML and JSON', async () => {
+    const want = { minHeartbeatTtlMs: 2500, heartbeatGraceMs: 60_000, advertise: 'http://10.0.0.1:4646' };
+    expect((await load('s1.hcl', 'server {\n  min_heartbeat_ttl = "2.5s"\n  heartbeat_grace = "1m"\n  advertise = "http://10.0.0.1:4646"\n}\n')).server).toEqual(want);
+    expect((await load('s2.yaml', 'server:\n  min_heartbeat_ttl: 2500ms\n  heartbeat_grace: 1m\n  advertise: http://10.0.0.1:4646\n')).server).toEqual(want);
+    expect((await load('s3.json', JSON.stringify({ server: { min_heartbeat_ttl: '2.5s', heartbeat_grace: '60s', advertise: 'http://10.0.0.1:4646' } }))).server).toEqual(want);
+    expect((await load('s4.hcl', 'server {\n  heartbeat_grace = "5s"\n}\n')).server).toEqual({ heartbeatGraceMs: 5000 });
+  });
+
+  it('refuses a value that is not a positive duration, and unknown keys', async () => {
+    await expect(load('s5.hcl', 'server {\n  heartbeat_grace = "soon"\n}\n')).rejects.toThrow('"server.heartbeat_grace" must be a positive duration such as "10s"');
+    await expect(load('s6.hcl', 'server {\n  min_heartbeat_ttl = "0s"\n}\n')).rejects.toThrow('"server.min_heartbeat_ttl" must be a positive duration');
+    await expect(load('s7.hcl', 'server {\n  min_heartbeat_ttl = 10\n}\n')).rejects.toThrow('"server.min_heartbeat_ttl" must be a string');
+    await expect(load('s8.hcl', 'server {\n  bootstrap_expect = 3\n}\n')).rejects.toThrow('unknown setting "server.bootstrap_expect" (known: min_heartbeat_ttl, heartbeat_grace, advertise)');
   });
 });

@@ -3,6 +3,7 @@ import type { FileConfig } from '../../server/config-file.js';
 import type { TlsSettings } from '../../server/tls.js';
 import { UsageError } from '../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../../shared/log.js';
+import { NODE_FLAGS, nodeMeta } from '../flags/node.js';
 
 export default defineCommand({
   path: ['server'],
@@ -29,8 +30,9 @@ export default defineCommand({
       name: 'storage-url',
       type: 'string',
       env: 'SVC_STORAGE_URL',
-      description: 'Keep the state in this PostgreSQL database (postgres://user:password@host:port/db) instead of the data dir. One server per database.',
+      description: 'Keep the state in this PostgreSQL database (postgres://user:password@host:port/db) instead of the data dir. Several servers may share one: one of them leads.',
     },
+    { name: 'advertise', type: 'string', description: 'The API address other servers reach this one at (http(s)://host:port). The default is the listen address.' },
     { name: 'bind', type: 'string', description: 'Address to listen on. The default is 127.0.0.1.' },
     { name: 'port', type: 'int', description: 'Port to listen on; 0 picks a free port. The default is 4646.' },
     { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
@@ -50,10 +52,7 @@ export default defineCommand({
       group: 'TLS Options',
     },
     { name: 'client', type: 'bool', default: true, description: 'Run a node in this server that runs tasks. -client=false serves the APIs only.', group: 'Node Options' },
-    { name: 'dc', type: 'string', description: 'Datacenter of the node. The default is dc1.', group: 'Node Options' },
-    { name: 'node', type: 'string', description: 'Name of the node. The default is the host name.', group: 'Node Options' },
-    { name: 'node-class', type: 'string', description: 'Class of the node, for constraints on ${node.class}.', group: 'Node Options' },
-    { name: 'meta', type: 'strings', description: 'Node metadata as key=value, for constraints on ${meta.<key>}. Repeatable.', group: 'Node Options' },
+    ...NODE_FLAGS,
   ],
   async run({ io, env, flags }) {
     const { loadConfigFile } = await import('../../server/config-file.js');
@@ -68,12 +67,8 @@ export default defineCommand({
     if (dev && storageUrl && !dataDir) {
       throw new UsageError("with -dev and -storage-url, pass -data-dir too: -dev's temporary data dir holds the keyring that seals the database's secrets, and is removed when the server stops");
     }
-    const meta: Record<string, string> = { ...file.client?.meta };
-    for (const item of (flags.meta as string[] | undefined) ?? []) {
-      const eq = item.indexOf('=');
-      if (eq <= 0) throw new UsageError(`invalid -meta "${item}": expected key=value`);
-      meta[item.slice(0, eq)] = item.slice(eq + 1);
-    }
+    const meta = nodeMeta(flags.meta as string[] | undefined, file.client?.meta);
+    if (file.client?.servers) throw new UsageError(`client.servers in ${flags.config as string} is for \`svc agent\`: the node of \`svc server\` uses the server it runs in`);
     const clientEnabled = flags.client !== false && file.client?.enabled !== false;
     const tls = tlsSettings(flags, file.tls, flags.config as string | undefined);
     // The flag, then the file, then the environment: the most specific place wins.
@@ -96,6 +91,9 @@ export default defineCommand({
         sealKey,
         auditFile: (flags['audit-file'] as string | undefined) || file.audit?.file,
         storageUrl,
+        advertise: advertiseUrl((flags.advertise as string | undefined) || file.server?.advertise),
+        heartbeatTtlMs: file.server?.minHeartbeatTtlMs,
+        heartbeatGraceMs: file.server?.heartbeatGraceMs,
         client: clientEnabled && {
           datacenter: (flags.dc as string | undefined) ?? file.datacenter,
           name: (flags.node as string | undefined) ?? file.name,
@@ -114,6 +112,19 @@ export default defineCommand({
     );
   },
 });
+
+/** -advertise, checked: other servers send requests to it. */
+function advertiseUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`invalid -advertise (or server.advertise) "${value}": expected http(s)://host:port`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) throw new UsageError(`invalid -advertise (or server.advertise) "${value}": expected http(s)://host:port`);
+  return url.origin;
+}
 
 /** The -tls-* flags over the file's tls block; a setting that needs another names where that one goes. */
 function tlsSettings(flags: FlagValues, file: FileConfig['tls'] = {}, config?: string): TlsSettings | undefined {

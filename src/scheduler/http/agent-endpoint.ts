@@ -2,11 +2,14 @@
  * GET /v1/agent/self: Nomad's `stats` sections (agent-stats.ts), which hold what the CLI's `-self` flags
  * need, the ID of the node this server runs, under `stats.client.node_id`; `stats` has no `client` when
  * the server runs no node. Nomad asks for `agent:read`; the node's ID is node information, so here it
- * takes `node:read`. GET /v1/agent/monitor is in agent-monitor-endpoint.ts.
+ * takes `node:read`. GET /v1/agent/members lists the cluster's servers in Nomad's gossip-member shape
+ * (member-views.ts), with Nomad's `node:read`. GET /v1/agent/monitor is in agent-monitor-endpoint.ts.
  */
 import { defineRoute } from './route.js';
 import { agentMonitorRoute } from './agent-monitor-endpoint.js';
 import { agentStats } from './agent-stats.js';
+import { listMembers } from '../../server/cluster/members.js';
+import { agentMembers } from '../../server/cluster/member-views.js';
 
 export const agentRoutes = [
   defineRoute({
@@ -15,6 +18,13 @@ export const agentRoutes = [
     acl: { node: 'read' },
     synopsis: 'Describe this server: its stats sections (client, nomad, runtime), the node it runs included.',
     handler: async (req) => ({ body: { stats: agentStats(req.services) } }),
+  }),
+  defineRoute({
+    methods: ['GET'],
+    path: '/v1/agent/members',
+    acl: { node: 'read' },
+    synopsis: 'List the servers of the cluster: name, address, status and tags.',
+    handler: async (req) => ({ body: agentMembers(req.services.leadership.self, listMembers(req.services.store)) }),
   }),
   agentMonitorRoute,
 ];

@@ -31,7 +31,7 @@ export function agentStats(services: Services): AgentStats {
     stats.client = {
       node_id: nodeId,
       known_servers: address,
-      heartbeat_ttl: formatGoDuration(scheduler.heartbeats.ttlMs * 1e6),
+      heartbeat_ttl: formatGoDuration(scheduler.heartbeatTtlMs * 1e6),
       num_allocations: String(allocsOfNode(store, nodeId).filter((a) => !allocTerminal(a)).length),
     };
   }

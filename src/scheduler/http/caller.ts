@@ -17,6 +17,11 @@ export interface NodeCaller {
 
 export type Caller = TokenCaller | NodeCaller;
 
+/** A request with no token, on a route that needs none. */
+export interface AnonymousCaller {
+  kind: 'anonymous';
+}
+
 /** The request's token as a caller; refused in Nomad's words when it is missing, unknown or no longer usable. */
 export async function authenticate(raw: RawRequest, services: Services): Promise<TokenCaller> {
   const secret = tokenFromHeaders(raw.headers);

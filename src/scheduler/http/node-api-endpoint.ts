@@ -59,6 +59,8 @@ export const nodeApiRoutes = [
   defineRoute({
     methods: ['PUT', 'POST'],
     path: '/v1/node/register',
+    // Heartbeat timers live on the leader, as in Nomad: a follower forwards.
+    leaderOnly: true,
     acl: { nodeRegistration: true },
     synopsis: 'Register a node (or update its registration).',
     handler: async (req) => {
@@ -78,6 +80,7 @@ export const nodeApiRoutes = [
   defineRoute({
     methods: ['PUT', 'POST'],
     path: '/v1/node/:node_id/heartbeat',
+    leaderOnly: true,
     acl: { nodeSecret: true },
     synopsis: 'Tell the server the node is alive.',
     handler: async (req) => {

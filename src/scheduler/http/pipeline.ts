@@ -12,8 +12,9 @@ import { classify, schedulerError, schedulerJson } from '../../server/http/respo
 import type { RawRequest, RawResponse, ResponseStream } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
-import { authenticate, authenticateNode, registeringNode, type Caller } from './caller.js';
-import { isNodeRoute, isRegistrationRoute, literalSegments, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
+import { authenticate, authenticateNode, registeringNode, type AnonymousCaller, type Caller } from './caller.js';
+import { tokenFromHeaders } from '../../server/http/token-header.js';
+import { isNodeRoute, isOpenRoute, isRegistrationRoute, literalSegments, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
 
 /** Query parameters every scheduler endpoint accepts. */
 export const COMMON_QUERY: Fields = {
@@ -77,9 +78,10 @@ type BaseRequest = Omit<SchedulerRequest<never>, 'caller'>;
 /**
  * Who calls the route, and the route's handler bound to that caller. The route's ACL kind decides: a
  * node route is served to the node named by the path, a registration to the node it registers (or to a
- * token), any other route to a token only.
+ * token), an open route to anyone (but a token sent must be valid, as Nomad refuses an unknown one), any
+ * other route to a token only.
  */
-async function bindCaller(route: RouteDef, raw: RawRequest, params: Record<string, string>, services: Services): Promise<{ caller: Caller; serve: (req: BaseRequest) => Promise<RouteResult> }> {
+async function bindCaller(route: RouteDef, raw: RawRequest, params: Record<string, string>, services: Services): Promise<{ caller: Caller | AnonymousCaller; serve: (req: BaseRequest) => Promise<RouteResult> }> {
   if (isNodeRoute(route)) {
     const caller = authenticateNode(raw, params.node_id ?? '', services);
     return { caller, serve: (req) => route.handler({ ...req, caller }) };
@@ -88,13 +90,17 @@ async function bindCaller(route: RouteDef, raw: RawRequest, params: Record<strin
     const caller: Caller = registeringNode(raw, services) ?? (await authenticate(raw, services));
     return { caller, serve: (req) => route.handler({ ...req, caller }) };
   }
+  if (isOpenRoute(route)) {
+    const caller: TokenCaller | AnonymousCaller = tokenFromHeaders(raw.headers) ? await authenticate(raw, services) : { kind: 'anonymous' };
+    return { caller, serve: (req) => route.handler({ ...req, caller }) };
+  }
   const caller = await authenticate(raw, services);
   return { caller, serve: (req) => route.handler({ ...req, caller }) };
 }
 
 function checkAcl(req: AclRequirement, caller: TokenCaller, namespace: string): void {
   const { acl } = caller;
-  if (acl.root) return;
+  if (acl.root || 'open' in req) return;
   // Node routes answer only to nodes (their secret was checked before), registration also to management.
   if ('management' in req || 'nodeRegistration' in req || 'nodeSecret' in req) throw new PermissionDenied('Permission denied');
   if ('node' in req) {
@@ -171,6 +177,8 @@ export async function handleScheduler(
     const { route, params } = hit;
     // Before the node's secret: without the certificate, nothing about the node is looked at.
     if (services.config.nodeClientCert && isNodeApi(route) && !raw.clientCertVerified) throw new PermissionDenied(NODE_CERT_REQUIRED);
+    // The leader checks who asks, as it would had the request come to it directly.
+    if (route.leaderOnly && !services.scheduler.leading) return await services.forwardToLeader(raw);
     const { caller, serve } = await bindCaller(route, raw, params, services);
     // Names from the path and the query become storage keys or lookups: too long is a 400, said to a
     // caller who proved who it is before anything else is read.
@@ -236,8 +244,8 @@ export async function handleScheduler(
     }
     const headers: Record<string, string> = {
       'x-svc-index': String(result.index ?? services.store.index()),
-      'x-svc-knownleader': 'true',
-      'x-svc-lastcontact': '0',
+      'x-svc-knownleader': String(services.leadership.knownLeader()),
+      'x-svc-lastcontact': String(services.leadership.lastContactMs()),
       ...result.headers,
     };
     if (result.stream) return { status: result.status ?? 200, headers, body: '', stream: untilShutdown(result.stream, raw, requestId, services) };

@@ -8,7 +8,7 @@ import type { FieldData } from '../../server/framework/field-data.js';
 import type { RawRequest, ResponseStream } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
-import type { Caller, NodeCaller } from './caller.js';
+import type { AnonymousCaller, Caller, NodeCaller } from './caller.js';
 
 /** What a route answers to a token: its ACL is checked before the handler runs. */
 export type TokenAclRequirement =
@@ -27,9 +27,12 @@ export type NodeAclRequirement = { nodeSecret: true };
 /** A node registering itself (Node.ID in the body) with the SecretID it is known by, or a management token. */
 export type RegistrationAclRequirement = { nodeRegistration: true };
 
-export type AclRequirement = TokenAclRequirement | NodeAclRequirement | RegistrationAclRequirement;
+/** No token needed, as Nomad's "ACL Required: none" (the status endpoints); a token sent must be a valid one. */
+export type OpenAclRequirement = { open: true };
 
-export interface SchedulerRequest<C extends Caller = TokenCaller> {
+export type AclRequirement = TokenAclRequirement | NodeAclRequirement | RegistrationAclRequirement | OpenAclRequirement;
+
+export interface SchedulerRequest<C extends Caller | AnonymousCaller = TokenCaller> {
   requestId: string;
   raw: RawRequest;
   params: Record<string, string>;
@@ -60,7 +63,7 @@ export interface RouteResult {
  * A route: the kind of its `acl` decides who its handler is called for, so a handler that reads the
  * token (its accessor, its ACL) is only ever given a token caller, and a node route only a node.
  */
-interface RouteOf<A extends AclRequirement, C extends Caller> {
+interface RouteOf<A extends AclRequirement, C extends Caller | AnonymousCaller> {
   methods: readonly string[];
   /** '/v1/namespace/:name'; `*name` takes one or more segments and may be followed by literal segments */
   path: string;
@@ -70,6 +73,8 @@ interface RouteOf<A extends AclRequirement, C extends Caller> {
   blocking?: boolean;
   /** accepts namespace `*` */
   allNamespaces?: boolean;
+  /** answered by the cluster's leader only: another server forwards the request to it */
+  leaderOnly?: true;
   synopsis: string;
   handler: (req: SchedulerRequest<C>) => Promise<RouteResult>;
 }
@@ -77,10 +82,12 @@ interface RouteOf<A extends AclRequirement, C extends Caller> {
 export type TokenRouteDef = RouteOf<TokenAclRequirement, TokenCaller>;
 export type NodeRouteDef = RouteOf<NodeAclRequirement, NodeCaller>;
 export type RegistrationRouteDef = RouteOf<RegistrationAclRequirement, Caller>;
-export type RouteDef = TokenRouteDef | NodeRouteDef | RegistrationRouteDef;
+export type OpenRouteDef = RouteOf<OpenAclRequirement, TokenCaller | AnonymousCaller>;
+export type RouteDef = TokenRouteDef | NodeRouteDef | RegistrationRouteDef | OpenRouteDef;
 
 export function defineRoute(def: NodeRouteDef): NodeRouteDef;
 export function defineRoute(def: RegistrationRouteDef): RegistrationRouteDef;
+export function defineRoute(def: OpenRouteDef): OpenRouteDef;
 export function defineRoute(def: TokenRouteDef): TokenRouteDef;
 export function defineRoute(def: RouteDef): RouteDef {
   return def;
@@ -88,6 +95,7 @@ export function defineRoute(def: RouteDef): RouteDef {
 
 export const isNodeRoute = (route: RouteDef): route is NodeRouteDef => 'nodeSecret' in route.acl;
 export const isRegistrationRoute = (route: RouteDef): route is RegistrationRouteDef => 'nodeRegistration' in route.acl;
+export const isOpenRoute = (route: RouteDef): route is OpenRouteDef => 'open' in route.acl;
 
 /** A route pattern split once: matching runs on every request, against every route. */
 interface CompiledPattern {

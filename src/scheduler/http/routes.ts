@@ -28,6 +28,7 @@ import type { WsRouteDef } from './ws-route.js';
 import { systemRoutes } from './system-endpoint.js';
 import { serviceRoutes } from './service-endpoint.js';
 import { allocChecksRoutes } from './alloc-checks-endpoint.js';
+import { statusRoutes } from './status-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -57,6 +58,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...systemRoutes,
   ...serviceRoutes,
   ...allocChecksRoutes,
+  ...statusRoutes,
 ];
 
 /** The endpoints spoken over a WebSocket (upgrade.ts). */

@@ -35,4 +35,6 @@ export interface SecretsResponse {
   status?: number;
   /** answered as this JSON body without the envelope (sys/health, as Vault does) */
   raw?: unknown;
+  /** `data`'s keys are also answered at the envelope's top level, as Vault does for some sys paths (sys/ha-status) */
+  dataAtTopLevel?: boolean;
 }

@@ -9,6 +9,7 @@ export function secretsOk(requestId: string, res: SecretsResponse | void): RawRe
     return { status: 204, headers: {}, body: '' };
   }
   const body = {
+    ...(res.dataAtTopLevel ? res.data : undefined),
     request_id: requestId,
     lease_id: '',
     renewable: false,

@@ -1,4 +1,4 @@
-/** The system backend, mounted at sys/: health, ACL policies, auth mounts, capabilities, audit hashes. */
+/** The system backend, mounted at sys/: health, the cluster's servers, ACL policies, auth mounts, capabilities, audit hashes. */
 import type { Backend } from '../framework/path.js';
 import { healthPaths } from './path-health.js';
 import { policyPaths } from './path-policies.js';
@@ -6,9 +6,10 @@ import { authPaths } from './path-auth.js';
 import { authTunePaths } from './path-auth-tune.js';
 import { capabilitiesPaths } from './path-capabilities.js';
 import { auditHashPaths } from './path-audit-hash.js';
+import { haPaths } from './path-ha.js';
 
 export const sysBackend: Backend = {
   type: 'system',
-  description: 'System endpoints: health, ACL policies, auth methods, capabilities, audit hashes.',
-  paths: [...healthPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...capabilitiesPaths, ...auditHashPaths],
+  description: 'System endpoints: health, the cluster\'s servers and leader, ACL policies, auth methods, capabilities, audit hashes.',
+  paths: [...healthPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...capabilitiesPaths, ...auditHashPaths],
 };

@@ -1,0 +1,64 @@
+/**
+ * The servers a node talks to. Requests go to one of them; a connection failure or a 5xx answer moves
+ * the node on to the next in turn (round robin) and the request is tried there, so a node survives the
+ * loss of the server it talked to, as a Nomad client does with its server list.
+ */
+import { ApiClient, type RequestOptions } from '../api/client.js';
+import type { ClientTls } from '../api/tls.js';
+import { ApiError } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
+
+/** Whether another server may answer what this one could not: it is unreachable, or failed itself. */
+function worthAnotherServer(err: unknown): boolean {
+  if (err instanceof ApiError) return err.statusCode >= 500;
+  return !(err instanceof Error && err.name === 'AbortError');
+}
+
+/** An error in one line: the API client's ApiError message spans several. */
+export function oneLine(err: unknown): string {
+  if (err instanceof ApiError) return `${err.statusCode} ${err.errors.join('; ')}`;
+  return (err as Error).message;
+}
+
+export class ServerPool {
+  private readonly clients: ApiClient[];
+  private current = 0;
+
+  constructor(
+    addresses: string[],
+    tls: ClientTls | undefined,
+    private readonly log: Logger,
+  ) {
+    if (addresses.length === 0) throw new Error('a node needs at least one server');
+    this.clients = addresses.map((address) => new ApiClient({ address, tls }));
+  }
+
+  /** The server requests go to now. */
+  get address(): string {
+    return this.clients[this.current].config.address;
+  }
+
+  /**
+   * A scheduler-API call with `token` as the request's token, to the current server and then to each
+   * other once at most. Throws the last server's error when none answered, and at once a 4xx answer
+   * (another server would say the same) or a cancelled request.
+   */
+  async scheduler<T>(method: string, path: string, token: string, opts: RequestOptions = {}): Promise<{ body: T; index: number }> {
+    let last: unknown;
+    for (let tried = 0; tried < this.clients.length; tried++) {
+      const at = this.current;
+      try {
+        return await this.clients[at].scheduler<T>(method, path, { ...opts, headers: { ...opts.headers, 'x-svc-token': token } });
+      } catch (err) {
+        if (!worthAnotherServer(err) || opts.signal?.aborted) throw err;
+        last = err;
+        // Requests in flight together fail together: only the first of them moves the node on.
+        if (this.current === at && this.clients.length > 1) {
+          this.current = (at + 1) % this.clients.length;
+          this.log.warn(`server ${this.clients[at].config.address} failed (${oneLine(err)}); using ${this.address}`);
+        }
+      }
+    }
+    throw last;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Several `svc server` processes on one PostgreSQL database, as users run a cluster: one leads (runs the
+ * schedulers), every server answers reads and writes, a follower's node registers and heartbeats through
+ * the leader, and when the leader is killed (-9) a follower takes over without losing or doubling anything.
+ */
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../support/server.js';
+import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
+import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+
+let postgres: Postgres;
+let home: string;
+let work: string;
+let databases = 0;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  home = await makeTempDir('svc-e2e-cluster-home-');
+  work = await makeTempDir('svc-e2e-cluster-work-');
+});
+
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+afterAll(async () => {
+  await postgres?.stop();
+  await rm(home, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+});
+
+const LEADS = /this server leads the cluster \(term (\d+)\)/;
+const output = (s: SpawnedServer) => s.stdout() + s.stderr();
+
+/**
+ * Starts `names.length` servers on a new database; the first makes the keyring, which the others are
+ * given (a cluster's servers share it, as they share the state it seals). `client` says which run a node.
+ */
+async function startCluster(names: string[], client: (name: string) => boolean, extra: string[] = []): Promise<{ servers: SpawnedServer[]; token: string }> {
+  const url = await createDatabase(postgres.url, `svc_cluster_${++databases}`);
+  const dir = (name: string) => path.join(work, `${databases}-${name}`);
+  const start = (name: string) => spawnServer(['-data-dir', dir(name), '-storage-url', url, '-port=0', `-client=${client(name)}`, '-node', `node-${name}`, ...extra], { HOME: home });
+  const first = await start(names[0]);
+  const servers = [first];
+  for (const name of names.slice(1)) {
+    await mkdir(dir(name), { recursive: true, mode: 0o700 });
+    await copyFile(path.join(dir(names[0]), 'keyring.json'), path.join(dir(name), 'keyring.json'));
+    servers.push(await start(name));
+  }
+  return { servers, token: first.rootToken! };
+}
+
+async function api(server: SpawnedServer, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(server.url + p, { method, headers: { 'X-Nomad-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // a plain-text error
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const batchJob = (id: string) => ({
+  Job: {
+    ID: id,
+    Type: 'batch',
+    Datacenters: ['dc1'],
+    TaskGroups: [{ Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/true' }, Resources: { CPU: 20, MemoryMB: 16 } }] }],
+  },
+});
+
+describe('servers sharing one PostgreSQL database', () => {
+  it('elect one leader; every server answers reads and writes; followers forward their nodes to the leader', async () => {
+    const { servers, token } = await startCluster(['a', 'b', 'c'], () => true);
+    try {
+      const [a, b, c] = servers;
+      // The first server took the lead at term 1; the others follow.
+      expect(LEADS.exec(output(a))?.[1]).toBe('1');
+      expect(output(b)).not.toMatch(LEADS);
+      expect(output(c)).not.toMatch(LEADS);
+      for (const s of servers) {
+        const res = await api(s, token, 'GET', '/v1/jobs');
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-svc-knownleader')).toBe('true');
+        expect(Number(res.headers.get('x-svc-lastcontact'))).toBeGreaterThanOrEqual(0);
+      }
+      expect((await api(a, token, 'GET', '/v1/jobs')).headers.get('x-svc-lastcontact')).toBe('0');
+
+      // Every server's node registered (the followers' through the leader) and stays ready.
+      const nodes = await until('three ready nodes', async () => {
+        const list = (await api(c, token, 'GET', '/v1/nodes')).body as Array<{ Name: string; Status: string }>;
+        return list.filter((n) => n.Status === 'ready').length === 3 ? list : undefined;
+      });
+      expect(nodes.map((n) => n.Name).sort()).toEqual(['node-a', 'node-b', 'node-c']);
+
+      // A job registered on a follower is scheduled by the leader and run; another follower sees it done.
+      const registered = await api(b, token, 'POST', '/v1/jobs', batchJob('through-b'));
+      expect(registered.status).toBe(200);
+      const summary = await until('the job to complete', async () => {
+        const s = (await api(c, token, 'GET', '/v1/job/through-b/summary')).body.Summary.g;
+        return s.Complete === 1 ? s : undefined;
+      });
+      expect(summary.Failed).toBe(0);
+
+      // A heartbeat sent to a follower is judged by the leader: a wrong secret is refused there.
+      const nodeOf = nodes.find((n) => n.Name === 'node-b') as unknown as { ID: string };
+      const beat = await api(b, 'not-a-node-secret', 'PUT', `/v1/node/${nodeOf.ID}/heartbeat`);
+      expect(beat.status).toBe(403);
+    } finally {
+      await Promise.all(servers.map((s) => stopServer(s)));
+    }
+  });
+
+  it('replace a leader killed with -9 while jobs register through the followers: nothing acknowledged is lost, nothing placed twice', async () => {
+    // The leader runs no node, so that killing it takes no allocations with it.
+    const { servers, token } = await startCluster(['a', 'b', 'c'], (name) => name !== 'a');
+    const [a, b, c] = servers;
+    try {
+      const acknowledged: string[] = [];
+      let killedAt = 0;
+      let n = 0;
+      const register = async (via: SpawnedServer) => {
+        while (killedAt === 0 || Date.now() - killedAt < 3000) {
+          const id = `job-${n++}`;
+          const res = await api(via, token, 'POST', '/v1/jobs', batchJob(id)).catch(() => undefined);
+          if (res?.status === 200) acknowledged.push(id);
+          if (acknowledged.length >= 10 && killedAt === 0) {
+            killedAt = Date.now();
+            a.child.kill('SIGKILL');
+          }
+        }
+      };
+      await Promise.all([register(b), register(c)]);
+      await a.exited;
+
+      // One of the followers took the lead, at the next term.
+      const leader = await until('a new leader', async () => [b, c].find((s) => LEADS.exec(output(s))?.[1] === '2'));
+      expect([b, c].filter((s) => LEADS.test(output(s)))).toEqual([leader]);
+
+      // Every acknowledged registration is there, and every job ran exactly one allocation.
+      expect(acknowledged.length).toBeGreaterThan(10);
+      for (const id of acknowledged) {
+        const summary = await until(`job ${id} to complete`, async () => {
+          const s = (await api(leader, token, 'GET', `/v1/job/${id}/summary`)).body.Summary.g;
+          return s.Complete === 1 ? s : undefined;
+        });
+        expect(summary.Failed + summary.Lost + summary.Running + summary.Starting).toBe(0);
+        const allocs = (await api(b, token, 'GET', `/v1/job/${id}/allocations`)).body as unknown[];
+        expect(allocs).toHaveLength(1);
+      }
+    } finally {
+      await Promise.all(servers.map((s) => stopServer(s)));
+    }
+  });
+
+  it('mark the node of a server cut off (stopped) down, and replace its allocation on another node', async () => {
+    const config = path.join(work, 'fast-heartbeats.hcl');
+    await writeFile(config, 'server {\n  min_heartbeat_ttl = "1s"\n  heartbeat_grace = "1s"\n}\n');
+    const { servers, token } = await startCluster(['a', 'b', 'c'], () => true, ['-config', config]);
+    const [a] = servers;
+    try {
+      const nodes = await until('three ready nodes', async () => {
+        const list = (await api(a, token, 'GET', '/v1/nodes')).body as Array<{ ID: string; Name: string; Status: string }>;
+        return list.filter((n) => n.Status === 'ready').length === 3 ? list : undefined;
+      });
+      const job = batchJob('spread');
+      Object.assign(job.Job.TaskGroups[0], { Count: 2, Tasks: [{ ...job.Job.TaskGroups[0].Tasks[0], Config: { command: '/bin/sleep', args: ['20'] } }] });
+      // One allocation a node: whichever node loses its allocation, one node is left free to take it.
+      Object.assign(job.Job, { Constraints: [{ Operand: 'distinct_hosts', RTarget: 'true' }] });
+      expect((await api(a, token, 'POST', '/v1/jobs', job)).status).toBe(200);
+      type Alloc = { ID: string; NodeID: string; ClientStatus: string };
+      const placed = await until('two running allocations', async () => {
+        const allocs = (await api(a, token, 'GET', '/v1/job/spread/allocations')).body as Alloc[];
+        return allocs.filter((x) => x.ClientStatus === 'running').length === 2 ? allocs : undefined;
+      });
+      // Cut off a follower (not the leader, a) whose node runs one of them.
+      const victim = [servers[2], servers[1]].find((s) => placed.some((x) => x.NodeID === nodes.find((n) => n.Name === `node-${s === servers[1] ? 'b' : 'c'}`)!.ID))!;
+      const victimNode = nodes.find((n) => n.Name === `node-${victim === servers[1] ? 'b' : 'c'}`)!;
+      const lost = placed.find((x) => x.NodeID === victimNode.ID)!;
+
+      victim.child.kill('SIGSTOP');
+      try {
+        await until('the node to be marked down', async () => ((await api(a, token, 'GET', `/v1/node/${victimNode.ID}`)).body.Status === 'down' ? true : undefined));
+        const after = await until('a replacement running on another node', async () => {
+          const allocs = (await api(a, token, 'GET', '/v1/job/spread/allocations')).body as Alloc[];
+          const running = allocs.filter((x) => x.ClientStatus === 'running' && x.NodeID !== victimNode.ID);
+          return running.length === 2 ? allocs : undefined;
+        });
+        expect(after.find((x) => x.ID === lost.ID)?.ClientStatus).toBe('lost');
+        expect(after).toHaveLength(3);
+        expect(new Set(after.filter((x) => x.ClientStatus === 'running').map((x) => x.NodeID)).size).toBe(2);
+      } finally {
+        victim.child.kill('SIGCONT');
+      }
+    } finally {
+      await Promise.all(servers.map((s) => stopServer(s)));
+    }
+  });
+});
