@@ -1,7 +1,8 @@
 /**
  * Several `svc server` processes on one PostgreSQL database, as users run a cluster: one leads (runs the
  * schedulers), every server answers reads and writes, a follower's node registers and heartbeats through
- * the leader, and when the leader is killed (-9) a follower takes over without losing or doubling anything.
+ * the leader, and when the leader is killed (-9) while jobs register and remote nodes (svc agent) report,
+ * a follower takes over without losing or doubling anything.
  */
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+import { runningAgents, spawnAgent, stopAgent } from '../support/spawn-agent.js';
 
 let postgres: Postgres;
 let home: string;
@@ -22,7 +24,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of [...runningAgents, ...running]) child.kill('SIGKILL');
 });
 
 afterAll(async () => {
@@ -125,11 +127,18 @@ describe('servers sharing one PostgreSQL database', () => {
     }
   });
 
-  it('replace a leader killed with -9 while jobs register through the followers: nothing acknowledged is lost, nothing placed twice', async () => {
-    // The leader runs no node, so that killing it takes no allocations with it.
-    const { servers, token } = await startCluster(['a', 'b', 'c'], (name) => name !== 'a');
+  it('replace a leader killed with -9 while jobs register and two remote nodes report: nothing acknowledged is lost, nothing placed twice', async () => {
+    const { servers, token } = await startCluster(['a', 'b', 'c'], () => false);
     const [a, b, c] = servers;
+    // Two nodes on their own (svc agent), talking to the leader first: they must move on when it dies.
+    const agents = await Promise.all(
+      ['n1', 'n2'].map((name) => spawnAgent([`-servers=${servers.map((s) => s.url).join(',')}`, `-data-dir=${path.join(work, `${databases}-${name}`)}`, '-token', token, '-node', name, '-log-level=warn'], { HOME: home })),
+    );
     try {
+      await until('two ready nodes', async () => {
+        const list = (await api(b, token, 'GET', '/v1/nodes')).body as Array<{ Status: string }>;
+        return list.filter((n) => n.Status === 'ready').length === 2 ? true : undefined;
+      });
       const acknowledged: string[] = [];
       let killedAt = 0;
       let n = 0;
@@ -162,7 +171,14 @@ describe('servers sharing one PostgreSQL database', () => {
         const allocs = (await api(b, token, 'GET', `/v1/job/${id}/allocations`)).body as unknown[];
         expect(allocs).toHaveLength(1);
       }
+      // Both nodes stayed in: neither was marked down while their server was gone.
+      const nodes = (await api(c, token, 'GET', '/v1/nodes')).body as Array<{ Name: string; Status: string }>;
+      expect(nodes.map((n) => [n.Name, n.Status]).sort()).toEqual([
+        ['n1', 'ready'],
+        ['n2', 'ready'],
+      ]);
     } finally {
+      await Promise.all(agents.map((x) => stopAgent(x)));
       await Promise.all(servers.map((s) => stopServer(s)));
     }
   });
