@@ -11,6 +11,8 @@ import { makeTempDir } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { runningAgents, spawnAgent, stopAgent } from '../support/spawn-agent.js';
+import { writeTestPki } from '../support/tls.js';
+import { ApiClient } from '../../src/api/client.js';
 
 let postgres: Postgres;
 let home: string;
@@ -223,6 +225,35 @@ describe('servers sharing one PostgreSQL database', () => {
         victim.child.kill('SIGCONT');
       }
     } finally {
+      await Promise.all(servers.map((s) => stopServer(s)));
+    }
+  });
+
+  it('run over TLS: a follower forwards its nodes to the leader presenting its certificate, and an agent joins with mutual TLS', async () => {
+    const pkiDir = path.join(work, 'pki');
+    await mkdir(pkiDir, { recursive: true });
+    const pki = await writeTestPki(pkiDir);
+    const tls = ['-tls-cert', pki.serverCert, '-tls-key', pki.serverKey, '-tls-client-ca', pki.caCert, '-tls-node-client-cert'];
+    const { servers, token } = await startCluster(['a', 'b'], () => true, tls);
+    const [a, b] = servers;
+    expect(a.url).toMatch(/^https:/);
+    const agent = await spawnAgent(
+      [`-servers=${b.url}`, `-data-dir=${path.join(work, `${databases}-n1`)}`, '-token', token, '-node', 'n1', '-ca-cert', pki.caCert, '-client-cert', pki.clientCert, '-client-key', pki.clientKey],
+      { HOME: home },
+    );
+    try {
+      const viaB = new ApiClient({ address: b.url, token, tls: { caCert: pki.caCert } });
+      const nodes = await until('three ready nodes', async () => {
+        const list = (await viaB.scheduler<Array<{ Name: string; Status: string }>>('GET', '/v1/nodes')).body;
+        return list.filter((n) => n.Status === 'ready').length === 3 ? list : undefined;
+      });
+      expect(nodes.map((n) => n.Name).sort()).toEqual(['n1', 'node-a', 'node-b']);
+      expect(output(a)).toMatch(LEADS);
+      expect(output(b)).not.toMatch(LEADS);
+      await viaB.scheduler('POST', '/v1/jobs', { body: batchJob('over-tls') });
+      await until('the job to complete', async () => ((await viaB.scheduler<{ Summary: { g: { Complete: number } } }>('GET', '/v1/job/over-tls/summary')).body.Summary.g.Complete === 1 ? true : undefined));
+    } finally {
+      await stopAgent(agent);
       await Promise.all(servers.map((s) => stopServer(s)));
     }
   });
