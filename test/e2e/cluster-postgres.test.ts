@@ -103,6 +103,10 @@ describe('servers sharing one PostgreSQL database', () => {
         expect(Number(res.headers.get('x-svc-lastcontact'))).toBeGreaterThanOrEqual(0);
       }
       expect((await api(a, token, 'GET', '/v1/jobs')).headers.get('x-svc-lastcontact')).toBe('0');
+      // Nomad's agent-info: who leads, and where.
+      const self = (s: SpawnedServer) => api(s, token, 'GET', '/v1/agent/self').then((r) => r.body.stats.nomad);
+      expect(await self(a)).toMatchObject({ leader: 'true' });
+      expect(await self(b)).toMatchObject({ leader: 'false', leader_addr: new URL(a.url).host });
 
       // Every server's node registered (the followers' through the leader) and stays ready.
       const nodes = await until('three ready nodes', async () => {
