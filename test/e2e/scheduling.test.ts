@@ -17,7 +17,7 @@ interface Stub {
   JobVersion: number;
   DesiredStatus: string;
   ClientStatus: string;
-  TaskStates: Record<string, { State: string; Failed: boolean; Restarts: number; Events: Array<{ Type: string; DisplayMessage: string; Details: Record<string, string> }> }> | null;
+  TaskStates: Record<string, { State: string; Failed: boolean; Restarts: number; Events: Array<{ Type: string; Time: number; DisplayMessage: string; Details: Record<string, string> }> }> | null;
 }
 
 let srv: TestServer;
@@ -151,9 +151,15 @@ describe('scheduling with real processes', () => {
         },
       ],
     };
+    const registered = Date.now();
     await register(job);
     const [failed] = await until(() => allocs('crasher'), (l) => l[0]?.ClientStatus === 'failed', 'the allocation to fail');
     const state = failed.TaskStates!.t;
+    // Event times are Unix nanoseconds.
+    for (const e of state.Events) {
+      expect(e.Time / 1e6).toBeGreaterThanOrEqual(registered - 1000);
+      expect(e.Time / 1e6).toBeLessThanOrEqual(Date.now() + 1000);
+    }
     expect(state).toMatchObject({ State: 'dead', Failed: true, Restarts: 1 });
     expect(state.Events.map((e) => e.Type)).toEqual(['Received', 'Task Setup', 'Started', 'Terminated', 'Restarting', 'Started', 'Terminated', 'Not Restarting']);
     expect(state.Events[3].Details.exit_code).toBe('3');
@@ -176,7 +182,7 @@ describe('scheduling with real processes', () => {
     await until(() => c().scheduler<{ Status: string }>('GET', '/v1/job/once').then((r) => r.body), (j) => j.Status === 'dead', 'the job to be dead');
     const summary = (await c().scheduler<{ Summary: Record<string, { Complete: number }> }>('GET', '/v1/job/once/summary')).body;
     expect(summary.Summary.g.Complete).toBe(2);
-    const again = await c().scheduler<{ EvalID: string }>('POST', '/v1/job/once/evaluate', { body: {} });
+    const again = await c().scheduler<{ EvalID: string }>('POST', '/v1/job/once/evaluate', { body: { JobID: 'once' } });
     await until(() => c().scheduler<{ Status: string }>('GET', `/v1/evaluation/${again.body.EvalID}`).then((r) => r.body), (e) => e.Status === 'complete', 'the evaluation');
     expect((await allocs('once')).map((a) => a.ID).sort()).toEqual(done.map((a) => a.ID).sort());
 
@@ -270,6 +276,38 @@ describe('signals and restarts of several tasks', () => {
     );
     expect(Object.keys(states).sort()).toEqual(['a', 'b']);
     expect((await allocs('pair')).map((a) => a.ID)).toEqual([alloc.ID]);
+  });
+});
+
+describe('restarting every task', () => {
+  it('AllTasks also runs again a prestart task that already finished; a plain restart leaves it be', async () => {
+    const runs = (alloc: string) => readFile(path.join(dir, `${alloc}.init-runs`), 'utf8').catch(() => '').then((t) => t.split('\n').filter(Boolean).length);
+    const init = {
+      Name: 'init',
+      Driver: 'raw_exec',
+      Lifecycle: { Hook: 'prestart', Sidecar: false },
+      Config: { command: '/bin/sh', args: ['-c', `echo ran >> ${dir}/$NOMAD_ALLOC_ID.init-runs`] },
+      Resources: { CPU: 20, MemoryMB: 16 },
+    };
+    const job = sleeper('staged', 1);
+    await register({ ...job, TaskGroups: [{ ...job.TaskGroups[0], Tasks: [init, ...job.TaskGroups[0].Tasks] }] });
+    const [[id]] = [...(await runningPids('staged', 1)).entries()];
+    expect(await runs(id)).toBe(1);
+    const restartedMain = async (after: number) =>
+      until(
+        () => c().scheduler<Stub>('GET', `/v1/allocation/${id}`).then((r) => r.body.TaskStates!),
+        (t) => t.t.State === 'running' && t.t.Events.filter((e) => e.Type === 'Restart Signaled').length === after,
+        `the main task restarted ${after} time(s)`,
+      );
+
+    await c().scheduler('POST', `/v1/client/allocation/${id}/restart`, { body: {} });
+    const plain = await restartedMain(1);
+    expect(plain.init.State).toBe('dead');
+    expect(await runs(id)).toBe(1);
+
+    await c().scheduler('POST', `/v1/client/allocation/${id}/restart`, { body: { AllTasks: true } });
+    await until(() => runs(id), (n) => n === 2, 'the prestart task to run again');
+    await restartedMain(2);
   });
 });
 

@@ -36,7 +36,10 @@ export const jobDispatchRoutes = [
     path: '/v1/job/*job_id/dispatch',
     acl: { namespace: ['dispatch-job'] },
     synopsis: 'Dispatch an instance of a parameterized job, with a payload and metadata.',
-    query: { idempotency_token: { type: 'string', description: 'Dispatch at most one instance per token while that instance is not dead.' } },
+    query: {
+      idempotency_token: { type: 'string', description: 'Dispatch at most one instance per token while that instance is not dead.' },
+      IdempotencyToken: { type: 'string', description: 'The same as idempotency_token (the field name Nomad documents).' },
+    },
     handler: async (req) => {
       const body = bodyObject(req, 'object with Payload, Meta, IdPrefixTemplate and Priority', false);
       const unknown = Object.keys(body).find((k) => !KNOWN.has(k));
@@ -46,7 +49,7 @@ export const jobDispatchRoutes = [
       const priority = body.Priority ?? 0;
       if (!Number.isSafeInteger(priority)) throw new UserError('field "Priority" must be an integer');
       const template = stringField(body, 'IdPrefixTemplate');
-      const token = req.raw.query.get('idempotency_token') ?? stringField(body, 'IdempotencyToken');
+      const token = req.raw.query.get('idempotency_token') ?? req.raw.query.get('IdempotencyToken') ?? stringField(body, 'IdempotencyToken');
       const { result, index } = await dispatchJob(req.services.store, req.namespace, req.params.job_id, {
         payload: payloadOf(body),
         meta: metaOf(body),

@@ -14,6 +14,8 @@ export const jobEvaluateRoutes = [
     synopsis: 'Force a new evaluation of a job.',
     handler: async (req) => {
       const body = bodyObject(req, 'object with JobID and EvalOptions', false);
+      // Only a call without a body (the form Nomad kept for old clients) may leave JobID out.
+      if (req.body() !== undefined && (body.JobID === undefined || body.JobID === '')) throw new UserError('Job ID must be specified');
       if (body.JobID !== undefined && body.JobID !== req.params.job_id) throw new UserError('field "JobID" does not match the job ID in the path');
       const options = body.EvalOptions ?? {};
       if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new UserError('field "EvalOptions" must be an object');

@@ -119,6 +119,14 @@ describe('allocation stop', () => {
     expect((await alloc(victim.ID)).DesiredTransition).toMatchObject({ Migrate: true, NoShutdownDelay: true });
   });
 
+  it('takes PUT as well as POST', async () => {
+    await run(job('put', 'service', 1));
+    const [victim] = await allocsOf('put');
+    const answer = (await c().scheduler<{ EvalID: string }>('PUT', `/v1/allocation/${victim.ID}/stop`)).body;
+    expect(await waitEval(answer.EvalID)).toMatchObject({ Status: 'complete', TriggeredBy: 'alloc-stop' });
+    expect(await alloc(victim.ID)).toMatchObject({ DesiredStatus: 'stop' });
+  });
+
   it('replaces an unfinished batch allocation', async () => {
     await run(job('crunch', 'batch', 1));
     const [victim] = await allocsOf('crunch');

@@ -111,6 +111,10 @@ describe('allocations', () => {
     expect(everything).toEqual(sorted.map((a) => a.ID));
     const reversed = (await c().scheduler<Stub[]>('GET', '/v1/allocations', { query: { reverse: true } })).body;
     expect(reversed.map((a) => a.ID)).toEqual(sorted.map((a) => a.ID).reverse());
+    // per_page 0 is the default: no paging, and no next token.
+    const unpaged = await c().scheduler<Stub[]>('GET', '/v1/allocations', { query: { per_page: 0 } });
+    expect(unpaged.body.map((a) => a.ID)).toEqual(sorted.map((a) => a.ID));
+    expect(unpaged.nextToken).toBeUndefined();
   });
 
   it('prefix must be an even number of hex characters; with it the order is by ID', async () => {
@@ -236,8 +240,9 @@ describe('allocations', () => {
     const full = (await c().scheduler<Record<string, unknown>>('GET', `/v1/allocation/${replacement.ID}`)).body;
     expect(full.PreviousAllocation).toBe(first.ID);
     expect((await c().scheduler<Record<string, unknown>>('GET', `/v1/allocation/${first.ID}`)).body.NextAllocation).toBe(replacement.ID);
-    const badOptions = await statusOf(c().scheduler('POST', '/v1/job/flaky/evaluate', { body: { EvalOptions: { ForceReschedule: 'yes' } } }));
+    const badOptions = await statusOf(c().scheduler('POST', '/v1/job/flaky/evaluate', { body: { JobID: 'flaky', EvalOptions: { ForceReschedule: 'yes' } } }));
     expect(badOptions.code).toBe(400);
+    expect(badOptions.message).toMatch(/ForceReschedule/);
   });
 
   it('stop marks the allocation to stop and a replacement keeps the count', async () => {
@@ -262,11 +267,33 @@ describe('allocations', () => {
     expect(unknownTask.message).toMatch(/TaskName.*nope/);
     const unreachable = await statusOf(c().scheduler('POST', `/v1/client/allocation/${a.ID}/restart`, { body: {} }));
     expect(unreachable.code).toBe(400);
-    expect(unreachable.message).toMatch(/not reachable/);
+    expect(unreachable.message).toMatch(/is not connected to any server/);
     const noBody = await statusOf(c().scheduler('POST', `/v1/client/allocation/${a.ID}/signal`));
     expect(noBody.code).toBe(400);
     const badSignal = await statusOf(c().scheduler('POST', `/v1/client/allocation/${a.ID}/signal`, { body: { Signal: 'HUP!' } }));
     expect(badSignal.code).toBe(400);
+  });
+
+  it('signal and restart need alloc-lifecycle in the allocation\'s namespace, by POST or PUT', async () => {
+    const [a] = await allocsOf('web');
+    const tokenWith = async (name: string, policy: string) => {
+      await c().secrets('PUT', `sys/policies/acl/${name}`, { body: { policy } });
+      return srv.client(String((await c().secrets('POST', 'auth/token/create', { body: { policies: [name] } }))?.auth?.client_token));
+    };
+    const reader = await tokenWith('lifecycle-reader', 'namespace "default" { policy = "read" }');
+    const elsewhere = await tokenWith('lifecycle-elsewhere', 'namespace "other" { capabilities = ["alloc-lifecycle"] }');
+    const lifecycle = await tokenWith('lifecycle-default', 'namespace "default" { capabilities = ["alloc-lifecycle"] }');
+    for (const method of ['POST', 'PUT']) {
+      const signal = (client: ApiClient) => statusOf(client.scheduler(method, `/v1/client/allocation/${a.ID}/signal`, { body: { Signal: 'SIGHUP' } }));
+      const restart = (client: ApiClient) => statusOf(client.scheduler(method, `/v1/client/allocation/${a.ID}/restart`, { body: {} }));
+      for (const refused of [srv.client(''), reader, elsewhere]) {
+        expect((await signal(refused)).code).toBe(403);
+        expect((await restart(refused)).code).toBe(403);
+      }
+      // Allowed: the request gets as far as the node, which these fake nodes do not serve.
+      expect(await signal(lifecycle)).toEqual({ code: 400, message: expect.stringContaining(a.NodeID) });
+      expect(await restart(lifecycle)).toEqual({ code: 400, message: expect.stringContaining(a.NodeID) });
+    }
   });
 
   it('job status follows its allocations: running while any is live, dead once all stopped', async () => {
@@ -306,5 +333,65 @@ describe('allocations', () => {
   it('an unknown job has no allocations and no summary', async () => {
     expect((await c().scheduler<Stub[]>('GET', '/v1/job/ghost/allocations')).body).toEqual([]);
     expect((await statusOf(c().scheduler('GET', '/v1/job/ghost/summary'))).code).toBe(404);
+  });
+
+  it("a job registered again after a purge lists its own allocations and deployments; all=true adds its predecessor's", async () => {
+    type Deployment = { ID: string; JobCreateIndex: number };
+    const deploymentsOf = async (query: Record<string, boolean> = {}) => (await c().scheduler<Deployment[]>('GET', '/v1/job/again/deployments', { query })).body;
+    await run(mockJob('again', 1));
+    const [old] = await allocsOf('again');
+    const [oldDeployment] = await deploymentsOf();
+    await waitEval((await c().scheduler<{ EvalID: string }>('DELETE', '/v1/job/again', { query: { purge: true } })).body.EvalID);
+    await run(mockJob('again', 1));
+    const current = await allocsOf('again');
+    expect(current).toHaveLength(1);
+    expect(current[0].ID).not.toBe(old.ID);
+    const all = (await c().scheduler<Stub[]>('GET', '/v1/job/again/allocations', { query: { all: true } })).body;
+    expect(all.map((a) => a.ID).sort()).toEqual([old.ID, current[0].ID].sort());
+
+    const [latest] = await deploymentsOf();
+    expect((await deploymentsOf()).map((d) => d.ID)).toEqual([latest.ID]);
+    expect(latest.ID).not.toBe(oldDeployment.ID);
+    expect((await deploymentsOf({ all: true })).map((d) => d.ID).sort()).toEqual([oldDeployment.ID, latest.ID].sort());
+    expect((await c().scheduler<Deployment>('GET', '/v1/job/again/deployment')).body.ID).toBe(latest.ID);
+  });
+
+  it('reads of a job and of allocations block until a write moves them past the index given', async () => {
+    await run(mockJob('watched', 1));
+    const paths = [
+      '/v1/allocations',
+      '/v1/job/watched',
+      '/v1/job/watched/versions',
+      '/v1/job/watched/allocations',
+      '/v1/job/watched/evaluations',
+      '/v1/job/watched/deployments',
+      '/v1/job/watched/deployment',
+      '/v1/job/watched/summary',
+      '/v1/job/watched/scale',
+    ];
+    const before = await Promise.all(paths.map((p) => c().scheduler('GET', p)));
+    const blocked = paths.map((p, i) => c().scheduler('GET', p, { query: { index: before[i].index, wait: '30s' } }));
+    // Without blocking, each answer would come back now, at the index it was asked past.
+    await new Promise((r) => setTimeout(r, 200));
+    await run(mockJob('watched', 2));
+    const after = await Promise.all(blocked);
+    expect(paths.filter((_, i) => !(after[i].index > before[i].index))).toEqual([]);
+  });
+
+  it('with a prefix, allocations come in ID order (reversed with reverse), whatever order they were created in', async () => {
+    // Two jobs of many small allocations, placed in two plans: each two-digit prefix holds several from both.
+    const small = (id: string) => mockJob(id, 60, { TaskGroups: [{ Name: 'g', Count: 60, Tasks: [{ Name: 't', Driver: 'mock', Config: {}, Resources: { CPU: 10, MemoryMB: 10 } }] }] });
+    await run(small('early'));
+    await run(small('late'));
+    const mine = [...(await allocsOf('early')), ...(await allocsOf('late'))];
+    const prefixes = [...new Set(mine.map((a) => a.ID.slice(0, 2)))].filter((p) => mine.filter((a) => a.ID.startsWith(p)).length > 1);
+    expect(prefixes.length).toBeGreaterThan(0);
+    for (const prefix of prefixes) {
+      const ids = (await c().scheduler<Stub[]>('GET', '/v1/allocations', { query: { prefix } })).body.map((a) => a.ID);
+      expect(ids, prefix).toEqual([...ids].sort());
+      expect(ids, prefix).toEqual(expect.arrayContaining(mine.filter((a) => a.ID.startsWith(prefix)).map((a) => a.ID)));
+      const reversed = (await c().scheduler<Stub[]>('GET', '/v1/allocations', { query: { prefix, reverse: true } })).body.map((a) => a.ID);
+      expect(reversed, prefix).toEqual([...ids].reverse());
+    }
   });
 });

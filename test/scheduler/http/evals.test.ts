@@ -85,6 +85,42 @@ describe('evaluations', () => {
     expect(reg.body.EvalID).not.toBe(stop.body.EvalID);
   });
 
+  it("evaluations run at the job's priority unless EvalPriority, or eval_priority on a stop, overrides it", async () => {
+    const priorityOf = async (id: string) => (await srv.client().scheduler<Eval>('GET', `/v1/evaluation/${id}`)).body.Priority;
+    const plain = await srv.client().scheduler<{ EvalID: string }>('POST', '/v1/jobs', { body: { Job: job('prio', { Priority: 70 }) } });
+    expect(await priorityOf(plain.body.EvalID)).toBe(70);
+    const stop = await srv.client().scheduler<{ EvalID: string }>('DELETE', '/v1/job/prio');
+    expect(await priorityOf(stop.body.EvalID)).toBe(70);
+    const overridden = await srv.client().scheduler<{ EvalID: string }>('POST', '/v1/jobs', { body: { Job: job('prio', { Priority: 70 }), EvalPriority: 20 } });
+    expect(await priorityOf(overridden.body.EvalID)).toBe(20);
+    // global only matters for a multi-region job; here it is accepted and changes nothing.
+    const stopped = await srv.client().scheduler<{ EvalID: string }>('DELETE', '/v1/job/prio', { query: { eval_priority: 90, global: true } });
+    expect(await priorityOf(stopped.body.EvalID)).toBe(90);
+    expect(await status(srv.client().scheduler('DELETE', '/v1/job/prio', { query: { eval_priority: 101 } }))).toBe(400);
+  });
+
+  it('forcing an evaluation takes a body naming the job, or no body at all as older clients send', async () => {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job('forced') } });
+    const bare = await srv.client().request('POST', '/v1/job/forced/evaluate');
+    expect(bare.status).toBe(200);
+    const bareId = (JSON.parse(bare.body.toString('utf8')) as { EvalID: string }).EvalID;
+    expect((await srv.client().scheduler<Eval>('GET', `/v1/evaluation/${bareId}`)).body).toMatchObject({ JobID: 'forced', TriggeredBy: 'job-register' });
+    const named = await srv.client().scheduler<{ EvalID: string }>('POST', '/v1/job/forced/evaluate', { body: { JobID: 'forced' } });
+    expect(named.body.EvalID).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = async (body: unknown) => {
+      try {
+        await srv.client().scheduler('POST', '/v1/job/forced/evaluate', { body });
+        return 'accepted';
+      } catch (err) {
+        return `${(err as ApiError).statusCode} ${(err as ApiError).errors[0]}`;
+      }
+    };
+    expect(await refused({})).toBe('400 Job ID must be specified');
+    expect(await refused({ EvalOptions: { ForceReschedule: true } })).toBe('400 Job ID must be specified');
+    expect(await refused({ JobID: 'other' })).toMatch(/^400 .*JobID/);
+    expect(await refused({ JobID: 'forced', EvalOptions: { ForceReschedule: 1 } })).toMatch(/^400 .*ForceReschedule/);
+  });
+
   it('periodic and parameterized jobs get no evaluation', async () => {
     const periodic = await srv.client().scheduler<{ EvalID: string; EvalCreateIndex: number }>('POST', '/v1/jobs', {
       body: { Job: job('cron', { Type: 'batch', Periodic: { Spec: '*/5 * * * *', SpecType: 'cron' } }) },

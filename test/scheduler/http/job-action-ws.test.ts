@@ -105,6 +105,7 @@ describe('running an action', () => {
       ['plain', { action: 'hello', task: 't', allocID: allocId }, 400, `job plain does not have allocation ${allocId}`],
       ['web/app', { action: 'hello', task: 't' }, 400, 'must provide a valid alloc id'],
       ['web/app', { task: 't', allocID: allocId }, 400, 'must provide action name'],
+      ['web/app', { action: 'hello', allocID: allocId }, 400, 'must provide task name'],
       ['web/app', { action: 'hello', task: 't', alloc_id: allocId, allocID: otherAlloc }, 400, 'alloc_id and allocID name different allocations'],
     ];
     for (const [job, q, status, message] of cases) {
@@ -117,10 +118,15 @@ describe('running an action', () => {
 
   it('needs alloc-exec and, for raw_exec, alloc-node-exec', async () => {
     const c = srv.client();
-    await c.secrets('PUT', 'sys/policies/acl/action-exec-only', { body: { policy: 'namespace "default" { capabilities = ["alloc-exec", "read-job"] }' } });
-    const token = String((await c.secrets('POST', 'auth/token/create', { body: { policies: ['action-exec-only'] } }))?.auth?.client_token);
-    const r = await execWs(srv.url, actionPath('web/app', { action: 'hello', task: 't', allocID: allocId }), { token });
+    const tokenWith = async (name: string, caps: string[]) => {
+      await c.secrets('PUT', `sys/policies/acl/${name}`, { body: { policy: `namespace "default" { capabilities = ${JSON.stringify(caps)} }` } });
+      return String((await c.secrets('POST', 'auth/token/create', { body: { policies: [name] } }))?.auth?.client_token);
+    };
+    const path = actionPath('web/app', { action: 'hello', task: 't', allocID: allocId });
+    const r = await execWs(srv.url, path, { token: await tokenWith('action-exec-only', ['alloc-exec', 'read-job']) });
     expect([r.httpStatus, r.httpBody]).toEqual([403, 'Permission denied']);
+    const allowed = await execWs(srv.url, path, { token: await tokenWith('action-node-exec', ['alloc-exec', 'alloc-node-exec']) });
+    expect(allowed.stdout.toString()).toBe('hi from t\n');
   });
 
   it('says a plain GET needs the WebSocket upgrade', async () => {

@@ -127,6 +127,8 @@ describe('POST /v1/job/:job_id/dispatch', () => {
     expect((await read(first.body.DispatchedJobID)).DispatchIdempotencyToken).toBe('tok-1');
     const viaBody = await dispatch('plain', { IdempotencyToken: 'tok-1' });
     expect(viaBody.body.DispatchedJobID).toBe(first.body.DispatchedJobID);
+    const viaFieldName = await dispatch('plain', {}, { IdempotencyToken: 'tok-1' });
+    expect(viaFieldName.body.DispatchedJobID).toBe(first.body.DispatchedJobID);
     const other = await dispatch('plain', {}, { idempotency_token: 'tok-2' });
     expect(other.body.DispatchedJobID).not.toBe(first.body.DispatchedJobID);
     // Once the child is dead, the token dispatches a new one.

@@ -160,7 +160,9 @@ describe('job scale endpoint', () => {
     };
     const scaler = await tokenWith('scaler', ['scale-job', 'read-job-scaling']);
     const reader = await tokenWith('reader', ['read-job']);
+    const submitter = await tokenWith('submitter', ['submit-job']);
     const body = { Target: { Group: 'g' }, Message: 'acl' };
+    expect((await statusOf(submitter.scheduler('POST', '/v1/job/batch/scale', { body }))).code).toBe(200);
     expect((await statusOf(scaler.scheduler('POST', '/v1/job/batch/scale', { body }))).code).toBe(200);
     expect((await statusOf(scaler.scheduler('GET', '/v1/job/batch/scale'))).code).toBe(200);
     expect((await statusOf(scaler.scheduler('POST', '/v1/job/batch/scale', { body: { ...body, PolicyOverride: true } }))).code).toBe(403);

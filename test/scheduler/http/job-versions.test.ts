@@ -65,7 +65,8 @@ describe('job versions: revert, stable, tags', () => {
     const stale = await statusOf(revert('app', { JobVersion: 1, EnforcePriorVersion: 2 }));
     expect(stale).toEqual({ code: 409, message: 'Current job has version 3; enforcing version 2' });
     expect((await versions('app'))[0].Version).toBe(3);
-    await revert('app', { JobVersion: 1, EnforcePriorVersion: 3 });
+    // The service-mesh and secrets tokens are taken for policy checks, which have nothing to check here.
+    await revert('app', { JobVersion: 1, EnforcePriorVersion: 3, MeshToken: 'mesh', SecretsToken: 'secrets' });
     expect((await versions('app'))[0]).toMatchObject({ Version: 4, Meta: { rev: 'b' } });
   });
 
@@ -96,6 +97,36 @@ describe('job versions: revert, stable, tags', () => {
     expect(latest).toMatchObject({ Version: 5, Meta: { rev: 'a' }, VersionTag: null });
     expect(await statusOf(revert('app', { TaggedVersion: 'first', JobVersion: 2 }))).toEqual({ code: 400, message: 'use one of JobVersion or TaggedVersion, not both' });
     expect((await statusOf(revert('app', { TaggedVersion: 'missing' }))).code).toBe(404);
+  });
+
+  it('answers Diffs only when asked: each version against its predecessor, or every version against diff_version', async () => {
+    const read = async (query: Record<string, string | number | boolean>) => (await c().scheduler<{ Versions: Version[]; Diffs: Array<{ Type: string }> | null }>('GET', '/v1/job/app/versions', { query })).body;
+    /** The "old->new" values of every field a diff changes. */
+    const changes = (diff: unknown): string[] => {
+      const out: string[] = [];
+      const walk = (x: unknown): void => {
+        if (Array.isArray(x)) x.forEach(walk);
+        else if (x !== null && typeof x === 'object') {
+          const o = x as Record<string, unknown>;
+          if (typeof o.Old === 'string' && typeof o.New === 'string') out.push(`${o.Old}->${o.New}`);
+          Object.values(o).forEach(walk);
+        }
+      };
+      walk(diff);
+      return out;
+    };
+    expect((await read({})).Diffs).toBeNull();
+    // Versions 0..5 carry rev a, b, c, a, b, a.
+    const consecutive = await read({ diffs: true });
+    expect(consecutive.Diffs).toHaveLength(consecutive.Versions.length - 1);
+    const diffOf = (body: typeof consecutive, version: number) => body.Diffs![body.Versions.findIndex((v) => v.Version === version)];
+    expect(changes(diffOf(consecutive, 4))).toEqual(['a->b']);
+    expect(changes(diffOf(consecutive, 3))).toEqual(['c->a']);
+    const against = await read({ diffs: true, diff_version: 0 });
+    expect(against.Diffs).toHaveLength(against.Versions.length);
+    expect(diffOf(against, 0).Type).toBe('None');
+    expect(changes(diffOf(against, 4))).toEqual(['a->b']);
+    expect(changes(diffOf(against, 2))).toEqual(['a->c']);
   });
 
   it('diffs every version against a tagged one', async () => {
@@ -130,6 +161,30 @@ describe('job versions: revert, stable, tags', () => {
     expect(Object.keys(resp.body)).toEqual(['Index']);
     expect((await versions('app'))[0]).toMatchObject({ Version: latest, Stable: true });
     expect((await statusOf(c().scheduler('POST', '/v1/job/app/stable', { body: { JobID: 'app', JobVersion: 1, Stable: true } }))).code).toBe(404);
+    // Stable defaults to false.
+    await c().scheduler('POST', '/v1/job/app/stable', { body: { JobID: 'app', JobVersion: latest } });
+    expect((await versions('app'))[0]).toMatchObject({ Version: latest, Stable: false });
+  });
+
+  it('revert, stable, evaluate and tags need submit-job', async () => {
+    const tokenWith = async (name: string, caps: string[]) => {
+      await c().secrets('PUT', `sys/policies/acl/${name}`, { body: { policy: `namespace "default" { capabilities = ${JSON.stringify(caps)} }` } });
+      return srv.client(String((await c().secrets('POST', 'auth/token/create', { body: { policies: [name] } }))?.auth?.client_token));
+    };
+    const reader = await tokenWith('versions-reader', ['read-job', 'list-jobs']);
+    const submitter = await tokenWith('versions-submitter', ['submit-job']);
+    const [{ Version: latest }, { Version: previous }] = await versions('app');
+    const calls: Array<[string, string, Record<string, unknown> | undefined]> = [
+      ['POST', '/v1/job/app/versions/acl-tag/tag', {}],
+      ['DELETE', '/v1/job/app/versions/acl-tag/tag', undefined],
+      ['POST', '/v1/job/app/stable', { JobID: 'app', JobVersion: latest, Stable: true }],
+      ['POST', '/v1/job/app/evaluate', { JobID: 'app' }],
+      ['POST', '/v1/job/app/revert', { JobID: 'app', JobVersion: previous }],
+    ];
+    for (const [method, path, body] of calls) {
+      const as = async (client: ApiClient) => (await statusOf(client.scheduler(method, path, body === undefined ? {} : { body }))).code;
+      expect({ method, path, reader: await as(reader), submitter: await as(submitter) }).toEqual({ method, path, reader: 403, submitter: 200 });
+    }
   });
 
   it('ForceReschedule replaces a failed allocation even when its policy allows no more attempts', async () => {

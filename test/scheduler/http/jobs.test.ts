@@ -37,7 +37,7 @@ describe('job endpoints', () => {
     expect(reg.body.JobModifyIndex).toBeGreaterThan(0);
     expect(reg.index).toBe(reg.body.Index);
     const read = await srv.client().scheduler<Record<string, unknown>>('GET', '/v1/job/hello');
-    expect(read.body).toMatchObject({ ID: 'hello', Name: 'hello', Namespace: 'default', Region: 'global', Priority: 50, Version: 0, Status: 'pending' });
+    expect(read.body).toMatchObject({ ID: 'hello', Name: 'hello', Type: 'batch', Namespace: 'default', Region: 'global', Priority: 50, Version: 0, Status: 'pending' });
     const list = await srv.client().scheduler<Array<Record<string, unknown>>>('GET', '/v1/jobs');
     expect(list.body.map((j) => j.ID)).toContain('hello');
     expect(list.body.find((j) => j.ID === 'hello')).not.toHaveProperty('Meta');
@@ -74,6 +74,35 @@ describe('job endpoints', () => {
     expect(await status(srv.client().scheduler('GET', '/v1/job/subs/submission'))).toBe(400);
   });
 
+  it('answers the submission as stored with its version, and 404 for a version registered without one', async () => {
+    await register({ Job: job('sourced'), Submission: { Source: '{"Job":{}}', Format: 'json', VariableFlags: { size: '3' }, Variables: 'tier = "gold"' } });
+    await register({ Job: job('sourced', { Priority: 60 }) });
+    const sub = await srv.client().scheduler<Record<string, unknown>>('GET', '/v1/job/sourced/submission', { query: { version: 0 } });
+    expect(sub.body).toMatchObject({ JobID: 'sourced', Namespace: 'default', Version: 0, Format: 'json', Source: '{"Job":{}}', VariableFlags: { size: '3' }, Variables: 'tier = "gold"' });
+    expect(await status(srv.client().scheduler('GET', '/v1/job/sourced/submission', { query: { version: 1 } }))).toBe(404);
+    expect(await status(register({ Job: job('sourced'), Submission: { Source: 'x', Format: 'yaml' } }))).toBe(400);
+  });
+
+  it('PreserveCounts keeps the counts of the groups the job already has', async () => {
+    const twoGroups = (count: number) => job('counted', { TaskGroups: ['a', 'b'].map((Name) => ({ Name, Count: count, Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/true' } }] })) });
+    await register({ Job: { ...twoGroups(2), TaskGroups: twoGroups(2).TaskGroups.slice(0, 1) } });
+    await register({ Job: twoGroups(5), PreserveCounts: true });
+    const preserved = await srv.client().scheduler<{ TaskGroups: Array<{ Name: string; Count: number }> }>('GET', '/v1/job/counted');
+    expect(preserved.body.TaskGroups.map((g) => [g.Name, g.Count])).toEqual([['a', 2], ['b', 5]]);
+    await register({ Job: twoGroups(4) });
+    const replaced = await srv.client().scheduler<{ TaskGroups: Array<{ Count: number }> }>('GET', '/v1/job/counted');
+    expect(replaced.body.TaskGroups.map((g) => g.Count)).toEqual([4, 4]);
+  });
+
+  it('registers a new job at its own path, and updates it there', async () => {
+    expect(await status(srv.client().scheduler('GET', '/v1/job/by-path'))).toBe(404);
+    const created = await srv.client().scheduler<{ JobModifyIndex: number }>('POST', '/v1/job/by-path', { body: { Job: job('by-path') } });
+    expect((await srv.client().scheduler<{ Version: number }>('GET', '/v1/job/by-path')).body.Version).toBe(0);
+    const updated = await srv.client().scheduler<{ JobModifyIndex: number }>('PUT', '/v1/job/by-path', { body: { Job: job('by-path', { Priority: 70 }) } });
+    expect(updated.body.JobModifyIndex).toBeGreaterThan(created.body.JobModifyIndex);
+    expect((await srv.client().scheduler<{ Version: number; Priority: number }>('GET', '/v1/job/by-path')).body).toMatchObject({ Version: 1, Priority: 70 });
+  });
+
   it('filters and pages the job list', async () => {
     for (const id of ['page-a', 'page-b', 'page-c']) await register({ Job: job(id, { Meta: { team: id === 'page-b' ? 'infra' : 'web' } }) });
     const filtered = await srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { filter: 'Meta.team == "infra"' } });
@@ -84,6 +113,9 @@ describe('job endpoints', () => {
     const second = await srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { prefix: 'page-', per_page: 2, next_token: first.nextToken } });
     expect(second.body.map((j) => j.ID)).toEqual(['page-c']);
     expect(second.nextToken).toBeUndefined();
+    const unpaged = await srv.client().scheduler<Array<{ ID: string }>>('GET', '/v1/jobs', { query: { prefix: 'page-', per_page: 0 } });
+    expect(unpaged.body.map((j) => j.ID)).toEqual(['page-a', 'page-b', 'page-c']);
+    expect(unpaged.nextToken).toBeUndefined();
     expect(await status(srv.client().scheduler('GET', '/v1/jobs', { query: { filter: 'Meta.team ==' } }))).toBe(400);
     const withMeta = await srv.client().scheduler<Array<{ ID: string; Meta?: unknown }>>('GET', '/v1/jobs', { query: { prefix: 'page-b', meta: true } });
     expect(withMeta.body[0].Meta).toEqual({ team: 'infra' });
@@ -137,6 +169,24 @@ describe('job endpoints', () => {
     const writer = String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['writer'] } }))?.auth?.client_token);
     expect(await status(register({ Job: job('acl-po'), PolicyOverride: true }, writer))).toBe(403);
     expect(await status(register({ Job: job('acl-po') }, writer))).toBe(200);
+  });
+
+  it('each read of a job and its records needs read-job; listing needs list-jobs', async () => {
+    await register({ Job: job('guarded'), Submission: { Source: '# guarded' } });
+    const tokenWith = async (name: string, caps: string[]) => {
+      await srv.client().secrets('PUT', `sys/policies/acl/${name}`, { body: { policy: `namespace "default" { capabilities = ${JSON.stringify(caps)} }` } });
+      return String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: [name] } }))?.auth?.client_token);
+    };
+    const lister = await tokenWith('list-only', ['list-jobs']);
+    const jobReader = await tokenWith('read-job-only', ['read-job']);
+    const reads = ['', '/versions', '/allocations', '/evaluations', '/deployments', '/deployment', '/summary', '/submission?version=0'];
+    for (const suffix of reads) {
+      const [tail, version] = suffix.split('?version=');
+      const get = (token: string) => status(srv.client(token).scheduler('GET', `/v1/job/guarded${tail}`, { query: version === undefined ? {} : { version } }));
+      expect({ suffix, lister: await get(lister), reader: await get(jobReader) }).toEqual({ suffix, lister: 403, reader: 200 });
+    }
+    expect(await status(srv.client(lister).scheduler('GET', '/v1/jobs'))).toBe(200);
+    expect(await status(srv.client(jobReader).scheduler('GET', '/v1/jobs'))).toBe(403);
   });
 
   it('validates a job and reports every error at once', async () => {
@@ -212,6 +262,25 @@ job "web" {
     expect(await fail({ JobHCL: '' })).toContain('Job spec is empty');
     expect(await fail({ JobHCL: 'job "x" {\n  group "g" {\n    count = \n  }\n}\n' })).toMatch(/Failed to parse job: .*3/);
   });
+
+  it('needs parse-job or submit-job in the namespace', async () => {
+    const tokenWith = async (name: string, caps: string[]) => {
+      await srv.client().secrets('PUT', `sys/policies/acl/${name}`, { body: { policy: `namespace "default" { capabilities = ${JSON.stringify(caps)} }` } });
+      return srv.client(String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: [name] } }))?.auth?.client_token));
+    };
+    const parse = async (client: ReturnType<typeof srv.client>) => {
+      try {
+        await client.scheduler('POST', '/v1/jobs/parse', { body: { JobHCL: hcl } });
+        return 200;
+      } catch (err) {
+        return (err as ApiError).statusCode;
+      }
+    };
+    expect(await parse(await tokenWith('parser', ['parse-job']))).toBe(200);
+    expect(await parse(await tokenWith('submitter', ['submit-job']))).toBe(200);
+    expect(await parse(await tokenWith('lister', ['list-jobs', 'read-job']))).toBe(403);
+    expect(await parse(srv.client(''))).toBe(403);
+  });
 });
 
 describe('registration rules', () => {
@@ -261,6 +330,20 @@ describe('registration rules', () => {
       status: 400,
       message: 'Job ID does not match name',
     });
+  });
+
+  it('lists one namespace, or with * every namespace the token may list; another namespace needs access', async () => {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('star-default') } });
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: base('star-dev', { Namespace: 'dev' }) } });
+    const ids = async (client: ReturnType<typeof srv.client>, namespace?: string) =>
+      (await client.scheduler<Array<{ ID: string; Namespace: string }>>('GET', '/v1/jobs', { query: { prefix: 'star-', ...(namespace ? { namespace } : {}) } })).body.map((j) => `${j.Namespace}/${j.ID}`);
+    expect(await ids(srv.client())).toEqual(['default/star-default']);
+    expect(await ids(srv.client(), 'dev')).toEqual(['dev/star-dev']);
+    expect(await ids(srv.client(), '*')).toEqual(['default/star-default', 'dev/star-dev']);
+    await srv.client().secrets('PUT', 'sys/policies/acl/dev-lister', { body: { policy: 'namespace "dev" { capabilities = ["list-jobs"] }' } });
+    const devOnly = srv.client(String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['dev-lister'] } }))?.auth?.client_token));
+    expect(await ids(devOnly, '*')).toEqual(['dev/star-dev']);
+    expect((await outcome(devOnly.scheduler('GET', '/v1/jobs'))).status).toBe(403);
   });
 
   it('wakes a blocked job listing when a job is purged', async () => {

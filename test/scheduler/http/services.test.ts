@@ -118,11 +118,17 @@ describe('service registrations', () => {
     const before = await c().scheduler<Registration[]>('GET', '/job/stopped/services');
     expect(before.body).toHaveLength(2);
     const blocked = c().scheduler<Registration[]>('GET', '/job/stopped/services', { query: { index: String(before.index), wait: '30s' } });
+    const allocBefore = await c().scheduler<Registration[]>('GET', `/allocation/${alloc.ID}/services`);
+    const allocBlocked = c().scheduler<Registration[]>('GET', `/allocation/${alloc.ID}/services`, { query: { index: String(allocBefore.index), wait: '30s' } });
+    // Without blocking, both answers would come back now, at the index they were asked past.
+    await new Promise((r) => setTimeout(r, 200));
     await c().scheduler('DELETE', '/v1/job/stopped');
     const after = await blocked;
     expect(after.index).toBeGreaterThan(before.index);
     expect(after.body).toEqual([]);
-    expect((await c().scheduler<Registration[]>('GET', `/allocation/${alloc.ID}/services`)).body).toEqual([]);
+    const allocAfter = await allocBlocked;
+    expect(allocAfter.index).toBeGreaterThan(allocBefore.index);
+    expect(allocAfter.body).toEqual([]);
   });
 
   it('answers 404 for an unknown job or allocation, or one in another namespace, and [] when there are none', async () => {
