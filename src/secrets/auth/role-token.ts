@@ -140,6 +140,11 @@ export function mountTtls(services: Services, accessor: string): MountTtls {
   return { defaultTtl: Math.min(config?.defaultLeaseTtl || SYSTEM_DEFAULT_TTL, maxTtl), maxTtl };
 }
 
+/** A login token's max TTL: the role's, never above the mount's maximum (0 on the role: the mount's), as Vault caps every lease. */
+export function loginMaxTtl(roleMaxTtl: number, mount: MountTtls): number {
+  return roleMaxTtl > 0 ? Math.min(roleMaxTtl, mount.maxTtl) : mount.maxTtl;
+}
+
 /**
  * TTLs above the mount's are capped at login, so a ttl or max ttl above them is only a warning; a period
  * above the mount's maximum would be capped on every renewal, so it is refused. Returns the warnings.

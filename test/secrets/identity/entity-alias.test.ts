@@ -228,6 +228,15 @@ describe('update by id', () => {
     expect(Date.parse(after.last_update_time as string)).toBeGreaterThanOrEqual(Date.parse(before.last_update_time as string));
   });
 
+  it('empty name, canonical_id and mount_accessor keep the current values', async () => {
+    const entity = await newEntity();
+    const alias = await createAlias({ name: 'kept-by-empty', canonical_id: entity, mount_accessor: accA });
+    const before = await readAlias(alias.id);
+    const res = await c.secrets('POST', `identity/entity-alias/id/${alias.id}`, { body: { name: '', canonical_id: '', mount_accessor: '' } });
+    expect(res).toBeUndefined();
+    expect(await readAlias(alias.id)).toEqual(before);
+  });
+
   it('answers 204 and changes nothing when the values are the same', async () => {
     const entity = await newEntity();
     const alias = await createAlias({ name: 'noop', canonical_id: entity, mount_accessor: accA });

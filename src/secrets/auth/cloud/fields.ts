@@ -98,7 +98,7 @@ export const ROLE_FIELDS: Fields = {
   },
   bound_ami_id: { type: 'list', description: `Image IDs the instance must use one of. ${ec2Only}` },
   bound_account_id: { type: 'list', description: `Account IDs the instance must belong to one of. ${ec2Only}` },
-  bound_region: { type: 'list', description: 'Regions the instance must run in one of. Checked on ec2 logins only.' },
+  bound_region: { type: 'list', description: 'Regions the instance must run in one of: the identity document\'s on ec2 logins, inferred_cloud_region on iam logins that infer an instance.' },
   bound_vpc_id: { type: 'list', description: `VPC IDs the instance must be in one of. ${ec2Only}` },
   bound_subnet_id: { type: 'list', description: `Subnet IDs the instance must be in one of. ${ec2Only}` },
   bound_iam_role_arn: {

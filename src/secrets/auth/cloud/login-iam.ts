@@ -8,6 +8,7 @@ import { UserError } from '../../../shared/errors.js';
 import type { FieldData } from '../../../server/framework/field-data.js';
 import type { SecretsRequest } from '../../framework/request.js';
 import { isRegionName, tokenServiceEndpoint } from '../../../cloud/endpoints.js';
+import { loginMaxTtl, mountTtls } from '../role-token.js';
 import { readClientConfig } from './client-config.js';
 import { identityConfig } from './path-config-identity.js';
 import { canonicalArn, parseArn } from './login/arn.js';
@@ -39,13 +40,17 @@ export interface InferredInstance {
 /**
  * An instance-profile session is named after its instance, so a role that infers an ec2 instance takes
  * the session name as the instance ID, looks it up in the role's region and account, and applies the
- * ec2 constraints (all but bound_region, which the inferred region already fixes).
+ * ec2 constraints, bound_region against that region (Vault checks bound_region on ec2 logins only and
+ * refuses it on any iam role; here it applies wherever the other instance constraints do).
  */
 export async function checkInferredInstance(state: CloudState, req: SecretsRequest, roleName: string, role: RoleEntry, p: Principal, accountId: string): Promise<InferredInstance> {
   if (p.arn.type !== 'assumed-role') {
     throw new UserError(`role "${roleName}" infers an ec2 instance, so it admits only assumed-role sessions of an instance profile, not a ${p.arn.type}`);
   }
   const id = { instanceId: p.arn.sessionName, region: role.inferred_cloud_region, accountId };
+  if (role.bound_region.length > 0 && !role.bound_region.includes(id.region)) {
+    throw new UserError(`Region "${id.region}" does not satisfy the constraint on role "${roleName}"`);
+  }
   const provider = state.providers.get(req.services, req.mountAccessor);
   const instance = await instanceCheck(
     `failed to verify ${id.instanceId} as a valid EC2 instance in region ${id.region}`,
@@ -95,7 +100,7 @@ export async function iamLogin(state: CloudState, req: SecretsRequest, data: Fie
   return {
     role,
     policies: role.token_policies,
-    maxTtl: role.token_max_ttl,
+    maxTtl: loginMaxTtl(role.token_max_ttl, mountTtls(services, accessor)),
     metadata: { ...selected, role_id: role.role_id },
     aliasName,
     aliasMetadata: selected,

@@ -9,7 +9,7 @@ import { UserError } from '../../../shared/errors.js';
 import type { RenewSettings } from '../../token/token-service.js';
 import type { Services } from '../../../server/services.js';
 import type { TokenEntry } from '../../token/token-entry.js';
-import { mountTtls } from '../role-token.js';
+import { loginMaxTtl, mountTtls } from '../role-token.js';
 import { updateAccessListEntry } from './access-list.js';
 import { canonicalArn, parseArn } from './login/arn.js';
 import { describeRunningInstance, instanceCheck, type InstanceIdentity } from './login/instance-checks.js';
@@ -71,7 +71,7 @@ async function renewIam(state: CloudState, services: Services, token: TokenEntry
       throw new UserError(`role "${roleName}" no longer bound to ARN "${principal.canonicalArn}"`);
     }
   }
-  return settingsOf(services, accessor, role, role.token_max_ttl);
+  return settingsOf(services, accessor, role, loginMaxTtl(role.token_max_ttl, mountTtls(services, accessor)));
 }
 
 export async function renewCloudToken(state: CloudState, services: Services, token: TokenEntry): Promise<RenewSettings> {

@@ -135,9 +135,7 @@ export function draftRole(current: RoleEntry | undefined, data: FieldData, mount
   let binds = 0;
   for (const field of EC2_BINDS) {
     if (role[field].length === 0) continue;
-    if (field === 'bound_region') {
-      if (role.auth_type !== 'ec2') throw new UserError('specified bound_region but not specifying ec2 auth_type');
-    } else if (field === 'bound_iam_principal_arn') {
+    if (field === 'bound_iam_principal_arn') {
       if (role.auth_type !== 'iam') throw new UserError('specified bound_iam_principal_arn but not specifying iam auth_type');
     } else if (!instanceBinds) {
       throw new UserError(`specified ${field} but not specifying ec2 auth_type or inferring ${EC2_INSTANCE}`);

@@ -1,7 +1,7 @@
 /**
- * The identity access list. Login, which writes the entries, comes in the next issue; until then the
- * entries are written in-process with access-list.ts's helpers — the ones login will call — and read,
- * listed and deleted through the HTTP API. Also: the client nonce is sealed at rest and never read back,
+ * The identity access list. The entries are written in-process with access-list.ts's helpers, the ones
+ * login calls (login's own writes are in login/ec2-nonce.test.ts), and read, listed and deleted through
+ * the HTTP API. Also: the client nonce is sealed at rest and never read back,
  * a refused update writes nothing, the deprecated identity-whitelist name, and the ACL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

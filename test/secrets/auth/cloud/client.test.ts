@@ -244,6 +244,44 @@ describe("the mount's provider", () => {
   });
 });
 
+describe('credentials without keys in config/client', () => {
+  it("come from CLOUD_ACCESS_KEY/CLOUD_SECRET_KEY of the server's environment, else from the metadata service's instance role", async () => {
+    const sim = await startCloudSim({ account: '333333333333' });
+    const fromEnv = sim.addUser({ name: 'from-env' });
+    const bound = sim.addUser({ name: 'bound' });
+    sim.addRole({ name: 'node-role' });
+    sim.addInstanceProfile({ name: 'node-profile', roleName: 'node-role' });
+    sim.useInstance(sim.addInstance({ instanceProfile: 'node-profile' }).instanceId);
+    const envKeys = { CLOUD_ACCESS_KEY: fromEnv.accessKeyId, CLOUD_SECRET_KEY: fromEnv.secretAccessKey };
+    const servers = [
+      await startTestServer({ client: false, cloud: { env: envKeys, metadataEndpoint: sim.metadataUrl } }),
+      await startTestServer({ client: false, cloud: { env: {}, metadataEndpoint: sim.metadataUrl } }),
+    ];
+    try {
+      const signers: string[][] = [];
+      const metadataCalls: number[] = [];
+      for (const s of servers) {
+        await s.client().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
+        await s.client().secrets('POST', 'auth/cloud/config/client', { body: { iam_endpoint: sim.url, sts_endpoint: sim.url, sts_region: 'us-east-1', max_retries: 0 } });
+        const from = sim.requests.length;
+        const metadataFrom = sim.metadataRequests.length;
+        // Resolving the bound user's unique ID makes the server call the provider with its own credentials.
+        await s.client().secrets('POST', 'auth/cloud/role/bound', { body: { bound_iam_principal_arn: bound.arn } });
+        expect((await s.client().secrets('GET', 'auth/cloud/role/bound'))?.data?.bound_iam_principal_id).toEqual([bound.userId]);
+        signers.push([...new Set(sim.requests.slice(from).map((r) => r.accessKeyId))]);
+        metadataCalls.push(sim.metadataRequests.length - metadataFrom);
+      }
+      expect(signers[0]).toEqual([fromEnv.accessKeyId]);
+      expect(metadataCalls[0]).toBe(0);
+      expect(signers[1]).toEqual([expect.stringMatching(/^ASIA/)]);
+      expect(metadataCalls[1]).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await sim.close();
+    }
+  });
+});
+
 describe('permissions', () => {
   it('a token without a policy on config/client gets 403 for every operation', async () => {
     const m = await newMount();

@@ -42,9 +42,13 @@ describe('config/identity', () => {
     });
   });
 
-  it('[] selects no metadata, "default" the defaults, and a comma string works like a list', async () => {
+  it('[] or an empty string selects no metadata, "default" the defaults, and a comma string works like a list', async () => {
     await c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_metadata: [] } });
     expect((await read('auth/cloud/config/identity'))?.iam_metadata).toEqual([]);
+    await c().secrets('POST', 'auth/cloud/config/identity', { body: { ec2_metadata: '' } });
+    expect((await read('auth/cloud/config/identity'))?.ec2_metadata).toEqual([]);
+    await c().secrets('POST', 'auth/cloud/config/identity', { body: { ec2_metadata: 'default' } });
+    expect((await read('auth/cloud/config/identity'))?.ec2_metadata).toEqual(['account_id', 'auth_type']);
     await c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_metadata: 'client_arn,canonical_arn' } });
     expect((await read('auth/cloud/config/identity'))?.iam_metadata).toEqual(['client_arn', 'canonical_arn']);
     await c().secrets('POST', 'auth/cloud/config/identity', { body: { iam_metadata: ['default'] } });

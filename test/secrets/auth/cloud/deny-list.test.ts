@@ -1,7 +1,7 @@
 /**
  * The role-tag deny list: adding a tag as is or base64-encoded (both alphabets), the signature check on
  * add, reading and deleting in any of the three forms, listing the tags themselves, the expiration rule,
- * isDenyListed (what login will call), the deprecated roletag-blacklist name and the ACL.
+ * isDenyListed (what login calls), the deprecated roletag-blacklist name and the ACL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../support/server.js';

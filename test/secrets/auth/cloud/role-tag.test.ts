@@ -1,7 +1,7 @@
 /**
  * Role tags: the value's format, its signature under the role's key (and what breaks it), the creation
  * rules of auth/cloud/role/:role/tag, and the role's key staying sealed. Verification is called
- * in-process (verifyRoleTag is what login will call); everything else goes through the HTTP API.
+ * in-process (verifyRoleTag, which login calls); everything else goes through the HTTP API.
  */
 import crypto from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { CLOUD_TABLES } from '../../../../src/secrets/auth/cloud/mount-storage.j
 
 let srv: TestServer;
 let accessor: string;
+const logs: string[] = [];
 const c = () => srv.client();
 const services = () => srv.server.services;
 
@@ -35,7 +36,7 @@ const hmac = (text: string, k: string) => crypto.createHmac('sha256', k).update(
 const withText = (value: string, text: string) => `${text}:${value.slice(value.lastIndexOf(':') + 1)}`;
 
 beforeAll(async () => {
-  srv = await startTestServer({ client: false });
+  srv = await startTestServer({ client: false, logWrite: (l) => logs.push(l), logLevel: 'debug' });
   await c().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
   accessor = ((await c().secrets('GET', 'sys/auth'))!.data!['cloud/'] as { accessor: string }).accessor;
   const role = (name: string, body: Record<string, unknown>) => c().secrets('POST', `auth/cloud/role/${name}`, { body: { auth_type: 'ec2', bound_ami_id: 'ami-1', ...body } });
@@ -194,8 +195,18 @@ describe('the role key', () => {
     return out;
   }
 
-  it('is in neither the store nor any file of the data dir in clear, nor in the role read', async () => {
+  it('is in neither the store nor any file of the data dir in clear, nor in the role read, a refusal or a log line', async () => {
     const secret = key('tagged');
+    const forged = (await tag('tagged')).value.replace(/:[^:]+$/, `:${Buffer.alloc(32).toString('base64')}`);
+    const refusals = [
+      await statusOf(c().secrets('POST', `auth/cloud/roletag-denylist/${Buffer.from(forged).toString('base64url')}`)),
+      await statusOf(c().secrets('POST', 'auth/cloud/role/plain/tag', { body: {} })),
+    ];
+    for (const r of refusals) {
+      expect(r.code).toBe(400);
+      expect(r.message).not.toContain(secret);
+    }
+    expect(logs.join('')).not.toContain(secret);
     expect(secret.length).toBeGreaterThan(16);
     for (const table of CLOUD_TABLES) expect(JSON.stringify(services().store.list(table)), table).not.toContain(secret);
     for (const file of await filesUnder(srv.dataDir)) expect((await readFile(file)).includes(Buffer.from(secret)), file).toBe(false);

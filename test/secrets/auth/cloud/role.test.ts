@@ -133,15 +133,15 @@ describe('names', () => {
   });
 });
 
-describe('rules', () => {
-  it('rule 1: a role needs at least one constraint, on create and on update', async () => {
+describe('what a write is checked against', () => {
+  it('a role needs at least one constraint, on create and on update', async () => {
     await expectRefused('no-binds', {}, /at least one bound parameter should be specified on the role/);
     await expectRefused('no-binds', { auth_type: 'ec2', token_ttl: 60 }, /at least one bound parameter/);
     await write('emptied', { auth_type: 'ec2', bound_ami_id: 'ami-1' });
     await expectRefused('emptied', { bound_ami_id: [] }, /at least one bound parameter/);
   });
 
-  describe('rule 2: a constraint the auth type does not check is refused', () => {
+  describe('a constraint the auth type does not check is refused', () => {
     const instanceBinds = ['bound_ami_id', 'bound_account_id', 'bound_vpc_id', 'bound_subnet_id', 'bound_iam_role_arn', 'bound_iam_instance_profile_arn', 'bound_ec2_instance_id'];
     for (const field of instanceBinds) {
       it(`${field}: refused on iam without inference, accepted on ec2 and on iam inferring ec2_instance`, async () => {
@@ -154,11 +154,12 @@ describe('rules', () => {
       });
     }
 
-    it('bound_region is for ec2 roles only, even when inferring', async () => {
-      await expectRefused('r2-region', { bound_region: 'us-east-1' }, /specified bound_region but not specifying ec2 auth_type/);
-      await expectRefused('r2-region', { bound_region: 'us-east-1', bound_ami_id: 'ami-1', inferred_entity_type: 'ec2_instance', inferred_cloud_region: 'us-east-1' }, /specified bound_region but not specifying ec2 auth_type/);
+    it('bound_region applies as the other instance constraints: refused on iam without inference, accepted on ec2 and when inferring', async () => {
+      await expectRefused('r2-region', { bound_region: 'us-east-1' }, /specified bound_region but not specifying ec2 auth_type or inferring ec2_instance/);
       await write('r2-region', { auth_type: 'ec2', bound_region: 'us-east-1,eu-west-1' });
       expect((await read('r2-region'))?.bound_region).toEqual(['us-east-1', 'eu-west-1']);
+      await write('r2-region-inf', { bound_region: 'us-east-1', inferred_entity_type: 'ec2_instance', inferred_cloud_region: 'us-east-1' });
+      expect((await read('r2-region-inf'))?.bound_region).toEqual(['us-east-1']);
     });
 
     it('bound_iam_principal_arn is for iam roles only', async () => {
@@ -172,7 +173,7 @@ describe('rules', () => {
     });
   });
 
-  it('rule 5: resolve_cloud_unique_ids cannot go from true to false; false stays false and may be sent again', async () => {
+  it('resolve_cloud_unique_ids cannot go from true to false; false stays false and may be sent again', async () => {
     await write('r5', { bound_iam_principal_arn: ALL_ROLES });
     await expectRefused('r5', { resolve_cloud_unique_ids: false }, /changing resolve_cloud_unique_ids from true to false is not allowed/);
     await write('r5-off', { bound_iam_principal_arn: ALL_ROLES, resolve_cloud_unique_ids: false });
@@ -181,12 +182,12 @@ describe('rules', () => {
     expect(await read('r5-off')).toMatchObject({ resolve_cloud_unique_ids: false, token_ttl: 5 });
   });
 
-  it('rule 6: resolve_cloud_unique_ids is true on a new role unless sent false', async () => {
+  it('resolve_cloud_unique_ids is true on a new role unless sent false', async () => {
     await write('r6', { bound_iam_principal_arn: ALL_ROLES });
     expect((await read('r6'))?.resolve_cloud_unique_ids).toBe(true);
   });
 
-  it('rule 7: without resolution, a role ARN with a path is refused with the ARN to bind instead', async () => {
+  it('without resolution, a role ARN with a path is refused with the ARN to bind instead', async () => {
     const withPath = 'arn:aws:iam::123456789012:role/team/app/deployer';
     const r = await statusOf(write('r7', { bound_iam_principal_arn: withPath, resolve_cloud_unique_ids: false }));
     expect(r.code).toBe(400);
@@ -201,7 +202,7 @@ describe('rules', () => {
   });
 });
 
-describe('errors table', () => {
+describe('refused combinations', () => {
   it('allow_instance_migration and disallow_reauthentication are mutually exclusive', async () => {
     await expectRefused('e-both', { auth_type: 'ec2', bound_ami_id: 'ami-1', allow_instance_migration: true, disallow_reauthentication: true }, /cannot specify both disallow_reauthentication=true and allow_instance_migration=true/);
     await write('e-both', { auth_type: 'ec2', bound_ami_id: 'ami-1', allow_instance_migration: true });

@@ -174,6 +174,32 @@ describe('refusals before any provider call', () => {
   });
 });
 
+describe('the region', () => {
+  it("is CLOUD_REGION's: the calls are signed for the IAM partition of the server's region", async () => {
+    const govSrv = await startTestServer({ client: false, cloud: { env: { CLOUD_REGION: 'us-gov-west-1' } } });
+    try {
+      await govSrv.client().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
+      const user = sim.addUser({ name: `svc-gov-${++n}` });
+      await govSrv.client().secrets('POST', 'auth/cloud/config/client', { body: { access_key: user.accessKeyId, secret_key: user.secretAccessKey, iam_endpoint: sim.url, max_retries: 0 } });
+      const start = sim.requests.length;
+      // cloudsim is a commercial-partition provider: it refuses a GovCloud signature, as the real one would.
+      const res = await statusOf(govSrv.client().secrets('POST', 'auth/cloud/config/rotate-root'));
+      expect(res.code).toBe(502);
+      expect(sim.requests.slice(start).map((r) => [r.action, r.region])).toEqual([['GetUser', 'us-gov-west-1']]);
+      expect(await keysOf(user)).toEqual([user.accessKeyId]);
+    } finally {
+      await govSrv.close();
+    }
+  });
+
+  it('is us-east-1 without CLOUD_REGION', async () => {
+    const s = await setup();
+    const start = sim.requests.length;
+    await rotate(s);
+    expect(new Set(sim.requests.slice(start).map((r) => r.region))).toEqual(new Set(['us-east-1']));
+  });
+});
+
 describe('a user with two access keys', () => {
   it('is refused with a 400 that names the extra key, before any key is made; nothing changes', async () => {
     const s = await setup();

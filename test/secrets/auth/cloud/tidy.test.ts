@@ -2,8 +2,8 @@
  * Tidy of both lists: what goes (only entries past expiration + safety_buffer), the 202 answer and its
  * warning, one tidy per list at a time, the periodic tidy and its config/tidy/* settings, the deprecated
  * tidy paths and the ACL. Access-list entries are written in-process with access-list.ts's helpers, as
- * login (next issue) will; deny-list entries are added in-process with an earlier "now" so that they are
- * already old.
+ * login writes them, with expiration times in the past; deny-list entries are added in-process with an
+ * earlier "now" so that they are already old.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../support/server.js';

@@ -1,8 +1,8 @@
 /**
  * The provider's published certificates for instance identity material: the built-in trust list of the
- * cloud auth method (spec: certificate configuration, rule 1), 42 in one flat list used for both login
- * paths, as the established implementation has them. Public data, copied from the provider's
- * documentation; registered certificates (config/certificate) are added to these at login.
+ * cloud auth method, 42 in one flat list used for both login paths, as the established implementation
+ * has them. Public data, copied from the provider's documentation; registered certificates
+ * (config/certificate) are added to these at login.
  */
 
 export const BUILTIN_CERTIFICATES: readonly string[] = [

@@ -15,7 +15,7 @@ import type { RoleEntry } from '../role-entry.js';
 export interface LoginOutcome {
   role: RoleEntry;
   policies: string[];
-  /** seconds; 0 = the mount's */
+  /** seconds; never above the mount's maximum (see loginMaxTtl) */
   maxTtl: number;
   /** the token's metadata, shown in the login answer */
   metadata: Record<string, string>;

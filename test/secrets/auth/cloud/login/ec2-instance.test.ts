@@ -146,6 +146,14 @@ describe('bounds', () => {
     expect(w.sim.requests.slice(from).filter((r) => r.action === 'GetInstanceProfile').map((r) => r.params.InstanceProfileName)).toEqual(['web-profile']);
   });
 
+  it('without iam:GetInstanceProfile, a bound_iam_role_arn login fails naming the permission', async () => {
+    const name = await roleWith({ bound_iam_role_arn: `arn:aws:iam::${ACCOUNT}:role/fleet/web-node` });
+    w.sim.failNext('GetInstanceProfile', { status: 403, code: 'AccessDenied', message: 'not authorized to perform: iam:GetInstanceProfile' });
+    const { status, message } = await w.loginError({ role: name, pkcs7 });
+    expect(status).toBe(400);
+    expect(message).toMatch(/^Error validating instance: error fetching instance profile "web-profile" \(needs iam:GetInstanceProfile\): .*AccessDenied/);
+  });
+
   it('an instance without a profile fails a profile bound with a message saying so', async () => {
     const bare = w.sim.addInstance();
     const doc = (await w.documents(bare.instanceId)).rsa2048;

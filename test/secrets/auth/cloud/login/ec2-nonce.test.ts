@@ -105,6 +105,15 @@ describe('disallow_reauthentication', () => {
     await w.login({ role: 'once', pkcs7: await inst.pkcs7() });
   });
 
+  it('on the role, a nonce sent has no significance: of any length, not stored, not echoed, not a way back in', async () => {
+    const inst = await freshInstance();
+    const nonce = 'n'.repeat(200);
+    const first = await w.login({ role: 'once', pkcs7: await inst.pkcs7(), nonce });
+    expect(first.auth.metadata?.nonce).toBeUndefined();
+    expect(await entryOf(inst.id)).toMatchObject({ disallow_reauthentication: true });
+    expect(await w.loginError({ role: 'once', pkcs7: await inst.pkcs7(), nonce })).toMatchObject({ status: 400, message: expect.stringContaining('reauthentication is disabled') });
+  });
+
   it('a disallowed instance stays disallowed when logging in to a role that allows it', async () => {
     const inst = await freshInstance();
     await w.login({ role: 'once', pkcs7: await inst.pkcs7() });

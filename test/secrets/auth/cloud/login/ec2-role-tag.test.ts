@@ -87,6 +87,17 @@ describe('what a tag changes', () => {
     expect(auth.token_policies).toEqual(['b', 'default']);
   });
 
+  it("a tag replaced on the instance replaces what it gets: the next login has the new tag's policies", async () => {
+    const inst = w.sim.addInstance({ tags: { 'svc-role': await tag('tagged', { policies: 'b' }) } });
+    const pkcs7 = (await w.documents(inst.instanceId)).rsa2048;
+    const first = await w.login({ role: 'tagged', pkcs7, nonce: 'replaced-tag-nonce' });
+    expect(first.auth.token_policies).toEqual(['b', 'default']);
+    w.sim.getInstance(inst.instanceId).tags['svc-role'] = await tag('tagged', { policies: 'a', max_ttl: '1h' });
+    const second = await w.login({ role: 'tagged', pkcs7, nonce: 'replaced-tag-nonce' });
+    expect(second.auth.token_policies).toEqual(['a', 'default']);
+    expect(second.auth.lease_duration).toBe(3600);
+  });
+
   it('empty policies give the default policy only', async () => {
     const inst = await instanceWithTag(await tag('tagged', { policies: '' }));
     const { auth } = await w.login({ role: 'tagged', pkcs7: inst.pkcs7 });

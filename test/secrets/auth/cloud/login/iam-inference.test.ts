@@ -1,8 +1,7 @@
 /**
  * iam logins that infer an ec2 instance (inferred_entity_type ec2_instance): the session of an instance
  * profile's role names the instance, which must run in the role's region and meet its ec2 constraints;
- * and use_sts_region_from_client, which sends the request to the region the client signed for
- *.
+ * and use_sts_region_from_client, which sends the request to the region the client signed for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimInstance, SimRole } from '../../../../../src/cloudsim/index.js';
@@ -94,6 +93,36 @@ describe('inferring an ec2 instance', () => {
     const r = await w.loginError({ role: 'web-vpc', ...signedCallerIdentity(creds) });
     expect(r.status).toBe(400);
     expect(r.message).toMatch(/^error validating instance: VPC ID .* does not satisfy the constraint on role "web-vpc"/);
+  });
+
+  it('bound_account_id, bound_subnet_id, bound_ec2_instance_id and bound_iam_instance_profile_arn are checked on the inferred instance', async () => {
+    const creds = await instanceCredentials(web.instanceId);
+    const profileArn = `arn:aws:iam::${ACCOUNT}:instance-profile/web-profile`;
+    const cases: Array<[string, string, string, string]> = [
+      ['bound_account_id', ACCOUNT, '111111111111', `account ID "${ACCOUNT}" does not belong to role`],
+      ['bound_subnet_id', web.subnetId, 'subnet-other', `subnet ID "${web.subnetId}" does not satisfy the constraint`],
+      ['bound_ec2_instance_id', web.instanceId, 'i-other', `instance ID "${web.instanceId}" does not belong to the role`],
+      ['bound_iam_instance_profile_arn', profileArn, `arn:aws:iam::${ACCOUNT}:instance-profile/other`, `IAM instance profile ARN "${profileArn}" does not satisfy`],
+    ];
+    for (const [field, admits, refuses, message] of cases) {
+      await w.writeRole(`infer-${field}`, inferringRole({ [field]: ['x-first', admits] }));
+      expect((await w.login({ role: `infer-${field}`, ...signedCallerIdentity(creds) })).auth.metadata?.inferred_entity_id, field).toBe(web.instanceId);
+      await w.writeRole(`infer-${field}`, { [field]: refuses });
+      const r = await w.loginError({ role: `infer-${field}`, ...signedCallerIdentity(creds) });
+      expect(r.status, field).toBe(400);
+      expect(r.message, field).toMatch(/^error validating instance: /);
+      expect(r.message, field).toContain(message);
+    }
+  });
+
+  it('bound_region is checked against the region the instance is inferred in', async () => {
+    const creds = await instanceCredentials(web.instanceId);
+    await w.writeRole('infer-region', inferringRole({ bound_region: ['eu-west-1', 'us-east-1'] }));
+    expect((await w.login({ role: 'infer-region', ...signedCallerIdentity(creds) })).auth.metadata?.inferred_entity_id).toBe(web.instanceId);
+    await w.writeRole('infer-region', { bound_region: 'eu-west-1' });
+    const r = await w.loginError({ role: 'infer-region', ...signedCallerIdentity(creds) });
+    expect(r.status).toBe(400);
+    expect(r.message).toBe('Region "us-east-1" does not satisfy the constraint on role "infer-region"');
   });
 
   it('a user (not an assumed role) cannot be inferred to be an instance: 400', async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimUser } from '../../../../../src/cloudsim/index.js';
+import { startTestServer } from '../../../../support/server.js';
 import { statusOf } from '../../../../support/wait.js';
 import { b64, mountCloud, presignedCallerIdentity, signedCallerIdentity, startLoginWorld, withHeaders, type LoginWorld } from './login-support.js';
 
@@ -76,6 +77,36 @@ describe('a successful login', () => {
     expect(self).toMatchObject({ period: 120, explicit_max_ttl: 3600 });
     await w.writeRole('batchy', { bound_iam_principal_arn: alice.arn, token_type: 'batch' });
     expect((await w.login({ role: 'batchy', ...asAlice() })).auth).toMatchObject({ token_type: 'batch', renewable: false });
+  });
+
+  it("the mount's maximum TTL caps the token when the role has none or a longer one, at login and at renewal", async () => {
+    await mountCloud(w.srv, 'iam-short', w.sim, {}, { max_lease_ttl: '1h' });
+    await w.writeRole('long-ttl', { bound_iam_principal_arn: alice.arn, token_ttl: '3h' }, 'iam-short');
+    const capped = await w.login({ role: 'long-ttl', ...asAlice() }, 'iam-short');
+    expect(capped.auth.lease_duration).toBe(3600);
+    expect(capped.warnings?.join(' ')).toContain('capped');
+    await w.writeRole('long-max', { bound_iam_principal_arn: alice.arn, token_max_ttl: '2h' }, 'iam-short');
+    const { auth } = await w.login({ role: 'long-max', ...asAlice() }, 'iam-short');
+    const renewed = await w.srv.client(auth.client_token).secrets('POST', 'auth/token/renew-self', { body: { increment: '2h' } });
+    expect(renewed?.auth?.lease_duration).toBeLessThanOrEqual(3600);
+  });
+
+  it('needs no provider credentials of the server when the role infers no instance: only the signed request is sent', async () => {
+    // No keys in config/client, none in the environment; the metadata service could hand out some, but is not asked.
+    const bare = await startTestServer({ client: false, cloud: { env: {}, metadataEndpoint: w.sim.metadataUrl } });
+    try {
+      await bare.client().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
+      await bare.client().secrets('POST', 'auth/cloud/config/client', { body: { sts_endpoint: w.sim.url, sts_region: 'us-east-1' } });
+      await bare.client().secrets('POST', 'auth/cloud/role/dev', { body: { bound_iam_principal_arn: alice.arn, resolve_cloud_unique_ids: false } });
+      const from = w.sim.requests.length;
+      const metadataFrom = w.sim.metadataRequests.length;
+      const answer = await bare.client('').secrets('POST', 'auth/cloud/login', { body: { role: 'dev', ...asAlice() } });
+      expect(answer?.auth?.metadata).toMatchObject({ auth_type: 'iam', account_id: ACCOUNT });
+      expect(callsSince(from).map((r) => [r.action, r.accessKeyId])).toEqual([['GetCallerIdentity', alice.accessKeyId]]);
+      expect(w.sim.metadataRequests.slice(metadataFrom)).toEqual([]);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('token_no_default_policy leaves out default', async () => {

@@ -205,6 +205,35 @@ describe('config/identity', () => {
     await configure({ iam_alias: 'role_id' });
   });
 
+  it('full_arn does not notice a principal deleted and recreated under the same name: its logins keep the alias and entity; unique_id does', async () => {
+    // As above, the recreated principal lives in a second simulator of the same account.
+    const first = await startCloudSim({ account: ACCOUNT });
+    let second: CloudSim | undefined;
+    try {
+      const before = first.addUser({ name: 'quinn' });
+      await mountCloud(w.srv, 'by-arn', first);
+      await root().secrets('POST', 'auth/by-arn/config/identity', { body: { iam_alias: 'full_arn' } });
+      // Bound by name (no unique ID), so that the recreated user is admitted at all.
+      await w.writeRole('quinn', { bound_iam_principal_arn: before.arn, resolve_cloud_unique_ids: false }, 'by-arn');
+      const original = (await w.login({ role: 'quinn', ...signedCallerIdentity(before) }, 'by-arn')).auth.entity_id;
+
+      second = await startCloudSim({ account: ACCOUNT });
+      const after = second.addUser({ name: 'quinn' });
+      expect(after.userId).not.toBe(before.userId);
+      await root().secrets('POST', 'auth/by-arn/config/client', { body: { sts_endpoint: second.url } });
+      const recreated = (await w.login({ role: 'quinn', ...signedCallerIdentity(after) }, 'by-arn')).auth.entity_id;
+      expect(recreated).toBe(original);
+      expect((await entity(recreated)).aliases.map((a) => a.name)).toEqual([before.arn]);
+
+      await root().secrets('POST', 'auth/by-arn/config/identity', { body: { iam_alias: 'unique_id' } });
+      const byId = (await w.login({ role: 'quinn', ...signedCallerIdentity(after) }, 'by-arn')).auth.entity_id;
+      expect(byId).not.toBe(original);
+    } finally {
+      await first.close();
+      await second?.close();
+    }
+  });
+
   it('iam_metadata selects canonical_arn, client_arn, client_user_id for the token and the alias', async () => {
     await configure({ iam_metadata: ['canonical_arn', 'client_arn', 'client_user_id'] });
     const auth = await loginIvy();

@@ -1,7 +1,7 @@
 /**
  * Renewal of iam login tokens (auth/token/renew-self): the role must still exist and still bind the
- * principal, an inferred instance must still run, and the role's current token settings apply
- *.
+ * principal, an inferred instance must still run, and the role's current token settings apply within
+ * the token's explicit max TTL and the mount's maximum.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimUser } from '../../../../../src/cloudsim/index.js';
@@ -55,6 +55,25 @@ describe('renewing an iam token', () => {
     expect(renewed.lease_duration).toBe(500);
     expect(renewed.policies).toEqual(['default', 'first']);
     expect((await lookup(token)).period).toBe(500);
+  });
+
+  it("token_explicit_max_ttl is a hard cap: no renewal passes it, even after the role stops setting one", async () => {
+    await w.writeRole('hard-cap', { bound_iam_principal_arn: alice.arn, token_ttl: 600, token_explicit_max_ttl: 900 });
+    const token = await loginAs('hard-cap');
+    await w.writeRole('hard-cap', { token_ttl: '2h', token_explicit_max_ttl: 0 });
+    const renewed = await w.srv.client(token).secrets('POST', 'auth/token/renew-self', { body: { increment: '2h' } });
+    expect(renewed?.auth?.lease_duration).toBeLessThanOrEqual(900);
+    expect(renewed?.auth?.lease_duration).toBeGreaterThan(880);
+    expect((await lookup(token)).explicit_max_ttl).toBe(900);
+  });
+
+  it("the mount's maximum TTL caps a renewal of a role without token_max_ttl", async () => {
+    await mountCloud(w.srv, 'renew-short', w.sim, {}, { max_lease_ttl: '1h', default_lease_ttl: '10m' });
+    await w.writeRole('uncapped', { bound_iam_principal_arn: alice.arn }, 'renew-short');
+    const token = await loginAs('uncapped', alice, 'renew-short');
+    const renewed = await w.srv.client(token).secrets('POST', 'auth/token/renew-self', { body: { increment: '5h' } });
+    expect(renewed?.auth?.lease_duration).toBeLessThanOrEqual(3600);
+    expect(renewed?.auth?.lease_duration).toBeGreaterThan(3580);
   });
 
   it('fails once the role is deleted, and the token is otherwise unchanged', async () => {
