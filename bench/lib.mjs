@@ -1,7 +1,7 @@
 // Helpers for bench/run.mjs: timing child processes, a dev server to measure against, an HTTP load loop,
 // load-generator processes driven over IPC, percentiles, a process's memory and CPU time.
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -52,6 +52,25 @@ export function cpuSecondsOf(pid) {
   // The command name (field 2) may hold spaces: count fields from the parenthesis that closes it.
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds a process and all its descendants have used so far: those running (found through
+ * /proc/<pid>/task/<tid>/children) and those it has reaped (its cutime and cstime). Linux.
+ */
+export function cpuSecondsOfTree(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  let seconds = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)) {
+      try {
+        seconds += cpuSecondsOfTree(Number(child));
+      } catch {
+        // It exited while we looked: its parent's cutime has it, or will.
+      }
+    }
+  }
+  return seconds;
 }
 
 /**

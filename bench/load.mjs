@@ -9,13 +9,13 @@ import { call, cpuSecondsOf, memoryOf, percentile, startChild, startDevServer, t
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FILL_JOB = 10_000;
 // Nomad's default heartbeat_grace: how long after a missed TTL a server may still mark a node down.
-const HEARTBEAT_GRACE_MS = 10_000;
+export const HEARTBEAT_GRACE_MS = 10_000;
 
-const int = (n) => Math.round(n).toLocaleString('en-US');
-const rate = (placed, ms) => (ms > 0 ? (placed / ms) * 1000 : 0);
-const sum = (rows, key) => rows.reduce((a, r) => a + r[key], 0);
+export const int = (n) => Math.round(n).toLocaleString('en-US');
+export const rate = (placed, ms) => (ms > 0 ? (placed / ms) * 1000 : 0);
+export const sum = (rows, key) => rows.reduce((a, r) => a + r[key], 0);
 
-function progress(label) {
+export function progress(label) {
   let shown = 0;
   return ({ batches, of, placed }) => {
     if (batches === of || batches >= shown + Math.max(1, Math.ceil(of / 10))) {
@@ -74,19 +74,29 @@ async function fillTo(c, total) {
 }
 
 /** Nodes the server marked down between `since` and `until` (wall-clock ms), from each node's events. */
-async function nodesMarkedDown(c, since, until = Infinity) {
+export async function nodesMarkedDown(c, since, until = Infinity) {
+  return (await nodeDownEvents(c, since, until)).length;
+}
+
+/**
+ * Of the nodes `c.nodeIds`, those the server marked down between `since` and `until` (wall-clock ms):
+ * [{ id, at }] with the time of the first such event, in the order of c.nodeIds.
+ */
+export async function nodeDownEvents(c, since, until = Infinity) {
+  const found = new Array(c.nodeIds.length);
   let next = 0;
-  let down = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       while (next < c.nodeIds.length) {
-        const { body } = await call(c.server.url, c.server.token, 'GET', `/v1/node/${c.nodeIds[next++]}`);
-        const at = (e) => Date.parse(e.Timestamp);
-        if ((body.Events ?? []).some((e) => /\bdown\b/i.test(e.Message) && at(e) >= since && at(e) <= until)) down++;
+        const i = next++;
+        const { body } = await call(c.server.url, c.server.token, 'GET', `/v1/node/${c.nodeIds[i]}`);
+        const times = (body.Events ?? []).filter((e) => /\bdown\b/i.test(e.Message)).map((e) => Date.parse(e.Timestamp));
+        const at = Math.min(...times.filter((t) => t >= since && t <= until));
+        if (Number.isFinite(at)) found[i] = { id: c.nodeIds[i], at };
       }
     }),
   );
-  return down;
+  return found.filter(Boolean);
 }
 
 async function lostAllocations(c) {

@@ -3,8 +3,8 @@
 // churn. Figures only: the targets are printed next to the measurements, never asserted, because they
 // depend on the machine (and on whatever else it runs).
 //
-// The load scenarios each start a `bin/svc server -dev` of their own and generate every request from
-// other processes (forked load generators), never from the server's:
+// The load scenarios each start servers of their own (a `bin/svc server -dev`; sim: a cluster on PostgreSQL)
+// and generate every request from other processes (forked load generators), never from a server's:
 //   c1m         1,000 jobs × 1,000 allocations on 5,000 mock nodes, 10 jobs a batch, each batch waited for:
 //               overall placements/s, the first and last 10% of batches, total time (target ≤ 120 s,
 //               ≥ 8,300/s, last 10% ≥ 80% of the first)
@@ -14,13 +14,20 @@
 //   liveness    64 concurrent unpaged GET /v1/allocations at 100,000 allocations while 1,000 nodes
 //               heartbeat at their TTL: nodes wrongly marked down (target 0), heartbeat p50/p99 (< 1 s)
 //   memory      server VmRSS at 0, 10,000 and 100,000 allocations (target ≤ 1 GiB at 100,000)
+//   sim         3 servers on one PostgreSQL (a private instance, as the tests start), 10,000 mock nodes
+//               registered round-robin and heartbeating across them, 100 jobs × 1,000 allocations submitted
+//               round-robin, 5 jobs a batch; the leader killed with SIGKILL at 50% placed: placements/s
+//               (target ≥ 5,000/s), heartbeats answered/s and their p50/p99, p99 wake-up of a blocking query
+//               on one server by a write on another, time until another server leads and until placements
+//               resume (target < 10 s), nodes wrongly marked down (target 0; the nodes move to the next
+//               server when theirs is gone, as Nomad clients do)
 //   cloud       ec2 logins, each with a document the server has never seen (a distinct simulated
 //               instance per login, the simulator in a process of its own), from several processes:
 //               rsa2048 PKCS#7 (target ≥ 1,500/s), identity + signature (its server started with
 //               -cloud-allow-sha1, which that flow needs), and iam
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
-//   BENCH_ONLY=c1m,memory  run only these sections (names above)
+//   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
 //   BENCH_RUNS=15  runs per start-up measurement     BENCH_N=500  requests per throughput row
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
@@ -29,6 +36,8 @@
 //   BENCH_SMALL_NODES=5000  BENCH_SMALL_PREFILL=100000  BENCH_SMALL_JOBS=300  BENCH_SMALL_ALLOCS=10  BENCH_SMALL_BATCH=10
 //   BENCH_SMALL_CLIENTS=30
 //   BENCH_LIVE_NODES=1000  BENCH_LIVE_ALLOCS=100000  BENCH_LIVE_LISTINGS=64  BENCH_MEM_ALLOCS=0,10000,100000
+//   BENCH_SIM_SERVERS=3  BENCH_SIM_NODES=10000  BENCH_SIM_ALLOCS=100000  BENCH_SIM_JOB=1000 (allocations a job)
+//   BENCH_SIM_BATCH=5  BENCH_SIM_FAILOVER_AT=0.5  (fraction placed when the leader is killed; 0: no kill)
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
@@ -45,6 +54,7 @@ import { cloudBench } from './cloud.mjs';
 import { execBench } from './exec.mjs';
 import { gcChurnBench } from './gc-churn.mjs';
 import { c1mBench, livenessAndMemoryBench, smallJobsBench } from './load.mjs';
+import { simBench } from './sim.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -58,11 +68,12 @@ const LOGINS = Number(process.env.BENCH_LOGINS ?? 5000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
-const SECTIONS = ['startup', 'throughput', 'exec', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'cloud', 'gc'];
-const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim()).filter(Boolean)) : undefined;
-const unknown = [...(only ?? [])].filter((s) => !SECTIONS.includes(s));
+const SECTIONS = ['startup', 'throughput', 'exec', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
+const named = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
+const only = named.length ? new Set(named) : undefined;
+const unknown = named.filter((s) => !SECTIONS.includes(s));
 if (unknown.length) {
-  console.error(`BENCH_ONLY: unknown section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`);
+  console.error(`unknown bench section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`);
   process.exit(2);
 }
 const want = (section) => !only || only.has(section);
@@ -173,6 +184,17 @@ try {
       checkpoints: (process.env.BENCH_MEM_ALLOCS ?? '0,10000,100000').split(',').map(Number),
       memory: want('memory'),
       liveness: want('liveness'),
+    });
+  }
+  if (want('sim')) {
+    await simBench({
+      ...loadCommon,
+      servers: num('BENCH_SIM_SERVERS', 3),
+      nodes: num('BENCH_SIM_NODES', 10_000),
+      allocs: num('BENCH_SIM_ALLOCS', 100_000),
+      jobAllocs: num('BENCH_SIM_JOB', 1000),
+      batch: num('BENCH_SIM_BATCH', 5),
+      failoverAt: num('BENCH_SIM_FAILOVER_AT', 0.5),
     });
   }
   if (want('cloud')) await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, processes: num('BENCH_LOGIN_PROCS', 2), logins: LOGINS });
