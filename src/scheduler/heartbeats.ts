@@ -23,6 +23,12 @@ import { markNodesDown } from './state/nodes-down.js';
 const MAX_HEARTBEATS_PER_SECOND = 50;
 /** Nomad's heartbeat_grace. */
 export const HEARTBEAT_GRACE_MS = 10_000;
+/**
+ * Nomad's failover_heartbeat_ttl: what every ready node gets when a server takes the lead (or starts
+ * alone on its state), since nobody knows when each last beat. The last leader may have given a node of a
+ * large cluster a TTL of minutes; a shorter one here would mark nodes down that did nothing wrong.
+ */
+export const FAILOVER_HEARTBEAT_TTL_MS = 5 * 60_000;
 /** The sweep runs this many times per grace period, at most once a second. */
 const SWEEPS_PER_GRACE = 10;
 
@@ -31,6 +37,8 @@ export interface HeartbeatOptions {
   ttlMs?: number;
   /** how long past its TTL a silent node is still waited for */
   graceMs?: number;
+  /** the TTL every ready node gets at start (Nomad's failover_heartbeat_ttl) */
+  failoverTtlMs?: number;
   /** a monotonic clock in ms */
   now?: () => number;
   /** how long the event loop has stalled; by default measured while the heartbeats run */
@@ -63,10 +71,16 @@ export class Heartbeats {
     this.stalls = opts.stalls ?? this.ownStalls!;
   }
 
-  /** Gives every node the store believes ready one TTL (and the grace) to heartbeat, and starts sweeping. */
+  /**
+   * Gives every node the store believes ready the failover TTL (or the TTL their number calls for, if
+   * longer) and the grace to heartbeat, and starts sweeping.
+   */
   start(): void {
     this.ownStalls?.start();
-    for (const node of listNodes(this.store)) if (node.Status === 'ready') this.beat(node.ID);
+    const ready = listNodes(this.store).filter((n) => n.Status === 'ready');
+    const ttl = Math.max(this.opts.failoverTtlMs ?? FAILOVER_HEARTBEAT_TTL_MS, this.ttlFor(ready.length));
+    const deadline = this.loopTime() + ttl + this.graceMs;
+    for (const node of ready) this.deadlines.set(node.ID, deadline);
     const every = Math.min(1000, Math.max(10, this.graceMs / SWEEPS_PER_GRACE));
     this.sweeper = setInterval(() => {
       if (!this.sweeping) void this.expire();
@@ -76,9 +90,14 @@ export class Heartbeats {
 
   /** Records a heartbeat; answers the TTL the node must beat within. */
   beat(nodeId: string): number {
-    const ttl = Math.max(this.ttlMs, Math.ceil((this.deadlines.size / MAX_HEARTBEATS_PER_SECOND) * 1000));
+    const ttl = this.ttlFor(this.deadlines.size);
     if (!this.stopped) this.deadlines.set(nodeId, this.loopTime() + ttl + this.graceMs);
     return ttl;
+  }
+
+  /** The TTL that keeps `nodes` nodes within MAX_HEARTBEATS_PER_SECOND, and never under the least TTL. */
+  private ttlFor(nodes: number): number {
+    return Math.max(this.ttlMs, Math.ceil((nodes / MAX_HEARTBEATS_PER_SECOND) * 1000));
   }
 
   /**

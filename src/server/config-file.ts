@@ -6,7 +6,7 @@
  *   cloud { allow_sha1 = false }   seal { key_file = "/etc/svc/seal.key" }   audit { file = "/var/log/svc/audit.log" }
  *   tls { cert_file = "/etc/svc/tls/server.pem"  key_file = "..."  client_ca_file = "..."  require_client_cert = false  node_client_cert = false }
  *   storage "postgres" { url = "postgres://svc@db.internal/svc" }
- *   server { min_heartbeat_ttl = "10s"  heartbeat_grace = "10s"  advertise = "http://10.0.0.1:4646" }
+ *   server { min_heartbeat_ttl = "10s"  heartbeat_grace = "10s"  failover_heartbeat_ttl = "5m"  advertise = "http://10.0.0.1:4646" }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -27,7 +27,7 @@ export interface FileConfig {
   seal?: { keyFile?: string };
   audit?: { file?: string };
   storage?: { postgres?: { url?: string } };
-  server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; advertise?: string };
+  server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; failoverHeartbeatTtlMs?: number; advertise?: string };
 }
 
 const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server']);
@@ -38,7 +38,7 @@ const SEAL_KNOWN = new Set(['key_file']);
 const AUDIT_KNOWN = new Set(['file']);
 const STORAGE_KINDS = new Set(['postgres']);
 const POSTGRES_KNOWN = new Set(['url']);
-const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'advertise']);
+const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'failover_heartbeat_ttl', 'advertise']);
 
 function single(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
@@ -143,7 +143,12 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
       if (ns === undefined || ns <= 0) throw new UsageError(`config file ${file}: "server.${key}" must be a positive duration such as "10s"`);
       return Math.ceil(ns / 1e6);
     };
-    out.server = { minHeartbeatTtlMs: ms('min_heartbeat_ttl'), heartbeatGraceMs: ms('heartbeat_grace'), advertise: typed<string>(server.advertise, 'server.advertise', 'string') };
+    out.server = {
+      minHeartbeatTtlMs: ms('min_heartbeat_ttl'),
+      heartbeatGraceMs: ms('heartbeat_grace'),
+      failoverHeartbeatTtlMs: ms('failover_heartbeat_ttl'),
+      advertise: typed<string>(server.advertise, 'server.advertise', 'string'),
+    };
   }
   out.bind = str('bind_addr');
   const level = str('log_level');

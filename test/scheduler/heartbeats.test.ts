@@ -115,17 +115,30 @@ describe('heartbeats', () => {
     expect(status(store, node)).toBe('ready');
   });
 
-  it('give every ready node a TTL when they start', async () => {
+  it('give every ready node the failover TTL when they start, as a new leader does', async () => {
     tmp = await openTempStore();
     const { store } = tmp;
     const node = await readyNode(store);
-    const { hb, clock } = heartbeats(store);
+    const { hb, clock } = heartbeats(store, { failoverTtlMs: 3 * TTL });
     hb.start();
-    clock.at = TTL + GRACE - 1;
+    clock.at = 3 * TTL + GRACE - 1;
     expect(await hb.expire()).toEqual([]);
-    clock.at = TTL + GRACE;
+    clock.at = 3 * TTL + GRACE;
     await hb.expire();
     expect(status(store, node)).toBe('down');
+  });
+
+  it('give the nodes of a large cluster at start the TTL their number calls for, the same for each, when it is above the failover TTL', async () => {
+    tmp = await openTempStore();
+    const { store } = tmp;
+    // 1,500 nodes at 50 heartbeats a second call for a 30 s TTL: above the failover TTL given here.
+    const nodes = await Promise.all(Array.from({ length: 1500 }, () => readyNode(store)));
+    const { hb, clock } = heartbeats(store, { failoverTtlMs: TTL });
+    hb.start();
+    clock.at = 30_000 + GRACE - 1;
+    expect(await hb.expire()).toEqual([]);
+    clock.at = 30_000 + GRACE;
+    expect((await hb.expire()).sort()).toEqual(nodes.sort());
   });
 
   it('mark nodes that go silent together down in one write, with one evaluation per job', async () => {

@@ -92,12 +92,12 @@ describe('config file: storage "postgres" { url }', () => {
   });
 });
 
-describe('config file: server { min_heartbeat_ttl, heartbeat_grace, advertise }', () => {
+describe('config file: server { min_heartbeat_ttl, heartbeat_grace, failover_heartbeat_ttl, advertise }', () => {
   it('reads Go durations as ms, and the advertised address, from HCL, YAML and JSON', async () => {
-    const want = { minHeartbeatTtlMs: 2500, heartbeatGraceMs: 60_000, advertise: 'http://10.0.0.1:4646' };
-    expect((await load('s1.hcl', 'server {\n  min_heartbeat_ttl = "2.5s"\n  heartbeat_grace = "1m"\n  advertise = "http://10.0.0.1:4646"\n}\n')).server).toEqual(want);
-    expect((await load('s2.yaml', 'server:\n  min_heartbeat_ttl: 2500ms\n  heartbeat_grace: 1m\n  advertise: http://10.0.0.1:4646\n')).server).toEqual(want);
-    expect((await load('s3.json', JSON.stringify({ server: { min_heartbeat_ttl: '2.5s', heartbeat_grace: '60s', advertise: 'http://10.0.0.1:4646' } }))).server).toEqual(want);
+    const want = { minHeartbeatTtlMs: 2500, heartbeatGraceMs: 60_000, failoverHeartbeatTtlMs: 600_000, advertise: 'http://10.0.0.1:4646' };
+    expect((await load('s1.hcl', 'server {\n  min_heartbeat_ttl = "2.5s"\n  heartbeat_grace = "1m"\n  failover_heartbeat_ttl = "10m"\n  advertise = "http://10.0.0.1:4646"\n}\n')).server).toEqual(want);
+    expect((await load('s2.yaml', 'server:\n  min_heartbeat_ttl: 2500ms\n  heartbeat_grace: 1m\n  failover_heartbeat_ttl: 10m\n  advertise: http://10.0.0.1:4646\n')).server).toEqual(want);
+    expect((await load('s3.json', JSON.stringify({ server: { min_heartbeat_ttl: '2.5s', heartbeat_grace: '60s', failover_heartbeat_ttl: '600s', advertise: 'http://10.0.0.1:4646' } }))).server).toEqual(want);
     expect((await load('s4.hcl', 'server {\n  heartbeat_grace = "5s"\n}\n')).server).toEqual({ heartbeatGraceMs: 5000 });
   });
 
@@ -105,6 +105,6 @@ describe('config file: server { min_heartbeat_ttl, heartbeat_grace, advertise }'
     await expect(load('s5.hcl', 'server {\n  heartbeat_grace = "soon"\n}\n')).rejects.toThrow('"server.heartbeat_grace" must be a positive duration such as "10s"');
     await expect(load('s6.hcl', 'server {\n  min_heartbeat_ttl = "0s"\n}\n')).rejects.toThrow('"server.min_heartbeat_ttl" must be a positive duration');
     await expect(load('s7.hcl', 'server {\n  min_heartbeat_ttl = 10\n}\n')).rejects.toThrow('"server.min_heartbeat_ttl" must be a string');
-    await expect(load('s8.hcl', 'server {\n  bootstrap_expect = 3\n}\n')).rejects.toThrow('unknown setting "server.bootstrap_expect" (known: min_heartbeat_ttl, heartbeat_grace, advertise)');
+    await expect(load('s8.hcl', 'server {\n  bootstrap_expect = 3\n}\n')).rejects.toThrow('unknown setting "server.bootstrap_expect" (known: min_heartbeat_ttl, heartbeat_grace, failover_heartbeat_ttl, advertise)');
   });
 });
