@@ -62,6 +62,7 @@ export async function startAgent(opts: AgentOptions, io: Io): Promise<number> {
     log: log.named('client'),
     // As a Nomad client's: tasks outlive the agent, which finds them again when it restarts.
     stopTasksOnShutdown: false,
+    tunnel: true,
     onRefused: (err) => {
       refusal = err;
       refusedWith(err);

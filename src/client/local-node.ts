@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ClientTls } from '../api/tls.js';
 import type { Services } from '../server/services.js';
 import { authorizeNodeSecret } from '../scheduler/state/nodes.js';
+import { IN_PROCESS, recordHolder } from '../server/cluster/node-holders.js';
 import { fingerprintNode } from './fingerprint.js';
 import { NodeAgent } from './node-agent.js';
 
@@ -44,6 +45,8 @@ export async function startLocalNode(services: Services, server: { address: stri
     stopTasksOnShutdown: opts.stopTasksOnShutdown ?? false,
   });
   services.scheduler.localNodes.set(node.ID, agent);
+  // The other servers of a cluster forward what reaches into its tasks here.
+  await recordHolder(services.store, node.ID, services.leadership.self.ID, IN_PROCESS);
   await agent.start();
   return agent;
 }

@@ -1,7 +1,8 @@
 /**
  * The node agent: keeps the node registered and alive, learns what to run through a blocking query on
  * the node API, runs one alloc runner per allocation, and reports task states back in batches. It talks
- * to the server only over HTTP, as a node on another machine would.
+ * to the server only over HTTP, as a node on another machine would. A node on another machine also keeps
+ * a tunnel open to its server, through which the server reaches its allocations (signal, exec, files).
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import type { ClientTls } from '../api/tls.js';
 import type { Logger } from '../shared/log.js';
 import { ApiError, NotFound } from '../shared/errors.js';
+import type { LocalNodeControl } from '../scheduler/runtime.js';
 import { clientTerminal } from '../scheduler/structs/allocation.js';
 import type { Node } from '../scheduler/structs/node.js';
 import { createAllocRunner, restoreAllocRunner } from './alloc-runner.js';
@@ -18,6 +20,8 @@ import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 import { allocDirs } from './task-dir.js';
 import { oneLine, ServerPool } from './server-pool.js';
+import { localAllocFs, type AllocFs } from './fs/alloc-fs.js';
+import type { TunnelClient } from './tunnel/tunnel-client.js';
 
 export interface NodeAgentOptions {
   node: Node;
@@ -40,6 +44,11 @@ export interface NodeAgentOptions {
   log: Logger;
   /** stop every task when the agent stops (dev mode, tests); otherwise tasks outlive the server */
   stopTasksOnShutdown: boolean;
+  /**
+   * Keep a tunnel open to the server, through which it reaches the node's allocations: a node on another
+   * machine. The server's own node needs none; the server calls it in process.
+   */
+  tunnel?: boolean;
 }
 
 /** How long status reports are gathered before one request carries them all. */
@@ -67,8 +76,9 @@ interface PullAnswer {
   Index: number;
 }
 
-export class NodeAgent {
+export class NodeAgent implements LocalNodeControl {
   private readonly api: ServerPool;
+  private tunnel: TunnelClient | undefined;
   private readonly runners = new Map<string, AllocRunnerHandle>();
   private readonly pendingReports = new Map<string, AllocClientUpdate>();
   private reportTimer: NodeJS.Timeout | undefined;
@@ -143,9 +153,18 @@ export class NodeAgent {
     }
   }
 
-  private work(): Promise<void> {
+  private async work(): Promise<void> {
     this.scheduleHeartbeat();
+    if (this.opts.tunnel) await this.openTunnel();
     return this.pullLoop();
+  }
+
+  private async openTunnel(): Promise<void> {
+    const [{ TunnelClient }, { createNodeHandler }] = await Promise.all([import('./tunnel/tunnel-client.js'), import('./tunnel/node-handler.js')]);
+    if (this.stopped) return;
+    const log = this.opts.log.named('tunnel');
+    this.tunnel = new TunnelClient({ pool: this.api, nodeId: this.nodeId, secret: this.opts.secret, handler: createNodeHandler(this, log), log });
+    this.tunnel.start();
   }
 
   async signal(allocId: string, signal: string, task?: string): Promise<void> {
@@ -161,6 +180,14 @@ export class NodeAgent {
     return existsSync(dir) ? dir : undefined;
   }
 
+  files(allocId: string): AllocFs {
+    return localAllocFs(() => {
+      const dir = this.allocDir(allocId);
+      if (!dir) throw new NotFound(`allocation ${allocId} has no directory on node ${this.nodeId}: the node has not run it yet, or has removed it`);
+      return dir;
+    });
+  }
+
   exec(allocId: string, req: ExecRequest): Promise<PreparedExec> {
     return this.runner(allocId).exec(req);
   }
@@ -174,7 +201,7 @@ export class NodeAgent {
   }
 
   /** An allocation this node no longer runs has no check results. */
-  checks(allocId: string): AllocCheckResults {
+  async checks(allocId: string): Promise<AllocCheckResults> {
     return this.runners.get(allocId)?.checks() ?? {};
   }
 
@@ -186,6 +213,7 @@ export class NodeAgent {
     this.stopped = true;
     clearTimeout(this.heartbeatTimer);
     this.stopping.abort();
+    this.tunnel?.stop();
     await this.pullDone;
     if (this.opts.stopTasksOnShutdown) await Promise.all([...this.runners.values()].map((r) => r.shutdown()));
     else for (const runner of this.runners.values()) runner.detach();

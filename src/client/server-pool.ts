@@ -38,6 +38,21 @@ export class ServerPool {
     return this.clients[this.current].config.address;
   }
 
+  /** The client of the server requests go to now (its TLS options, for connections of the node's own). */
+  get client(): ApiClient {
+    return this.clients[this.current];
+  }
+
+  /**
+   * Moves on to the next server when `address` is still the one in use: it failed. Requests in flight
+   * together fail together, so only the first of them moves the node on.
+   */
+  moveOn(address: string, reason: string): void {
+    if (this.address !== address || this.clients.length < 2) return;
+    this.current = (this.current + 1) % this.clients.length;
+    this.log.warn(`server ${address} failed (${reason}); using ${this.address}`);
+  }
+
   /**
    * A scheduler-API call with `token` as the request's token, to the current server and then to each
    * other once at most. Throws the last server's error when none answered, and at once a 4xx answer
@@ -52,11 +67,7 @@ export class ServerPool {
       } catch (err) {
         if (!worthAnotherServer(err) || opts.signal?.aborted) throw err;
         last = err;
-        // Requests in flight together fail together: only the first of them moves the node on.
-        if (this.current === at && this.clients.length > 1) {
-          this.current = (at + 1) % this.clients.length;
-          this.log.warn(`server ${this.clients[at].config.address} failed (${oneLine(err)}); using ${this.address}`);
-        }
+        this.moveOn(this.clients[at].config.address, oneLine(err));
       }
     }
     throw last;

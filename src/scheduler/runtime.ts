@@ -1,8 +1,8 @@
 /**
  * The scheduler's moving parts in one server process: on the cluster's leader only, the evaluation
  * broker, node heartbeats, the deployment watcher (progress deadlines), the periodic launcher, the node
- * drainer and periodic garbage collection; on every server, the nodes it can reach directly (its own), to
- * which signal, restart, exec and file requests are forwarded.
+ * drainer and periodic garbage collection; on every server, the nodes it can reach (its own, in process,
+ * and those whose tunnel it holds), to which signal, restart, exec and file requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
 import type { Store } from '../storage/store.js';
@@ -17,6 +17,8 @@ import { collectGarbage, type GcResult } from './state/gc.js';
 import type { ExecRequest, PreparedExec } from '../client/exec/types.js';
 import type { PauseRequest, ScheduleState } from '../client/schedule/schedule-state.js';
 import type { AllocCheckResults } from './structs/check-result.js';
+import type { AllocFs } from '../client/fs/alloc-fs.js';
+import { NodeTunnels } from './tunnel/node-tunnels.js';
 
 /** How often running deployments are checked against their progress deadlines. */
 const DEPLOYMENT_WATCH_MS = 1000;
@@ -26,8 +28,8 @@ const GC_INTERVAL_MS = 5 * 60_000;
 export interface NodeControl {
   signal(allocId: string, signal: string, task?: string): Promise<void>;
   restart(allocId: string, opts: { task?: string; allTasks?: boolean }): Promise<void>;
-  /** the host path of the allocation's directory on this node; undefined when the node never ran it */
-  allocDir(allocId: string): string | undefined;
+  /** the allocation's directory on the node; reading it fails with 404 when the node has none for it */
+  files(allocId: string): AllocFs;
   /** checks a command to run inside a running task of the allocation (its environment, directory and isolation) */
   exec(allocId: string, req: ExecRequest): Promise<PreparedExec>;
   /** one task's pause schedule state (Nomad's ScheduleState) */
@@ -35,7 +37,13 @@ export interface NodeControl {
   /** overrides one task's pause schedule, or (schedule_resume) lets the schedule decide again */
   setPauseState(allocId: string, task: string, state: PauseRequest): Promise<void>;
   /** the latest results of the allocation's service checks, by check ID; empty when the node does not run it */
-  checks(allocId: string): AllocCheckResults;
+  checks(allocId: string): Promise<AllocCheckResults>;
+}
+
+/** A node in this server's process, whose allocation directories are on this machine. */
+export interface LocalNodeControl extends NodeControl {
+  /** the host path of the allocation's directory; undefined when the node never ran it */
+  allocDir(allocId: string): string | undefined;
 }
 
 /** The leader's part: built afresh each time this server takes the lead, on the leader's fenced store. */
@@ -49,7 +57,9 @@ interface LeaderWork {
 }
 
 export class SchedulerRuntime {
-  readonly localNodes = new Map<string, NodeControl>();
+  readonly localNodes = new Map<string, LocalNodeControl>();
+  /** the nodes on other machines whose tunnel this server holds */
+  readonly tunnels = new NodeTunnels();
   private work: LeaderWork | undefined;
   private watching: Promise<unknown> = Promise.resolve();
   private collecting: Promise<GcResult> | undefined;
@@ -57,9 +67,14 @@ export class SchedulerRuntime {
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
-    private readonly heartbeat: Pick<HeartbeatOptions, 'ttlMs' | 'graceMs'> = {},
+    private readonly heartbeat: Pick<HeartbeatOptions, 'ttlMs' | 'graceMs' | 'failoverTtlMs'> = {},
     private readonly gcIntervalMs = GC_INTERVAL_MS,
   ) {}
+
+  /** The node as this server reaches it: in its own process, or through the node's tunnel. */
+  nodeControl(nodeId: string): NodeControl | undefined {
+    return this.localNodes.get(nodeId) ?? this.tunnels.control(nodeId);
+  }
 
   /** The least heartbeat TTL nodes are given. */
   get heartbeatTtlMs(): number {

@@ -38,6 +38,7 @@ import { SoleLeadership } from './cluster/sole-leadership.js';
 import type { Leadership, ServerIdentity } from './cluster/leadership.js';
 import { fencedStore } from './cluster/fenced-store.js';
 import { leaderForwarder } from './cluster/forward-to-leader.js';
+import { nodeForwarder } from './cluster/node-forwarder.js';
 import { loadServerId } from './cluster/server-id.js';
 import { joinCluster, startMemberHeartbeat, type MemberHeartbeat } from './cluster/members.js';
 import type { LocalNodeOptions } from '../client/local-node.js';
@@ -68,6 +69,8 @@ export interface ServerOptions {
   heartbeatTtlMs?: number;
   /** how long past its TTL a silent node is still waited for before it is marked down (Nomad's heartbeat_grace; default 10 s) */
   heartbeatGraceMs?: number;
+  /** the TTL every ready node gets when this server takes the lead (Nomad's failover_heartbeat_ttl; default 5 min) */
+  heartbeatFailoverTtlMs?: number;
   /** the cloud auth method's CLOUD_* variables (default: the process environment) and metadata service */
   cloud?: Partial<ServerConfig['cloud']>;
   /** serve HTTPS with this certificate, and verify client certificates against its client CAs */
@@ -154,11 +157,12 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
-    const scheduler = new SchedulerRuntime(store, log, { ttlMs: opts.heartbeatTtlMs, graceMs: opts.heartbeatGraceMs }, opts.gcIntervalMs);
+    const scheduler = new SchedulerRuntime(store, log, { ttlMs: opts.heartbeatTtlMs, graceMs: opts.heartbeatGraceMs, failoverTtlMs: opts.heartbeatFailoverTtlMs }, opts.gcIntervalMs);
     const shutdown = new AbortController();
     const authMethods = createAuthMethods();
     const authBackends = { cloud: authMethods.cloud.backend };
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, authBackends, scheduler, leadership, forwardToLeader: leaderForwarder(leadership, tls && { cert: tls.options.cert as string, key: tls.options.key as string, ca: [tls.options.cert as string, ...(tls.options.ca ? [tls.options.ca as string] : [])] }), stopping: false, shutdown: shutdown.signal };
+    const peerTls = tls && { cert: tls.options.cert as string, key: tls.options.key as string, ca: [tls.options.cert as string, ...(tls.options.ca ? [tls.options.ca as string] : [])] };
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, authBackends, scheduler, leadership, forwardToLeader: leaderForwarder(leadership, peerTls), forwardToNode: nodeForwarder(peerTls), stopping: false, shutdown: shutdown.signal };
     if (opts.auditFile) {
       const { AuditLog } = await import('./audit/audit-log.js');
       audit = await AuditLog.open(opts.auditFile, services);

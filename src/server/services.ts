@@ -15,6 +15,7 @@ import type { IdentityService } from '../secrets/identity/identity-service.js';
 import type { SchedulerRuntime } from '../scheduler/runtime.js';
 import type { Leadership } from './cluster/leadership.js';
 import type { LeaderForwarder } from './cluster/forward-to-leader.js';
+import type { NodeForwarder } from './cluster/node-forwarder.js';
 
 export interface ServerConfig {
   dev: boolean;
@@ -57,6 +58,8 @@ export interface Services {
   leadership: Leadership;
   /** sends a request only the leader answers on to it (a follower's part in node registration and heartbeats) */
   forwardToLeader: LeaderForwarder;
+  /** sends a request that reaches into a task (exec, logs, files, signal) on to the server that reaches its node */
+  forwardToNode: NodeForwarder;
   /** true once shutdown began: blocking queries answer at once instead of waiting on */
   stopping: boolean;
   /** aborted when shutdown begins: long-lived streams (log follows, exec sessions) end on it */

@@ -48,7 +48,7 @@ export default defineCommand({
     {
       name: 'tls-node-client-cert',
       type: 'bool',
-      description: 'Require a client certificate signed by -tls-client-ca on the node API only (node register, heartbeats, allocation pulls and updates).',
+      description: 'Require a client certificate signed by -tls-client-ca on the node API only (node register, heartbeats, allocation pulls and updates, the node tunnel).',
       group: 'TLS Options',
     },
     { name: 'client', type: 'bool', default: true, description: 'Run a node in this server that runs tasks. -client=false serves the APIs only.', group: 'Node Options' },
@@ -94,6 +94,7 @@ export default defineCommand({
         advertise: advertiseUrl((flags.advertise as string | undefined) || file.server?.advertise),
         heartbeatTtlMs: file.server?.minHeartbeatTtlMs,
         heartbeatGraceMs: file.server?.heartbeatGraceMs,
+        heartbeatFailoverTtlMs: file.server?.failoverHeartbeatTtlMs,
         client: clientEnabled && {
           datacenter: (flags.dc as string | undefined) ?? file.datacenter,
           name: (flags.node as string | undefined) ?? file.name,

@@ -15,6 +15,8 @@ import { forEachYielding, streamedList } from './json-stream.js';
 import { compareCreateIndexTokens, validateHexPrefix } from './paging.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 import type { Caller } from './caller.js';
+import type { NodeControl } from '../runtime.js';
+import type { Services } from '../../server/services.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -71,10 +73,14 @@ export function bodyObject(req: SchedulerRequest<Caller>, what: string, required
   return body as Record<string, unknown>;
 }
 
-/** The node that runs the allocation, if this server can reach it. */
-export function nodeControl(req: SchedulerRequest, alloc: Allocation) {
-  const control = req.services.scheduler.localNodes.get(alloc.NodeID);
-  if (!control) throw new UserError(`node ${alloc.NodeID} of allocation ${alloc.ID} is not reachable from this server`);
+/**
+ * The node that runs the allocation, in this server's process or through its tunnel here. A node another
+ * server reaches never gets here: the request was forwarded to that server (node-forward.ts). The message
+ * fits a WebSocket close reason (123 bytes) whole, as exec refusals are sent.
+ */
+export function nodeControl(req: { services: Services }, alloc: Allocation): NodeControl {
+  const control = req.services.scheduler.nodeControl(alloc.NodeID);
+  if (!control) throw new UserError(`node ${alloc.NodeID} of allocation ${alloc.ID} is not connected to any server`);
   return control;
 }
 
@@ -180,6 +186,7 @@ export const allocRoutes = [
     methods: ['POST', 'PUT'],
     path: '/v1/client/allocation/:alloc_id/signal',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: 'Send a signal to one task of an allocation, or to all of them.',
     handler: async (req) => {
       const alloc = allocForRequest(req, 'alloc-lifecycle');
@@ -197,6 +204,7 @@ export const allocRoutes = [
     methods: ['POST', 'PUT'],
     path: '/v1/client/allocation/:alloc_id/restart',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: 'Restart one task of an allocation, or all of them, in place.',
     handler: async (req) => {
       const alloc = allocForRequest(req, 'alloc-lifecycle');

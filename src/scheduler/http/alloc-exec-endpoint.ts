@@ -32,6 +32,7 @@ export const allocExecWsRoute: WsRouteDef = {
     tty: { type: 'bool', description: 'Run the command under a pseudo-terminal.' },
     ws_handshake: { type: 'bool', description: 'The first frame carries the token: {"version":1,"auth_token":"..."}.' },
   },
+  allocId: (params) => params.alloc_id,
   prepare: async (req) => {
     const target = execTarget(req, req.params.alloc_id, req.query.get<string>('task'));
     return execLaunch(req, target, parseCommand(req.query.get<string>('command')), req.query.get<boolean>('tty'));

@@ -15,6 +15,7 @@ export const allocPauseRoutes = [
     methods: ['GET'],
     path: '/v1/client/allocation/:alloc_id/pause',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: "Read one task's pause schedule state: \"\" (running), force_run, force_pause, scheduled_pause or schedule_resume.",
     query: { task: { type: 'string', description: 'The task whose state to read (required).' } },
     handler: async (req) => {
@@ -30,6 +31,7 @@ export const allocPauseRoutes = [
     methods: ['POST', 'PUT'],
     path: '/v1/client/allocation/:alloc_id/pause',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: "Override one task's pause schedule (pause, run), or remove the override (scheduled).",
     handler: async (req) => {
       const alloc = allocForRequest(req, 'submit-job');

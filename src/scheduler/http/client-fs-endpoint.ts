@@ -1,18 +1,16 @@
 /**
  * /v1/client/fs/*: a task's logs and its allocation directory, read on the node that runs the allocation
- * (here, the server's own). Nomad's wire format: logs and stream answer StreamFrames
- * (src/client/fs/stream-frames.ts), cat and readat the raw bytes, ls and stat AllocFileInfo JSON. Unlike
- * Nomad's, a follow ends by itself once the task (logs) or the allocation (stream) is done and everything
- * was sent, so `svc alloc logs -f` exits.
+ * (the server's own, or a node through its tunnel: see AllocFs). Nomad's wire format: logs and stream
+ * answer StreamFrames (src/client/fs/stream-frames.ts), cat and readat the raw bytes, ls and stat
+ * AllocFileInfo JSON. Unlike Nomad's, a follow ends by itself once the task (logs) or the allocation
+ * (stream) is done and everything was sent, so `svc alloc logs -f` exits.
  */
-import { NotFound, UserError } from '../../shared/errors.js';
+import { UserError } from '../../shared/errors.js';
 import { getAlloc } from '../state/allocs.js';
 import { clientTerminal, type Allocation } from '../structs/allocation.js';
 import { allocForRequest, nodeControl, taskNames } from './alloc-endpoint.js';
 import { defineRoute, type RouteResult, type SchedulerRequest } from './route.js';
-import { fileToRead, listAllocPath, resolveAllocPath, statAllocPath, type AllocPath } from '../../client/fs/alloc-files.js';
-import { openFileStream } from '../../client/fs/file-stream.js';
-import { openLogStream } from '../../client/fs/log-stream.js';
+import type { AllocFs } from '../../client/fs/alloc-fs.js';
 import { sendEvents, type StreamEvent } from '../../client/fs/stream-frames.js';
 import type { Fields } from '../../server/framework/field-schema.js';
 import type { Store } from '../../storage/store.js';
@@ -27,12 +25,8 @@ const OFFSET_QUERY: Fields = {
   origin: { type: 'string', description: 'Where the offset counts from: start or end.', allowedValues: ['start', 'end'], default: 'start' },
 };
 
-/** The allocation's directory on the node that ran it: 404 when it has none there (not yet, or removed). */
-function allocDir(req: SchedulerRequest, alloc: Allocation): string {
-  const dir = nodeControl(req, alloc).allocDir(alloc.ID);
-  if (!dir) throw new NotFound(`allocation ${alloc.ID} has no directory on node ${alloc.NodeID}: the node has not run it yet, or has removed it`);
-  return dir;
-}
+/** The allocation's directory on the node that runs it: 404 on use when it has none there (not yet, or removed). */
+const filesOf = (req: SchedulerRequest, alloc: Allocation): AllocFs => nodeControl(req, alloc).files(alloc.ID);
 
 function nonNegative(req: SchedulerRequest, name: string): number {
   const n = req.query.get<number>(name);
@@ -51,15 +45,6 @@ const allocFinished = (store: Store, allocId: string) => () => {
   const alloc = getAlloc(store, allocId);
   return !alloc || clientTerminal(alloc.ClientStatus);
 };
-
-/** Resolves the path query for reading a file: errors (not found, a directory, outside) before streaming. */
-async function fileFor(req: SchedulerRequest, capability: string): Promise<{ alloc: Allocation; target: AllocPath; requested: string }> {
-  const alloc = allocForRequest(req, capability);
-  const requested = req.query.get<string>('path');
-  const target = await resolveAllocPath(allocDir(req, alloc), requested);
-  await fileToRead(target, requested);
-  return { alloc, target, requested };
-}
 
 /**
  * A streamed answer whose reader is opened now, so that what fails (the file went away, no log at all)
@@ -91,6 +76,7 @@ export const clientFsRoutes = [
     methods: ['GET'],
     path: '/v1/client/fs/logs/:alloc_id',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: "Stream a task's stdout or stderr across its rotated log files, as frames or plain bytes.",
     query: {
       // Required, but checked after the capability: a token that may not read logs learns nothing.
@@ -107,12 +93,10 @@ export const clientFsRoutes = [
       const task = req.query.get<string>('task');
       if (!taskNames(req, alloc).includes(task)) throw new UserError(`field "task": unknown task name "${task}" in allocation ${alloc.ID}`);
       const offset = nonNegative(req, 'offset');
-      // alloc/ is writable by the tasks: its logs/ is resolved like any path, so a link planted there is refused.
-      const logsDir = (await resolveAllocPath(allocDir(req, alloc), 'alloc/logs')).host;
+      const files = filesOf(req, alloc);
       const plain = req.query.get<boolean>('plain');
       return openedStream(plain ? PLAIN_TYPE : JSON_TYPE, plain, (signal) =>
-        openLogStream({
-          logsDir,
+        files.logs({
           task,
           type: req.query.get<'stdout' | 'stderr'>('type'),
           origin: req.query.get<'start' | 'end'>('origin'),
@@ -128,35 +112,38 @@ export const clientFsRoutes = [
     methods: ['GET'],
     path: '/v1/client/fs/ls/:alloc_id',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: 'List a directory of the allocation directory.',
     query: PATH_QUERY,
     handler: async (req) => {
       const alloc = allocForRequest(req, 'read-fs');
-      const requested = req.query.get<string>('path');
-      return { body: await listAllocPath(await resolveAllocPath(allocDir(req, alloc), requested), requested) };
+      return { body: await filesOf(req, alloc).ls(req.query.get<string>('path')) };
     },
   }),
   defineRoute({
     methods: ['GET'],
     path: '/v1/client/fs/stat/:alloc_id',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: 'Describe one file or directory of the allocation directory.',
     query: PATH_QUERY,
     handler: async (req) => {
       const alloc = allocForRequest(req, 'read-fs');
-      return { body: await statAllocPath(await resolveAllocPath(allocDir(req, alloc), req.query.get<string>('path'))) };
+      return { body: await filesOf(req, alloc).stat(req.query.get<string>('path')) };
     },
   }),
   defineRoute({
     methods: ['GET'],
     path: '/v1/client/fs/cat/:alloc_id',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: 'Read a file of the allocation directory (raw bytes).',
     query: PATH_QUERY,
     handler: async (req) => {
-      const { alloc, target } = await fileFor(req, 'read-fs');
+      const alloc = allocForRequest(req, 'read-fs');
+      const files = filesOf(req, alloc);
       return openedStream(BYTES_TYPE, true, (signal) =>
-        openFileStream({ hostPath: target.host, file: target.rel, origin: 'start', offset: 0, limit: 0, follow: false, finished: allocFinished(req.services.store, alloc.ID), signal }),
+        files.read(req.query.get<string>('path'), { origin: 'start', offset: 0, limit: 0, follow: false, finished: allocFinished(req.services.store, alloc.ID), signal }),
       );
     },
   }),
@@ -164,6 +151,7 @@ export const clientFsRoutes = [
     methods: ['GET'],
     path: '/v1/client/fs/readat/:alloc_id',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: 'Read part of a file of the allocation directory (raw bytes): limit bytes from offset.',
     query: {
       ...PATH_QUERY,
@@ -171,11 +159,12 @@ export const clientFsRoutes = [
       limit: { type: 'int', description: 'How many bytes at most; 0 reads to the end.' },
     },
     handler: async (req) => {
-      const { alloc, target } = await fileFor(req, 'read-fs');
+      const alloc = allocForRequest(req, 'read-fs');
       const offset = nonNegative(req, 'offset');
       const limit = nonNegative(req, 'limit');
+      const files = filesOf(req, alloc);
       return openedStream(BYTES_TYPE, true, (signal) =>
-        openFileStream({ hostPath: target.host, file: target.rel, origin: 'start', offset, limit, follow: false, finished: allocFinished(req.services.store, alloc.ID), signal }),
+        files.read(req.query.get<string>('path'), { origin: 'start', offset, limit, follow: false, finished: allocFinished(req.services.store, alloc.ID), signal }),
       );
     },
   }),
@@ -183,6 +172,7 @@ export const clientFsRoutes = [
     methods: ['GET'],
     path: '/v1/client/fs/stream/:alloc_id',
     acl: { authenticated: true },
+    allocNode: true,
     synopsis: 'Stream a file of the allocation directory as frames, following it by default (as Nomad).',
     query: {
       ...PATH_QUERY,
@@ -190,12 +180,11 @@ export const clientFsRoutes = [
       follow: { type: 'bool', description: 'Keep streaming what is appended; ends once the allocation is terminal and everything was sent.', default: true },
     },
     handler: async (req) => {
-      const { alloc, target } = await fileFor(req, 'read-fs');
+      const alloc = allocForRequest(req, 'read-fs');
       const offset = nonNegative(req, 'offset');
+      const files = filesOf(req, alloc);
       return openedStream(JSON_TYPE, false, (signal) =>
-        openFileStream({
-          hostPath: target.host,
-          file: target.rel,
+        files.read(req.query.get<string>('path'), {
           origin: req.query.get<'start' | 'end'>('origin'),
           offset,
           limit: 0,

@@ -11,6 +11,7 @@ import { allocTerminal, type Allocation } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
 import type { Task } from '../structs/task.js';
 import { jobCache } from './alloc-view.js';
+import { nodeControl } from './alloc-endpoint.js';
 import type { ExecLaunch, WsRequest } from './ws-route.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -51,8 +52,6 @@ export async function execLaunch(req: WsRequest, target: ExecTarget, command: st
   const state = alloc.TaskStates?.[task.Name];
   if (!state || state.State === 'pending') throw new NotFound(`task "${task.Name}" not started yet.`);
   if (state.State !== 'running') throw new NotFound(`task "${task.Name}" is not running.`);
-  const node = req.services.scheduler.localNodes.get(alloc.NodeID);
-  if (!node) throw new UserError(`node ${alloc.NodeID} of allocation ${alloc.ID} is not reachable from this server`);
-  const prepared = await node.exec(alloc.ID, { task: task.Name, command, tty });
+  const prepared = await nodeControl(req, alloc).exec(alloc.ID, { task: task.Name, command, tty });
   return { tty, start: (size) => prepared.start(size) };
 }

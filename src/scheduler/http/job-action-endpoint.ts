@@ -26,6 +26,7 @@ export const jobActionWsRoute: WsRouteDef = {
     group: { type: 'string', description: 'Sent by Nomad\'s client; the allocation already names its group.' },
     command: { type: 'string', description: 'Sent by Nomad\'s client; ignored (the action defines the command).' },
   },
+  allocId: (_params, query) => query.get('alloc_id') || query.get('allocID') || '',
   prepare: async (req) => {
     const jobId = req.params.job_id;
     const fromSpec = req.query.get<string>('alloc_id');

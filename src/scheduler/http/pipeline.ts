@@ -14,6 +14,7 @@ import type { Services } from '../../server/services.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import { authenticate, authenticateNode, registeringNode, type AnonymousCaller, type Caller } from './caller.js';
 import { tokenFromHeaders } from '../../server/http/token-header.js';
+import { nodeServerFor } from './node-forward.js';
 import { isNodeRoute, isOpenRoute, isRegistrationRoute, literalSegments, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
 
 /** Query parameters every scheduler endpoint accepts. */
@@ -67,7 +68,7 @@ export function findRoute(routes: RouteDef[], parts: string[]): { route: RouteDe
 /** Query parameters whose values are looked up by key. */
 const KEY_QUERY = ['namespace', 'prefix', 'next_token', 'region', 'node_id', 'job_id', 'task'];
 
-const NODE_CERT_REQUIRED = 'a client certificate signed by the cluster CA is required';
+export const NODE_CERT_REQUIRED = 'a client certificate signed by the cluster CA is required';
 
 /** The node API: the routes nodes call (register, heartbeat, their allocations and updates to them). */
 const isNodeApi = (route: RouteDef) => isNodeRoute(route) || isRegistrationRoute(route);
@@ -179,6 +180,8 @@ export async function handleScheduler(
     if (services.config.nodeClientCert && isNodeApi(route) && !raw.clientCertVerified) throw new PermissionDenied(NODE_CERT_REQUIRED);
     // The leader checks who asks, as it would had the request come to it directly.
     if (route.leaderOnly && !services.scheduler.leading) return await services.forwardToLeader(raw);
+    const nodeServer = route.allocNode ? nodeServerFor(services, params.alloc_id ?? '', raw.headers) : undefined;
+    if (nodeServer) return await services.forwardToNode.request(raw, nodeServer);
     const { caller, serve } = await bindCaller(route, raw, params, services);
     // Names from the path and the query become storage keys or lookups: too long is a 400, said to a
     // caller who proved who it is before anything else is read.

@@ -75,6 +75,11 @@ interface RouteOf<A extends AclRequirement, C extends Caller | AnonymousCaller> 
   allNamespaces?: boolean;
   /** answered by the cluster's leader only: another server forwards the request to it */
   leaderOnly?: true;
+  /**
+   * reaches into the node that runs the allocation `:alloc_id` (signal, files, logs ...): answered by the
+   * server that reaches that node, to which another server forwards the request
+   */
+  allocNode?: true;
   synopsis: string;
   handler: (req: SchedulerRequest<C>) => Promise<RouteResult>;
 }

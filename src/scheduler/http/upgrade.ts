@@ -1,9 +1,10 @@
 /**
- * WebSocket upgrades on the API's port (the `ws` package, noServer): exec and job actions. The token
- * comes in a header, or, with `ws_handshake=true`, in the first frame as `{"version":1,"auth_token":"…"}`
- * (how Nomad's own client and browsers send it). Refusals are HTTP answers while the request is still
- * HTTP, and close frames once it is a WebSocket: 1008 for the caller's mistakes (auth included), 1011
- * for ours, each with the message as its reason.
+ * WebSocket upgrades on the API's port (the `ws` package, noServer): exec and job actions, and node
+ * tunnels (node-tunnel-endpoint.ts). The token comes in a header, or, with `ws_handshake=true`, in the
+ * first frame as `{"version":1,"auth_token":"…"}` (how Nomad's own client and browsers send it).
+ * Refusals are HTTP answers while the request is still HTTP, and close frames once it is a WebSocket:
+ * 1008 for the caller's mistakes (auth included), 1011 for ours, each with the message as its reason. An
+ * exec for an allocation whose node another server of the cluster reaches is passed to that server whole.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -23,6 +24,8 @@ import { CLOSE_INTERNAL, CLOSE_POLICY, Inbox, closeReason, runExecStream } from 
 import { COMMON_QUERY } from './pipeline.js';
 import { matchRoute } from './route.js';
 import type { ExecLaunch, WsRequest, WsRouteDef } from './ws-route.js';
+import { createTunnelEndpoint, tunnelTarget } from './node-tunnel-endpoint.js';
+import { nodeServerFor } from './node-forward.js';
 
 /** How long the first frame may take when it must carry the token. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -111,6 +114,7 @@ async function handshakeToken(inbox: Inbox, headerToken: string | undefined): Pr
 export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Promise<void>>();
+  const tunnels = createTunnelEndpoint(services);
 
   const track = (p: Promise<void>) => {
     sessions.add(p);
@@ -141,6 +145,8 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => undefined);
     if (services.stopping) return refuse(socket, 503, 'server shutting down');
+    const tunnel = tunnelTarget(req.url);
+    if (tunnel) return tunnels.handle(req, socket, head, tunnel);
     const up = parse(req, routes);
     if (!('route' in up)) {
       // As everywhere: who may not ask learns nothing about which paths exist.
@@ -150,6 +156,9 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
     }
     if (req.method !== 'GET') throw new UserError('a WebSocket upgrade is a GET request');
     if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw new UserError('only "Upgrade: websocket" is spoken here');
+    // The server that reaches the allocation's node checks who asks, as it would had the upgrade come to it.
+    const elsewhere = nodeServerFor(services, up.route.allocId(up.params, up.raw.query), req.headers);
+    if (elsewhere) return services.forwardToNode.upgrade(req, socket, head, elsewhere);
     const query = queryOf(up);
     const handshake = query.get<boolean>('ws_handshake');
     // With a header token everything is checked while a refusal can still be an HTTP status.
@@ -168,9 +177,10 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
         if (!socket.destroyed) refuse(socket, status, message);
       });
     },
-    /** Sessions end on services.shutdown; this waits for them, then cuts sockets still closing. */
+    /** Sessions end on services.shutdown; this waits for them, then cuts sockets still closing, and the node tunnels. */
     async close(): Promise<void> {
       await Promise.allSettled([...sessions]);
+      tunnels.close();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
     },

@@ -30,5 +30,7 @@ export interface WsRouteDef {
   synopsis: string;
   /** the query parameters besides the common ones (namespace, region) */
   query: Fields;
+  /** the allocation the session runs in, as the request names it: its node is where the session runs */
+  allocId(params: Record<string, string>, query: URLSearchParams): string;
   prepare(req: WsRequest): Promise<ExecLaunch>;
 }

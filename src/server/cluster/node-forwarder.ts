@@ -1,0 +1,100 @@
+/**
+ * Passes a request that reaches into a running task on to the server of the cluster that reaches the
+ * allocation's node (node-holders.ts), and relays its answer as it comes, so a log follow streams through
+ * both servers; an exec upgrade becomes a byte pipe between the caller and that server, which then speaks
+ * the WebSocket itself. Over TLS this server presents its own certificate and trusts its client CAs and
+ * its own certificate, as when it forwards to the leader.
+ */
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import { InternalError } from '../../shared/errors.js';
+import type { RawRequest, RawResponse } from '../http/types.js';
+
+/** Marks a forwarded request: the server it reaches answers it, whatever its copy of the state says. */
+export const FORWARDED_HEADER = 'x-svc-forwarded-to-node';
+
+/** Headers that describe the connection to this server, not the request. */
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+
+export interface NodeForwarder {
+  /** The other server's answer, its body streamed as it comes. */
+  request(raw: RawRequest, address: string): Promise<RawResponse>;
+  /** Hands the upgrade to the other server; rejects (nothing sent yet) when it cannot be reached. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, address: string): Promise<void>;
+}
+
+const unreachable = (address: string, err: Error) => new InternalError(`the server at ${address}, which reaches the allocation's node, did not answer: ${err.message}`);
+
+export function nodeForwarder(peerTls?: { cert: string; key: string; ca: string[] }): NodeForwarder {
+  const agents = {
+    http: new http.Agent({ keepAlive: true }),
+    https: new https.Agent({ keepAlive: true, ...(peerTls ?? {}) }),
+  };
+
+  return {
+    request(raw, address) {
+      const url = new URL(raw.path + (raw.query.size > 0 ? `?${raw.query}` : ''), address);
+      const headers: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(raw.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+      headers['content-length'] = String(raw.body.length);
+      headers[FORWARDED_HEADER] = '1';
+      const secure = url.protocol === 'https:';
+      return new Promise((resolve, reject) => {
+        const req = (secure ? https : http).request(url, { method: raw.method, headers, agent: secure ? agents.https : agents.http }, (res) => {
+          const answer: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) answer[name] = Array.isArray(value) ? value.join(', ') : value;
+          resolve({
+            status: res.statusCode ?? 502,
+            headers: answer,
+            body: '',
+            stream: async (write, signal) => {
+              const stop = () => res.destroy();
+              signal.addEventListener('abort', stop, { once: true });
+              try {
+                for await (const chunk of res) await write(chunk as Buffer);
+                // A cut answer is cut here too, so the caller does not take it for a whole one.
+                if (!res.complete) throw new Error(`the answer of ${address} was cut`);
+              } finally {
+                signal.removeEventListener('abort', stop);
+              }
+            },
+          });
+        });
+        req.on('error', (err) => reject(unreachable(address, err)));
+        req.end(raw.body);
+      });
+    },
+
+    upgrade(req, socket, head, address) {
+      const url = new URL(address);
+      const secure = url.protocol === 'https:';
+      const port = Number(url.port || (secure ? 443 : 80));
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const upstream = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...peerTls }) : net.connect(port, host);
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i];
+        lines.push(name.toLowerCase() === 'host' ? `${name}: ${url.host}` : `${name}: ${req.rawHeaders[i + 1]}`);
+      }
+      lines.push(`${FORWARDED_HEADER}: 1`);
+      return new Promise((resolve, reject) => {
+        upstream.once('error', (err) => reject(unreachable(address, err)));
+        upstream.once(secure ? 'secureConnect' : 'connect', () => {
+          upstream.removeAllListeners('error');
+          upstream.on('error', () => socket.destroy());
+          socket.on('error', () => upstream.destroy());
+          upstream.once('close', () => socket.destroy());
+          socket.once('close', () => upstream.destroy());
+          upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+          if (head.length > 0) upstream.write(head);
+          upstream.pipe(socket);
+          socket.pipe(upstream);
+          resolve();
+        });
+      });
+    },
+  };
+}
