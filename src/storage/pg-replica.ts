@@ -12,14 +12,14 @@ const LOG_PAGE = 1_000;
  */
 export async function catchUp(client: pg.PoolClient, replica: Replica, locked: boolean): Promise<void> {
   if (await applyLog(client, replica)) return;
-  replica.replace(locked ? await readSnapshot(client) : await readConsistentSnapshot(client));
+  replica.replace(locked ? await readSnapshot(client, true) : await readConsistentSnapshot(client));
 }
 
 /** A snapshot in one REPEATABLE READ transaction: one view of the database however many queries it takes. */
 export async function readConsistentSnapshot(client: pg.PoolClient): Promise<Snapshot> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    const snapshot = await readSnapshot(client);
+    const snapshot = await readSnapshot(client, false);
     await client.query('COMMIT');
     return snapshot;
   } catch (err) {

@@ -5,11 +5,14 @@ import type pg from 'pg';
  * in svc_store_schema, apart from the application's migrations (migrations.ts), which run through the
  * store like any write.
  *
- * - svc_kv: every table's entries. Keys are bytea, the UTF-8 of the key: PostgreSQL text cannot hold
- *   NUL, which keys may contain, and byte order is the order the store lists in. Values are `json`, not
- *   `jsonb`: json keeps the text exactly as written (jsonb reorders object keys and refuses \u0000).
- * - svc_log: what each write changed, by index, so other processes can follow without rereading
- *   everything; pruned to its most recent entries.
+ * - svc_log: what each write changed, by index. A commit writes only this (and svc_meta): it is the
+ *   record of every write, and other processes follow it.
+ * - svc_kv: every table's entries as of svc_kv_state.kv_index: the log up to there, compacted (each key's
+ *   last value), so that a process starting reads the tables and only the log after kv_index. Keys are
+ *   bytea, the UTF-8 of the key: PostgreSQL text cannot hold NUL, which keys may contain, and byte order
+ *   is the order the store lists in. Values are `json`, not `jsonb`: json keeps the text exactly as
+ *   written (jsonb reorders object keys and refuses \u0000).
+ * - svc_kv_state: one row, kv_index. Compaction locks it; writers never touch it.
  * - svc_meta: one row, the global index and each table's index. Writers lock it (SELECT ... FOR UPDATE),
  *   which orders every write of every process.
  */
@@ -31,6 +34,13 @@ const LAYOUTS: string[][] = [
        index bigint NOT NULL,
        table_indexes jsonb NOT NULL)`,
     `INSERT INTO svc_meta VALUES (1, 0, '{}')`,
+  ],
+  // Layout 2: commits write the log only; svc_kv follows it by compaction, up to kv_index.
+  [
+    `CREATE TABLE svc_kv_state (
+       id integer PRIMARY KEY CHECK (id = 1),
+       kv_index bigint NOT NULL)`,
+    `INSERT INTO svc_kv_state SELECT 1, index FROM svc_meta`,
   ],
 ];
 

@@ -3,7 +3,7 @@ import type { Store } from './store.js';
 import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
 import { PendingWrites, type LogEntry } from './pending-writes.js';
 import { LogFollower } from './pg-follower.js';
-import { commitAndNotify, lockForWrite, pruneLog, writeBatch } from './pg-queries.js';
+import { commitAndNotify, compactLog, lockForWrite, writeBatch } from './pg-queries.js';
 import { catchUp, readConsistentSnapshot } from './pg-replica.js';
 import { ReplicaStore, type Call } from './replica-store.js';
 import { ensureSchema } from './pg-schema.js';
@@ -16,7 +16,9 @@ import { runWriteFunctions, type Outcome } from './write-batch.js';
  * orders writes across processes.
  *
  * A write takes the lock (the svc_meta row), brings the replica up to the last write of any process, runs
- * the write function against it, and commits the rows, the log entry and the new index together. The
+ * the write function against it, and commits its log entry and the new index together. The tables' rows
+ * (svc_kv) follow the log by compaction, in the background, every COMPACT_EVERY writes: a commit writes
+ * one row however many keys it changed, and a key written many times is written to svc_kv once. The
  * replica takes the write right after COMMIT, before the promise resolves. Other processes hear of it by
  * NOTIFY, or by polling, and apply the log. Writes queued while one is in flight share the next
  * transaction (group commit), each with its own index, as LMDB does.
@@ -31,8 +33,8 @@ import { runWriteFunctions, type Outcome } from './write-batch.js';
 const MAX_BATCH = 1_000;
 /** The log keeps this many entries: a process further behind reloads everything instead. */
 const LOG_RETAIN = 10_000;
-/** The log is pruned whenever the index crosses a multiple of this. */
-const PRUNE_EVERY = 1_000;
+/** The process whose commit crosses a multiple of this compacts the log into svc_kv (and prunes it). */
+const COMPACT_EVERY = 1_000;
 /** A database that does not answer a connection within this fails the write (or the open) that waits for it. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -46,8 +48,8 @@ export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
   const where = describeUrl(opts.url);
   // TCP keepalive, so that a connection dropped silently is found rather than waited on forever.
   const connection: pg.ClientConfig = { connectionString: opts.url, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
-  // Two connections, kept open: one for the write in flight, one for catching up with the log.
-  const pool = new pg.Pool({ ...connection, max: 2, idleTimeoutMillis: 0 });
+  // Three connections, kept open: the write in flight, catching up with the log, and compaction.
+  const pool = new pg.Pool({ ...connection, max: 3, idleTimeoutMillis: 0 });
   // An idle connection that breaks is dropped by the pool; the next query connects a new one.
   pool.on('error', () => {});
   // One that breaks while in use fails its query, which the store handles; without a listener its
@@ -69,6 +71,8 @@ export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
 
 class PgStore extends ReplicaStore {
   private readonly follower: LogFollower;
+  private compacting: Promise<void> = Promise.resolve();
+  private compactionRunning = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -94,7 +98,25 @@ class PgStore extends ReplicaStore {
 
   protected async shutdown(): Promise<void> {
     await this.follower.stop();
+    await this.compacting;
     await this.pool.end();
+  }
+
+  /** Compacts the log in the background, one compaction at a time; a failure waits for the next turn. */
+  private compactSoon(): void {
+    if (this.compactionRunning) return;
+    this.compactionRunning = true;
+    this.compacting = (async () => {
+      const client = await this.pool.connect();
+      try {
+        await compactLog(client, LOG_RETAIN);
+        client.release();
+      } catch {
+        client.release(true);
+      }
+    })()
+      .catch(() => {})
+      .finally(() => (this.compactionRunning = false));
   }
 
   /** One PostgreSQL transaction for the calls queued by the time the lock is held. Never throws. */
@@ -125,10 +147,10 @@ class PgStore extends ReplicaStore {
       if (entries.length === 0) {
         await client.query('ROLLBACK');
       } else {
-        await writeBatch(client, pending, entries);
+        await writeBatch(client, entries);
         const index = entries[entries.length - 1].index;
-        if (Math.floor(index / PRUNE_EVERY) > Math.floor(last / PRUNE_EVERY)) await pruneLog(client, index - LOG_RETAIN);
         await commitAndNotify(client, index);
+        if (Math.floor(index / COMPACT_EVERY) > Math.floor(last / COMPACT_EVERY)) this.compactSoon();
       }
       client.release();
     } catch (err) {

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import { NewerSchemaError, SCHEMA_MIGRATIONS, type Migration } from '../../src/storage/migrations.js';
 import { openPgStore } from '../../src/storage/pg-store.js';
+import { compactLog } from '../../src/storage/pg-queries.js';
 import type { Store, WriteTx } from '../../src/storage/store.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { until } from '../support/wait.js';
@@ -153,10 +154,14 @@ describe('postgres store: two processes on one database', () => {
       tx.put('jobs', 'kept', 'new');
     });
     await Promise.all(Array.from({ length: 20_000 }, () => a.write(increment('counters', 'c'))));
-    // The log no longer reaches back to what b has.
-    const [log] = await sql<{ first: string; count: string }>(url, 'SELECT min(index) AS first, count(*) AS count FROM svc_log');
-    expect(Number(log.first)).toBeGreaterThan(seen + 1);
-    expect(Number(log.count)).toBeLessThanOrEqual(11_000);
+    // Compaction (in the background) brings svc_kv up to the log and prunes it: soon the log no longer
+    // reaches back to what b has, and keeps about its last 10,000 entries.
+    const log = await until(
+      () => sql<{ first: string; count: string }>(url, 'SELECT min(index) AS first, count(*) AS count FROM svc_log').then((rows) => rows[0]),
+      (l) => Number(l.first) > seen + 1 && Number(l.count) <= 12_000,
+      'the log to be compacted and pruned',
+    );
+    expect(Number(log.count)).toBeGreaterThanOrEqual(10_000);
     expect(b.get('counters', 'c')).toBeUndefined();
 
     proxy.resume();
@@ -215,6 +220,65 @@ describe('postgres store: two processes on one database', () => {
   });
 });
 
+describe('postgres store: the log and its compaction into svc_kv', () => {
+  it('a commit writes its log entry only; a process opening before compaction replays the log over svc_kv', async () => {
+    const url = await database();
+    const a = await openStore(url);
+    const base = a.index();
+    await a.write((tx) => tx.put('items', 'x', { v: 1 }));
+    await a.write((tx) => tx.put('items', 'y', { v: 2 }));
+    await a.write((tx) => tx.delete('items', 'y'));
+    expect(await sql(url, `SELECT key FROM svc_kv WHERE tbl = 'items'`)).toEqual([]);
+    expect(Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM svc_log WHERE index > $1', [base]))[0].n)).toBe(3);
+    const b = await openStore(url);
+    expect([b.index(), b.tableIndex('items'), b.list('items')]).toEqual([a.index(), a.tableIndex('items'), [{ key: 'x', value: { v: 1 } }]]);
+  });
+
+  it("every 1,000 writes compaction brings svc_kv up to the log with each key's last value, and a process opening then reads the same", async () => {
+    const url = await database();
+    const a = await openStore(url);
+    const base = a.index();
+    await Promise.all(Array.from({ length: 1_000 - base + 5 }, (_, i) => a.write((tx) => tx.put('items', `k${i % 7}`, { i }))));
+    const [state] = await until(
+      () => sql<{ kv_index: string }>(url, 'SELECT kv_index FROM svc_kv_state'),
+      (rows) => Number(rows[0].kv_index) >= 1_000,
+      'compaction to reach index 1,000',
+    );
+    const kv = await sql<{ key: Buffer; value: unknown }>(url, `SELECT key, value FROM svc_kv WHERE tbl = 'items' ORDER BY key`);
+    // svc_kv holds each key's value as of kv_index, and nothing of the writes after it.
+    const asOf = Number(state.kv_index);
+    expect(kv.map((r) => r.key.toString())).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6']);
+    expect(asOf).toBeLessThanOrEqual(a.index());
+    const b = await openStore(url);
+    expect([b.index(), b.list('items')]).toEqual([a.index(), a.list('items')]);
+  });
+
+  it('a database of the earlier layout (svc_kv written with every commit) opens with svc_kv taken as current', async () => {
+    const url = await database();
+    const a = await openPgStore({ url });
+    await a.write((tx) => tx.put('items', 'x', 'kept'));
+    await a.close();
+    // What layout 1 left: svc_kv current (made so here by compacting everything), no svc_kv_state.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await compactLog(client as unknown as pg.PoolClient, 0);
+    } finally {
+      await client.end();
+    }
+    expect(await sql(url, 'SELECT index FROM svc_log')).toEqual([]);
+    await sql(url, 'DROP TABLE svc_kv_state');
+    await sql(url, 'UPDATE svc_store_schema SET version = 1');
+    const b = await openStore(url);
+    expect(b.get('items', 'x')).toBe('kept');
+    const [state] = await sql<{ kv_index: string }>(url, 'SELECT kv_index FROM svc_kv_state');
+    expect(Number(state.kv_index)).toBe(b.index());
+    await b.write((tx) => tx.put('items', 'y', 'new'));
+    const c = await openStore(url);
+    expect(c.list('items')).toEqual([{ key: 'x', value: 'kept' }, { key: 'y', value: 'new' }]);
+  });
+});
+
 describe('postgres store: restart', () => {
   it('a store closed and opened again on the same database sees every write, table indexes included', async () => {
     const url = await database();
@@ -250,7 +314,7 @@ describe('postgres store: restart', () => {
       () => new Error('opened'),
       (e: unknown) => e as Error,
     );
-    expect(err.message).toContain('its tables were made by a newer svc (store layout 99); this build knows up to 1');
+    expect(err.message).toContain('its tables were made by a newer svc (store layout 99); this build knows up to 2');
     expect(err.message).toMatch(/^cannot open PostgreSQL store postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/store_\d+: /);
     expect(err.message).not.toContain('hunter2');
   });
