@@ -5,9 +5,10 @@
  * a follower takes over without losing or doubling anything.
  */
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../support/server.js';
+import { makeTempDir, runCli } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { runningAgents, spawnAgent, stopAgent } from '../support/spawn-agent.js';
@@ -36,16 +37,32 @@ afterAll(async () => {
 });
 
 const LEADS = /this server leads the cluster \(term (\d+)\)/;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 const output = (s: SpawnedServer) => s.stdout() + s.stderr();
 
 /**
  * Starts `names.length` servers on a new database; the first makes the keyring, which the others are
  * given (a cluster's servers share it, as they share the state it seals). `client` says which run a node.
  */
-async function startCluster(names: string[], client: (name: string) => boolean, extra: string[] = []): Promise<{ servers: SpawnedServer[]; token: string }> {
+async function startCluster(
+  names: string[],
+  client: (name: string) => boolean,
+  extra: string[] = [],
+  listen: (name: string) => string[] = () => ['-port=0'],
+): Promise<{ servers: SpawnedServer[]; token: string }> {
   const url = await createDatabase(postgres.url, `svc_cluster_${++databases}`);
   const dir = (name: string) => path.join(work, `${databases}-${name}`);
-  const start = (name: string) => spawnServer(['-data-dir', dir(name), '-storage-url', url, '-port=0', `-client=${client(name)}`, '-node', `node-${name}`, ...extra], { HOME: home });
+  const start = (name: string) => spawnServer(['-data-dir', dir(name), '-storage-url', url, ...listen(name), `-client=${client(name)}`, '-node', `node-${name}`, ...extra], { HOME: home });
   const first = await start(names[0]);
   const servers = [first];
   for (const name of names.slice(1)) {
@@ -89,9 +106,12 @@ const batchJob = (id: string) => ({
 
 describe('servers sharing one PostgreSQL database', () => {
   it('elect one leader; every server answers reads and writes; followers forward their nodes to the leader', async () => {
-    const { servers, token } = await startCluster(['a', 'b', 'c'], () => true);
+    // The leader-to-be says where the others reach it (-advertise), as a server behind NAT would.
+    const port = await freePort();
+    const { servers, token } = await startCluster(['a', 'b', 'c'], () => true, [], (name) => (name === 'a' ? [`-port=${port}`, `-advertise=http://127.0.0.1:${port}`] : ['-port=0']));
     try {
       const [a, b, c] = servers;
+      expect((await api(c, token, 'GET', '/v1/status/leader')).body).toBe(`127.0.0.1:${port}`);
       // The first server took the lead at term 1; the others follow.
       expect(LEADS.exec(output(a))?.[1]).toBe('1');
       expect(output(b)).not.toMatch(LEADS);
@@ -259,6 +279,55 @@ describe('servers sharing one PostgreSQL database', () => {
     } finally {
       await stopAgent(agent);
       await Promise.all(servers.map((s) => stopServer(s)));
+    }
+  });
+
+  it('mark a remote node cut off (its agent stopped) down, and replace its allocation on the other', async () => {
+    const config = path.join(work, 'fast-heartbeats-agents.hcl');
+    await writeFile(config, 'server {\n  min_heartbeat_ttl = "1s"\n  heartbeat_grace = "1s"\n}\n');
+    const { servers, token } = await startCluster(['a', 'b'], () => false, ['-config', config]);
+    const [a, b] = servers;
+    const agents = await Promise.all(
+      ['n1', 'n2'].map((name) => spawnAgent([`-servers=${b.url},${a.url}`, `-data-dir=${path.join(work, `${databases}-${name}`)}`, '-token', token, '-node', name, '-log-level=warn'], { HOME: home })),
+    );
+    try {
+      const nodes = await until('two ready nodes', async () => {
+        const list = (await api(a, token, 'GET', '/v1/nodes')).body as Array<{ ID: string; Name: string; Status: string }>;
+        return list.filter((n) => n.Status === 'ready').length === 2 ? list : undefined;
+      });
+      const job = batchJob('one');
+      Object.assign(job.Job.TaskGroups[0], { Tasks: [{ ...job.Job.TaskGroups[0].Tasks[0], Config: { command: '/bin/sleep', args: ['20'] } }] });
+      expect((await api(b, token, 'POST', '/v1/jobs', job)).status).toBe(200);
+      type Alloc = { ID: string; NodeID: string; ClientStatus: string };
+      const [first] = await until('a running allocation', async () => {
+        const allocs = (await api(a, token, 'GET', '/v1/job/one/allocations')).body as Alloc[];
+        return allocs.some((x) => x.ClientStatus === 'running') ? allocs : undefined;
+      });
+      const victim = agents[nodes.find((n) => n.ID === first.NodeID)!.Name === 'n1' ? 0 : 1];
+      victim.child.kill('SIGSTOP');
+      try {
+        const after = await until('the replacement running on the other node', async () => {
+          const allocs = (await api(b, token, 'GET', '/v1/job/one/allocations')).body as Alloc[];
+          return allocs.some((x) => x.ClientStatus === 'running' && x.NodeID !== first.NodeID) ? allocs : undefined;
+        });
+        expect(after.find((x) => x.ID === first.ID)?.ClientStatus).toBe('lost');
+        expect((await api(a, token, 'GET', `/v1/node/${first.NodeID}`)).body.Status).toBe('down');
+      } finally {
+        victim.child.kill('SIGCONT');
+      }
+    } finally {
+      await Promise.all(agents.map((x) => stopAgent(x)));
+      await Promise.all(servers.map((s) => stopServer(s)));
+    }
+  });
+});
+
+describe('svc server -advertise', () => {
+  it('must be an http(s)://host:port address: anything else is a usage error', async () => {
+    for (const bad of ['10.0.0.1:4646', 'ftp://10.0.0.1:4646', 'http://10.0.0.1:4646/v1']) {
+      const result = await runCli(['server', '-data-dir', path.join(work, 'never'), `-advertise=${bad}`], { HOME: home, NO_COLOR: '1' });
+      expect(result.code, bad).toBe(1);
+      expect(result.stderr, bad).toContain(`invalid -advertise (or server.advertise) "${bad}": expected http(s)://host:port`);
     }
   });
 });
