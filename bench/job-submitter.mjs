@@ -82,7 +82,9 @@ serveParent({
       Array.from({ length: clients }, async () => {
         while (next < jobs) {
           const i = next++;
-          placed += await submitAndPlace(token, `${prefix}-${i}`, count, i % urls.length);
+          // Not `placed += await ...`: that reads `placed` before the wait, and the clients' sums overwrite each other.
+          const n = await submitAndPlace(token, `${prefix}-${i}`, count, i % urls.length);
+          placed += n;
         }
       }),
     );
