@@ -5,6 +5,7 @@
  */
 import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { WebSocketServer } from 'ws';
 import type { NodeControl } from '../../scheduler/runtime.js';
 import { Inbox, runExecStream } from '../../scheduler/http/exec-stream.js';
@@ -56,15 +57,6 @@ function refuseUpgrade(socket: Duplex, err: unknown): void {
   const body = Buffer.from(message);
   const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`;
   socket.end(Buffer.concat([Buffer.from(head), body]));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function parseJson<T>(text: string, what: string): T {
@@ -137,7 +129,7 @@ export function createNodeHandler(control: NodeControl, log: Logger): NodeHandle
     const { parts, args } = route(req.url ?? '/');
     const [kind, second, third] = parts;
     if (kind === 'call' && req.method === 'POST' && (CALLS as readonly string[]).includes(second) && third) {
-      const result = await calls[second as CallMethod](control, third, parseJson<Args>(await readBody(req), 'arguments'));
+      const result = await calls[second as CallMethod](control, third, parseJson<Args>(await text(req), 'arguments'));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(result ?? null));
       return;

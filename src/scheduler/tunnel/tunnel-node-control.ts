@@ -7,6 +7,7 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { WebSocket } from 'ws';
 import type { AllocFs } from '../../client/fs/alloc-fs.js';
 import { POLL_MS } from '../../client/fs/file-cursor.js';
@@ -18,18 +19,9 @@ import { TunnelExecSession } from './tunnel-exec-session.js';
 
 type Dial = () => Promise<Duplex>;
 
-function readAll(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.on('error', reject);
-  });
-}
-
 /** The node's error answer as the error the endpoint throws. */
 async function answered(res: IncomingMessage): Promise<NodeAnswer> {
-  return new NodeAnswer(res.statusCode ?? 500, (await readAll(res).catch(() => '')) || `the node answered ${res.statusCode}`);
+  return new NodeAnswer(res.statusCode ?? 500, (await text(res).catch(() => '')) || `the node answered ${res.statusCode}`);
 }
 
 export function tunnelNodeControl(nodeId: string, dial: Dial): NodeControl {
@@ -54,7 +46,7 @@ export function tunnelNodeControl(nodeId: string, dial: Dial): NodeControl {
   async function call<T>(method: CallMethod, allocId: string, args: unknown[]): Promise<T> {
     const { res } = await send('POST', tunnelPaths.call(method, allocId), JSON.stringify(args));
     if (res.statusCode !== 200) throw await answered(res);
-    return JSON.parse(await readAll(res).catch((err: Error) => Promise.reject(broken(err)))) as T;
+    return JSON.parse(await text(res).catch((err: Error) => Promise.reject(broken(err)))) as T;
   }
 
   /**
