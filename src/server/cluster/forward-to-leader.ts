@@ -3,15 +3,13 @@ import https from 'node:https';
 import { InternalError } from '../../shared/errors.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
 import type { Leadership } from './leadership.js';
+import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
 
 /** Nomad's answer when a request needs the leader and there is none to reach. */
 export const NO_LEADER = 'No cluster leader';
 
 /** How long a forwarded request may take: a heartbeat or a registration, answered at once by a live leader. */
 const FORWARD_TIMEOUT_MS = 10_000;
-
-/** Headers of the caller's request that describe its connection to this server, not the request itself. */
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-connection']);
 
 export type LeaderForwarder = (raw: RawRequest) => Promise<RawResponse>;
 
@@ -30,11 +28,8 @@ export function leaderForwarder(leadership: Leadership, tls?: { cert: string; ke
     const leader = leadership.leader();
     if (!leader || leader.ID === leadership.self.ID || !leader.Address || !leadership.knownLeader()) throw new InternalError(NO_LEADER);
     const url = new URL(raw.path + (raw.query.size > 0 ? `?${raw.query}` : ''), leader.Address);
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(raw.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    headers['content-length'] = String(raw.body.length);
     try {
-      return await send(url, raw.method, headers, raw.body, url.protocol === 'https:' ? agents.https : agents.http);
+      return await send(url, raw.method, forwardedHeaders(raw), raw.body, url.protocol === 'https:' ? agents.https : agents.http);
     } catch (err) {
       throw new InternalError(`${NO_LEADER}: the leader at ${leader.Address} did not answer (${(err as Error).message})`);
     }
@@ -49,9 +44,7 @@ function send(url: URL, method: string, headers: Record<string, string | string[
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
-        const answer: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) answer[name] = Array.isArray(value) ? value.join(', ') : value;
-        resolve({ status: res.statusCode ?? 502, headers: answer, body: Buffer.concat(chunks) });
+        resolve({ status: res.statusCode ?? 502, headers: relayedHeaders(res), body: Buffer.concat(chunks) });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${FORWARD_TIMEOUT_MS / 1000} s`)));

@@ -12,12 +12,10 @@ import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { InternalError } from '../../shared/errors.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
+import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
 
 /** Marks a forwarded request: the server it reaches answers it, whatever its copy of the state says. */
 export const FORWARDED_HEADER = 'x-svc-forwarded-to-node';
-
-/** Headers that describe the connection to this server, not the request. */
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-connection']);
 
 export interface NodeForwarder {
   /** The other server's answer, its body streamed as it comes. */
@@ -37,18 +35,14 @@ export function nodeForwarder(peerTls?: { cert: string; key: string; ca: string[
   return {
     request(raw, address) {
       const url = new URL(raw.path + (raw.query.size > 0 ? `?${raw.query}` : ''), address);
-      const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(raw.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-      headers['content-length'] = String(raw.body.length);
+      const headers = forwardedHeaders(raw);
       headers[FORWARDED_HEADER] = '1';
       const secure = url.protocol === 'https:';
       return new Promise((resolve, reject) => {
         const req = (secure ? https : http).request(url, { method: raw.method, headers, agent: secure ? agents.https : agents.http }, (res) => {
-          const answer: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) answer[name] = Array.isArray(value) ? value.join(', ') : value;
           resolve({
             status: res.statusCode ?? 502,
-            headers: answer,
+            headers: relayedHeaders(res),
             body: '',
             stream: async (write, signal) => {
               const stop = () => res.destroy();
