@@ -84,7 +84,7 @@ export async function jobSummary(client: ApiClient, id: string, namespace?: stri
   return (await client.scheduler<JobSummary>('GET', jobPath(id, '/summary'), { query: ns(namespace) })).body;
 }
 
-/** The job's latest deployment; null when it has none. */
+/** Creates a new evaluation of the job (`svc job eval`); -force-reschedule reschedules failed allocations now. */
 export async function evaluateJob(client: ApiClient, id: string, opts: { forceReschedule?: boolean; namespace?: string } = {}): Promise<RegisterResponse> {
   return (
     await client.scheduler<RegisterResponse>('POST', jobPath(id, '/evaluate'), {
