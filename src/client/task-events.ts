@@ -10,6 +10,7 @@ import { RESTART_REASONS } from './restart-tracker.js';
 export const EV = {
   received: 'Received',
   setup: 'Task Setup',
+  setupFailure: 'Setup Failure',
   started: 'Started',
   terminated: 'Terminated',
   restarting: 'Restarting',
@@ -35,6 +36,11 @@ export const BUILDING_TASK_DIR = 'Building Task Directory';
 export const received = (): TaskEvent => newTaskEvent(EV.received, { DisplayMessage: 'Task received by client' });
 
 export const taskSetup = (message: string): TaskEvent => newTaskEvent(EV.setup, { Message: message, DisplayMessage: message, Details: { message } });
+
+/** The task could not be set up (its directory, its dispatch payload), so it never ran: it fails. */
+export function setupFailure(message: string): TaskEvent {
+  return newTaskEvent(EV.setupFailure, { SetupError: message, FailsTask: true, DisplayMessage: message, Details: { setup_error: message, fails_task: 'true' } });
+}
 
 export const started = (): TaskEvent => newTaskEvent(EV.started, { DisplayMessage: 'Task started by client' });
 

@@ -381,8 +381,14 @@ export class TaskRunner {
     try {
       if (!this.setupDone) {
         this.emit(ev.taskSetup(ev.BUILDING_TASK_DIR));
-        buildTaskDir(this.dirs);
-        writeDispatchPayload(this.dirs, this.task.DispatchPayload?.File, this.alloc.Job.Payload);
+        try {
+          buildTaskDir(this.dirs);
+          writeDispatchPayload(this.dirs, this.task.DispatchPayload?.File, this.alloc.Job.Payload);
+        } catch (err) {
+          // As Nomad's client: a task that cannot be set up fails at once, without restarts.
+          this.emit(ev.setupFailure(`failed to build task directory for "${this.name}": ${(err as Error).message}`));
+          return this.setState('dead', ev.notRestarting(RESTART_REASONS.unrecoverable));
+        }
         this.setupDone = true;
       }
       // A restart that was due when the server stopped keeps its time.

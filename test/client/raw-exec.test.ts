@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MS, SEC, allDead, events, lastEvent, makeAlloc, rawTask, startRunner, taskState, tempDir, waitFor } from './helpers.js';
@@ -9,6 +9,22 @@ afterAll(() => tmp.cleanup());
 const allocDir = (id: string) => path.join(tmp.dir, id);
 
 describe('raw_exec through the alloc runner', () => {
+  it('a task whose directory cannot be built fails with "Setup Failure" and never starts', async () => {
+    const alloc = makeAlloc({ tasks: [rawTask('blocked', 'echo never')] });
+    // A file where the task's directory must go.
+    mkdirSync(allocDir(alloc.ID), { recursive: true });
+    writeFileSync(path.join(allocDir(alloc.ID), 'blocked'), 'in the way');
+    const { runner } = await startRunner(alloc, tmp.dir);
+    await allDead(runner);
+    expect(events(runner, 'blocked')).toEqual(['Received', 'Task Setup', 'Setup Failure', 'Not Restarting']);
+    const failure = lastEvent(runner, 'blocked', 'Setup Failure');
+    expect(failure).toMatchObject({ FailsTask: true, Details: { fails_task: 'true' } });
+    expect(failure?.SetupError).toMatch(/^failed to build task directory for "blocked": /);
+    expect(failure?.DisplayMessage).toBe(failure?.SetupError);
+    expect(taskState(runner, 'blocked')).toMatchObject({ State: 'dead', Failed: true, Restarts: 0 });
+    expect(runner.state().ClientStatus).toBe('failed');
+  });
+
   it('runs a batch task to completion with Nomad’s event sequence, its output in the log, and NOMAD_ variables in its environment', async () => {
     const alloc = makeAlloc({
       tasks: [rawTask('hello', 'echo out-line; echo err-line >&2; env > "$NOMAD_TASK_DIR/env.txt"', { Env: { GREETING: 'hi ${NOMAD_TASK_NAME}' } })],
