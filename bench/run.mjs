@@ -9,8 +9,8 @@
 //               overall placements/s, the first and last 10% of batches, total time (target ≤ 120 s,
 //               ≥ 8,300/s, last 10% ≥ 80% of the first)
 //   small-jobs  300 jobs × 10 allocations on 5,000 nodes already holding 100,000, in lockstep batches of 10,
-//               and again from 30 clients in a closed loop (target ≥ 5,000/s); 100 small jobs first, not
-//               counted, warm the server up as a server in service is
+//               and again from 30 clients in a closed loop (target ≥ 5,000/s); 40,000 of the 100,000 are
+//               placed first as 4,000 small jobs, which warms the server up as a server in service is
 //   liveness    64 concurrent unpaged GET /v1/allocations at 100,000 allocations while 1,000 nodes
 //               heartbeat at their TTL: nodes wrongly marked down (target 0), heartbeat p50/p99 (< 1 s)
 //   memory      server VmRSS at 0, 10,000 and 100,000 allocations (target ≤ 1 GiB at 100,000)
