@@ -49,7 +49,7 @@ export const jobRoutes = [
       });
       return {
         index,
-        body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' },
+        body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: false, NextToken: '' },
       };
     },
   }),
@@ -73,7 +73,11 @@ export const jobRoutes = [
       const versions = jobVersions(req.services.store, req.namespace, req.params.job_id);
       if (versions.length === 0) throw new NotFound('job versions not found');
       const index = req.services.store.tableIndex(JOB_VERSIONS_TABLE);
-      return { body: { Versions: versions, Diffs: versionDiffs(req, versions), Index: index, LastContact: 0, KnownLeader: true, NextToken: '' }, index };
+      const { leadership } = req.services;
+      return {
+        body: { Versions: versions, Diffs: versionDiffs(req, versions), Index: index, LastContact: leadership.lastContactMs(), KnownLeader: leadership.knownLeader(), NextToken: '' },
+        index,
+      };
     },
   }),
   defineRoute({

@@ -117,8 +117,9 @@ export function registerAnswer(result: { index: number; job: Job; evaluation?: E
       JobModifyIndex: result.job.JobModifyIndex,
       Warnings: warnings.join('\n'),
       Index: result.index,
+      // Nomad's write responses carry QueryMeta at its zero values: only Index is set.
       LastContact: 0,
-      KnownLeader: true,
+      KnownLeader: false,
       NextToken: '',
     },
   };

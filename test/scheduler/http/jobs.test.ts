@@ -36,6 +36,11 @@ describe('job endpoints', () => {
     const reg = await register({ Job: job('hello') });
     expect(reg.body.JobModifyIndex).toBeGreaterThan(0);
     expect(reg.index).toBe(reg.body.Index);
+    // As Nomad's write responses: QueryMeta at its zero values but for Index.
+    expect(reg.body).toMatchObject({ LastContact: 0, KnownLeader: false, NextToken: '' });
+    // A read's QueryMeta says what this server knows: it leads.
+    const versions = await srv.client().scheduler<Record<string, unknown>>('GET', '/v1/job/hello/versions');
+    expect(versions.body).toMatchObject({ LastContact: 0, KnownLeader: true });
     const read = await srv.client().scheduler<Record<string, unknown>>('GET', '/v1/job/hello');
     expect(read.body).toMatchObject({ ID: 'hello', Name: 'hello', Type: 'batch', Namespace: 'default', Region: 'global', Priority: 50, Version: 0, Status: 'pending' });
     const list = await srv.client().scheduler<Array<Record<string, unknown>>>('GET', '/v1/jobs');
@@ -124,6 +129,7 @@ describe('job endpoints', () => {
   it('stops a job as a new version, and purges it', async () => {
     await register({ Job: job('stopme') });
     const stopped = await srv.client().scheduler<Record<string, unknown>>('DELETE', '/v1/job/stopme');
+    expect(stopped.body).toMatchObject({ LastContact: 0, KnownLeader: false });
     expect(stopped.body.JobModifyIndex).toBeGreaterThan(0);
     const read = await srv.client().scheduler<{ Stop: boolean; Version: number }>('GET', '/v1/job/stopme');
     expect(read.body).toMatchObject({ Stop: true, Version: 1 });
