@@ -27,12 +27,16 @@ export async function openServerStorage(dataDir: string, storageUrl: string | un
  * instead of starting and then refusing every token and secret.
  */
 export async function bindKeyring(store: Store, seal: Seal, state: string): Promise<void> {
-  const known = store.get<string>(META_TABLE, KEYRING_KEY);
+  let known = store.get<string>(META_TABLE, KEYRING_KEY);
   if (known === undefined) {
-    await store.write((tx) => {
-      if (tx.get(META_TABLE, KEYRING_KEY) === undefined) tx.put(META_TABLE, KEYRING_KEY, seal.keyId);
-    });
-    return;
+    // Servers starting together on an empty database: the first write binds its keyring, and every other
+    // server is then checked against that one, as if it had started later.
+    ({ result: known } = await store.write((tx) => {
+      const bound = tx.get<string>(META_TABLE, KEYRING_KEY);
+      if (bound !== undefined) return bound;
+      tx.put(META_TABLE, KEYRING_KEY, seal.keyId);
+      return seal.keyId;
+    }));
   }
   if (!seal.holds(known)) {
     throw new Error(

@@ -5,9 +5,10 @@
  */
 import { copyFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
 import { makeTempDir } from '../support/server.js';
+import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -34,5 +35,26 @@ describe('the keyring the state was made with', () => {
     await expect(buildServer({ dev: false, dataDir: a, client: false, logWrite: () => undefined })).rejects.toThrow(
       /was sealed with keyring key \S+, which is not in this data dir's keyring .*: start with the data dir, and seal key if any, that the state was made with/,
     );
+  });
+});
+
+describe('servers starting together on an empty shared database', () => {
+  let postgres: Postgres | undefined;
+  afterAll(async () => postgres?.stop());
+
+  it('bind the keyring of the first to commit; the other, with its own new keyring, is refused', async () => {
+    postgres = await startPostgres();
+    const storageUrl = await createDatabase(postgres.url, 'keyring_race');
+    const dataDirs = [await makeTempDir('svc-keyring-a-'), await makeTempDir('svc-keyring-b-')];
+    dirs.push(...dataDirs);
+    const outcomes = await Promise.allSettled(dataDirs.map((dataDir) => buildServer({ dev: false, dataDir, storageUrl, client: false, logWrite: () => undefined })));
+    const started = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(started).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/which is not in this data dir's keyring/);
+    const server = (started[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof buildServer>>>).value;
+    expect(server.rootToken).toBeTruthy();
+    await server.close();
   });
 });
