@@ -13,6 +13,7 @@ import { createDatabase, startPostgres, type Postgres } from '../support/postgre
 import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { runningAgents, spawnAgent, stopAgent } from '../support/spawn-agent.js';
 import { writeTestPki } from '../support/tls.js';
+import { until as waitUntil } from '../support/wait.js';
 import { ApiClient } from '../../src/api/client.js';
 
 let postgres: Postgres;
@@ -85,15 +86,8 @@ async function api(server: SpawnedServer, token: string, method: string, p: stri
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits until `probe` answers something (undefined: not yet). */
+const until = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitUntil(probe, (v) => v !== undefined, what, 30_000) as Promise<T>;
 
 const batchJob = (id: string) => ({
   Job: {

@@ -12,6 +12,7 @@ import { NotLeader, readLeader } from '../../../src/server/cluster/leadership.js
 import { fencedStore } from '../../../src/server/cluster/fenced-store.js';
 import { createLogger } from '../../../src/shared/log.js';
 import { createDatabase, startPostgres, type Postgres } from '../../support/postgres.js';
+import { until as waitUntil } from '../../support/wait.js';
 
 let postgres: Postgres;
 
@@ -47,13 +48,7 @@ async function contender(url: string, name: string): Promise<Contender> {
   return c;
 }
 
-async function until(what: string, ok: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, ok: () => boolean): Promise<boolean> => waitUntil(async () => ok(), Boolean, what);
 
 describe('PgLeadership', () => {
   it('one contender leads; cutting its lock session hands the lead to the other at the next term, and fences the old one', async () => {
