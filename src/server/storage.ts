@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Seal } from '../storage/seal.js';
 import { META_TABLE, type Store } from '../storage/store.js';
-import { SCHEMA_MIGRATIONS } from '../storage/migrations.js';
 
 /**
  * Where the server keeps its state: LMDB in the data dir, a PostgreSQL database given by URL (which
@@ -14,10 +13,10 @@ export async function openServerStorage(dataDir: string, storageUrl: string | un
   }
   if (!storageUrl) {
     const { openLmdbStore } = await import('../storage/lmdb-store.js');
-    return openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS });
+    return openLmdbStore({ dir: path.join(dataDir, 'state') });
   }
   const { openPgStore } = await import('../storage/pg-store.js');
-  return openPgStore({ url: storageUrl, migrations: SCHEMA_MIGRATIONS });
+  return openPgStore({ url: storageUrl });
 }
 
 /**

@@ -1,9 +1,7 @@
 import type { Store } from './store.js';
 import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
-import { PendingWrites } from './pending-writes.js';
 import type { Snapshot } from './replica.js';
 import { ReplicaStore } from './replica-store.js';
-import { runWriteFunctions } from './write-batch.js';
 
 /**
  * A store in memory only, for tests that want the server without a disk or a database: reads, writes,
@@ -39,13 +37,7 @@ class MemoryStore extends ReplicaStore {
   protected async runBatch(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
     const calls = this.queue.splice(0);
-    const pending = new PendingWrites(this.replica.tables);
-    const { entries, outcomes } = runWriteFunctions(
-      pending,
-      this.replica.index,
-      calls.map((c) => c.fn),
-      (on) => (this.inWrite = on),
-    );
+    const { entries, outcomes } = this.runCalls(calls, this.replica.index);
     this.settle(calls, entries, outcomes);
   }
 

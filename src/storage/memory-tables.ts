@@ -26,6 +26,14 @@ export class MemoryTables {
     return true;
   }
 
+  /** Takes a write's changes: each a put of JSON text, or (null) a delete. */
+  apply(changes: ReadonlyArray<readonly [table: string, key: string, text: string | null]>): void {
+    for (const [table, key, text] of changes) {
+      if (text === null) this.delete(table, key);
+      else this.set(table, key, text);
+    }
+  }
+
   table(table: string): OrderedMap<string> | undefined {
     return this.tables.get(table);
   }

@@ -60,10 +60,6 @@ export class OrderedMap<V> {
     return this.byKey.get(key)?.value;
   }
 
-  has(key: string): boolean {
-    return this.byKey.has(key);
-  }
-
   set(key: string, value: V): void {
     const entry = this.byKey.get(key);
     if (entry !== undefined) {

@@ -20,7 +20,7 @@ export interface LogEntry {
  */
 export class PendingWrites {
   /** Per table, what the batch wrote: JSON text, or null for deleted. */
-  readonly tables = new Map<string, OrderedMap<string | null>>();
+  private readonly tables = new Map<string, OrderedMap<string | null>>();
   /** The running function's first write to each key, with what the batch held there before it. */
   private undo: Array<[table: string, key: string, before: string | null | undefined]> = [];
   private changes = new Map<string, Change>();

@@ -157,10 +157,7 @@ export async function readSnapshot(client: pg.PoolClient, locked: boolean): Prom
     if (entries.length === 0 || entries[0].index !== after + 1) throw new Error(`the log does not reach from ${after} to ${index}`);
     for (const entry of entries) {
       if (entry.index > index) break;
-      for (const [table, key, text] of entry.changes) {
-        if (text === null) tables.delete(table, key);
-        else tables.set(table, key, text);
-      }
+      tables.apply(entry.changes);
     }
     after = entries[entries.length - 1].index;
   }

@@ -68,10 +68,11 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
     if (version === 0) await client.query('INSERT INTO svc_store_schema VALUES ($1)', [LAYOUTS.length]);
     else if (version < LAYOUTS.length) await client.query('UPDATE svc_store_schema SET version = $1', [LAYOUTS.length]);
     await client.query('COMMIT');
+    client.release();
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
+    // Its session is in an unknown state: close it rather than hand it to the store.
+    client.release(true);
     throw err;
-  } finally {
-    client.release();
   }
 }

@@ -3,8 +3,8 @@ import { IndexWaiters } from './index-waiters.js';
 import { walkRange, type RangeOptions } from './memory-tables.js';
 import { Replica } from './replica.js';
 import { storedKey, storedTable } from './store-keys.js';
-import type { LogEntry } from './pending-writes.js';
-import type { Outcome } from './write-batch.js';
+import { PendingWrites, type LogEntry } from './pending-writes.js';
+import { runWriteFunctions, type Outcome } from './write-batch.js';
 
 /**
  * What the stores that hold their whole state in memory share (the PostgreSQL store's replica, and the
@@ -115,6 +115,16 @@ export abstract class ReplicaStore implements Store {
     const start = opts.start === undefined ? undefined : storedKey(t, opts.start);
     const map = this.replica.tables.table(t);
     if (map !== undefined) walkRange(map, p, { ...opts, start }, visit);
+  }
+
+  /** Runs a batch's write functions over the replica, after index `after`; nothing is applied yet. */
+  protected runCalls(calls: Call[], after: number): { entries: LogEntry[]; outcomes: Outcome[] } {
+    return runWriteFunctions(
+      new PendingWrites(this.replica.tables),
+      after,
+      calls.map((c) => c.fn),
+      (on) => (this.inWrite = on),
+    );
   }
 
   /** Takes a batch's committed writes into the replica, then answers each call: its result, or its error. */

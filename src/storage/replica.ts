@@ -40,10 +40,7 @@ export class Replica {
     const state = this.state;
     if (entry.index <= state.index) return;
     if (entry.index !== state.index + 1) throw new Error(`store replica at index ${state.index} was given log entry ${entry.index}`);
-    for (const [table, key, text] of entry.changes) {
-      if (text === null) state.tables.delete(table, key);
-      else state.tables.set(table, key, text);
-    }
+    state.tables.apply(entry.changes);
     for (const table of entry.tables) state.tableIndexes.set(table, entry.index);
     state.index = entry.index;
     this.advanced(entry.index, new Set(entry.tables));

@@ -1,7 +1,7 @@
 /**
- * The state store interface. LMDB implements it today; a PostgreSQL backend must be able to implement it
- * later, with several server processes sharing one database, so nothing here may assume one process:
- * every read-modify-write goes through `write`, and the index comes from the store, not from memory.
+ * The state store interface, implemented by LMDB (the embedded default), by PostgreSQL (several server
+ * processes sharing one database) and in memory (tests). Nothing here may assume one process: every
+ * read-modify-write goes through `write`, and the index comes from the store, not from memory.
  *
  * Keys are strings grouped in tables. A table is a key prefix, ordered lexicographically.
  */

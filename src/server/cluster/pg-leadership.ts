@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../../shared/log.js';
 import { META_TABLE, type Store, type WriteTx } from '../../storage/store.js';
+import { SERVER_SIDE_KEEPALIVE } from '../../storage/pg-store.js';
 import { LEADER_KEY, NotLeader, readLeader, type LeaderRecord, type Leadership, type ServerIdentity } from './leadership.js';
 
 /**
@@ -24,11 +25,6 @@ export const LOCK_SESSION_NAME = 'svc leader lock';
 const CHECK_MS = 1_000;
 /** A check the database does not answer within this counts as a lost session. */
 const CHECK_TIMEOUT_MS = 3_000;
-/**
- * The database server's side of the lock session's TCP keepalive: a leader that vanished without closing
- * its connection (a network partition, a frozen host) loses the lock after about 2 + 3 × 1 s.
- */
-const SESSION_OPTIONS = '-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3';
 
 interface Hooks {
   onLead(fence: (tx: WriteTx) => void): Promise<void> | void;
@@ -92,7 +88,7 @@ export class PgLeadership implements Leadership {
 
   /** One session: waits for the lock, leads while the session holds it, steps down when it does not. */
   private async compete(hooks: Hooks): Promise<void> {
-    const session = new pg.Client({ connectionString: this.url, keepAlive: true, connectionTimeoutMillis: 10_000, query_timeout: CHECK_TIMEOUT_MS, options: SESSION_OPTIONS, application_name: LOCK_SESSION_NAME });
+    const session = new pg.Client({ connectionString: this.url, keepAlive: true, connectionTimeoutMillis: 10_000, query_timeout: CHECK_TIMEOUT_MS, options: SERVER_SIDE_KEEPALIVE, application_name: LOCK_SESSION_NAME });
     let broken: Error | undefined;
     session.on('error', (err) => (broken = err));
     session.on('end', () => (broken ??= new Error('the session ended')));
