@@ -11,6 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { until } from '../support/wait.js';
+import { ApiClient } from '../../src/api/client.js';
 
 let postgres: Postgres;
 let home: string;
@@ -144,5 +146,26 @@ describe('svc server -storage-url', () => {
     expect(unreachable.code).not.toBe(0);
     expect(unreachable.stderr).toContain('cannot open PostgreSQL store postgres://svc:***@127.0.0.1:1/svc: connect ECONNREFUSED');
     expect(unreachable.stderr).not.toContain('hunter2');
+  });
+
+  it('keeps SVC_STORAGE_URL (the database password) out of the environment of raw_exec tasks', async () => {
+    const url = await newDatabase();
+    const server = await spawnServer(['-data-dir', path.join(work, 'env-tasks'), '-port=0'], { HOME: home, SVC_STORAGE_URL: url, STORAGE_TEST_MARKER: 'kept' });
+    try {
+      const c = new ApiClient({ address: server.url, token: server.rootToken });
+      const task = { Name: 't', Driver: 'raw_exec', Config: { command: '/usr/bin/env' }, Resources: { CPU: 20, MemoryMB: 16 } };
+      await c.scheduler('POST', '/v1/jobs', {
+        body: { Job: { ID: 'envdump', Type: 'batch', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', RestartPolicy: { Attempts: 0, Mode: 'fail' }, Tasks: [task] }] } },
+      });
+      const logs = await until(
+        () => cli(server, server.rootToken!, ['alloc', 'logs', '-job', 'envdump']),
+        (r) => r.code === 0 && r.stdout.includes('STORAGE_TEST_MARKER=kept'),
+        'the task to print its environment',
+      );
+      expect(logs.stdout).not.toContain('SVC_STORAGE_URL');
+      expect(logs.stdout).not.toContain(url);
+    } finally {
+      expect((await stop(server)).code).toBe(0);
+    }
   });
 });

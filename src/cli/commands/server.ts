@@ -74,8 +74,10 @@ export default defineCommand({
     // The flag, then the file, then the environment: the most specific place wins.
     const sealKeyFile = (flags['seal-key-file'] as string | undefined) || file.seal?.keyFile;
     const sealKey = sealKeyFile ? { file: sealKeyFile } : env.SVC_SEAL_KEY ? { env: env.SVC_SEAL_KEY } : undefined;
-    // raw_exec tasks get the server's environment: the key must not go with it.
+    // raw_exec tasks get the server's environment: the key, and the database URL with its password, must
+    // not go with it.
     delete env.SVC_SEAL_KEY;
+    delete env.SVC_STORAGE_URL;
     const { startServer } = await import('../server-start.js');
     // Its own bundle (the simulator is test code): `svc server` without -dev-cloud never loads it.
     const devCloud = flags['dev-cloud'] ? (await import('../../server/dev-cloud.js')).startDevCloud : undefined;
