@@ -55,6 +55,8 @@ export interface NodeAgentOptions {
 const REPORT_BATCH_MS = 100;
 /** A blocking query's wait; short enough that shutdown is prompt, long enough to be cheap. */
 const PULL_WAIT = '30s';
+/** The pull's deadline: its wait, and time for the answer. */
+const PULL_DEADLINE_MS = 45_000;
 const RETRY_MS = 1000;
 
 /** A server's refusal of the node's registration: the answer's status and what it said. */
@@ -252,6 +254,7 @@ export class NodeAgent implements LocalNodeControl {
         const { body } = await this.api.scheduler<PullAnswer>('GET', `/v1/node/${this.nodeId}/client-allocations`, this.opts.secret, {
           query: { index, since, wait: PULL_WAIT },
           signal: this.stopping.signal,
+          deadlineMs: PULL_DEADLINE_MS,
         });
         if (this.stopped) return;
         for (const alloc of body.Changed) {

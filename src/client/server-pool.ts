@@ -20,6 +20,12 @@ export function oneLine(err: unknown): string {
   return (err as Error).message;
 }
 
+/**
+ * How long a request may go unanswered before the node tries the next server: a server host that crashed
+ * or was cut off mid-request never answers, and a heartbeat waiting on it would stop the node's heartbeats.
+ */
+const REQUEST_DEADLINE_MS = 15_000;
+
 export class ServerPool {
   private readonly clients: ApiClient[];
   private current = 0;
@@ -58,14 +64,16 @@ export class ServerPool {
    * other once at most. Throws the last server's error when none answered, and at once a 4xx answer
    * (another server would say the same) or a cancelled request.
    */
-  async scheduler<T>(method: string, path: string, token: string, opts: RequestOptions = {}): Promise<{ body: T; index: number }> {
+  async scheduler<T>(method: string, path: string, token: string, opts: RequestOptions & { deadlineMs?: number } = {}): Promise<{ body: T; index: number }> {
     let last: unknown;
     for (let tried = 0; tried < this.clients.length; tried++) {
       const at = this.current;
+      const deadline = AbortSignal.timeout(opts.deadlineMs ?? REQUEST_DEADLINE_MS);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
       try {
-        return await this.clients[at].scheduler<T>(method, path, { ...opts, headers: { ...opts.headers, 'x-svc-token': token } });
+        return await this.clients[at].scheduler<T>(method, path, { ...opts, signal, headers: { ...opts.headers, 'x-svc-token': token } });
       } catch (err) {
-        if (!worthAnotherServer(err) || opts.signal?.aborted) throw err;
+        if (opts.signal?.aborted || !(deadline.aborted || worthAnotherServer(err))) throw err;
         last = err;
         this.moveOn(this.clients[at].config.address, oneLine(err));
       }

@@ -1,6 +1,7 @@
 /**
  * A node's server list: a request goes to the current server, and a connection failure or a 5xx answer
- * moves it on to the next in turn, where it is tried again; a 4xx answer or a cancelled request does not.
+ * moves it on to the next in turn, where it is tried again, and so does a request unanswered past its
+ * deadline; a 4xx answer or a cancelled request does not.
  * The servers here are plain HTTP servers that answer what each case needs, and a port nobody listens on.
  */
 import http from 'node:http';
@@ -109,5 +110,17 @@ describe('ServerPool', () => {
     abort.abort();
     expect(((await pending) as Error).name).toBe('AbortError');
     expect(pool.address).toBe(a.url);
+  });
+
+  it('moves on from a server that accepts the request and never answers, once its deadline passes', async () => {
+    const pool = new ServerPool([a.url, b.url], undefined, log);
+    const answer = await pool.scheduler<{ server: string }>('GET', '/v1/wait', 't', { deadlineMs: 200 }).catch((e: unknown) => e);
+    // b leaves /v1/wait unanswered too: both were tried, each within its deadline.
+    expect((answer as Error).name).toBe('AbortError');
+    expect(a.tokens.at(-1)).toBe('t');
+    expect(b.tokens.at(-1)).toBe('t');
+    expect(pool.address).toBe(a.url);
+    const next = await pool.scheduler<{ server: string }>('GET', '/v1/x', 't2');
+    expect(next.body).toEqual({ server: 'a' });
   });
 });
