@@ -2,6 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 export const uuid = (): string => randomUUID();
 
+/** A full lower-case UUID, as the IDs the scheduler makes (allocations, nodes, evaluations). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** 8 lower-case hex characters, as in mount accessors (`auth_token_1a2b3c4d`). */
 export const shortHex = (): string => randomBytes(4).toString('hex');
 

@@ -17,8 +17,8 @@ import { defineRoute, type SchedulerRequest } from './route.js';
 import type { Caller } from './caller.js';
 import type { NodeControl } from '../runtime.js';
 import type { Services } from '../../server/services.js';
+import { UUID } from '../../shared/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A hex prefix (dashes optional) in the dashed form IDs are stored in: `abcdef0123` → `abcdef01-23`. */
 export function dashedPrefix(hex: string): string {

@@ -13,8 +13,8 @@ import type { Task } from '../structs/task.js';
 import { jobCache } from './alloc-view.js';
 import { nodeControl } from './alloc-endpoint.js';
 import type { ExecLaunch, WsRequest } from './ws-route.js';
+import { UUID } from '../../shared/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Drivers whose tasks see the host's file system: exec there is exec on the node itself. */
 function lacksFsIsolation(driver: string): boolean {

@@ -15,8 +15,8 @@ import { NodeSecretMismatch, getNode, registerNode, setNodeStatus } from '../sta
 import type { Node } from '../structs/node.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
+import { UUID } from '../../shared/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringMap = (v: unknown) => isObject(v) && Object.values(v).every((x) => typeof x === 'string');

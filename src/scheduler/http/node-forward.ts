@@ -10,8 +10,8 @@ import { holderElsewhere } from '../../server/cluster/node-holders.js';
 import { FORWARDED_HEADER } from '../../server/cluster/node-forwarder.js';
 import type { Services } from '../../server/services.js';
 import { getAlloc } from '../state/allocs.js';
+import { UUID } from '../../shared/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The address of the server to forward to, or undefined to answer here. */
 export function nodeServerFor(services: Services, allocId: string, headers: IncomingHttpHeaders): string | undefined {
