@@ -3,7 +3,7 @@ import type { FileConfig } from '../../server/config-file.js';
 import type { TlsSettings } from '../../server/tls.js';
 import { UsageError } from '../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../../shared/log.js';
-import { NODE_FLAGS, nodeMeta } from '../flags/node.js';
+import { NODE_FLAGS, nodeMeta, serverOrigin } from '../flags/node.js';
 
 export default defineCommand({
   path: ['server'],
@@ -118,15 +118,7 @@ export default defineCommand({
 
 /** -advertise, checked: other servers send requests to it. */
 function advertiseUrl(value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`invalid -advertise (or server.advertise) "${value}": expected http(s)://host:port`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) throw new UsageError(`invalid -advertise (or server.advertise) "${value}": expected http(s)://host:port`);
-  return url.origin;
+  return value ? serverOrigin(value, '-advertise (or server.advertise)') : undefined;
 }
 
 /** The -tls-* flags over the file's tls block; a setting that needs another names where that one goes. */

@@ -1,4 +1,4 @@
-/** The flags that describe a node, shared by `svc server` (its own node) and `svc agent`, and the -meta reader. */
+/** The flags that describe a node, shared by `svc server` (its own node) and `svc agent`, the -meta reader, and server addresses. */
 import type { FlagSpec } from '../define.js';
 import { UsageError } from '../../shared/errors.js';
 
@@ -18,4 +18,18 @@ export function nodeMeta(items: string[] | undefined, fromFile: Record<string, s
     meta[item.slice(0, eq)] = item.slice(eq + 1);
   }
   return meta;
+}
+
+/** A server's API address given on the command line, as its origin; `what` names the flag in the error. */
+export function serverOrigin(value: string, what: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
+    throw new UsageError(`invalid ${what} "${value}": expected http(s)://host:port`);
+  }
+  return url.origin;
 }

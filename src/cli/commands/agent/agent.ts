@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defineCommand, type FlagSpec } from '../../define.js';
 import { HTTP_FLAGS } from '../../flags/common.js';
-import { NODE_FLAGS, nodeMeta } from '../../flags/node.js';
+import { NODE_FLAGS, nodeMeta, serverOrigin } from '../../flags/node.js';
 import { UsageError } from '../../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../../../shared/log.js';
 
@@ -91,16 +91,5 @@ export default defineCommand({
 function serverUrls(values: string[]): string[] {
   const addresses = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
   if (addresses.length === 0) throw new UsageError('-servers is required: the address of at least one server, as http(s)://host:port (or SVC_SERVERS, or client { servers } in -config)');
-  return addresses.map((value) => {
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
-      throw new UsageError(`invalid -servers address "${value}": expected http(s)://host:port`);
-    }
-    return url.origin;
-  });
+  return addresses.map((value) => serverOrigin(value, '-servers address'));
 }
