@@ -32,7 +32,10 @@ export interface ApplyOutcome {
   durable: Promise<void>;
 }
 
-/** `onIndex` hears the index of the transaction that completes the evaluation, as soon as it runs. */
+/**
+ * `onIndex` hears the index of the transaction that completes the evaluation once its write function has
+ * run, before it commits (a write that throws reports nothing).
+ */
 export async function applyPlan(store: Store, evaluation: Evaluation, result: SchedulerResult, onIndex?: (index: number) => void): Promise<ApplyOutcome> {
   const { plan } = result;
   const now = Date.now() * 1_000_000;
@@ -53,7 +56,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   }
   const rest = place.slice(written);
   const { index, durable } = await store.commit((tx) => {
-    onIndex?.(tx.index);
+    if (onIndex) tx.beforeCommit(() => onIndex(tx.index));
     if (plan.Job) putAllocJob(tx, plan.Job);
     if (deployment) writeDeployment(tx, deployment, now);
     placeAllocs(tx, rest, now);

@@ -5,6 +5,8 @@
  * and those whose tunnel it holds), to which signal, restart, exec and file requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
+import { InternalError } from '../shared/errors.js';
+import { NO_LEADER } from '../server/cluster/forward-to-leader.js';
 import type { Store } from '../storage/store.js';
 import { EvalBroker } from './broker.js';
 import { Heartbeats, type HeartbeatOptions } from './heartbeats.js';
@@ -86,11 +88,7 @@ export class SchedulerRuntime {
     return this.work !== undefined;
   }
 
-  /** The evaluation broker, node heartbeats and periodic launcher: only on the leader. */
-  get broker(): EvalBroker {
-    return this.leaderWork().broker;
-  }
-
+  /** Node heartbeats and the periodic launcher: only on the leader. */
   get heartbeats(): Heartbeats {
     return this.leaderWork().heartbeats;
   }
@@ -153,7 +151,8 @@ export class SchedulerRuntime {
   }
 
   private leaderWork(): LeaderWork {
-    if (!this.work) throw new Error('this server is not the cluster leader');
+    // A request that found this server leading, and outlived its lead: the node or caller tries again.
+    if (!this.work) throw new InternalError(NO_LEADER);
     return this.work;
   }
 }

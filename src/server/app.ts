@@ -251,7 +251,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const upgrades = createUpgradeHandler(services, schedulerWsRoutes);
     httpServer.on('upgrade', upgrades.handle);
 
-    // The once-per-cluster work, on the leader only: the scheduler's, token expiry and the cloud tidy.
+    // The once-per-cluster work, on the leader only: the scheduler's (fenced), and token expiry and the
+    // cloud tidy (each write of theirs is idempotent, so a late one after a hand-over is harmless).
     let leaderTimers: NodeJS.Timeout[] = [];
     const leaderWork = {
       onLead(fence: Parameters<typeof fencedStore>[1]) {

@@ -26,7 +26,7 @@ export function agentStats(services: Services): AgentStats {
       leader: String(leadership.isLeader()),
       bootstrap: 'true',
       known_regions: '1',
-      leader_addr: leadership.isLeader() ? address : leader ? hostPort(leader.Address) : '',
+      leader_addr: leader ? hostPort(leader.Address) : '',
     },
     runtime: {
       arch: GO_ARCH[process.arch] ?? process.arch,

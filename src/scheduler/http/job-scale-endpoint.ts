@@ -81,7 +81,7 @@ export const jobScaleRoutes = [
       const evaluation = result.evaluation ? { EvalID: result.evaluation.ID, EvalCreateIndex: result.evaluation.CreateIndex } : {};
       return {
         index: result.index,
-        body: { ...evaluation, JobModifyIndex: result.job.JobModifyIndex, Warnings: '', Index: result.index, LastContact: 0, KnownLeader: true, NextToken: '' },
+        body: { ...evaluation, JobModifyIndex: result.job.JobModifyIndex, Warnings: '', Index: result.index, LastContact: 0, KnownLeader: false, NextToken: '' },
       };
     },
   }),
