@@ -14,6 +14,9 @@ import { InternalError } from '../../shared/errors.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
 import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
 
+/** How long the other server has to answer a forwarded request, or to take a forwarded upgrade's connection. */
+const ANSWER_WITHIN_MS = 10_000;
+
 /** Marks a forwarded request: the server it reaches answers it, whatever its copy of the state says. */
 export const FORWARDED_HEADER = 'x-svc-forwarded-to-node';
 
@@ -57,6 +60,9 @@ export function nodeForwarder(peerTls?: { cert: string; key: string; ca: string[
             },
           });
         });
+        // Until the other server answers: a log follow may then stay quiet for as long as it likes.
+        req.setTimeout(ANSWER_WITHIN_MS, () => req.destroy(new Error(`no answer within ${ANSWER_WITHIN_MS / 1000} s`)));
+        req.on('response', () => req.setTimeout(0));
         req.on('error', (err) => reject(unreachable(address, err)));
         req.end(raw.body);
       });
@@ -74,14 +80,17 @@ export function nodeForwarder(peerTls?: { cert: string; key: string; ca: string[
         lines.push(name.toLowerCase() === 'host' ? `${name}: ${url.host}` : `${name}: ${req.rawHeaders[i + 1]}`);
       }
       lines.push(`${FORWARDED_HEADER}: 1`);
+      // The caller may go away while the other server is being reached: the connection goes with it.
+      socket.on('error', () => upstream.destroy());
+      socket.once('close', () => upstream.destroy());
+      upstream.setTimeout(ANSWER_WITHIN_MS, () => upstream.destroy(new Error(`not reached within ${ANSWER_WITHIN_MS / 1000} s`)));
       return new Promise((resolve, reject) => {
         upstream.once('error', (err) => reject(unreachable(address, err)));
         upstream.once(secure ? 'secureConnect' : 'connect', () => {
+          upstream.setTimeout(0);
           upstream.removeAllListeners('error');
           upstream.on('error', () => socket.destroy());
-          socket.on('error', () => upstream.destroy());
           upstream.once('close', () => socket.destroy());
-          socket.once('close', () => upstream.destroy());
           upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
           if (head.length > 0) upstream.write(head);
           upstream.pipe(socket);
