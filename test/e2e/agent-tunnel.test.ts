@@ -165,6 +165,9 @@ describe('an agent node reached through its tunnel', () => {
       env: { PATH: process.env.PATH, HOME: home, SVC_ADDR: server.url, SVC_TOKEN: server.rootToken, NO_COLOR: '1', TERM: 'xterm' },
     });
     try {
+      // A round trip first: typed before the shell reads, the next command's output would share a line with its prompt.
+      shell.write('echo x$((6*7))y\r');
+      await shell.waitFor('x42y');
       shell.write('stty size\r');
       await shell.waitForMatch(/\n33 101\r+\n/);
       shell.resize(120, 40);
