@@ -7,6 +7,9 @@ import { IndexWaiters } from './index-waiters.js';
 import { checkTable, keyTooLong, MAX_KEY_BYTES } from './store-keys.js';
 import { errCode } from './private-file.js';
 import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
+import { LmdbMemoryTables, type MemoryTablesSpec } from './lmdb-memory-tables.js';
+import { DirInUseError, lockDir, type DirLock } from './dir-lock.js';
+import { ALLOC_MEMORY_TABLES } from '../scheduler/state/alloc-memory-tables.js';
 
 /**
  * The embedded store: one LMDB environment, one unnamed database. Keys are `<table> 0x00 <key>` in UTF-8
@@ -26,11 +29,24 @@ const TABLE_INDEX_PREFIX = 'table_index/';
 /** Per-process registry: a second handle on the same env would miss the first one's wake-ups. */
 const openDirs = new Set<string>();
 
-export async function openLmdbStore(opts: { dir: string; migrations?: Migration[] }): Promise<Store> {
+export async function openLmdbStore(opts: { dir: string; migrations?: Migration[]; memoryTables?: MemoryTablesSpec }): Promise<Store> {
   const dir = path.resolve(opts.dir);
   prepareDir(dir);
   const real = fs.realpathSync(dir);
   if (openDirs.has(real)) throw cannotOpen(dir, 'it is already open in this process');
+  openDirs.add(real);
+  // One process per environment: its memory tables and its leadership assume no other writer.
+  let lock: DirLock;
+  try {
+    lock = await lockDir(real);
+  } catch (err) {
+    openDirs.delete(real);
+    throw cannotOpen(dir, err instanceof DirInUseError ? `another svc process${err.pid === undefined ? '' : ` (pid ${err.pid})`} has it open` : describe(err));
+  }
+  const release = async (): Promise<void> => {
+    openDirs.delete(real);
+    await lock.release();
+  };
 
   let db: RootDatabase<unknown, Buffer>;
   try {
@@ -52,9 +68,9 @@ export async function openLmdbStore(opts: { dir: string; migrations?: Migration[
       ...(process.platform === 'linux' ? { mapSize: 2 ** 40 } : {}),
     });
   } catch (err) {
+    await release();
     throw cannotOpen(dir, describe(err));
   }
-  openDirs.add(real);
   // lmdb creates its files 0644; the store holds token hashes and job specs, so keep it to the owner even
   // when the dir itself was created by someone else with a looser mode.
   for (const name of ['data.mdb', 'lock.mdb']) {
@@ -65,11 +81,15 @@ export async function openLmdbStore(opts: { dir: string; migrations?: Migration[
     }
   }
 
-  const store = new LmdbStore(db, dir, () => openDirs.delete(real));
+  const store = new LmdbStore(db, dir, release);
   try {
     // Touch the env once so a problem with it surfaces here, named, rather than on the first request.
     store.index();
     await runMigrations(store, opts.migrations ?? SCHEMA_MIGRATIONS);
+    // The product's tables come with the product's schema; a store opened with other migrations (tests of
+    // the store itself) names its own memory tables, if any.
+    const memoryTables = opts.memoryTables ?? (opts.migrations ? undefined : ALLOC_MEMORY_TABLES);
+    if (memoryTables) await store.holdInMemory(memoryTables);
   } catch (err) {
     await store.close().catch(() => {});
     if (err instanceof NewerSchemaError) throw err;
@@ -84,11 +104,12 @@ class LmdbStore implements Store {
   private closing: Promise<void> | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private readonly waiters = new IndexWaiters((table) => this.currentForSafe(table));
+  private memory: LmdbMemoryTables | undefined;
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
     private readonly dir: string,
-    private readonly onClosed: () => void,
+    private readonly onClosed: () => Promise<void>,
   ) {}
 
   index(): number {
@@ -100,15 +121,39 @@ class LmdbStore implements Store {
   }
 
   get<T>(table: string, key: string): T | undefined {
+    if (this.memory?.names.has(table)) return this.memory.get<T>(table, key);
     return this.db.get(encodeKey(table, key)) as T | undefined;
   }
 
   list<T>(table: string, prefix = '', opts: { reverse?: boolean; limit?: number; start?: string } = {}): Array<{ key: string; value: T }> {
+    if (this.memory?.names.has(table)) return this.memory.list<T>(table, prefix, opts, true);
     return listRange<T>(this.db, table, prefix, opts);
   }
 
   keys(table: string, prefix = '', opts: { reverse?: boolean; limit?: number; start?: string } = {}): string[] {
+    if (this.memory?.names.has(table)) return this.memory.list<never>(table, prefix, opts, false).map((e) => e.key);
     return listRange<never>(this.db, table, prefix, opts, false).map((e) => e.key);
+  }
+
+  /**
+   * Moves the tables into memory (lmdb-memory-tables.ts): what the file still holds of them (written
+   * before they moved) is removed, and they are filled from what they are derived from.
+   */
+  async holdInMemory(spec: MemoryTablesSpec): Promise<void> {
+    for (const { name: table } of spec.tables) {
+      const range = { start: encodeKey(table, ''), end: successor(encodeKey(table, '')) };
+      for (;;) {
+        // A bounded batch per transaction: a table of a million entries is not one huge commit.
+        const keys = [...this.db.getKeys({ ...range, limit: 10_000 })];
+        if (keys.length === 0) break;
+        await this.db.childTransaction(() => {
+          for (const key of keys) this.db.removeSync(key);
+        });
+      }
+    }
+    const memory = new LmdbMemoryTables(spec, this);
+    memory.load();
+    this.memory = memory;
   }
 
   async write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }> {
@@ -140,31 +185,45 @@ class LmdbStore implements Store {
     const db = this.db;
     let index = 0;
     const touched = new Set<string>();
+    const memory = this.memory;
+    let kept = false;
     // An async child transaction: lmdb runs queued callbacks one after another on this thread inside a
     // single LMDB write transaction (group commit), each in a nested txn that is rolled back alone if its
     // callback throws. Serial execution is what makes read-modify-write in `fn` safe, and because the
     // LMDB write lock is held, also safe against another process on the same env.
-    const result = await db.childTransaction(() => {
-      index = readNumber(db, encodeKey(META_TABLE, INDEX_KEY)) + 1;
-      touched.clear();
-      const tx = new LmdbWriteTx(db, index, touched);
-      let out: T;
-      this.inWrite = true;
-      try {
-        out = fn(tx);
-        tx.end();
-      } finally {
-        this.inWrite = false;
-        tx.live = false;
-      }
-      if (out !== null && typeof out === 'object' && typeof (out as { then?: unknown }).then === 'function') {
-        // A promise would make lmdb hold the write lock across awaits and let other code run mid-transaction.
-        throw new Error('store.write: fn must be synchronous (it returned a promise)');
-      }
-      db.putSync(encodeKey(META_TABLE, INDEX_KEY), index);
-      for (const table of touched) db.putSync(encodeKey(META_TABLE, TABLE_INDEX_PREFIX + table), index);
-      return out;
-    });
+    let result: T;
+    try {
+      result = await db.childTransaction(() => {
+        index = readNumber(db, encodeKey(META_TABLE, INDEX_KEY)) + 1;
+        touched.clear();
+        const tx = new LmdbWriteTx(db, index, touched, memory);
+        let out: T;
+        this.inWrite = true;
+        try {
+          out = fn(tx);
+          tx.end();
+          if (out !== null && typeof out === 'object' && typeof (out as { then?: unknown }).then === 'function') {
+            // A promise would make lmdb hold the write lock across awaits and let other code run mid-transaction.
+            throw new Error('store.write: fn must be synchronous (it returned a promise)');
+          }
+          db.putSync(encodeKey(META_TABLE, INDEX_KEY), index);
+          for (const table of touched) db.putSync(encodeKey(META_TABLE, TABLE_INDEX_PREFIX + table), index);
+        } catch (err) {
+          memory?.discard();
+          throw err;
+        } finally {
+          this.inWrite = false;
+          tx.live = false;
+        }
+        kept = memory?.keep() ?? false;
+        return out;
+      });
+    } catch (err) {
+      // The function ran and its memory writes were applied, but the transaction did not commit: the
+      // memory tables are read again from what the file holds.
+      if (kept) memory?.load();
+      throw err;
+    }
     // Committed is visible, not durable: waiters hear of the commit only once it is on disk. `flushed`
     // is asked now, synchronously after this commit, so it covers it (and perhaps later ones).
     const flushed = new Promise<unknown>((resolve, reject) => db.flushed.then(resolve, reject));
@@ -199,7 +258,7 @@ class LmdbStore implements Store {
     try {
       await this.db.close();
     } finally {
-      this.onClosed();
+      await this.onClosed();
     }
   }
 
@@ -225,30 +284,36 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
     private readonly db: RootDatabase<unknown, Buffer>,
     readonly index: number,
     private readonly touched: Set<string>,
+    private readonly memory: LmdbMemoryTables | undefined,
   ) {
     super();
   }
 
   get<T>(table: string, key: string): T | undefined {
     this.check();
+    if (this.memory?.names.has(table)) return this.memory.txGet<T>(table, key);
     return this.db.get(encodeKey(table, key)) as T | undefined;
   }
 
   list<T>(table: string, prefix = ''): Array<{ key: string; value: T }> {
     this.check();
+    if (this.memory?.names.has(table)) return this.memory.txList<T>(table, prefix);
     return listRange<T>(this.db, table, prefix, {});
   }
 
   put(table: string, key: string, value: unknown): void {
     this.check();
     if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
-    this.db.putSync(encodeKey(table, key), value);
+    const encoded = encodeKey(table, key);
+    if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
+    else this.db.putSync(encoded, value);
     this.touched.add(table);
   }
 
   delete(table: string, key: string): boolean {
     this.check();
-    const existed = this.db.removeSync(encodeKey(table, key));
+    const encoded = encodeKey(table, key);
+    const existed = this.memory?.names.has(table) ? this.memory.txDelete(table, key) : this.db.removeSync(encoded);
     if (existed) this.touched.add(table);
     return existed;
   }

@@ -1,13 +1,17 @@
-import { OrderedMap, sortKey } from './ordered-map.js';
+import { type RangeOptions } from './ordered-map.js';
+import { tableMap, walkTable, type Partitioner, type TableMap } from './partitioned-map.js';
 
 /**
  * Every table of a store in memory, values as JSON text: the PostgreSQL backend's replica, which answers
- * the Store interface's synchronous reads. Text, not parsed values, because callers mutate what they read:
- * parsing on every read hands out a fresh copy, exactly what LMDB's JSON encoding does, and a string takes
- * a fraction of the memory of the object it encodes.
+ * the Store interface's synchronous reads, and the LMDB store's memory tables. Text, not parsed values,
+ * because callers mutate what they read: parsing on every read hands out a fresh copy, exactly what LMDB's
+ * JSON encoding does, and a string takes a fraction of the memory of the object it encodes.
  */
 export class MemoryTables {
-  private readonly tables = new Map<string, OrderedMap<string>>();
+  private readonly tables = new Map<string, TableMap<string>>();
+
+  /** `partitions`: the tables kept as a PartitionedMap, each with its partitioner */
+  constructor(private readonly partitions: ReadonlyMap<string, Partitioner> = new Map()) {}
 
   get(table: string, key: string): string | undefined {
     return this.tables.get(table)?.get(key);
@@ -15,7 +19,7 @@ export class MemoryTables {
 
   set(table: string, key: string, text: string): void {
     let map = this.tables.get(table);
-    if (map === undefined) this.tables.set(table, (map = new OrderedMap()));
+    if (map === undefined) this.tables.set(table, (map = this.newMap<string>(table)));
     map.set(key, text);
   }
 
@@ -34,47 +38,14 @@ export class MemoryTables {
     }
   }
 
-  table(table: string): OrderedMap<string> | undefined {
-    return this.tables.get(table);
+  /** Visits the table's entries as walkRange does (ordered-map.ts). */
+  walk(table: string, prefix: string, opts: RangeOptions, visit: (key: string, text: string) => void): void {
+    const map = this.tables.get(table);
+    if (map !== undefined) walkTable(map, prefix, opts, visit);
   }
-}
 
-export interface RangeOptions {
-  reverse?: boolean;
-  limit?: number;
-  start?: string;
-}
-
-/**
- * Visits what `Store.list(table, prefix, opts)` answers, in its order: the keys that start with `prefix`,
- * from `start` (inclusive; a start outside the prefix's range clamps to it, or empties it), reversed, at
- * most `limit` (a negative limit is none). These are the semantics of LMDB's cursor over the byte range of
- * the prefix.
- */
-export function walkRange<V>(map: OrderedMap<V>, prefix: string, opts: RangeOptions, visit: (key: string, value: V) => void): void {
-  let left = opts.limit !== undefined && opts.limit >= 0 ? opts.limit : Infinity;
-  if (left === 0) return;
-  const p = sortKey(prefix);
-  const s = opts.start === undefined ? undefined : sortKey(opts.start);
-  // True for every key after the prefix's range: greater than the prefix without starting with it.
-  const beyond = (k: string): boolean => k > p && !k.startsWith(p);
-  let firstAfter: (k: string) => boolean;
-  if (!opts.reverse) {
-    if (s !== undefined && s > p) {
-      if (!s.startsWith(p)) return;
-      firstAfter = (k) => k >= s;
-    } else {
-      firstAfter = (k) => k >= p;
-    }
-  } else if (s !== undefined && !beyond(s)) {
-    if (s < p) return;
-    firstAfter = (k) => k > s;
-  } else {
-    firstAfter = beyond;
+  /** An empty map of the kind this table is kept in (pending writes over it keep theirs alike). */
+  newMap<V>(table: string): TableMap<V> {
+    return tableMap<V>(this.partitions.get(table));
   }
-  map.walk(firstAfter, opts.reverse === true, (key, value) => {
-    if (!key.startsWith(prefix)) return false;
-    visit(key, value);
-    return --left > 0;
-  });
 }

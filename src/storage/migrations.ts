@@ -8,6 +8,7 @@ import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js'
 import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migration.js';
 import { splitCloudTables } from '../secrets/auth/cloud/tables-migration.js';
 import { rebuildDeploymentDeadlines } from '../scheduler/state/deployments.js';
+import { buildAllocPlacements } from '../scheduler/state/alloc-memory-tables.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -91,6 +92,13 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'running deployments indexed by their next progress deadline',
     up(tx) {
       rebuildDeploymentDeadlines(tx);
+    },
+  },
+  {
+    version: 9,
+    description: 'allocation placements keyed by creation',
+    up(tx) {
+      buildAllocPlacements(tx);
     },
   },
 ];

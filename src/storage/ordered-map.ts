@@ -173,3 +173,48 @@ export class OrderedMap<V> {
     return [lo, a];
   }
 }
+
+export interface RangeOptions {
+  reverse?: boolean;
+  limit?: number;
+  start?: string;
+}
+
+/**
+ * Visits what `Store.list(table, prefix, opts)` answers, in its order: the keys that start with `prefix`,
+ * from `start` (inclusive; a start outside the prefix's range clamps to it, or empties it), reversed, at
+ * most `limit` (a negative limit is none). These are the semantics of LMDB's cursor over the byte range of
+ * the prefix.
+ */
+/** What walkRange needs of a map: OrderedMap.walk. */
+export interface Walkable<V> {
+  walk(firstAfter: (sortKey: string) => boolean, reverse: boolean, visit: (key: string, value: V) => boolean): void;
+}
+
+export function walkRange<V>(map: Walkable<V>, prefix: string, opts: RangeOptions, visit: (key: string, value: V) => void): void {
+  let left = opts.limit !== undefined && opts.limit >= 0 ? opts.limit : Infinity;
+  if (left === 0) return;
+  const p = sortKey(prefix);
+  const s = opts.start === undefined ? undefined : sortKey(opts.start);
+  // True for every key after the prefix's range: greater than the prefix without starting with it.
+  const beyond = (k: string): boolean => k > p && !k.startsWith(p);
+  let firstAfter: (k: string) => boolean;
+  if (!opts.reverse) {
+    if (s !== undefined && s > p) {
+      if (!s.startsWith(p)) return;
+      firstAfter = (k) => k >= s;
+    } else {
+      firstAfter = (k) => k >= p;
+    }
+  } else if (s !== undefined && !beyond(s)) {
+    if (s < p) return;
+    firstAfter = (k) => k > s;
+  } else {
+    firstAfter = beyond;
+  }
+  map.walk(firstAfter, opts.reverse === true, (key, value) => {
+    if (!key.startsWith(prefix)) return false;
+    visit(key, value);
+    return --left > 0;
+  });
+}

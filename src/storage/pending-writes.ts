@@ -1,6 +1,6 @@
 import type { MemoryTables } from './memory-tables.js';
-import { walkRange } from './memory-tables.js';
-import { compareKeys, OrderedMap } from './ordered-map.js';
+import { compareKeys } from './ordered-map.js';
+import { walkTable, type TableMap } from './partitioned-map.js';
 
 /** One change: a put (the value as JSON text) or a delete (null). */
 export type Change = [table: string, key: string, value: string | null];
@@ -20,7 +20,7 @@ export interface LogEntry {
  */
 export class PendingWrites {
   /** Per table, what the batch wrote: JSON text, or null for deleted. */
-  private readonly tables = new Map<string, OrderedMap<string | null>>();
+  private readonly tables = new Map<string, TableMap<string | null>>();
   /** The running function's first write to each key, with what the batch held there before it. */
   private undo: Array<[table: string, key: string, before: string | null | undefined]> = [];
   private changes = new Map<string, Change>();
@@ -37,12 +37,11 @@ export class PendingWrites {
   /** The table's entries under `prefix` in key order: the replica's, overlaid with the batch's writes. */
   list(table: string, prefix: string): Array<[key: string, text: string]> {
     const out: Array<[string, string]> = [];
-    const base = this.base.table(table);
-    if (base !== undefined) walkRange(base, prefix, {}, (key, text) => void out.push([key, text]));
+    this.base.walk(table, prefix, {}, (key, text) => void out.push([key, text]));
     const mine = this.tables.get(table);
     if (mine === undefined) return out;
     const written: Array<[string, string | null]> = [];
-    walkRange(mine, prefix, {}, (key, text) => void written.push([key, text]));
+    walkTable(mine, prefix, {}, (key, text) => void written.push([key, text]));
     const merged: Array<[string, string]> = [];
     let i = 0;
     for (const [key, text] of written) {
@@ -83,9 +82,22 @@ export class PendingWrites {
     this.reset();
   }
 
+  /**
+   * Forgets kept changes that the base now holds (their transaction committed and they were applied to
+   * it). A key a later function wrote again holds that later value and stays.
+   */
+  settle(changes: readonly Change[]): void {
+    for (const [table, key, text] of changes) {
+      const map = this.tables.get(table);
+      if (map === undefined || map.get(key) !== text) continue;
+      map.delete(key);
+      if (map.size === 0) this.tables.delete(table);
+    }
+  }
+
   private write(table: string, key: string, text: string | null): void {
     let map = this.tables.get(table);
-    if (map === undefined) this.tables.set(table, (map = new OrderedMap()));
+    if (map === undefined) this.tables.set(table, (map = this.base.newMap<string | null>(table)));
     const id = `${table}\u0000${key}`;
     if (!this.changes.has(id)) this.undo.push([table, key, map.get(key)]);
     map.set(key, text);

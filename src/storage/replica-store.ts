@@ -1,6 +1,6 @@
 import type { Store, WriteTx } from './store.js';
 import { IndexWaiters } from './index-waiters.js';
-import { walkRange, type RangeOptions } from './memory-tables.js';
+import type { RangeOptions } from './ordered-map.js';
 import { Replica } from './replica.js';
 import { storedKey, storedTable } from './store-keys.js';
 import { PendingWrites, type LogEntry } from './pending-writes.js';
@@ -113,8 +113,7 @@ export abstract class ReplicaStore implements Store {
     const t = storedTable(table);
     const p = storedKey(t, prefix);
     const start = opts.start === undefined ? undefined : storedKey(t, opts.start);
-    const map = this.replica.tables.table(t);
-    if (map !== undefined) walkRange(map, p, { ...opts, start }, visit);
+    this.replica.tables.walk(t, p, { ...opts, start }, visit);
   }
 
   /** Runs a batch's write functions over the replica, after index `after`; nothing is applied yet. */

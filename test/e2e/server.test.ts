@@ -159,6 +159,23 @@ describe('svc server with a data dir', () => {
     expect(await readFile(file, 'utf8')).toBe('hello');
   });
 
+  it('refuses a data dir another server has open, naming its pid; once that one is killed, the dir starts again', async () => {
+    const dataDir = path.join(work, 'held');
+    const first = await startSvc([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
+    let killed = false;
+    try {
+      const result = await failingStart([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`another svc process (pid ${first.child.pid}) has it open`);
+      await stop(first, 'SIGKILL');
+      killed = true;
+      const again = await startSvc([`-data-dir=${dataDir}`, '-port=0'], { HOME: home });
+      await stop(again);
+    } finally {
+      if (!killed) await stop(first);
+    }
+  });
+
   it('refuses to start without -dev or a data dir', async () => {
     const result = await failingStart(['-port=0'], { HOME: home });
     expect(result.code).toBe(1);

@@ -1,14 +1,9 @@
 /**
  * The evaluation broker: its in-memory queue drains a storm of evaluations in priority order, reading
- * each queue entry a bounded number of times; it is rebuilt from the store after a restart; it picks up
- * evaluations another server process writes to the shared store; it keeps the delivery limit and
- * WaitUntil; and it counts an evaluation processed only once its plan is on disk.
+ * each queue entry a bounded number of times; it is rebuilt from the store after a restart; it keeps the
+ * delivery limit and WaitUntil; and it counts an evaluation processed only once its plan is on disk.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { EvalBroker } from '../../src/scheduler/broker.js';
 import { schedulerFor } from '../../src/scheduler/sched/index.js';
 import type { Scheduler } from '../../src/scheduler/sched/types.js';
@@ -17,14 +12,11 @@ import { EVALS_PENDING, EVALS_QUEUED, getEval, putEval } from '../../src/schedul
 import { newEvaluation } from '../../src/scheduler/structs/evaluation.js';
 import { createLogger } from '../../src/shared/log.js';
 import type { Store } from '../../src/storage/store.js';
-import { REPO } from '../support/server.js';
 import { allEvals, drained, openTempStore, readyNode, submitJob, type TempStore } from '../support/scheduler-store.js';
 import { until } from '../support/wait.js';
 
 const logged: string[] = [];
 const log = createLogger('error', (line) => logged.push(line));
-const CACHE = path.join(REPO, 'node_modules/.cache/svc-test');
-let otherServer: string;
 let tmp: TempStore | undefined;
 const brokers: EvalBroker[] = [];
 
@@ -34,23 +26,6 @@ function startBroker(store: Store, scheduler: (type: string) => Scheduler = sche
   broker.start();
   return broker;
 }
-
-beforeAll(async () => {
-  fs.mkdirSync(CACHE, { recursive: true });
-  otherServer = path.join(CACHE, `other-server-${process.pid}.mjs`);
-  await build({
-    entryPoints: [path.join(REPO, 'test/scheduler/fixtures/other-server.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: otherServer,
-    packages: 'external',
-    logLevel: 'silent',
-  });
-});
-
-afterAll(() => fs.rmSync(otherServer, { force: true }));
 
 afterEach(async () => {
   await Promise.all(brokers.splice(0).map((b) => b.stop()));
@@ -133,29 +108,6 @@ describe('evaluation broker', () => {
     expect(first.stats.processed + second.stats.processed).toBe(n);
     expect(second.stats.processed).toBe(left);
     for (let i = 0; i < n; i++) expect(allocsOfJob(store, 'default', `restart-${i}`)).toHaveLength(1);
-  });
-
-  it('picks up evaluations that another server process writes to the shared store', async () => {
-    tmp = await openTempStore();
-    const { store, dir } = tmp;
-    await readyNode(store);
-    const broker = startBroker(store);
-    const count = 25;
-    const child = spawn(process.execPath, [otherServer, dir, String(count), 'elsewhere-'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    await until(
-      async () => Array.from({ length: count }, (_, i) => allocsOfJob(store, 'default', `elsewhere-${i}`).length),
-      (placed) => placed.every((x) => x === 1),
-      'the other process’s jobs placed',
-    );
-    await drained(store);
-    expect(allEvals(store).every((e) => e.Status === 'complete')).toBe(true);
-    await broker.stop();
-    expect(broker.stats.processed).toBe(count);
   });
 
   it('retries a failing evaluation and marks it failed at the delivery limit, while the others run', async () => {

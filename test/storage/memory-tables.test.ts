@@ -8,8 +8,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
-import { MemoryTables, walkRange, type RangeOptions } from '../../src/storage/memory-tables.js';
-import { compareKeys, OrderedMap } from '../../src/storage/ordered-map.js';
+import { MemoryTables } from '../../src/storage/memory-tables.js';
+import { compareKeys, OrderedMap, type RangeOptions } from '../../src/storage/ordered-map.js';
+import { byHead, bySegment, type Partitioner } from '../../src/storage/partitioned-map.js';
 import { storedKey } from '../../src/storage/store-keys.js';
 import type { Store } from '../../src/storage/store.js';
 import { cmpCodePoints } from './store-contract.js';
@@ -30,9 +31,8 @@ afterAll(async () => {
 
 function list(memory: MemoryTables, table: string, prefix: string, opts: RangeOptions): string[] {
   const out: string[] = [];
-  const map = memory.table(table);
   const start = opts.start === undefined ? undefined : storedKey(table, opts.start);
-  if (map) walkRange(map, storedKey(table, prefix), { ...opts, start }, (key, text) => void out.push(`${key}=${text}`));
+  memory.walk(table, storedKey(table, prefix), { ...opts, start }, (key, text) => void out.push(`${key}=${text}`));
   return out;
 }
 
@@ -41,25 +41,38 @@ const unit = fc.constantFrom('\u0000', '\u0001', 'a', 'b', '/', 'é', '\u07ff', 
 const key = fc.array(unit, { maxLength: 4 }).map((units) => units.join(''));
 
 describe('memory tables', () => {
-  it('list the keys LMDB lists, in its order, for any prefix, start, direction and limit', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(key, { maxLength: 40 }),
-        fc.array(fc.record({ prefix: key, start: fc.option(key, { nil: undefined }), reverse: fc.boolean(), limit: fc.option(fc.integer({ min: -1, max: 5 }), { nil: undefined }) }), { minLength: 1, maxLength: 10 }),
-        async (keys, queries) => {
-          const table = `t${++tables}`;
-          const memory = new MemoryTables();
-          await lmdb.write((tx) => keys.forEach((k, i) => tx.put(table, k, i)));
-          keys.forEach((k, i) => memory.set(table, storedKey(table, k), JSON.stringify(i)));
-          for (const { prefix, ...opts } of queries) {
-            const expected = lmdb.list(table, prefix, opts).map((e) => `${e.key}=${JSON.stringify(e.value)}`);
-            expect(list(memory, table, prefix, opts)).toEqual(expected);
-          }
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
+  const kinds: Array<[string, Partitioner | undefined]> = [
+    ['one ordered map', undefined],
+    ['partitions by segment', bySegment],
+    ['partitions by a one-unit head', byHead(1)],
+    ['partitions by a two-unit head', byHead(2)],
+  ];
+  for (const [kind, partition] of kinds) {
+    it(`list the keys LMDB lists, in its order, for any prefix, start, direction and limit (${kind})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(key, { maxLength: 40 }),
+          fc.array(key, { maxLength: 10 }),
+          fc.array(fc.record({ prefix: key, start: fc.option(key, { nil: undefined }), reverse: fc.boolean(), limit: fc.option(fc.integer({ min: -1, max: 5 }), { nil: undefined }) }), { minLength: 1, maxLength: 10 }),
+          async (keys, removed, queries) => {
+            const table = `t${++tables}`;
+            const memory = new MemoryTables(partition ? new Map([[table, partition]]) : undefined);
+            await lmdb.write((tx) => {
+              keys.forEach((k, i) => tx.put(table, k, i));
+              for (const k of removed) tx.delete(table, k);
+            });
+            keys.forEach((k, i) => memory.set(table, storedKey(table, k), JSON.stringify(i)));
+            for (const k of removed) memory.delete(table, storedKey(table, k));
+            for (const { prefix, ...opts } of queries) {
+              const expected = lmdb.list(table, prefix, opts).map((e) => `${e.key}=${JSON.stringify(e.value)}`);
+              expect(list(memory, table, prefix, opts)).toEqual(expected);
+            }
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+  }
 
   it('store a lone surrogate as U+FFFD, as UTF-8 and LMDB do', async () => {
     await lmdb.write((tx) => tx.put('lone', 'a\ud800', 1));

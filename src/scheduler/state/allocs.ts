@@ -8,7 +8,10 @@
  *                      chronological listing and paging (see alloc-keys.ts for why, and alloc-ids)
  *   alloc-stubs        the same key → AllocStubRecord (the list view; state/alloc-stubs.ts)
  *   allocs-by-job      <ns>\0<job>\0<ID> → 1
- *   allocs-by-node     <node>\0<CreateIndex, padded>\0<ID> → NodeUsageEntry (what the allocation takes on the node)
+ *   allocs-by-node     <node>\0<CreateIndex, padded>\0<ID> → 1 (before schema 9: what alloc-placements holds)
+ *   alloc-placements   <CreateIndex, padded>\0<ID> → PlacementEntry: the allocation's node and what it takes
+ *                      there; what the LMDB store fills its in-memory alloc-ids and allocs-by-node from
+ *                      (alloc-memory-tables.ts)
  *   node-usage         <node> → the sum of its live allocations' entries (state/node-usage.ts)
  *   allocs-by-eval     <eval>\0<ID> → 1
  *   alloc-jobs         <ns>\0<job>\0<JobModifyIndex, padded> → Job (the version allocations run)
@@ -30,6 +33,7 @@ export const ALLOCS_TABLE = 'allocs';
 export const ALLOCS_BY_JOB = 'allocs-by-job';
 export const ALLOCS_BY_NODE = 'allocs-by-node';
 export const ALLOCS_BY_EVAL = 'allocs-by-eval';
+export const ALLOC_PLACEMENTS = 'alloc-placements';
 /** Before schema 5: <CreateIndex>\0<ID> → 1, when allocations were keyed by ID. Read by migrations only. */
 export const ALLOCS_BY_CREATE = 'allocs-by-create';
 export const ALLOC_JOBS = 'alloc-jobs';
@@ -52,6 +56,11 @@ export interface NodeUsageEntry {
   disk: number;
   ports: number[];
   live: boolean;
+}
+
+/** An allocation's node and what it takes there. */
+export interface PlacementEntry extends NodeUsageEntry {
+  node: string;
 }
 
 export interface GroupSummary {
@@ -87,6 +96,8 @@ function usageOf(a: Allocation): NodeUsageEntry {
   return { cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports, live: !allocTerminal(a) };
 }
 
+export const placementEntry = (nodeId: string, usage: NodeUsageEntry): PlacementEntry => ({ node: nodeId, ...usage });
+
 /**
  * Writes an allocation and keeps indexes, summary and live count in step. `prev` is the stored record
  * (read by the caller, who usually needed it anyway); undefined for a new allocation.
@@ -113,15 +124,17 @@ function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | un
     tx.put(ALLOC_IDS, alloc.ID, alloc.CreateIndex);
     tx.put(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
-    tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), usage);
+    tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
+    tx.put(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID), placementEntry(alloc.NodeID, usage));
     if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
     return;
   }
   // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
-  const before = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc)) ?? usageOf(prev);
+  const before = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID)) ?? usageOf(prev);
   if (prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
     if (prev.NodeID !== alloc.NodeID) tx.delete(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc));
-    tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), usage);
+    tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
+    tx.put(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID), placementEntry(alloc.NodeID, usage));
     if (before.live) addNodeUsage(tx, prev.NodeID, before, -1);
     if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
   }
@@ -301,8 +314,9 @@ export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
   tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
   const byNode = byNodeKey(alloc.NodeID, alloc);
-  const entry = tx.get<NodeUsageEntry>(ALLOCS_BY_NODE, byNode);
+  const entry = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID));
   if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
   tx.delete(ALLOCS_BY_NODE, byNode);
+  tx.delete(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID));
   tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);
 }

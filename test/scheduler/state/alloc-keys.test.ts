@@ -89,6 +89,7 @@ describe('allocation keys', () => {
     const before = { entries: entries(), usage: t.store.list(NODE_USAGE), ofNode: allocsOfNode(t.store, allocs[0].NodeID) };
 
     const v6 = SCHEMA_MIGRATIONS.find((m) => m.description === 'node allocation entries keyed by creation')!.version;
+    await t.openAsSchema8();
     await t.store.write((tx) => {
       toSchema5NodeLayout(tx);
       tx.put(SCHEMA_TABLE, SCHEMA_KEY, v6 - 1);

@@ -183,6 +183,7 @@ describe('node usage sums', () => {
     const expected = recomputed(t.store);
     expect(Object.keys(expected).length).toBeGreaterThan(0);
     // What an older build left: no sums, schema at the initial layout.
+    await t.openAsSchema8();
     await t.store.write((tx) => {
       for (const { key } of tx.list(NODE_USAGE)) tx.delete(NODE_USAGE, key);
       tx.put(SCHEMA_TABLE, SCHEMA_KEY, 1);

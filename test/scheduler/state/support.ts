@@ -7,7 +7,8 @@ import { getJob } from '../../../src/scheduler/state/jobs.js';
 import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
 import type { Store, WriteTx } from '../../../src/storage/store.js';
-import { ALLOCS_BY_CREATE, ALLOCS_BY_NODE, ALLOCS_TABLE } from '../../../src/scheduler/state/allocs.js';
+import { ALLOC_PLACEMENTS, ALLOCS_BY_CREATE, ALLOCS_BY_NODE, ALLOCS_TABLE, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
+import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
 import { ALLOC_IDS } from '../../../src/scheduler/state/alloc-keys.js';
 import { ALLOC_STUBS } from '../../../src/scheduler/state/alloc-stubs.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
@@ -27,6 +28,27 @@ export class TestStore {
   async reopen(): Promise<void> {
     await this.store.close();
     this.store = await openLmdbStore({ dir: this.dir });
+  }
+
+  /**
+   * Closes the store and opens its dir as a server before schema 9 had it: alloc-ids and allocs-by-node
+   * in the file (the server now keeps them in memory), no alloc-placements. What the test writes next
+   * reaches the file as an older server's writes did; reopen() then runs the migrations from there.
+   */
+  async openAsSchema8(): Promise<void> {
+    await this.store.close();
+    // Migrations given explicitly: the store keeps every table in the file.
+    this.store = await openLmdbStore({ dir: this.dir, migrations: SCHEMA_MIGRATIONS });
+    await this.store.write((tx) => {
+      for (const { key, value } of tx.list<PlacementEntry>(ALLOC_PLACEMENTS)) {
+        const [createIndex, id] = key.split('\u0000');
+        const { node, ...usage } = value;
+        tx.put(ALLOC_IDS, id, Number(createIndex));
+        tx.put(ALLOCS_BY_NODE, `${node}\u0000${key}`, usage);
+        tx.delete(ALLOC_PLACEMENTS, key);
+      }
+      tx.put(SCHEMA_TABLE, SCHEMA_KEY, 8);
+    });
   }
 
   async dispose(): Promise<void> {

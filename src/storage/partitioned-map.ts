@@ -1,0 +1,165 @@
+import { compareKeys, OrderedMap, sortKey, walkRange, type RangeOptions } from './ordered-map.js';
+
+/**
+ * Names the part of the key space a key belongs to: a prefix of the key. Keys of different partitions
+ * must never interleave in key order, which holds for the key up to its first \0 (all of it when it has
+ * none: bySegment) and for the key's first n units (byHead).
+ */
+export type Partitioner = (key: string) => string;
+
+export const bySegment: Partitioner = (key) => {
+  const at = key.indexOf('\u0000');
+  return at < 0 ? key : key.slice(0, at);
+};
+
+export const byHead =
+  (n: number): Partitioner =>
+  (key) =>
+    key.slice(0, n);
+
+/**
+ * A map per partition, for a table whose inserts land all over its key space. A partition keeps its keys
+ * in a Map and sorts them only when walked after a change that broke their order; a key greater than
+ * every other (a node's next allocation, by creation) keeps it. One OrderedMap of a million random keys
+ * moved hundreds of entries per insert: at that size the memory tables' inserts cost more than the LMDB
+ * writes they replaced.
+ */
+export class PartitionedMap<V> {
+  private readonly parts = new Map<string, Partition<V>>();
+  /** the partitions' names in key order */
+  private readonly names: string[] = [];
+  private count = 0;
+
+  constructor(private readonly partitionOf: Partitioner) {}
+
+  get(key: string): V | undefined {
+    return this.parts.get(this.partitionOf(key))?.get(key);
+  }
+
+  set(key: string, value: V): void {
+    const name = this.partitionOf(key);
+    let map = this.parts.get(name);
+    if (map === undefined) {
+      this.parts.set(name, (map = new Partition()));
+      this.names.splice(this.position(name), 0, name);
+    }
+    if (map.set(key, value)) this.count++;
+  }
+
+  delete(key: string): boolean {
+    const name = this.partitionOf(key);
+    const map = this.parts.get(name);
+    if (map === undefined || !map.delete(key)) return false;
+    this.count--;
+    if (map.size === 0) {
+      this.parts.delete(name);
+      this.names.splice(this.position(name), 1);
+    }
+    return true;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** What walkRange visits on one ordered map of every key, in the same order. */
+  walk(prefix: string, opts: RangeOptions, visit: (key: string, value: V) => void): void {
+    let left = opts.limit !== undefined && opts.limit >= 0 ? opts.limit : Infinity;
+    if (left === 0) return;
+    const names = this.candidates(prefix);
+    if (opts.reverse) names.reverse();
+    for (const name of names) {
+      walkRange(this.parts.get(name)!, prefix, { ...opts, limit: left }, (key, value) => {
+        visit(key, value);
+        left--;
+      });
+      if (left === 0) return;
+    }
+  }
+
+  /**
+   * The partitions that may hold keys starting with `prefix`, in key order: those whose name is a prefix
+   * of it (shortest first), then those whose name starts with it (a contiguous run of the sorted names).
+   */
+  private candidates(prefix: string): string[] {
+    const out: string[] = [];
+    for (let n = 0; n < prefix.length; n++) if (this.parts.has(prefix.slice(0, n))) out.push(prefix.slice(0, n));
+    for (let i = this.position(prefix); i < this.names.length && this.names[i].startsWith(prefix); i++) out.push(this.names[i]);
+    return out;
+  }
+
+  /** Where `name` is in the sorted names, or would go. */
+  private position(name: string): number {
+    let lo = 0;
+    let hi = this.names.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareKeys(this.names[mid], name) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** One partition: its entries, and their keys in order while nothing has broken it. */
+class Partition<V> {
+  private readonly byKey = new Map<string, V>();
+  private sorted: string[] | undefined = [];
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: string): V | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Whether the key is new. */
+  set(key: string, value: V): boolean {
+    const added = !this.byKey.has(key);
+    this.byKey.set(key, value);
+    if (added && this.sorted !== undefined) {
+      const last = this.sorted[this.sorted.length - 1];
+      if (last === undefined || compareKeys(last, key) < 0) this.sorted.push(key);
+      else this.sorted = undefined;
+    }
+    return added;
+  }
+
+  delete(key: string): boolean {
+    if (!this.byKey.delete(key)) return false;
+    if (this.sorted !== undefined) {
+      if (this.sorted[this.sorted.length - 1] === key) this.sorted.pop();
+      else this.sorted = undefined;
+    }
+    return true;
+  }
+
+  /** OrderedMap.walk, over the keys sorted afresh if a change broke their order. */
+  walk(firstAfter: (sortKey: string) => boolean, reverse: boolean, visit: (key: string, value: V) => boolean): void {
+    const keys = (this.sorted ??= [...this.byKey.keys()].sort(compareKeys));
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (firstAfter(sortKey(keys[mid]))) hi = mid;
+      else lo = mid + 1;
+    }
+    if (!reverse) {
+      for (let i = lo; i < keys.length; i++) if (!visit(keys[i], this.byKey.get(keys[i])!)) return;
+      return;
+    }
+    for (let i = lo - 1; i >= 0; i--) if (!visit(keys[i], this.byKey.get(keys[i])!)) return;
+  }
+}
+
+/** A table's entries in memory: one ordered map, or one per partition. */
+export type TableMap<V> = OrderedMap<V> | PartitionedMap<V>;
+
+export const tableMap = <V>(partition: Partitioner | undefined): TableMap<V> => (partition ? new PartitionedMap<V>(partition) : new OrderedMap<V>());
+
+/** What walkRange visits, for either kind of map. */
+export function walkTable<V>(map: TableMap<V>, prefix: string, opts: RangeOptions, visit: (key: string, value: V) => void): void {
+  if (map instanceof PartitionedMap) map.walk(prefix, opts, visit);
+  else walkRange(map, prefix, opts, visit);
+}

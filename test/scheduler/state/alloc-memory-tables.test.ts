@@ -1,0 +1,105 @@
+/**
+ * The LMDB store keeps alloc-ids and allocs-by-node in memory and fills them from alloc-placements when it
+ * opens: through placements, client updates, stops, garbage collection and restarts, they must say what
+ * the allocations themselves say, and so must the placements table they are filled from.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALLOC_IDS, allocKey } from '../../../src/scheduler/state/alloc-keys.js';
+import { ALLOC_PLACEMENTS, ALLOCS_BY_NODE, allocsByCreate, allocsOfNode, deleteAlloc, getAlloc, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
+import { updateAllocsFromClient } from '../../../src/scheduler/state/client-updates.js';
+import { registerJob } from '../../../src/scheduler/state/jobs.js';
+import { registerNode } from '../../../src/scheduler/state/nodes.js';
+import { allocUsage } from '../../../src/scheduler/sched/usage.js';
+import { allocTerminal } from '../../../src/scheduler/structs/allocation.js';
+import { canonicalizeJob } from '../../../src/scheduler/structs/index.js';
+import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { makeNode } from '../sched/helpers.js';
+import { TestStore } from './support.js';
+
+let t: TestStore;
+beforeEach(async () => {
+  t = await TestStore.open();
+});
+afterEach(async () => {
+  await t.dispose();
+});
+
+const newest = Math.max(...SCHEMA_MIGRATIONS.map((m) => m.version));
+
+const job = (id: string, count: number) =>
+  canonicalizeJob({
+    ID: id,
+    Datacenters: ['dc1'],
+    TaskGroups: [{ Name: 'g', Count: count, Networks: [{ DynamicPorts: [{ Label: 'http' }] }], Tasks: [{ Name: 't', Driver: 'mock', Resources: { CPU: 10, MemoryMB: 10 } }] }],
+  });
+
+/** Every index entry derived from the allocations as they are stored, against what the store answers. */
+function expectIndexesMatchAllocs(): void {
+  const allocs = [...allocsByCreate(t.store, {})];
+  const byId = [...allocs].sort((a, b) => (a.ID < b.ID ? -1 : 1));
+  expect(t.store.list<number>(ALLOC_IDS).map((e) => [e.key, e.value])).toEqual(byId.map((a) => [a.ID, a.CreateIndex]));
+  const nodeKeys = allocs.map((a) => `${a.NodeID}\u0000${allocKey(a.CreateIndex, a.ID)}`).sort();
+  expect(t.store.keys(ALLOCS_BY_NODE)).toEqual(nodeKeys);
+  const placements = t.store.list<PlacementEntry>(ALLOC_PLACEMENTS);
+  expect(placements).toEqual(
+    allocs.map((a) => {
+      const u = allocUsage(a);
+      return { key: allocKey(a.CreateIndex, a.ID), value: { node: a.NodeID, cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports, live: !allocTerminal(a) } };
+    }),
+  );
+  for (const node of new Set(allocs.map((a) => a.NodeID))) expect(allocsOfNode(t.store, node)).toEqual(allocs.filter((a) => a.NodeID === node));
+  for (const a of allocs) expect(getAlloc(t.store, a.ID)).toEqual(a);
+}
+
+describe('allocation indexes in memory', () => {
+  it('say what the allocations say through placements, client updates, removals and restarts', async () => {
+    await registerNode(t.store, makeNode('a'), 'secret-a');
+    await registerNode(t.store, makeNode('b'), 'secret-b');
+    await registerJob(t.store, job('one', 5));
+    await registerJob(t.store, job('two', 4));
+    await t.runPending();
+    expectIndexesMatchAllocs();
+
+    const [done, failed, ...rest] = [...allocsByCreate(t.store, {})];
+    await updateAllocsFromClient(t.store, done.NodeID, [{ ID: done.ID, ClientStatus: 'complete', ClientDescription: '', TaskStates: {} }]);
+    await updateAllocsFromClient(t.store, failed.NodeID, [{ ID: failed.ID, ClientStatus: 'failed', ClientDescription: '', TaskStates: {} }]);
+    expectIndexesMatchAllocs();
+    expect(t.store.get<PlacementEntry>(ALLOC_PLACEMENTS, allocKey(done.CreateIndex, done.ID))!.live).toBe(false);
+
+    await t.store.write((tx) => deleteAlloc(tx, getAlloc(tx, rest[0].ID)!));
+    expect(getAlloc(t.store, rest[0].ID)).toBeUndefined();
+    expect(t.store.get(ALLOC_IDS, rest[0].ID)).toBeUndefined();
+    expectIndexesMatchAllocs();
+
+    const before = { ids: t.store.list(ALLOC_IDS), nodes: t.store.list(ALLOCS_BY_NODE) };
+    await t.reopen();
+    expect(t.store.list(ALLOC_IDS)).toEqual(before.ids);
+    expect(t.store.list(ALLOCS_BY_NODE)).toEqual(before.nodes);
+    expectIndexesMatchAllocs();
+
+    // Placements after the restart land in the rebuilt tables as before it.
+    await registerJob(t.store, job('three', 3));
+    await t.runPending();
+    const three = [...allocsByCreate(t.store, {})].filter((a) => a.JobID === 'three');
+    expect(three).toHaveLength(3);
+    for (const a of three) expect(t.store.get(ALLOC_IDS, a.ID)).toBe(a.CreateIndex);
+    expectIndexesMatchAllocs();
+  });
+
+  it('the migration writes the placements of a data dir that had the indexes in its file', async () => {
+    await registerNode(t.store, makeNode('a'), 'secret-a');
+    await registerJob(t.store, job('one', 4));
+    await t.runPending();
+    const [done] = [...allocsByCreate(t.store, {})];
+    await updateAllocsFromClient(t.store, done.NodeID, [{ ID: done.ID, ClientStatus: 'complete', ClientDescription: '', TaskStates: {} }]);
+    const placements = t.store.list(ALLOC_PLACEMENTS);
+    expect(placements).toHaveLength(4);
+
+    await t.openAsSchema8();
+    expect(t.store.list(ALLOC_PLACEMENTS)).toEqual([]);
+    await t.reopen();
+    expect(t.store.get(SCHEMA_TABLE, SCHEMA_KEY)).toBe(newest);
+    expect(t.store.list(ALLOC_PLACEMENTS)).toEqual(placements);
+    expectIndexesMatchAllocs();
+  });
+});
