@@ -34,6 +34,8 @@ export class LmdbMemoryTables {
   readonly names: ReadonlySet<string>;
   private committed: MemoryTables;
   private pending: PendingWrites;
+  /** whether the running write function wrote to a memory table */
+  private written = false;
 
   constructor(
     private readonly spec: MemoryTablesSpec,
@@ -49,6 +51,7 @@ export class LmdbMemoryTables {
     this.committed = this.empty();
     for (const [table, key, value] of this.spec.rebuild(this.store)) this.committed.set(table, key, JSON.stringify(value));
     this.pending = new PendingWrites(this.committed);
+    this.written = false;
   }
 
   get<T>(table: string, key: string): T | undefined {
@@ -71,15 +74,19 @@ export class LmdbMemoryTables {
   }
 
   txPut(table: string, key: string, value: unknown): void {
+    this.written = true;
     this.pending.put(table, storedKey(table, key), JSON.stringify(value));
   }
 
   txDelete(table: string, key: string): boolean {
+    this.written = true;
     return this.pending.delete(table, storedKey(table, key));
   }
 
   /** The write function ran to the end: its writes are applied. Answers whether there were any. */
   keep(): boolean {
+    if (!this.written) return false;
+    this.written = false;
     const { changes } = this.pending.keep(0);
     this.committed.apply(changes);
     this.pending.settle(changes);
@@ -88,6 +95,8 @@ export class LmdbMemoryTables {
 
   /** The write function threw: its writes are taken back. */
   discard(): void {
+    if (!this.written) return;
+    this.written = false;
     this.pending.discard();
   }
 

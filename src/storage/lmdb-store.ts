@@ -304,16 +304,14 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
   put(table: string, key: string, value: unknown): void {
     this.check();
     if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
-    const encoded = encodeKey(table, key);
     if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
-    else this.db.putSync(encoded, value);
+    else this.db.putSync(encodeKey(table, key), value);
     this.touched.add(table);
   }
 
   delete(table: string, key: string): boolean {
     this.check();
-    const encoded = encodeKey(table, key);
-    const existed = this.memory?.names.has(table) ? this.memory.txDelete(table, key) : this.db.removeSync(encoded);
+    const existed = this.memory?.names.has(table) ? this.memory.txDelete(table, key) : this.db.removeSync(encodeKey(table, key));
     if (existed) this.touched.add(table);
     return existed;
   }

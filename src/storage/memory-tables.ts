@@ -19,7 +19,7 @@ export class MemoryTables {
 
   set(table: string, key: string, text: string): void {
     let map = this.tables.get(table);
-    if (map === undefined) this.tables.set(table, (map = this.newMap<string>(table)));
+    if (map === undefined) this.tables.set(table, (map = tableMap<string>(this.partitions.get(table))));
     map.set(key, text);
   }
 
@@ -42,10 +42,5 @@ export class MemoryTables {
   walk(table: string, prefix: string, opts: RangeOptions, visit: (key: string, text: string) => void): void {
     const map = this.tables.get(table);
     if (map !== undefined) walkTable(map, prefix, opts, visit);
-  }
-
-  /** An empty map of the kind this table is kept in (pending writes over it keep theirs alike). */
-  newMap<V>(table: string): TableMap<V> {
-    return tableMap<V>(this.partitions.get(table));
   }
 }

@@ -1,6 +1,5 @@
 import type { MemoryTables } from './memory-tables.js';
-import { compareKeys } from './ordered-map.js';
-import { walkTable, type TableMap } from './partitioned-map.js';
+import { compareKeys, OrderedMap, walkRange } from './ordered-map.js';
 
 /** One change: a put (the value as JSON text) or a delete (null). */
 export type Change = [table: string, key: string, value: string | null];
@@ -20,7 +19,7 @@ export interface LogEntry {
  */
 export class PendingWrites {
   /** Per table, what the batch wrote: JSON text, or null for deleted. */
-  private readonly tables = new Map<string, TableMap<string | null>>();
+  private readonly tables = new Map<string, OrderedMap<string | null>>();
   /** The running function's first write to each key, with what the batch held there before it. */
   private undo: Array<[table: string, key: string, before: string | null | undefined]> = [];
   private changes = new Map<string, Change>();
@@ -41,7 +40,7 @@ export class PendingWrites {
     const mine = this.tables.get(table);
     if (mine === undefined) return out;
     const written: Array<[string, string | null]> = [];
-    walkTable(mine, prefix, {}, (key, text) => void written.push([key, text]));
+    walkRange(mine, prefix, {}, (key, text) => void written.push([key, text]));
     const merged: Array<[string, string]> = [];
     let i = 0;
     for (const [key, text] of written) {
@@ -97,7 +96,9 @@ export class PendingWrites {
 
   private write(table: string, key: string, text: string | null): void {
     let map = this.tables.get(table);
-    if (map === undefined) this.tables.set(table, (map = this.base.newMap<string | null>(table)));
+    // One ordered map, whatever the base keeps: a batch's writes are few, and a map per partition would
+    // be made and dropped with every batch.
+    if (map === undefined) this.tables.set(table, (map = new OrderedMap()));
     const id = `${table}\u0000${key}`;
     if (!this.changes.has(id)) this.undo.push([table, key, map.get(key)]);
     map.set(key, text);
