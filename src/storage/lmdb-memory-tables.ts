@@ -9,11 +9,10 @@ import { storedKey } from './store-keys.js';
  * Tables the LMDB store keeps in this process's memory instead of its file: indexes whose keys are
  * random (an allocation's UUID, a node's), which a B-tree takes on a scattered page per insert. A plan
  * of 1,000 placements dirtied about 2,000 pages of those two indexes once a million allocations were
- * stored, and the commit cost grew with the store; from memory the same plan costs what it costs on an
- * empty store (measured: 10,941 placements/s in the last tenth of a million against 13,720/s in the
- * first, and 17,902/s against 16,836/s without them in the file). The file keeps what they are derived
- * from, in creation order, and they are rebuilt from it whenever the store opens; the data dir's lock
- * makes this process the only one that writes them.
+ * stored, so the commit cost grew with the store: the last tenth of a million placements ran at 76–80%
+ * of the first tenth's rate with them in the file, 85–92% with them here. The file keeps what they are
+ * derived from, in creation order, and they are rebuilt from it whenever the store opens; the data dir's
+ * lock (dir-lock.ts) makes this process the only one that writes them.
  */
 export interface MemoryTablesSpec {
   /** the tables held in memory only, each kept in partitions (partitioned-map.ts) */
