@@ -130,7 +130,7 @@ function diffGroup(
   };
 
   for (const [nodeId, list] of live) {
-    if (ctx.indexOf(nodeId) !== undefined) continue;
+    if (ctx.has(nodeId)) continue;
     const node = ctx.nodeOf(nodeId);
     for (const a of list) {
       if (lost.has(nodeId)) stop(a, ALLOC_LOST, true);
