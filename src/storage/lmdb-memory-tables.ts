@@ -1,7 +1,6 @@
 import { MemoryTables } from './memory-tables.js';
 import type { RangeOptions } from './ordered-map.js';
 import type { Partitioner } from './partitioned-map.js';
-import { PendingWrites } from './pending-writes.js';
 import type { Store } from './store.js';
 import { storedKey } from './store-keys.js';
 
@@ -22,81 +21,83 @@ export interface MemoryTablesSpec {
 }
 
 /**
- * The memory tables, and the writes of the write function running. A function's writes are applied
- * when it returns, before lmdb commits its transaction: a reader never finds a record of the file (an
- * evaluation the plan completed) ahead of its entry here, only for a moment an entry whose record is not
- * yet there, which every reader treats as absent. The later functions of the batch see them too, as they
- * share its LMDB transaction. Keys are held as LMDB stores them (storedKey) and values as JSON text, so
- * each read hands out a fresh copy, as LMDB's JSON encoding does.
+ * The memory tables. A write function writes into them directly and they take its writes back if it
+ * throws; nothing else runs meanwhile (write functions are synchronous), so no reader sees a function's
+ * writes before it returns. That is before lmdb commits its transaction: a reader never finds a record of
+ * the file (an evaluation the plan completed) ahead of its entry here, only for a moment an entry whose
+ * record is not yet there, which every reader treats as absent. Keys are held as LMDB stores them
+ * (storedKey) and values as JSON text, so each read hands out a fresh copy, as LMDB's JSON encoding does.
  */
 export class LmdbMemoryTables {
   readonly names: ReadonlySet<string>;
-  private committed: MemoryTables;
-  private pending: PendingWrites;
-  /** whether the running write function wrote to a memory table */
-  private written = false;
+  private tables: MemoryTables;
+  /** what the running write function changed, with what each key held before: [table, key, text or undefined] */
+  private readonly undo: Array<[string, string, string | undefined]> = [];
 
   constructor(
     private readonly spec: MemoryTablesSpec,
     private readonly store: Store,
   ) {
     this.names = new Set(spec.tables.map((t) => t.name));
-    this.committed = this.empty();
-    this.pending = new PendingWrites(this.committed);
+    this.tables = this.empty();
   }
 
   /** Fills the tables from the file: at open, and after a commit failed with its writes applied here. */
   load(): void {
-    this.committed = this.empty();
-    for (const [table, key, value] of this.spec.rebuild(this.store)) this.committed.set(table, key, JSON.stringify(value));
-    this.pending = new PendingWrites(this.committed);
-    this.written = false;
+    this.tables = this.empty();
+    for (const [table, key, value] of this.spec.rebuild(this.store)) this.tables.set(table, key, JSON.stringify(value));
+    this.undo.length = 0;
   }
 
   get<T>(table: string, key: string): T | undefined {
-    return parse<T>(this.committed.get(table, storedKey(table, key)));
+    return parse<T>(this.tables.get(table, storedKey(table, key)));
   }
 
   list<T>(table: string, prefix: string, opts: RangeOptions, values: boolean): Array<{ key: string; value: T }> {
     const out: Array<{ key: string; value: T }> = [];
     const start = opts.start === undefined ? undefined : storedKey(table, opts.start);
-    this.committed.walk(table, storedKey(table, prefix), { ...opts, start }, (key, text) => void out.push({ key, value: (values ? JSON.parse(text) : undefined) as T }));
+    this.tables.walk(table, storedKey(table, prefix), { ...opts, start }, (key, text) => void out.push({ key, value: (values ? JSON.parse(text) : undefined) as T }));
     return out;
   }
 
   txGet<T>(table: string, key: string): T | undefined {
-    return parse<T>(this.pending.get(table, storedKey(table, key)));
+    return this.get<T>(table, key);
   }
 
   txList<T>(table: string, prefix: string): Array<{ key: string; value: T }> {
-    return this.pending.list(table, storedKey(table, prefix)).map(([key, text]) => ({ key, value: JSON.parse(text) as T }));
+    return this.list<T>(table, prefix, {}, true);
   }
 
   txPut(table: string, key: string, value: unknown): void {
-    this.written = true;
-    this.pending.put(table, storedKey(table, key), JSON.stringify(value));
+    const stored = storedKey(table, key);
+    this.undo.push([table, stored, this.tables.get(table, stored)]);
+    this.tables.set(table, stored, JSON.stringify(value));
   }
 
   txDelete(table: string, key: string): boolean {
-    this.written = true;
-    return this.pending.delete(table, storedKey(table, key));
+    const stored = storedKey(table, key);
+    const before = this.tables.get(table, stored);
+    if (before === undefined) return false;
+    this.undo.push([table, stored, before]);
+    this.tables.delete(table, stored);
+    return true;
   }
 
-  /** The write function ran to the end: its writes are applied. Answers whether there were any. */
+  /** The write function ran to the end: its writes stay. Answers whether there were any. */
   keep(): boolean {
-    if (!this.written) return false;
-    this.written = false;
-    const { changes } = this.pending.keep(0);
-    this.committed.apply(changes);
-    this.pending.settle(changes);
-    return changes.length > 0;
+    const wrote = this.undo.length > 0;
+    this.undo.length = 0;
+    return wrote;
   }
 
-  /** The write function threw: its writes are taken back. */
+  /** The write function threw: its writes are taken back, the last first. */
   discard(): void {
-    if (!this.written) return;
-    this.written = false;
-    this.pending.discard();
+    for (let i = this.undo.length - 1; i >= 0; i--) {
+      const [table, key, before] = this.undo[i];
+      if (before === undefined) this.tables.delete(table, key);
+      else this.tables.set(table, key, before);
+    }
+    this.undo.length = 0;
   }
 
   private empty(): MemoryTables {

@@ -116,8 +116,9 @@ class Partition<V> {
 
   /** Whether the key is new. */
   set(key: string, value: V): boolean {
-    const added = !this.byKey.has(key);
+    const size = this.byKey.size;
     this.byKey.set(key, value);
+    const added = this.byKey.size !== size;
     if (added && this.sorted !== undefined) {
       const last = this.sorted[this.sorted.length - 1];
       if (last === undefined || compareKeys(last, key) < 0) this.sorted.push(key);

@@ -81,19 +81,6 @@ export class PendingWrites {
     this.reset();
   }
 
-  /**
-   * Forgets kept changes that the base now holds (their transaction committed and they were applied to
-   * it). A key a later function wrote again holds that later value and stays.
-   */
-  settle(changes: readonly Change[]): void {
-    for (const [table, key, text] of changes) {
-      const map = this.tables.get(table);
-      if (map === undefined || map.get(key) !== text) continue;
-      map.delete(key);
-      if (map.size === 0) this.tables.delete(table);
-    }
-  }
-
   private write(table: string, key: string, text: string | null): void {
     let map = this.tables.get(table);
     // One ordered map, whatever the base keeps: a batch's writes are few, and a map per partition would
