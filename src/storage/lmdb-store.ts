@@ -189,8 +189,7 @@ class LmdbStore implements Store {
     let kept = false;
     // An async child transaction: lmdb runs queued callbacks one after another on this thread inside a
     // single LMDB write transaction (group commit), each in a nested txn that is rolled back alone if its
-    // callback throws. Serial execution is what makes read-modify-write in `fn` safe, and because the
-    // LMDB write lock is held, also safe against another process on the same env.
+    // callback throws. Serial execution is what makes read-modify-write in `fn` safe.
     let result: T;
     try {
       result = await db.childTransaction(() => {
