@@ -123,6 +123,8 @@ describe('deployments', () => {
     const d = await until(() => latest('manual'), (x) => x?.Status === 'running', 'a running deployment');
     const paused = await c().scheduler<{ DeploymentModifyIndex: number }>('POST', `/v1/deployment/pause/${d!.ID}`, { body: { DeploymentID: d!.ID, Pause: true } });
     expect(paused.body.DeploymentModifyIndex).toBeGreaterThan(0);
+    // Nomad's DeploymentUpdateResponse: WriteMeta is the index alone.
+    expect(Object.keys(paused.body).sort()).toEqual(['DeploymentModifyIndex', 'EvalCreateIndex', 'EvalID', 'Index']);
     expect((await c().scheduler<Deployment>('GET', `/v1/deployment/${d!.ID}`)).body).toMatchObject({ Status: 'paused', StatusDescription: 'Deployment is paused' });
     const resumed = await c().scheduler<{ EvalID: string }>('POST', `/v1/deployment/pause/${d!.ID}`, { body: { Pause: false } });
     expect(resumed.body.EvalID).toBeTruthy();

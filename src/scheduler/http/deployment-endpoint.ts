@@ -25,7 +25,7 @@ function deploymentForRequest(req: SchedulerRequest, capability: string): Deploy
   return d;
 }
 
-/** What fail and pause answer: Nomad's DeploymentUpdateResponse. */
+/** What fail and pause answer: Nomad's DeploymentUpdateResponse, whose WriteMeta is the index alone. */
 function updateResponse(index: number, evalId: string, reverted?: number) {
   return {
     EvalID: evalId,
@@ -33,8 +33,6 @@ function updateResponse(index: number, evalId: string, reverted?: number) {
     DeploymentModifyIndex: index,
     ...(reverted !== undefined ? { RevertedJobVersion: reverted } : {}),
     Index: index,
-    LastContact: 0,
-    KnownLeader: true,
   };
 }
 

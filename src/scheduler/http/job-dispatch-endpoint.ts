@@ -66,9 +66,8 @@ export const jobDispatchRoutes = [
           EvalID: result.evalId,
           EvalCreateIndex: result.evalCreateIndex,
           JobCreateIndex: child.CreateIndex,
+          // Nomad's JobDispatchResponse carries WriteMeta: the index alone.
           Index: answerIndex,
-          LastContact: 0,
-          KnownLeader: true,
         },
       };
     },

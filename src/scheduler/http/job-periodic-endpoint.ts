@@ -13,7 +13,8 @@ export const jobPeriodicRoutes = [
       const evaluation = result.evaluation;
       return {
         index,
-        body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, Index: index, LastContact: 0, KnownLeader: true },
+        // Nomad's PeriodicForceResponse carries WriteMeta: the index alone.
+        body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, Index: index },
       };
     },
   }),

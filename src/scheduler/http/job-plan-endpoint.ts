@@ -76,10 +76,8 @@ export const jobPlanRoutes = [
           Diff: body.Diff === true ? annotateDiff(diffJobs(current ?? null, job, true), result.desiredUpdates) : null,
           NextPeriodicLaunch: nextPeriodicLaunch(job, new Date())?.toISOString().replace(/\.\d{3}Z$/, 'Z') ?? ZERO_TIME,
           Warnings: jobWarnings(job).join('\n'),
+          // Nomad's JobPlanResponse carries WriteMeta: the index alone.
           Index: index,
-          LastContact: 0,
-          KnownLeader: true,
-          NextToken: '',
         },
       };
     },

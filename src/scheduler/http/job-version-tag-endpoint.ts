@@ -9,7 +9,8 @@ export const TAG_DESCRIPTION_MAX = 1000;
 
 const FIELDS = new Set(['Version', 'Description', 'Latest', 'Name', 'JobID', 'Region', 'Namespace', 'SecretID']);
 
-const meta = (index: number) => ({ Index: index, LastContact: 0, KnownLeader: true, NextToken: '' });
+/** Nomad's JobTagResponse carries a QueryMeta that a write leaves at its zero values, the index aside. */
+const meta = (index: number) => ({ Index: index, LastContact: 0, KnownLeader: false, NextToken: '' });
 
 export const jobVersionTagRoutes = [
   defineRoute({

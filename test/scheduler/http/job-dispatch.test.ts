@@ -60,6 +60,8 @@ describe('POST /v1/job/:job_id/dispatch', () => {
     expect(body.EvalID).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.EvalCreateIndex).toBe(body.JobCreateIndex);
     expect(body.Index).toBe(resp.index);
+    // Nomad's JobDispatchResponse: WriteMeta is the index alone.
+    expect(Object.keys(body).sort()).toEqual(['DispatchedJobID', 'EvalCreateIndex', 'EvalID', 'Index', 'JobCreateIndex']);
     const child = await read(body.DispatchedJobID);
     expect(child).toMatchObject({ ParentID: 'encode', Name: body.DispatchedJobID, Dispatched: true, Payload: b64('movie.mp4'), Meta: { team: 'media', keep: 'yes', input: 's3://a', quality: 'hd' } });
     const evaluation = (await c().scheduler<{ JobID: string; TriggeredBy: string }>('GET', `/v1/evaluation/${body.EvalID}`)).body;

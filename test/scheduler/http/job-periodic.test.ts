@@ -49,6 +49,8 @@ describe('periodic force', () => {
     expect(first.body.EvalID).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.body.Index).toBe(first.index);
     expect(first.body.EvalCreateIndex).toBe(first.index);
+    // Nomad's PeriodicForceResponse: WriteMeta is the index alone.
+    expect(Object.keys(first.body).sort()).toEqual(['EvalCreateIndex', 'EvalID', 'Index']);
     const evaluation = (await c().scheduler<{ JobID: string; TriggeredBy: string }>('GET', `/v1/evaluation/${first.body.EvalID}`)).body;
     expect(evaluation.JobID).toMatch(/^report\/periodic-\d+$/);
     expect(evaluation.TriggeredBy).toBe('periodic-job');

@@ -84,6 +84,8 @@ describe('job plan endpoint', () => {
     expect(resp.Diff?.Type).toBe('Added');
     expect(resp.Diff?.TaskGroups[0].Updates).toEqual({ create: 3 });
     expect(resp.Diff?.TaskGroups[0].Tasks?.[0].Annotations).toEqual(['forces create']);
+    // Nomad's JobPlanResponse: WriteMeta is the index alone.
+    expect(Object.keys(resp).sort()).toEqual(['Annotations', 'CreatedEvals', 'Diff', 'FailedTGAllocs', 'Index', 'JobModifyIndex', 'NextPeriodicLaunch', 'Warnings']);
     expect(await snapshot()).toEqual(before);
     expect((await statusOf(c().scheduler('GET', '/v1/job/fresh'))).code).toBe(404);
   });
