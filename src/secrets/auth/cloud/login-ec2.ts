@@ -12,7 +12,7 @@ import { formatDuration } from '../../../shared/duration.js';
 import { mountTtls } from '../role-token.js';
 import { updateAccessListEntryInTx } from './access-list.js';
 import { identityConfig } from './path-config-identity.js';
-import { checkInstanceBindings, describeRunningInstance, instanceCheck } from './login/instance-checks.js';
+import { checkBoundRegion, checkInstanceBindings, describeRunningInstance, instanceCheck } from './login/instance-checks.js';
 import type { LoginOutcome, OutcomeCompletion } from './login/issue-token.js';
 import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
@@ -95,9 +95,7 @@ export async function ec2Login(state: CloudState, req: SecretsRequest, data: Fie
 
   const provider = state.providers.get(services, accessor);
   const instance = await instanceCheck('failed to verify instance ID', describeRunningInstance(provider, doc));
-  if (role.bound_region.length > 0 && !role.bound_region.includes(doc.region)) {
-    throw new UserError(`Region "${doc.region}" does not satisfy the constraint on role "${roleName}"`);
-  }
+  checkBoundRegion(roleName, role, doc.region);
   await instanceCheck('Error validating instance', checkInstanceBindings(provider, roleName, role, doc, instance));
 
   const nonce: NonceRequest = { sent: data.has('nonce'), value: data.get<string>('nonce') };

@@ -14,7 +14,7 @@ import { identityConfig } from './path-config-identity.js';
 import { canonicalArn, parseArn } from './login/arn.js';
 import { forwardCallerIdentity } from './login/iam-forward.js';
 import { checkServerIdHeader, decodeIamRequest, regionFromAuthorization, validateIamRequest, type IamLoginRequest } from './login/iam-request.js';
-import { checkInstanceBindings, describeRunningInstance, instanceCheck } from './login/instance-checks.js';
+import { checkBoundRegion, checkInstanceBindings, describeRunningInstance, instanceCheck } from './login/instance-checks.js';
 import type { LoginOutcome } from './login/issue-token.js';
 import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
@@ -48,9 +48,7 @@ export async function checkInferredInstance(state: CloudState, req: SecretsReque
     throw new UserError(`role "${roleName}" infers an ec2 instance, so it admits only assumed-role sessions of an instance profile, not a ${p.arn.type}`);
   }
   const id = { instanceId: p.arn.sessionName, region: role.inferred_cloud_region, accountId };
-  if (role.bound_region.length > 0 && !role.bound_region.includes(id.region)) {
-    throw new UserError(`Region "${id.region}" does not satisfy the constraint on role "${roleName}"`);
-  }
+  checkBoundRegion(roleName, role, id.region);
   const provider = state.providers.get(req.services, req.mountAccessor);
   const instance = await instanceCheck(
     `failed to verify ${id.instanceId} as a valid EC2 instance in region ${id.region}`,

@@ -52,6 +52,13 @@ export function matchesBound(bound: string, value: string): boolean {
   return bound.endsWith('*') ? value.startsWith(bound.slice(0, -1)) : bound === value;
 }
 
+/** The role's bound_region against the instance's region (a 400 naming both). */
+export function checkBoundRegion(roleName: string, role: RoleEntry, region: string): void {
+  if (role.bound_region.length > 0 && !role.bound_region.includes(region)) {
+    throw new UserError(`Region "${region}" does not satisfy the constraint on role "${roleName}"`);
+  }
+}
+
 /**
  * The role's ec2 constraints, in the established order; the first that fails is reported. Every list
  * constraint is met by any one of its values. `bound_region` is the caller's: ec2 logins check it against
