@@ -4,6 +4,7 @@ import { InternalError } from '../../shared/errors.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
 import type { Leadership } from './leadership.js';
 import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
+import { peerAgents, peerUrl, type PeerTls } from './peer-agents.js';
 
 /** Nomad's answer when a request needs the leader and there is none to reach. */
 export const NO_LEADER = 'No cluster leader';
@@ -15,21 +16,16 @@ export type LeaderForwarder = (raw: RawRequest) => Promise<RawResponse>;
 
 /**
  * Sends a request that only the leader answers (a node's registration and heartbeats, whose timers live on
- * the leader, as in Nomad) on to the leader, and answers what it answered. Over TLS this server presents
- * its own certificate, and trusts its client CAs and its own certificate: the servers of a cluster share one
- * certificate, or have theirs issued by the CA they verify clients with.
+ * the leader, as in Nomad) on to the leader, and answers what it answered (over TLS as peer-agents.ts says).
  */
-export function leaderForwarder(leadership: Leadership, tls?: { cert: string; key: string; ca: string[] }): LeaderForwarder {
-  const agents = {
-    http: new http.Agent({ keepAlive: true }),
-    https: new https.Agent({ keepAlive: true, ...(tls ?? {}) }),
-  };
+export function leaderForwarder(leadership: Leadership, tls?: PeerTls): LeaderForwarder {
+  const agentFor = peerAgents(tls);
   return async (raw) => {
     const leader = leadership.leader();
     if (!leader || leader.ID === leadership.self.ID || !leader.Address || !leadership.knownLeader()) throw new InternalError(NO_LEADER);
-    const url = new URL(raw.path + (raw.query.size > 0 ? `?${raw.query}` : ''), leader.Address);
+    const url = peerUrl(raw, leader.Address);
     try {
-      return await send(url, raw.method, forwardedHeaders(raw), raw.body, url.protocol === 'https:' ? agents.https : agents.http);
+      return await send(url, raw.method, forwardedHeaders(raw), raw.body, agentFor(url));
     } catch (err) {
       throw new InternalError(`${NO_LEADER}: the leader at ${leader.Address} did not answer (${(err as Error).message})`);
     }

@@ -2,8 +2,7 @@
  * Passes a request that reaches into a running task on to the server of the cluster that reaches the
  * allocation's node (node-holders.ts), and relays its answer as it comes, so a log follow streams through
  * both servers; an exec upgrade becomes a byte pipe between the caller and that server, which then speaks
- * the WebSocket itself. Over TLS this server presents its own certificate and trusts its client CAs and
- * its own certificate, as when it forwards to the leader.
+ * the WebSocket itself. Over TLS it connects as peer-agents.ts says, as when it forwards to the leader.
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
@@ -13,6 +12,7 @@ import tls from 'node:tls';
 import { InternalError } from '../../shared/errors.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
 import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
+import { peerAgents, peerUrl, type PeerTls } from './peer-agents.js';
 
 /** How long the other server has to answer a forwarded request, or to take a forwarded upgrade's connection. */
 const ANSWER_WITHIN_MS = 10_000;
@@ -29,20 +29,17 @@ export interface NodeForwarder {
 
 const unreachable = (address: string, err: Error) => new InternalError(`the server at ${address}, which reaches the allocation's node, did not answer: ${err.message}`);
 
-export function nodeForwarder(peerTls?: { cert: string; key: string; ca: string[] }): NodeForwarder {
-  const agents = {
-    http: new http.Agent({ keepAlive: true }),
-    https: new https.Agent({ keepAlive: true, ...(peerTls ?? {}) }),
-  };
+export function nodeForwarder(peerTls?: PeerTls): NodeForwarder {
+  const agentFor = peerAgents(peerTls);
 
   return {
     request(raw, address) {
-      const url = new URL(raw.path + (raw.query.size > 0 ? `?${raw.query}` : ''), address);
+      const url = peerUrl(raw, address);
       const headers = forwardedHeaders(raw);
       headers[FORWARDED_HEADER] = '1';
       const secure = url.protocol === 'https:';
       return new Promise((resolve, reject) => {
-        const req = (secure ? https : http).request(url, { method: raw.method, headers, agent: secure ? agents.https : agents.http }, (res) => {
+        const req = (secure ? https : http).request(url, { method: raw.method, headers, agent: agentFor(url) }, (res) => {
           resolve({
             status: res.statusCode ?? 502,
             headers: relayedHeaders(res),
