@@ -60,14 +60,6 @@ export class LmdbMemoryTables {
     return out;
   }
 
-  txGet<T>(table: string, key: string): T | undefined {
-    return this.get<T>(table, key);
-  }
-
-  txList<T>(table: string, prefix: string): Array<{ key: string; value: T }> {
-    return this.list<T>(table, prefix, {}, true);
-  }
-
   txPut(table: string, key: string, value: unknown): void {
     const stored = storedKey(table, key);
     this.undo.push([table, stored, this.tables.get(table, stored)]);

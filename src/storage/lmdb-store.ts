@@ -290,13 +290,13 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
 
   get<T>(table: string, key: string): T | undefined {
     this.check();
-    if (this.memory?.names.has(table)) return this.memory.txGet<T>(table, key);
+    if (this.memory?.names.has(table)) return this.memory.get<T>(table, key);
     return this.db.get(encodeKey(table, key)) as T | undefined;
   }
 
   list<T>(table: string, prefix = ''): Array<{ key: string; value: T }> {
     this.check();
-    if (this.memory?.names.has(table)) return this.memory.txList<T>(table, prefix);
+    if (this.memory?.names.has(table)) return this.memory.list<T>(table, prefix, {}, true);
     return listRange<T>(this.db, table, prefix, {});
   }
 

@@ -5,7 +5,6 @@
  * a follower takes over without losing or doubling anything.
  */
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from '../support/server.js';
@@ -15,6 +14,7 @@ import { runningAgents, spawnAgent, stopAgent } from '../support/spawn-agent.js'
 import { writeTestPki } from '../support/tls.js';
 import { until as waitUntil } from '../support/wait.js';
 import { ApiClient } from '../../src/api/client.js';
+import { freePort } from '../support/free-port.js';
 
 let postgres: Postgres;
 let home: string;
@@ -39,16 +39,6 @@ afterAll(async () => {
 
 const LEADS = /this server leads the cluster \(term (\d+)\)/;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 const output = (s: SpawnedServer) => s.stdout() + s.stderr();
 
 /**

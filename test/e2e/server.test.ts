@@ -4,12 +4,12 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { makeTempDir, runCli } from '../support/server.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { freePort } from '../support/free-port.js';
 
 const startSvc = spawnServer;
 
@@ -27,17 +27,6 @@ async function lookupSelf(url: string, token: string) {
   return new ApiClient({ address: url, token }).secrets('GET', 'auth/token/lookup-self');
 }
 
-/** A port that was free a moment ago: the only way to test a configured port without racing on 4646. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 let home: string;
 let work: string;

@@ -7,10 +7,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 export interface Postgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`: trust authentication, no password. */
@@ -162,17 +162,6 @@ async function accepts(dir: string, port: number): Promise<boolean> {
   }
 }
 
-/** PostgreSQL cannot listen on port 0 and report the port: ask the kernel for one, then let it go. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Once per machine and package version: a copy of the binaries where the user nobody can run them (the

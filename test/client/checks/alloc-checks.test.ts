@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nomadCheckId } from '../../../src/client/checks/check-id.js';
 import type { ClientAlloc } from '../../../src/client/types.js';
 import type { CheckQueryResult } from '../../../src/scheduler/structs/check-result.js';
 import { MS, SEC, events, lastEvent, makeAlloc, rawTask, startRunner, taskState, tempDir, waitFor } from '../helpers.js';
+import { freePort } from '../../support/free-port.js';
 
 const tmp = tempDir('svc-checks-');
 afterAll(() => tmp.cleanup());
@@ -25,13 +25,6 @@ writeFileSync(
    }).listen(Number(process.argv[2]), '127.0.0.1');`,
 );
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
 
 const check = (name: string, extra: Record<string, unknown>) => ({ Name: name, Interval: 200 * MS, Timeout: 2 * SEC, ...extra });
 
