@@ -1,4 +1,4 @@
-import { MemoryTables } from './memory-tables.js';
+import { jsonText, MemoryTables } from './memory-tables.js';
 import type { RangeOptions } from './ordered-map.js';
 import type { Partitioner } from './partitioned-map.js';
 import type { Store } from './store.js';
@@ -50,20 +50,18 @@ export class LmdbMemoryTables {
   }
 
   get<T>(table: string, key: string): T | undefined {
-    return parse<T>(this.tables.get(table, storedKey(table, key)));
+    return this.tables.read<T>(table, key);
   }
 
   list<T>(table: string, prefix: string, opts: RangeOptions, values: boolean): Array<{ key: string; value: T }> {
-    const out: Array<{ key: string; value: T }> = [];
-    const start = opts.start === undefined ? undefined : storedKey(table, opts.start);
-    this.tables.walk(table, storedKey(table, prefix), { ...opts, start }, (key, text) => void out.push({ key, value: (values ? JSON.parse(text) : undefined) as T }));
-    return out;
+    return this.tables.entries<T>(table, prefix, opts, values);
   }
 
   txPut(table: string, key: string, value: unknown): void {
     const stored = storedKey(table, key);
+    const text = jsonText(table, key, value);
     this.undo.push([table, stored, this.tables.get(table, stored)]);
-    this.tables.set(table, stored, JSON.stringify(value));
+    this.tables.set(table, stored, text);
   }
 
   txDelete(table: string, key: string): boolean {
@@ -95,8 +93,4 @@ export class LmdbMemoryTables {
   private empty(): MemoryTables {
     return new MemoryTables(new Map(this.spec.tables.map((t) => [t.name, t.partition])));
   }
-}
-
-function parse<T>(text: string | undefined): T | undefined {
-  return text === undefined ? undefined : (JSON.parse(text) as T);
 }

@@ -29,7 +29,12 @@ const TABLE_INDEX_PREFIX = 'table_index/';
 /** Per-process registry: a second handle on the same env would miss the first one's wake-ups. */
 const openDirs = new Set<string>();
 
-export async function openLmdbStore(opts: { dir: string; migrations?: Migration[]; memoryTables?: MemoryTablesSpec }): Promise<Store> {
+/**
+ * `memoryTables`: the tables kept in memory (lmdb-memory-tables.ts); by default the product's with the
+ * product's schema, none with other migrations; null keeps every table in the file (a data dir as an older
+ * build wrote it).
+ */
+export async function openLmdbStore(opts: { dir: string; migrations?: Migration[]; memoryTables?: MemoryTablesSpec | null }): Promise<Store> {
   const dir = path.resolve(opts.dir);
   prepareDir(dir);
   const real = fs.realpathSync(dir);
@@ -85,10 +90,9 @@ export async function openLmdbStore(opts: { dir: string; migrations?: Migration[
   try {
     // Touch the env once so a problem with it surfaces here, named, rather than on the first request.
     store.index();
-    await runMigrations(store, opts.migrations ?? SCHEMA_MIGRATIONS);
-    // The product's tables come with the product's schema; a store opened with other migrations (tests of
-    // the store itself) names its own memory tables, if any.
-    const memoryTables = opts.memoryTables ?? (opts.migrations ? undefined : ALLOC_MEMORY_TABLES);
+    const migrations = opts.migrations ?? SCHEMA_MIGRATIONS;
+    await runMigrations(store, migrations);
+    const memoryTables = opts.memoryTables === undefined ? (migrations === SCHEMA_MIGRATIONS ? ALLOC_MEMORY_TABLES : null) : opts.memoryTables;
     if (memoryTables) await store.holdInMemory(memoryTables);
   } catch (err) {
     await store.close().catch(() => {});
@@ -105,6 +109,7 @@ class LmdbStore implements Store {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly waiters = new IndexWaiters((table) => this.currentForSafe(table));
   private memory: LmdbMemoryTables | undefined;
+  private reloading: Promise<void> | undefined;
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
@@ -220,7 +225,7 @@ class LmdbStore implements Store {
     } catch (err) {
       // The function ran and its memory writes were applied, but the transaction did not commit: the
       // memory tables are read again from what the file holds.
-      if (kept) memory?.load();
+      if (kept && memory) await this.reloadMemory(memory);
       throw err;
     }
     // Committed is visible, not durable: waiters hear of the commit only once it is on disk. `flushed`
@@ -229,6 +234,23 @@ class LmdbStore implements Store {
     const durable = flushed.then(() => this.waiters.notify(index, touched, false));
     this.waiters.notify(index, touched, true);
     return { result, index, durable };
+  }
+
+  /**
+   * lmdb runs the next transaction's write functions before it tells the failed one's, so the reload is a
+   * write function of its own, after theirs: it reads what they commit, and does not throw their memory
+   * writes away. One reload serves every function of the failed transaction; the commit's error is what
+   * they answer, whatever the reload meets.
+   */
+  private reloadMemory(memory: LmdbMemoryTables): Promise<void> {
+    this.reloading ??= this.db
+      .childTransaction(() => memory.load())
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (this.reloading = undefined));
+    return this.reloading;
   }
 
   waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number> {

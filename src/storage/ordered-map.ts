@@ -180,16 +180,17 @@ export interface RangeOptions {
   start?: string;
 }
 
+/** What walkRange needs of a map: OrderedMap.walk. */
+interface Walkable<V> {
+  walk(firstAfter: (sortKey: string) => boolean, reverse: boolean, visit: (key: string, value: V) => boolean): void;
+}
+
 /**
  * Visits what `Store.list(table, prefix, opts)` answers, in its order: the keys that start with `prefix`,
  * from `start` (inclusive; a start outside the prefix's range clamps to it, or empties it), reversed, at
  * most `limit` (a negative limit is none). These are the semantics of LMDB's cursor over the byte range of
  * the prefix.
  */
-/** What walkRange needs of a map: OrderedMap.walk. */
-export interface Walkable<V> {
-  walk(firstAfter: (sortKey: string) => boolean, reverse: boolean, visit: (key: string, value: V) => boolean): void;
-}
 
 export function walkRange<V>(map: Walkable<V>, prefix: string, opts: RangeOptions, visit: (key: string, value: V) => void): void {
   let left = opts.limit !== undefined && opts.limit >= 0 ? opts.limit : Infinity;

@@ -152,14 +152,14 @@ export async function readSnapshot(client: pg.PoolClient, locked: boolean): Prom
     after = [last[0], last[1]];
   }
   const index = Number(meta.rows[0].index);
-  for (let after = kvIndex; after < index; ) {
-    const entries = await readLog(client, after, SNAPSHOT_LOG_PAGE);
-    if (entries.length === 0 || entries[0].index !== after + 1) throw new Error(`the log does not reach from ${after} to ${index}`);
+  for (let logAfter = kvIndex; logAfter < index; ) {
+    const entries = await readLog(client, logAfter, SNAPSHOT_LOG_PAGE);
+    if (entries.length === 0 || entries[0].index !== logAfter + 1) throw new Error(`the log does not reach from ${logAfter} to ${index}`);
     for (const entry of entries) {
       if (entry.index > index) break;
       tables.apply(entry.changes);
     }
-    after = entries[entries.length - 1].index;
+    logAfter = entries[entries.length - 1].index;
   }
   return { tables, index, tableIndexes: new Map(Object.entries(meta.rows[0].table_indexes)) };
 }

@@ -2,7 +2,7 @@ import type { Store, WriteTx } from './store.js';
 import { IndexWaiters } from './index-waiters.js';
 import type { RangeOptions } from './ordered-map.js';
 import { Replica } from './replica.js';
-import { storedKey, storedTable } from './store-keys.js';
+import { storedTable } from './store-keys.js';
 import { PendingWrites, type LogEntry } from './pending-writes.js';
 import { runWriteFunctions, type Outcome } from './write-batch.js';
 
@@ -47,21 +47,15 @@ export abstract class ReplicaStore implements Store {
   }
 
   get<T>(table: string, key: string): T | undefined {
-    const t = storedTable(table);
-    const text = this.replica.tables.get(t, storedKey(t, key));
-    return text === undefined ? undefined : (JSON.parse(text) as T);
+    return this.replica.tables.read<T>(storedTable(table), key);
   }
 
   list<T>(table: string, prefix = '', opts: RangeOptions = {}): Array<{ key: string; value: T }> {
-    const out: Array<{ key: string; value: T }> = [];
-    this.walk(table, prefix, opts, (key, text) => void out.push({ key, value: JSON.parse(text) as T }));
-    return out;
+    return this.replica.tables.entries<T>(storedTable(table), prefix, opts, true);
   }
 
   keys(table: string, prefix = '', opts: RangeOptions = {}): string[] {
-    const out: string[] = [];
-    this.walk(table, prefix, opts, (key) => void out.push(key));
-    return out;
+    return this.replica.tables.entries<never>(storedTable(table), prefix, opts, false).map((e) => e.key);
   }
 
   async write<T>(fn: (tx: WriteTx) => T): Promise<{ result: T; index: number }> {
@@ -107,13 +101,6 @@ export abstract class ReplicaStore implements Store {
 
   private currentFor(table: string | undefined): number {
     return table === undefined ? this.replica.index : this.replica.tableIndex(table);
-  }
-
-  private walk(table: string, prefix: string, opts: RangeOptions, visit: (key: string, text: string) => void): void {
-    const t = storedTable(table);
-    const p = storedKey(t, prefix);
-    const start = opts.start === undefined ? undefined : storedKey(t, opts.start);
-    this.replica.tables.walk(t, p, { ...opts, start }, visit);
   }
 
   /** Runs a batch's write functions over the replica, after index `after`; nothing is applied yet. */

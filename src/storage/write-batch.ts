@@ -2,6 +2,7 @@ import type { WriteTx } from './store.js';
 import { TxLifecycle } from './tx-lifecycle.js';
 import type { LogEntry, PendingWrites } from './pending-writes.js';
 import { storedKey, storedTable } from './store-keys.js';
+import { jsonText } from './memory-tables.js';
 
 export type Outcome = { ok: true; result: unknown; index: number } | { ok: false; error: unknown };
 
@@ -69,10 +70,7 @@ class PendingWriteTx extends TxLifecycle implements WriteTx {
     this.check();
     const t = storedTable(table);
     const k = storedKey(t, key);
-    if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError(`store: cannot put a ${typeof value} at ${table}/${key}: it has no JSON form`);
-    this.pending.put(t, k, text);
+    this.pending.put(t, k, jsonText(table, key, value));
   }
 
   delete(table: string, key: string): boolean {

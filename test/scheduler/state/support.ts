@@ -8,7 +8,7 @@ import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
 import type { Store, WriteTx } from '../../../src/storage/store.js';
 import { ALLOC_PLACEMENTS, ALLOCS_BY_CREATE, ALLOCS_BY_NODE, ALLOCS_TABLE, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
-import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
 import { ALLOC_IDS } from '../../../src/scheduler/state/alloc-keys.js';
 import { ALLOC_STUBS } from '../../../src/scheduler/state/alloc-stubs.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
@@ -37,8 +37,7 @@ export class TestStore {
    */
   async openAsSchema8(): Promise<void> {
     await this.store.close();
-    // Migrations given explicitly: the store keeps every table in the file.
-    this.store = await openLmdbStore({ dir: this.dir, migrations: SCHEMA_MIGRATIONS });
+    this.store = await openLmdbStore({ dir: this.dir, memoryTables: null });
     await this.store.write((tx) => {
       for (const { key, value } of tx.list<PlacementEntry>(ALLOC_PLACEMENTS)) {
         const [createIndex, id] = key.split('\u0000');
