@@ -13,9 +13,8 @@ import path from 'node:path';
 import { GCM_OVERHEAD, gcmOpen, gcmSeal } from './aes-gcm.js';
 import { createPrivateFile, errCode, readPrivateFile, reason, removeFile } from './private-file.js';
 import { SEAL_KEY_ENV, loadSealKey, sealKeyName, type SealKey, type SealKeySource } from './seal-key.js';
+import { PLAIN_KEYRING, SEALED_KEYRING } from './keyring-names.js';
 
-const PLAIN_KEYRING = 'keyring.json';
-const SEALED_KEYRING = 'keyring.sealed';
 
 const FORMAT = 1;
 export const KEY_BYTES = 32;

@@ -221,6 +221,11 @@ describe('svc agent', () => {
     await mkdir(serverDir);
     await writeFile(path.join(serverDir, 'keyring.json'), '{}');
     await usage([`-servers=${server.url}`, `-data-dir=${serverDir}`], `-data-dir ${serverDir} is a server's data dir`);
+    // A server started with a seal key keeps its keyring sealed, under another name.
+    const sealedDir = path.join(dir, 'sealed-server-data');
+    await mkdir(sealedDir);
+    await writeFile(path.join(sealedDir, 'keyring.sealed'), 'sealed');
+    await usage([`-servers=${server.url}`, `-data-dir=${sealedDir}`], `-data-dir ${sealedDir} is a server's data dir`);
   });
 
   it('reads its servers from the client block of -config, which `svc server` refuses', async () => {

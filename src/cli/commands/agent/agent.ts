@@ -5,6 +5,7 @@ import { HTTP_FLAGS } from '../../flags/common.js';
 import { NODE_FLAGS, nodeMeta, serverOrigin } from '../../flags/node.js';
 import { UsageError } from '../../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../../../shared/log.js';
+import { KEYRING_FILES } from '../../../storage/keyring-names.js';
 
 /** The API client's TLS flags, as every other command takes them, for the agent's own connections. */
 const TLS_FLAGS: FlagSpec[] = HTTP_FLAGS.filter((f) => ['ca-cert', 'client-cert', 'client-key', 'tls-server-name'].includes(f.name)).map((f) => ({ ...f, group: 'TLS Options' }));
@@ -54,8 +55,9 @@ export default defineCommand({
     const servers = serverUrls(given.length > 0 ? given : (file.client?.servers ?? []));
     const dataDir = (flags['data-dir'] as string | undefined) || file.dataDir;
     if (!dataDir) throw new UsageError("-data-dir is required: the directory that keeps the node's ID, its secret and its allocations (or data_dir in -config)");
-    // A server's data dir holds its own node's identity: a second node there would take that node's place.
-    if (existsSync(path.join(dataDir, 'keyring.json'))) throw new UsageError(`-data-dir ${dataDir} is a server's data dir: give the agent a directory of its own`);
+    // A server's data dir (its keyring, sealed or not) holds its own node's identity: a second node there
+    // would take that node's place.
+    if (KEYRING_FILES.some((name) => existsSync(path.join(dataDir, name)))) throw new UsageError(`-data-dir ${dataDir} is a server's data dir: give the agent a directory of its own`);
     const tls = {
       caCert: flags['ca-cert'] as string | undefined,
       clientCert: flags['client-cert'] as string | undefined,
