@@ -49,7 +49,9 @@ export class TunnelClient {
     try {
       tls = address.startsWith('https:') ? await client.tlsOptions() : {};
     } catch (err) {
+      // Tried again as a tunnel that could not open is: a tunnel given up on would leave the node unreachable.
       log.error(`node tunnel: ${(err as Error).message}`);
+      this.again(false);
       return;
     }
     if (this.stopped) return;
@@ -105,11 +107,15 @@ export class TunnelClient {
       if (this.ws === ws) this.ws = undefined;
       if (this.stopped) return;
       if (opened) log.debug(`node tunnel to ${address} closed; opening it again`);
-      // A tunnel that opened goes back at once; one that could not open waits longer each time.
-      const wait = opened ? RETRY_MS : this.retryMs;
-      if (!opened) this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-      this.retry = setTimeout(() => void this.connect(), wait);
+      this.again(opened);
     });
+  }
+
+  /** Opens the tunnel again: at once after one that opened, after a longer wait each time one could not. */
+  private again(opened: boolean): void {
+    const wait = opened ? RETRY_MS : this.retryMs;
+    if (!opened) this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+    this.retry = setTimeout(() => void this.connect(), wait);
   }
 
   /** The data connection for one request the server has: dialed to the server that asked. */

@@ -181,7 +181,11 @@ export async function handleScheduler(
     // The leader checks who asks, as it would had the request come to it directly.
     if (route.leaderOnly && !services.scheduler.leading) return await services.forwardToLeader(raw);
     const nodeServer = route.allocNode ? nodeServerFor(services, params.alloc_id ?? '', raw.headers) : undefined;
-    if (nodeServer) return await services.forwardToNode.request(raw, nodeServer);
+    if (nodeServer) {
+      // A relayed follow ends at shutdown as one served here does.
+      const relayed = await services.forwardToNode.request(raw, nodeServer);
+      return relayed.stream ? { ...relayed, stream: untilShutdown(relayed.stream, raw, requestId, services) } : relayed;
+    }
     const { caller, serve } = await bindCaller(route, raw, params, services);
     // Names from the path and the query become storage keys or lookups: too long is a 400, said to a
     // caller who proved who it is before anything else is read.

@@ -114,6 +114,8 @@ async function handshakeToken(inbox: Inbox, headerToken: string | undefined): Pr
 export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Promise<void>>();
+  /** upgrades handed to the server that reaches the node: byte pipes this server does not speak in */
+  const relayed = new Set<Duplex>();
   const tunnels = createTunnelEndpoint(services);
 
   const track = (p: Promise<void>) => {
@@ -158,7 +160,11 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
     if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw new UserError('only "Upgrade: websocket" is spoken here');
     // The server that reaches the allocation's node checks who asks, as it would had the upgrade come to it.
     const elsewhere = nodeServerFor(services, up.route.allocId(up.params, up.raw.query), req.headers);
-    if (elsewhere) return services.forwardToNode.upgrade(req, socket, head, elsewhere);
+    if (elsewhere) {
+      relayed.add(socket);
+      socket.once('close', () => relayed.delete(socket));
+      return services.forwardToNode.upgrade(req, socket, head, elsewhere);
+    }
     const query = queryOf(up);
     const handshake = query.get<boolean>('ws_handshake');
     // With a header token everything is checked while a refusal can still be an HTTP status.
@@ -177,9 +183,13 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
         if (!socket.destroyed) refuse(socket, status, message);
       });
     },
-    /** Sessions end on services.shutdown; this waits for them, then cuts sockets still closing, and the node tunnels. */
+    /**
+     * Sessions end on services.shutdown; this waits for them, then cuts sockets still closing, relayed
+     * sessions (the other server ends its side when its socket goes), and the node tunnels.
+     */
     async close(): Promise<void> {
       await Promise.allSettled([...sessions]);
+      for (const socket of relayed) socket.destroy();
       tunnels.close();
       for (const ws of wss.clients) ws.terminate();
       wss.close();

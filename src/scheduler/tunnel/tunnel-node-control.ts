@@ -14,6 +14,9 @@ import { POLL_MS } from '../../client/fs/file-cursor.js';
 import type { StreamEvent } from '../../client/fs/stream-frames.js';
 import { decodeEvent, DIAL_TIMEOUT_MS, NodeAnswer, tunnelPaths, type CallMethod } from '../../client/tunnel/protocol.js';
 import { InternalError } from '../../shared/errors.js';
+
+/** How long the node has to answer a request on a data connection (its body may then take its time). */
+const ANSWER_WITHIN_MS = 10_000;
 import type { NodeControl } from '../runtime.js';
 import { TunnelExecSession } from './tunnel-exec-session.js';
 
@@ -32,7 +35,11 @@ export function tunnelNodeControl(nodeId: string, dial: Dial): NodeControl {
     const socket = await dial();
     return new Promise((resolve, reject) => {
       const req = http.request({ method, path, host: 'node', createConnection: () => socket as Socket });
+      // Until the node answers, as the forwarders between servers wait: a data connection dropped on the
+      // way (a NAT forgetting it) would otherwise hold the request for good. A follow may then stay quiet.
+      req.setTimeout(ANSWER_WITHIN_MS, () => req.destroy(new Error(`no answer within ${ANSWER_WITHIN_MS / 1000} s`)));
       req.once('response', (res) => {
+        req.setTimeout(0);
         // A response cut short fails its reader; the event itself must not go unheard.
         res.on('error', () => undefined);
         resolve({ req, res });
@@ -69,7 +76,11 @@ export function tunnelNodeControl(nodeId: string, dial: Dial): NodeControl {
         req.end();
       }, POLL_MS);
     }
-    const stop = () => req.destroy();
+    // Also when the reader is dropped before its first read: the generator's finally then never runs.
+    const stop = () => {
+      clearInterval(watch);
+      req.destroy();
+    };
     opts.signal.addEventListener('abort', stop, { once: true });
     res.setEncoding('utf8');
     return (async function* events(): AsyncGenerator<StreamEvent> {
