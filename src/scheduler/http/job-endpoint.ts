@@ -6,6 +6,7 @@ import { register } from './job-register.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 import type { Job } from '../structs/job.js';
 import { diffJobs, type JobDiff } from '../structs/diff.js';
+import { writeQueryMeta } from './write-meta.js';
 
 export const jobRoutes = [
   defineRoute({
@@ -49,7 +50,7 @@ export const jobRoutes = [
       });
       return {
         index,
-        body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: false, NextToken: '' },
+        body: { EvalID: evaluation?.ID ?? '', EvalCreateIndex: evaluation?.CreateIndex ?? 0, JobModifyIndex: job.JobModifyIndex, VolumeEvalID: '', VolumeEvalIndex: 0, ...writeQueryMeta(index) },
       };
     },
   }),

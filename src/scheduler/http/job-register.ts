@@ -8,6 +8,7 @@ import { canonicalizeJob, formatValidationErrors, jobWarnings, lookup, validateJ
 import type { RouteResult, SchedulerRequest } from './route.js';
 import type { Job } from '../structs/job.js';
 import type { Evaluation } from '../structs/evaluation.js';
+import { writeQueryMeta } from './write-meta.js';
 
 const BODY_FIELDS: Record<string, 'object' | 'bool' | 'int' | 'string'> = {
   Job: 'object',
@@ -116,11 +117,7 @@ export function registerAnswer(result: { index: number; job: Job; evaluation?: E
       EvalCreateIndex: result.evaluation?.CreateIndex ?? 0,
       JobModifyIndex: result.job.JobModifyIndex,
       Warnings: warnings.join('\n'),
-      Index: result.index,
-      // Nomad's write responses carry QueryMeta at its zero values: only Index is set.
-      LastContact: 0,
-      KnownLeader: false,
-      NextToken: '',
+      ...writeQueryMeta(result.index),
     },
   };
 }

@@ -6,6 +6,7 @@ import { SCALING_EVENTS_TABLE } from '../state/tables.js';
 import { scaleJob, scaleStatus } from '../state/scaling.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
+import { writeQueryMeta } from './write-meta.js';
 
 const FIELDS = new Set(['Count', 'Target', 'Message', 'Error', 'Meta', 'EnforceIndex', 'JobModifyIndex', 'PolicyOverride', 'Region', 'Namespace', 'SecretID']);
 
@@ -81,7 +82,7 @@ export const jobScaleRoutes = [
       const evaluation = result.evaluation ? { EvalID: result.evaluation.ID, EvalCreateIndex: result.evaluation.CreateIndex } : {};
       return {
         index: result.index,
-        body: { ...evaluation, JobModifyIndex: result.job.JobModifyIndex, Warnings: '', Index: result.index, LastContact: 0, KnownLeader: false, NextToken: '' },
+        body: { ...evaluation, JobModifyIndex: result.job.JobModifyIndex, Warnings: '', ...writeQueryMeta(result.index) },
       };
     },
   }),

@@ -3,14 +3,13 @@ import { UserError } from '../../shared/errors.js';
 import { tagVersion, unsetTag } from '../state/job-version-tags.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
+import { writeQueryMeta } from './write-meta.js';
 
 /** Nomad's limit on a tag's description. */
 export const TAG_DESCRIPTION_MAX = 1000;
 
 const FIELDS = new Set(['Version', 'Description', 'Latest', 'Name', 'JobID', 'Region', 'Namespace', 'SecretID']);
 
-/** Nomad's JobTagResponse carries a QueryMeta that a write leaves at its zero values, the index aside. */
-const meta = (index: number) => ({ Index: index, LastContact: 0, KnownLeader: false, NextToken: '' });
 
 export const jobVersionTagRoutes = [
   defineRoute({
@@ -31,7 +30,7 @@ export const jobVersionTagRoutes = [
         version: version as number | undefined,
         description,
       });
-      return { index, body: { ...tag, ...meta(index) } };
+      return { index, body: { ...tag, ...writeQueryMeta(index) } };
     },
   }),
   defineRoute({
@@ -42,7 +41,7 @@ export const jobVersionTagRoutes = [
     handler: async (req) => {
       const index = await unsetTag(req.services.store, req.namespace, req.params.job_id, req.params.tag_name);
       // Nomad answers the tag shape, emptied.
-      return { index, body: { Name: '', Description: '', TaggedTime: 0, ...meta(index) } };
+      return { index, body: { Name: '', Description: '', TaggedTime: 0, ...writeQueryMeta(index) } };
     },
   }),
 ];
