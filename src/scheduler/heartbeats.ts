@@ -28,7 +28,7 @@ export const HEARTBEAT_GRACE_MS = 10_000;
  * alone on its state), since nobody knows when each last beat. The last leader may have given a node of a
  * large cluster a TTL of minutes; a shorter one here would mark nodes down that did nothing wrong.
  */
-export const FAILOVER_HEARTBEAT_TTL_MS = 5 * 60_000;
+const FAILOVER_HEARTBEAT_TTL_MS = 5 * 60_000;
 /** The sweep runs this many times per grace period, at most once a second. */
 const SWEEPS_PER_GRACE = 10;
 

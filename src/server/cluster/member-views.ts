@@ -72,8 +72,8 @@ export function sysLeader(leadership: Leadership): SysLeader {
 }
 
 /** svc serves one region of one datacenter, as a Nomad server started with no region or datacenter. */
-export const REGION = 'global';
-export const DATACENTER = 'dc1';
+const REGION = 'global';
+const DATACENTER = 'dc1';
 
 /** A member of Nomad's gossip pool (api.AgentMember). */
 export interface AgentMember {
@@ -100,7 +100,7 @@ export interface ServerMembers {
 }
 
 /** Host and port of an API address (`https://[::1]:4646` → `::1`, 4646); '' and 0 when there is none. */
-export function addressParts(address: string): { addr: string; port: number } {
+function addressParts(address: string): { addr: string; port: number } {
   let url: URL;
   try {
     url = new URL(address);

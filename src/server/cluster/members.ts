@@ -10,7 +10,7 @@ import type { ServerIdentity } from './leadership.js';
 
 export const MEMBERS_TABLE = 'cluster-members';
 
-export const HEARTBEAT_INTERVAL_MS = 5000;
+const HEARTBEAT_INTERVAL_MS = 5000;
 /** A member unheard of for three heartbeats is failed: one late or lost beat does not flap its status. */
 export const FAILED_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
 export const REAP_AFTER_MS = 24 * 60 * 60 * 1000;

@@ -16,7 +16,7 @@ import { LEADER_KEY, NotLeader, readLeader, type LeaderRecord, type Leadership, 
  */
 
 /** The advisory lock's key: an arbitrary constant, the same in every svc build ("svc" in ASCII). */
-export const LEADER_LOCK = 0x737663;
+const LEADER_LOCK = 0x737663;
 
 /** The lock session's application_name, which names it in pg_stat_activity. */
 export const LOCK_SESSION_NAME = 'svc leader lock';
