@@ -7,6 +7,7 @@ import { NodeAgent, NodeRegistrationRefused } from '../client/node-agent.js';
 import { createLogger, type LogLevel } from '../shared/log.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
+import { nodeBannerLines, stopSignal } from './daemon.js';
 
 export interface AgentOptions {
   /** origins of the servers, checked */
@@ -32,12 +33,7 @@ function refusalText(err: NodeRegistrationRefused, opts: AgentOptions): string {
 }
 
 export async function startAgent(opts: AgentOptions, io: Io): Promise<number> {
-  // Caught from the first moment, as `svc server` does: the default action would cut a status report short.
-  let signalled: (name: string) => void = () => undefined;
-  const signal = new Promise<string>((resolve) => (signalled = resolve));
-  const onSignal = (name: string) => () => signalled(name);
-  process.once('SIGINT', onSignal('SIGINT'));
-  process.once('SIGTERM', onSignal('SIGTERM'));
+  const signal = stopSignal();
 
   const log = createLogger(opts.logLevel);
   let fingerprint;
@@ -49,7 +45,6 @@ export async function startAgent(opts: AgentOptions, io: Io): Promise<number> {
     return 1;
   }
   const { node, secret } = fingerprint;
-  let refusal: NodeRegistrationRefused | undefined;
   let refusedWith: (err: NodeRegistrationRefused) => void = () => undefined;
   const refused = new Promise<NodeRegistrationRefused>((resolve) => (refusedWith = resolve));
   const agent = new NodeAgent({
@@ -63,48 +58,33 @@ export async function startAgent(opts: AgentOptions, io: Io): Promise<number> {
     // As a Nomad client's: tasks outlive the agent, which finds them again when it restarts.
     stopTasksOnShutdown: false,
     tunnel: true,
-    onRefused: (err) => {
-      refusal = err;
-      refusedWith(err);
-    },
+    onRefused: (err) => refusedWith(err),
   });
-  // The first registration is tried before the banner: a refusal is the one line the user reads. A signal
-  // meanwhile (a server that accepts the connection but does not answer) ends it.
-  const early = await Promise.race([agent.start(), signal]);
-  if (typeof early === 'string') {
-    io.out(`==> Caught ${early}, shutting down`);
+  /** Stops the agent on a signal (exit 0) or a refusal (exit 1, saying why). */
+  const finish = async (outcome: string | NodeRegistrationRefused): Promise<number> => {
+    if (typeof outcome === 'string') io.out(`==> Caught ${outcome}, shutting down`);
     await agent.stop();
+    if (typeof outcome !== 'string') {
+      io.err(refusalText(outcome, opts));
+      return 1;
+    }
     io.out('==> svc agent stopped');
     return 0;
-  }
-  if (refusal) {
-    await agent.stop();
-    io.err(refusalText(refusal, opts));
-    return 1;
-  }
+  };
+  // The first registration is tried before the banner: a refusal is the one line the user reads. A signal
+  // meanwhile (a server that accepts the connection but does not answer) ends it. A refusal is heard
+  // before the registration returns, so it wins the race.
+  const early = await Promise.race([agent.start().then(() => undefined), signal, refused]);
+  if (early !== undefined) return finish(early);
 
-  const drivers = Object.entries(node.Drivers);
-  const usable = drivers.filter(([, d]) => d.Detected && d.Healthy).map(([name]) => name);
   const lines = [
     '==> svc agent started! Log data will stream in below:',
     '',
     `             Version: ${VERSION}`,
     `             Servers: ${opts.servers.join(', ')}`,
     `            Data dir: ${opts.dataDir}`,
-    `                Node: ${node.Name} (${node.ID.slice(0, 8)}), datacenter ${node.Datacenter}, drivers: ${usable.join(', ') || 'none'}`,
+    ...nodeBannerLines(node),
   ];
-  // A driver the node cannot offer says why, so a job that needs it is not a mystery later.
-  for (const [name, d] of drivers) if (!(d.Detected && d.Healthy)) lines.push(`                      ${name} unavailable: ${d.HealthDescription}`);
   io.out(`${lines.join('\n')}\n`);
-
-  const outcome = await Promise.race([signal, refused]);
-  if (outcome instanceof NodeRegistrationRefused) {
-    await agent.stop();
-    io.err(refusalText(outcome, opts));
-    return 1;
-  }
-  io.out(`==> Caught ${outcome}, shutting down`);
-  await agent.stop();
-  io.out('==> svc agent stopped');
-  return 0;
+  return finish(await Promise.race([signal, refused]));
 }

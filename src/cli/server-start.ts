@@ -3,6 +3,7 @@ import type { Io } from './io.js';
 import { writeTokenFile } from './token-file.js';
 import { buildServer, type ServerOptions } from '../server/app.js';
 import type { DevCloud, startDevCloud } from '../server/dev-cloud.js';
+import { nodeBannerLines, stopSignal } from './daemon.js';
 
 /** 127.0.0.0/8 and ::1 (also IPv4-mapped): addresses no other host can reach. */
 function isLoopback(address: string): boolean {
@@ -11,13 +12,8 @@ function isLoopback(address: string): boolean {
 
 /** `devCloud` (-dev-cloud) comes from the caller, which loads it from its own bundle. */
 export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv, devCloud?: typeof startDevCloud): Promise<number> {
-  // Signals are caught from the first moment: a supervisor may stop us as soon as the banner appears,
-  // and the default action would end the process without closing storage.
-  let signalled: (name: string) => void = () => undefined;
-  const signal = new Promise<string>((resolve) => (signalled = resolve));
-  const onSignal = (name: string) => () => signalled(name);
-  process.once('SIGINT', onSignal('SIGINT'));
-  process.once('SIGTERM', onSignal('SIGTERM'));
+  // From the first moment: a supervisor may stop us as soon as the banner appears.
+  const signal = stopSignal();
 
   let server;
   try {
@@ -60,13 +56,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
   ];
   if (opts.auditFile) lines.push(`           Audit log: ${opts.auditFile}`);
   const node = server.node();
-  if (node) {
-    const drivers = Object.entries(node.Drivers);
-    const usable = drivers.filter(([, d]) => d.Detected && d.Healthy).map(([name]) => name);
-    lines.push(`                Node: ${node.Name} (${node.ID.slice(0, 8)}), datacenter ${node.Datacenter}, drivers: ${usable.join(', ') || 'none'}`);
-    // A driver the node cannot offer says why, so a job that needs it is not a mystery later.
-    for (const [name, d] of drivers) if (!(d.Detected && d.Healthy)) lines.push(`                      ${name} unavailable: ${d.HealthDescription}`);
-  }
+  if (node) lines.push(...nodeBannerLines(node));
   lines.push('');
   if (server.rootToken) {
     if (opts.dev) {
