@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { TUNNEL_PROTOCOL } from '../../client/tunnel/protocol.js';
 import { forgetHolder, recordHolder } from '../../server/cluster/node-holders.js';
-import { clientCertVerified } from '../../server/http/listener.js';
+import type { RawRequest } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { authenticateNode } from './caller.js';
@@ -30,8 +30,8 @@ export interface TunnelTarget {
 }
 
 /** The tunnel path an upgrade asks for, or undefined for any other path. */
-export function tunnelTarget(url: string | undefined): TunnelTarget | undefined {
-  const m = PATH.exec(new URL(url ?? '/', 'http://upgrade').pathname);
+export function tunnelTarget(path: string): TunnelTarget | undefined {
+  const m = PATH.exec(path);
   if (!m) return undefined;
   try {
     return { nodeId: decodeURIComponent(m[1]), streamId: m[2] === undefined ? undefined : decodeURIComponent(m[2]) };
@@ -58,10 +58,9 @@ export function createTunnelEndpoint(services: Services) {
   }
 
   return {
-    handle(req: IncomingMessage, socket: Duplex, head: Buffer, target: TunnelTarget): void {
-      if (services.config.nodeClientCert && !clientCertVerified(req.socket)) throw new PermissionDenied(NODE_CERT_REQUIRED);
-      const url = new URL(req.url ?? '/', 'http://upgrade');
-      authenticateNode({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.alloc(0), remoteAddress: req.socket.remoteAddress ?? '' }, target.nodeId, services);
+    handle(req: IncomingMessage, raw: RawRequest, socket: Duplex, head: Buffer, target: TunnelTarget): void {
+      if (services.config.nodeClientCert && !raw.clientCertVerified) throw new PermissionDenied(NODE_CERT_REQUIRED);
+      authenticateNode(raw, target.nodeId, services);
       if (req.method !== 'GET') throw new UserError('a tunnel upgrade is a GET request');
       const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
       if (target.streamId === undefined) {

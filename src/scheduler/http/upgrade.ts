@@ -57,9 +57,10 @@ function closeWith(ws: WebSocket, err: unknown, services: Services, what: string
   if (ws.readyState === ws.OPEN) ws.close(status >= 500 ? CLOSE_INTERNAL : CLOSE_POLICY, closeReason(message));
 }
 
-function parse(req: IncomingMessage, routes: WsRouteDef[]): Upgrade | { path: string } {
+/** The upgrade request as every other request reaches a handler: its URL parsed once, no body. */
+function rawUpgrade(req: IncomingMessage): RawRequest {
   const url = new URL(req.url ?? '/', 'http://upgrade');
-  const raw: RawRequest = {
+  return {
     method: req.method ?? 'GET',
     path: url.pathname,
     query: url.searchParams,
@@ -68,17 +69,20 @@ function parse(req: IncomingMessage, routes: WsRouteDef[]): Upgrade | { path: st
     remoteAddress: req.socket.remoteAddress ?? '',
     clientCertVerified: clientCertVerified(req.socket),
   };
+}
+
+function parse(raw: RawRequest, routes: WsRouteDef[]): Upgrade | undefined {
   let parts: string[];
   try {
-    parts = url.pathname.split('/').slice(1).map(decodeURIComponent);
+    parts = raw.path.split('/').slice(1).map(decodeURIComponent);
   } catch {
-    return { path: url.pathname };
+    return undefined;
   }
   for (const route of routes) {
     const params = matchRoute(route.path, parts);
     if (params) return { route, params, raw };
   }
-  return { path: url.pathname };
+  return undefined;
 }
 
 /** The query checked against the route's schema: what the handler reads, and `ws_handshake`. */
@@ -147,14 +151,14 @@ export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => undefined);
     if (services.stopping) return refuse(socket, 503, 'server shutting down');
-    const tunnel = tunnelTarget(req.url);
-    if (tunnel) return tunnels.handle(req, socket, head, tunnel);
-    const up = parse(req, routes);
-    if (!('route' in up)) {
+    const raw = rawUpgrade(req);
+    const tunnel = tunnelTarget(raw.path);
+    if (tunnel) return tunnels.handle(req, raw, socket, head, tunnel);
+    const up = parse(raw, routes);
+    if (!up) {
       // As everywhere: who may not ask learns nothing about which paths exist.
-      const raw = { method: req.method ?? 'GET', path: up.path, query: new URLSearchParams(), headers: req.headers, body: Buffer.alloc(0), remoteAddress: '' };
       await authenticate(raw, services);
-      throw new NotFound(`no WebSocket endpoint at ${up.path}`);
+      throw new NotFound(`no WebSocket endpoint at ${raw.path}`);
     }
     if (req.method !== 'GET') throw new UserError('a WebSocket upgrade is a GET request');
     if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw new UserError('only "Upgrade: websocket" is spoken here');
