@@ -12,12 +12,7 @@
 import type { WebSocket } from 'ws';
 import type { ExecExit, ExecSession, TerminalSize } from '../../client/exec/types.js';
 import type { ExecLaunch } from './ws-route.js';
-
-/** Close codes: normal, going away (server stopping), policy violation (caller errors), internal error. */
-export const CLOSE_NORMAL = 1000;
-export const CLOSE_GOING_AWAY = 1001;
-export const CLOSE_POLICY = 1008;
-export const CLOSE_INTERNAL = 1011;
+import { CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_POLICY } from '../../shared/ws-close.js';
 
 /** Output frames carry at most this many raw bytes. */
 const MAX_FRAME_BYTES = 64 * 1024;

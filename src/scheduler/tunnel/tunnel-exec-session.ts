@@ -7,14 +7,7 @@ import type { WebSocket } from 'ws';
 import type { ExecExit, ExecSession, ExecStream, TerminalSize } from '../../client/exec/types.js';
 import { NodeAnswer } from '../../client/tunnel/protocol.js';
 import { InternalError } from '../../shared/errors.js';
-
-/**
- * The close codes exec-stream.ts ends a session with (RFC 6455: going away, policy violation), written
- * out here: importing that module would tie the scheduler's runtime and the server's services into one
- * import cycle.
- */
-const CLOSE_GOING_AWAY = 1001;
-const CLOSE_POLICY = 1008;
+import { CLOSE_GOING_AWAY, CLOSE_POLICY } from '../../shared/ws-close.js';
 
 interface NodeFrame {
   stdout?: { data?: string; close?: boolean };
