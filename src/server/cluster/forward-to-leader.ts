@@ -1,10 +1,7 @@
-import http from 'node:http';
-import https from 'node:https';
 import { InternalError } from '../../shared/errors.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
 import type { Leadership } from './leadership.js';
-import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
-import { peerAgents, peerUrl, type PeerTls } from './peer-agents.js';
+import { peerAgents, peerRequest, type PeerTls } from './peer-agents.js';
 
 /** Nomad's answer when a request needs the leader and there is none to reach. */
 export const NO_LEADER = 'No cluster leader';
@@ -23,28 +20,10 @@ export function leaderForwarder(leadership: Leadership, tls?: PeerTls): LeaderFo
   return async (raw) => {
     const leader = leadership.leader();
     if (!leader || leader.ID === leadership.self.ID || !leader.Address || !leadership.knownLeader()) throw new InternalError(NO_LEADER);
-    const url = peerUrl(raw, leader.Address);
     try {
-      return await send(url, raw.method, forwardedHeaders(raw), raw.body, agentFor(url));
+      return await peerRequest(raw, leader.Address, agentFor, FORWARD_TIMEOUT_MS);
     } catch (err) {
       throw new InternalError(`${NO_LEADER}: the leader at ${leader.Address} did not answer (${(err as Error).message})`);
     }
   };
-}
-
-function send(url: URL, method: string, headers: Record<string, string | string[]>, body: Buffer, agent: http.Agent): Promise<RawResponse> {
-  const request = url.protocol === 'https:' ? https.request : http.request;
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent, timeout: FORWARD_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 502, headers: relayedHeaders(res), body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${FORWARD_TIMEOUT_MS / 1000} s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
 }

@@ -4,15 +4,13 @@
  * both servers; an exec upgrade becomes a byte pipe between the caller and that server, which then speaks
  * the WebSocket itself. Over TLS it connects as peer-agents.ts says, as when it forwards to the leader.
  */
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { InternalError } from '../../shared/errors.js';
 import type { RawRequest, RawResponse } from '../http/types.js';
-import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
-import { peerAgents, peerUrl, type PeerTls } from './peer-agents.js';
+import { peerAgents, peerRequest, type PeerTls } from './peer-agents.js';
 
 /** How long the other server has to answer a forwarded request, or to take a forwarded upgrade's connection. */
 const ANSWER_WITHIN_MS = 10_000;
@@ -34,35 +32,7 @@ export function nodeForwarder(peerTls?: PeerTls): NodeForwarder {
 
   return {
     request(raw, address) {
-      const url = peerUrl(raw, address);
-      const headers = forwardedHeaders(raw);
-      headers[FORWARDED_HEADER] = '1';
-      const secure = url.protocol === 'https:';
-      return new Promise((resolve, reject) => {
-        const req = (secure ? https : http).request(url, { method: raw.method, headers, agent: agentFor(url) }, (res) => {
-          resolve({
-            status: res.statusCode ?? 502,
-            headers: relayedHeaders(res),
-            body: '',
-            stream: async (write, signal) => {
-              const stop = () => res.destroy();
-              signal.addEventListener('abort', stop, { once: true });
-              try {
-                for await (const chunk of res) await write(chunk as Buffer);
-                // A cut answer is cut here too, so the caller does not take it for a whole one.
-                if (!res.complete) throw new Error(`the answer of ${address} was cut`);
-              } finally {
-                signal.removeEventListener('abort', stop);
-              }
-            },
-          });
-        });
-        // Until the other server answers: a log follow may then stay quiet for as long as it likes.
-        req.setTimeout(ANSWER_WITHIN_MS, () => req.destroy(new Error(`no answer within ${ANSWER_WITHIN_MS / 1000} s`)));
-        req.on('response', () => req.setTimeout(0));
-        req.on('error', (err) => reject(unreachable(address, err)));
-        req.end(raw.body);
-      });
+      return peerRequest(raw, address, agentFor, ANSWER_WITHIN_MS, { [FORWARDED_HEADER]: '1' }).catch((err: Error) => Promise.reject(unreachable(address, err)));
     },
 
     upgrade(req, socket, head, address) {
