@@ -3,13 +3,13 @@
  * connections the node dialed to its server, answering with the same NodeControl the server uses for a
  * node in its own process (the NodeAgent). Only the server at the other end of the tunnel can ask.
  */
-import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { WebSocketServer } from 'ws';
 import type { NodeControl } from '../../scheduler/runtime.js';
 import { Inbox, runExecStream } from '../../scheduler/http/exec-stream.js';
-import { classify } from '../../server/http/respond.js';
+import { classify, refuseSocket } from '../../server/http/respond.js';
 import { UserError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { FileReadOptions, LogReadOptions } from '../fs/alloc-fs.js';
@@ -54,9 +54,7 @@ function answerError(res: ServerResponse, err: unknown, log: Logger, what: strin
 
 function refuseUpgrade(socket: Duplex, err: unknown): void {
   const { status, message } = classify(err);
-  const body = Buffer.from(message);
-  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`;
-  socket.end(Buffer.concat([Buffer.from(head), body]));
+  refuseSocket(socket, status, message);
 }
 
 function parseJson<T>(text: string, what: string): T {

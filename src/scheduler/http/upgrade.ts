@@ -6,7 +6,7 @@
  * 1008 for the caller's mistakes (auth included), 1011 for ours, each with the message as its reason. An
  * exec for an allocation whose node another server of the cluster reaches is passed to that server whole.
  */
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
@@ -14,7 +14,7 @@ import { uuid } from '../../shared/ids.js';
 import { FieldData } from '../../server/framework/field-data.js';
 import type { Fields } from '../../server/framework/field-schema.js';
 import { clientCertVerified } from '../../server/http/listener.js';
-import { classify } from '../../server/http/respond.js';
+import { classify, refuseSocket } from '../../server/http/respond.js';
 import { tokenFromHeaders } from '../../server/http/token-header.js';
 import type { RawRequest } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';
@@ -40,17 +40,7 @@ interface Upgrade {
 }
 
 /** Answers the upgrade request with an HTTP error, as the scheduler API words them (plain text). */
-function refuse(socket: Duplex, status: number, message: string): void {
-  const body = Buffer.from(message);
-  const head = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
-    'content-type: text/plain; charset=utf-8',
-    `content-length: ${body.length}`,
-    `x-svc-request-id: ${uuid()}`,
-    'connection: close',
-  ];
-  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]));
-}
+const refuse = (socket: Duplex, status: number, message: string): void => refuseSocket(socket, status, message, { 'x-svc-request-id': uuid() });
 
 function closeWith(ws: WebSocket, err: unknown, services: Services, what: string): void {
   const { status, message, internal } = classify(err);

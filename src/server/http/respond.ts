@@ -3,6 +3,8 @@
  * for successes is src/secrets/http/envelope.ts), the scheduler side answers in Nomad's PascalCase JSON
  * with plain-text error bodies. Errors become statuses here and nowhere else.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { SvcError } from '../../shared/errors.js';
 import type { RawResponse } from './types.js';
 
@@ -25,4 +27,16 @@ export function classify(err: unknown): { status: number; message: string; inter
   if (err instanceof SvcError) return { status: err.statusCode, message: err.message, internal: err.statusCode >= 500 };
   const message = err instanceof Error ? err.message : String(err);
   return { status: 500, message: message || 'internal error', internal: true };
+}
+
+/**
+ * Answers an upgrade request on its raw socket with an HTTP error (plain text), and ends the connection:
+ * no response object exists for an upgrade.
+ */
+export function refuseSocket(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
+  const body = Buffer.from(message);
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'content-type: text/plain; charset=utf-8', `content-length: ${body.length}`];
+  for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
+  head.push('connection: close');
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]));
 }
