@@ -142,7 +142,8 @@ class LmdbStore implements Store {
 
   /**
    * Moves the tables into memory (lmdb-memory-tables.ts): what the file still holds of them (written
-   * before they moved) is removed, and they are filled from what they are derived from.
+   * before they moved) is removed, and they are filled from what they are derived from. Only the first
+   * open of an older data dir finds anything to remove; every later one finds the ranges empty at once.
    */
   async holdInMemory(spec: MemoryTablesSpec): Promise<void> {
     for (const { name: table } of spec.tables) {
