@@ -191,7 +191,6 @@ interface Walkable<V> {
  * most `limit` (a negative limit is none). These are the semantics of LMDB's cursor over the byte range of
  * the prefix.
  */
-
 export function walkRange<V>(map: Walkable<V>, prefix: string, opts: RangeOptions, visit: (key: string, value: V) => void): void {
   let left = opts.limit !== undefined && opts.limit >= 0 ? opts.limit : Infinity;
   if (left === 0) return;
