@@ -1,4 +1,4 @@
-import { jsonText, MemoryTables } from './memory-tables.js';
+import { heldValue, MemoryTables, type HeldValue } from './memory-tables.js';
 import type { RangeOptions } from './ordered-map.js';
 import type { Partitioner } from './partitioned-map.js';
 import type { Store } from './store.js';
@@ -26,13 +26,14 @@ export interface MemoryTablesSpec {
  * writes before it returns. That is before lmdb commits its transaction: a reader never finds a record of
  * the file (an evaluation the plan completed) ahead of its entry here, only for a moment an entry whose
  * record is not yet there, which every reader treats as absent. Keys are held as LMDB stores them
- * (storedKey) and values as JSON text, so each read hands out a fresh copy, as LMDB's JSON encoding does.
+ * (storedKey) and values as JSON text, so each read hands out a fresh copy, as LMDB's JSON encoding does;
+ * a safe integer (an allocation's creation index) is held as itself, which needs no copy.
  */
 export class LmdbMemoryTables {
   readonly names: ReadonlySet<string>;
-  private tables: MemoryTables;
-  /** what the running write function changed, with what each key held before: [table, key, text or undefined] */
-  private readonly undo: Array<[string, string, string | undefined]> = [];
+  private tables: MemoryTables<HeldValue>;
+  /** what the running write function changed, with what each key held before: [table, key, value or undefined] */
+  private readonly undo: Array<[string, string, HeldValue | undefined]> = [];
 
   constructor(
     private readonly spec: MemoryTablesSpec,
@@ -45,7 +46,7 @@ export class LmdbMemoryTables {
   /** Fills the tables from the file: at open, and after a commit failed with its writes applied here. */
   load(): void {
     this.tables = this.empty();
-    for (const [table, key, value] of this.spec.rebuild(this.store)) this.tables.set(table, key, JSON.stringify(value));
+    for (const [table, key, value] of this.spec.rebuild(this.store)) this.tables.set(table, key, heldValue(table, key, value));
     this.undo.length = 0;
   }
 
@@ -59,9 +60,9 @@ export class LmdbMemoryTables {
 
   txPut(table: string, key: string, value: unknown): void {
     const stored = storedKey(table, key);
-    const text = jsonText(table, key, value);
+    const held = heldValue(table, key, value);
     this.undo.push([table, stored, this.tables.get(table, stored)]);
-    this.tables.set(table, stored, text);
+    this.tables.set(table, stored, held);
   }
 
   txDelete(table: string, key: string): boolean {
@@ -90,7 +91,7 @@ export class LmdbMemoryTables {
     this.undo.length = 0;
   }
 
-  private empty(): MemoryTables {
-    return new MemoryTables(new Map(this.spec.tables.map((t) => [t.name, t.partition])));
+  private empty(): MemoryTables<HeldValue> {
+    return new MemoryTables<HeldValue>(new Map(this.spec.tables.map((t) => [t.name, t.partition])));
   }
 }

@@ -12,25 +12,42 @@ export function jsonText(table: string, key: string, value: unknown): string {
 }
 
 /**
+ * A value as a memory table holds it: JSON text, or a safe integer as itself where the holder chooses
+ * (heldValue), which costs the heap no object at all.
+ */
+export type HeldValue = string | number;
+
+/** What a held value reads as: a fresh parse of the text, or the integer. */
+const parsed = <T>(held: HeldValue): T => (typeof held === 'number' ? held : JSON.parse(held)) as T;
+
+/**
+ * What the LMDB store's memory tables hold for a value: a safe integer as itself (an allocation's creation
+ * index), anything else as its JSON text. -0 is text: JSON reads it back as 0, and so must this.
+ */
+export function heldValue(table: string, key: string, value: unknown): HeldValue {
+  return Number.isSafeInteger(value) && !Object.is(value, -0) ? (value as number) : jsonText(table, key, value);
+}
+
+/**
  * Every table of a store in memory, values as JSON text: the PostgreSQL backend's replica, which answers
  * the Store interface's synchronous reads, and the LMDB store's memory tables. Text, not parsed values,
  * because callers mutate what they read: parsing on every read hands out a fresh copy, exactly what LMDB's
  * JSON encoding does, and a string takes a fraction of the memory of the object it encodes.
  */
-export class MemoryTables {
-  private readonly tables = new Map<string, TableMap<string>>();
+export class MemoryTables<V extends HeldValue = string> {
+  private readonly tables = new Map<string, TableMap<V>>();
 
   /** `partitions`: the tables kept as a PartitionedMap, each with its partitioner */
   constructor(private readonly partitions: ReadonlyMap<string, Partitioner> = new Map()) {}
 
-  get(table: string, key: string): string | undefined {
+  get(table: string, key: string): V | undefined {
     return this.tables.get(table)?.get(key);
   }
 
-  set(table: string, key: string, text: string): void {
+  set(table: string, key: string, value: V): void {
     let map = this.tables.get(table);
-    if (map === undefined) this.tables.set(table, (map = tableMap<string>(this.partitions.get(table))));
-    map.set(key, text);
+    if (map === undefined) this.tables.set(table, (map = tableMap<V>(this.partitions.get(table))));
+    map.set(key, value);
   }
 
   delete(table: string, key: string): boolean {
@@ -41,7 +58,7 @@ export class MemoryTables {
   }
 
   /** Takes a write's changes: each a put of JSON text, or (null) a delete. */
-  apply(changes: readonly Change[]): void {
+  apply(this: MemoryTables<string>, changes: readonly Change[]): void {
     for (const [table, key, text] of changes) {
       if (text === null) this.delete(table, key);
       else this.set(table, key, text);
@@ -50,20 +67,20 @@ export class MemoryTables {
 
   /** Store.get over the table (its name as stored): the key as the store keeps it, the value parsed afresh. */
   read<T>(table: string, key: string): T | undefined {
-    const text = this.get(table, storedKey(table, key));
-    return text === undefined ? undefined : (JSON.parse(text) as T);
+    const held = this.get(table, storedKey(table, key));
+    return held === undefined ? undefined : parsed<T>(held);
   }
 
   /** Store.list (values parsed afresh) or, without values, Store.keys over the table (its name as stored). */
   entries<T>(table: string, prefix: string, opts: RangeOptions, values: boolean): Array<{ key: string; value: T }> {
     const out: Array<{ key: string; value: T }> = [];
     const start = opts.start === undefined ? undefined : storedKey(table, opts.start);
-    this.walk(table, storedKey(table, prefix), { ...opts, start }, (key, text) => void out.push({ key, value: (values ? JSON.parse(text) : undefined) as T }));
+    this.walk(table, storedKey(table, prefix), { ...opts, start }, (key, held) => void out.push({ key, value: values ? parsed<T>(held) : (undefined as T) }));
     return out;
   }
 
   /** Visits the table's entries as walkRange does (ordered-map.ts). */
-  walk(table: string, prefix: string, opts: RangeOptions, visit: (key: string, text: string) => void): void {
+  walk(table: string, prefix: string, opts: RangeOptions, visit: (key: string, held: V) => void): void {
     const map = this.tables.get(table);
     if (map !== undefined) walkTable(map, prefix, opts, visit);
   }

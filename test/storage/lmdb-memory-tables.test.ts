@@ -127,6 +127,20 @@ describe('lmdb memory tables', () => {
     expect(s.get('mem', 'a\u0000x')).toEqual({ list: [1] });
   });
 
+  it('read back every value as the file reads it back, integers held as themselves included', async () => {
+    const memory = await openStore();
+    const file = await openLmdbStore({ dir: path.join(tmp, 'file'), migrations: [] });
+    open.push(file);
+    const values = [0, -0, 7, -7, 1.5, 2 ** 53, -(2 ** 53), Number.MAX_SAFE_INTEGER, 1e21, NaN, Infinity, '5', '', null, true, [1, 'a'], { n: 1 }];
+    const fill = (tx: Parameters<Parameters<Store['write']>[0]>[0]) => values.forEach((v, i) => tx.put('mem', `v\u0000${i}`, v));
+    await memory.write(fill);
+    await file.write(fill);
+    const fromFile = values.map((_, i) => file.get('mem', `v\u0000${i}`));
+    expect(fromFile[1]).toBe(0);
+    expect(values.map((_, i) => memory.get('mem', `v\u0000${i}`))).toEqual(fromFile);
+    expect(memory.list('mem')).toEqual(file.list('mem'));
+  });
+
   it('refuse the keys the file refuses', async () => {
     const s = await openStore();
     const long = 'x'.repeat(4000);
