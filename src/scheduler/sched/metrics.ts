@@ -52,10 +52,16 @@ export function exhaustNode(m: AllocMetric, node: Node, dimension: string): void
   m.DimensionExhausted = bump(m.DimensionExhausted, dimension);
 }
 
+/** Whether recordScore would keep a node scoring `norm`: most nodes a placement visits are not kept. */
+export function keepsScore(m: AllocMetric, norm: number): boolean {
+  const list = m.ScoreMetaData;
+  return list === null || list.length < SCORES_KEPT || list[SCORES_KEPT - 1].NormScore < norm;
+}
+
 /** Keeps the best-scoring nodes only, in descending order, as Nomad's top-K score metadata. */
 export function recordScore(m: AllocMetric, entry: NodeScores): void {
+  if (!keepsScore(m, entry.NormScore)) return;
   const list = (m.ScoreMetaData ??= []);
-  if (list.length === SCORES_KEPT && list[SCORES_KEPT - 1].NormScore >= entry.NormScore) return;
   let i = list.length;
   while (i > 0 && list[i - 1].NormScore < entry.NormScore) i--;
   list.splice(i, 0, entry);
