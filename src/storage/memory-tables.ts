@@ -13,7 +13,7 @@ export function jsonText(table: string, key: string, value: unknown): string {
 
 /**
  * A value as a memory table holds it: JSON text, or a safe integer as itself where the holder chooses
- * (heldValue), which costs the heap no object at all.
+ * (heldValue). An integer below 2³⁰ costs the heap no object at all; its text was a string per entry.
  */
 export type HeldValue = string | number;
 
@@ -29,7 +29,8 @@ export function heldValue(table: string, key: string, value: unknown): HeldValue
 }
 
 /**
- * Every table of a store in memory, values as JSON text: the PostgreSQL backend's replica, which answers
+ * Every table of a store in memory, values as JSON text (or, in the LMDB store's tables, integers as
+ * themselves: HeldValue): the PostgreSQL backend's replica, which answers
  * the Store interface's synchronous reads, and the LMDB store's memory tables. Text, not parsed values,
  * because callers mutate what they read: parsing on every read hands out a fresh copy, exactly what LMDB's
  * JSON encoding does, and a string takes a fraction of the memory of the object it encodes.
