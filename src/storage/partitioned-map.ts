@@ -1,4 +1,5 @@
-import { compareKeys, OrderedMap, sortKey, walkRange, type RangeOptions } from './ordered-map.js';
+import { compareKeys, OrderedMap, walkRange, type RangeOptions } from './ordered-map.js';
+import { PackedPartition } from './packed-partition.js';
 
 /**
  * Names the part of the key space a key belongs to: a prefix of the key. Keys of different partitions
@@ -18,14 +19,12 @@ export const byHead =
     key.slice(0, n);
 
 /**
- * A map per partition, for a table whose inserts land all over its key space. A partition keeps its keys
- * in a Map and sorts them only when walked after a change that broke their order; a key greater than
- * every other (a node's next allocation, by creation) keeps it. One OrderedMap of a million random keys
- * moved hundreds of entries per insert: at that size the memory tables' inserts cost more than the LMDB
- * writes they replaced.
+ * A small sorted map per partition (packed-partition.ts), for a table whose inserts land all over its key
+ * space. One OrderedMap of a million random keys moved hundreds of entries per insert: at that size the
+ * memory tables' inserts cost more than the LMDB writes they replaced.
  */
 export class PartitionedMap<V> {
-  private readonly parts = new Map<string, Partition<V>>();
+  private readonly parts = new Map<string, PackedPartition<V>>();
   /** the partitions' names in key order */
   private readonly names: string[] = [];
   private count = 0;
@@ -40,7 +39,7 @@ export class PartitionedMap<V> {
     const name = this.partitionOf(key);
     let map = this.parts.get(name);
     if (map === undefined) {
-      this.parts.set(name, (map = new Partition()));
+      this.parts.set(name, (map = new PackedPartition<V>(name)));
       this.names.splice(this.position(name), 0, name);
     }
     if (map.set(key, value)) this.count++;
@@ -98,59 +97,6 @@ export class PartitionedMap<V> {
       else hi = mid;
     }
     return lo;
-  }
-}
-
-/** One partition: its entries, and their keys in order while nothing has broken it. */
-class Partition<V> {
-  private readonly byKey = new Map<string, V>();
-  private sorted: string[] | undefined = [];
-
-  get size(): number {
-    return this.byKey.size;
-  }
-
-  get(key: string): V | undefined {
-    return this.byKey.get(key);
-  }
-
-  /** Whether the key is new. */
-  set(key: string, value: V): boolean {
-    const size = this.byKey.size;
-    this.byKey.set(key, value);
-    const added = this.byKey.size !== size;
-    if (added && this.sorted !== undefined) {
-      const last = this.sorted[this.sorted.length - 1];
-      if (last === undefined || compareKeys(last, key) < 0) this.sorted.push(key);
-      else this.sorted = undefined;
-    }
-    return added;
-  }
-
-  delete(key: string): boolean {
-    if (!this.byKey.delete(key)) return false;
-    if (this.sorted !== undefined) {
-      if (this.sorted[this.sorted.length - 1] === key) this.sorted.pop();
-      else this.sorted = undefined;
-    }
-    return true;
-  }
-
-  /** OrderedMap.walk, over the keys sorted afresh if a change broke their order. */
-  walk(firstAfter: (sortKey: string) => boolean, reverse: boolean, visit: (key: string, value: V) => boolean): void {
-    const keys = (this.sorted ??= [...this.byKey.keys()].sort(compareKeys));
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (firstAfter(sortKey(keys[mid]))) hi = mid;
-      else lo = mid + 1;
-    }
-    if (!reverse) {
-      for (let i = lo; i < keys.length; i++) if (!visit(keys[i], this.byKey.get(keys[i])!)) return;
-      return;
-    }
-    for (let i = lo - 1; i >= 0; i--) if (!visit(keys[i], this.byKey.get(keys[i])!)) return;
   }
 }
 

@@ -13,8 +13,8 @@ import { SEP } from './tables.js';
 
 export const ALLOC_MEMORY_TABLES: MemoryTablesSpec = {
   tables: [
-    // UUIDs: their first two hex digits spread them evenly over 256 partitions.
-    { name: ALLOC_IDS, partition: byHead(2) },
+    // UUIDs: their first three hex digits spread them evenly over 4,096 partitions.
+    { name: ALLOC_IDS, partition: byHead(3) },
     // A partition per node, whose entries grow by creation: each insert appends.
     { name: ALLOCS_BY_NODE, partition: bySegment },
   ],
