@@ -60,9 +60,7 @@ export class LmdbMemoryTables {
 
   txPut(table: string, key: string, value: unknown): void {
     const stored = storedKey(table, key);
-    const held = heldValue(table, key, value);
-    this.undo.push([table, stored, this.tables.get(table, stored)]);
-    this.tables.set(table, stored, held);
+    this.undo.push([table, stored, this.tables.set(table, stored, heldValue(table, key, value))]);
   }
 
   txDelete(table: string, key: string): boolean {

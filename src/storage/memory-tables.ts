@@ -45,10 +45,11 @@ export class MemoryTables<V extends HeldValue = string> {
     return this.tables.get(table)?.get(key);
   }
 
-  set(table: string, key: string, value: V): void {
+  /** Answers what the key held before, undefined when it is new. */
+  set(table: string, key: string, value: V): V | undefined {
     let map = this.tables.get(table);
     if (map === undefined) this.tables.set(table, (map = tableMap<V>(this.partitions.get(table))));
-    map.set(key, value);
+    return map.set(key, value);
   }
 
   delete(table: string, key: string): boolean {

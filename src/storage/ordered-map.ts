@@ -60,15 +60,18 @@ export class OrderedMap<V> {
     return this.byKey.get(key)?.value;
   }
 
-  set(key: string, value: V): void {
+  /** Answers what the key held before, undefined when it is new. */
+  set(key: string, value: V): V | undefined {
     const entry = this.byKey.get(key);
     if (entry !== undefined) {
+      const before = entry.value;
       entry.value = value;
-      return;
+      return before;
     }
     const added: Entry<V> = { key, value };
     this.byKey.set(key, added);
     this.insert(sortKey(key), added);
+    return undefined;
   }
 
   delete(key: string): boolean {

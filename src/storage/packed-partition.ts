@@ -52,20 +52,21 @@ export class PackedPartition<V> {
     return at < 0 ? undefined : this.values[at];
   }
 
-  /** Whether the key is new. */
-  set(key: string, value: V): boolean {
+  /** Answers what the key held before, undefined when it is new. */
+  set(key: string, value: V): V | undefined {
     const length = encode(key);
     const n = this.values.length;
     let at = n;
     if (n > 0 && this.compareAt(n - 1, length) >= 0) {
       at = this.search(length);
       if (this.compareAt(at, length) === 0) {
+        const before = this.values[at];
         this.values[at] = value;
-        return false;
+        return before;
       }
     }
     this.insert(at, length, value);
-    return true;
+    return undefined;
   }
 
   delete(key: string): boolean {

@@ -35,14 +35,17 @@ export class PartitionedMap<V> {
     return this.parts.get(this.partitionOf(key))?.get(key);
   }
 
-  set(key: string, value: V): void {
+  /** Answers what the key held before, undefined when it is new. */
+  set(key: string, value: V): V | undefined {
     const name = this.partitionOf(key);
     let map = this.parts.get(name);
     if (map === undefined) {
       this.parts.set(name, (map = new PackedPartition<V>(name)));
       this.names.splice(this.position(name), 0, name);
     }
-    if (map.set(key, value)) this.count++;
+    const before = map.set(key, value);
+    if (before === undefined) this.count++;
+    return before;
   }
 
   delete(key: string): boolean {

@@ -99,7 +99,7 @@ describe('ordered map', () => {
       const k = `k${random(6_000)}`;
       if (random(3) === 0) expect(map.delete(k)).toBe(reference.delete(k));
       else {
-        map.set(k, i);
+        expect(map.set(k, i)).toBe(reference.get(k));
         reference.set(k, i);
       }
     }
