@@ -21,9 +21,7 @@ export const ALLOC_MEMORY_TABLES: MemoryTablesSpec = {
   *rebuild(store: Store) {
     for (const { key, value } of scanTable<PlacementEntry>(store, ALLOC_PLACEMENTS)) {
       const at = key.indexOf(SEP);
-      // The ID decoded afresh: a slice of the key would keep the whole key alive with it, which cost 45 MiB
-      // of heap at a million allocations. What precedes it is digits, so its byte offset is `at + 1`.
-      yield [ALLOC_IDS, Buffer.from(key).toString('utf8', at + 1), Number(key.slice(0, at))] as const;
+      yield [ALLOC_IDS, key.slice(at + 1), Number(key.slice(0, at))] as const;
       yield [ALLOCS_BY_NODE, `${value.node}${SEP}${key}`, 1] as const;
     }
   },
