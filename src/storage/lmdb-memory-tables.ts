@@ -72,11 +72,9 @@ export class LmdbMemoryTables {
     return true;
   }
 
-  /** The write function ran to the end: its writes stay. Answers whether there were any. */
-  keep(): boolean {
-    const wrote = this.undo.length > 0;
+  /** The write function ran to the end: its writes stay. */
+  keep(): void {
     this.undo.length = 0;
-    return wrote;
   }
 
   /** The write function threw: its writes are taken back, the last first. */

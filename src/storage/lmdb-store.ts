@@ -66,6 +66,11 @@ export async function openLmdbStore(opts: { dir: string; migrations?: Migration[
       // lmdb restores the last committed transaction; after an OS crash, the last flushed one, which
       // is never older than what we acknowledged.
       overlappingSync: true,
+      // lmdb's event-turn batching starts each batch with a commit promise of its own that nothing
+      // awaits: when that commit fails (a full disk), its rejection is unhandled and ends the process.
+      // Without it, a batch is the write functions queued while the previous one commits, each of which
+      // hears the failure.
+      eventTurnBatching: false,
       // lmdb grows a small map by mapping the file again and keeps the old mappings, so every page read
       // before a growth stays resident twice: at 100,000 allocations that doubled the file's share of
       // RSS. One large map from the start never grows. It is address space only on Linux (the file
@@ -109,7 +114,7 @@ class LmdbStore implements Store {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly waiters = new IndexWaiters((table) => this.currentForSafe(table));
   private memory: LmdbMemoryTables | undefined;
-  private reloading: Promise<void> | undefined;
+  private recovering: Promise<void> | undefined;
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
@@ -192,7 +197,7 @@ class LmdbStore implements Store {
     let index = 0;
     const touched = new Set<string>();
     const memory = this.memory;
-    let kept = false;
+    let ran = false;
     // An async child transaction: lmdb runs queued callbacks one after another on this thread inside a
     // single LMDB write transaction (group commit), each in a nested txn that is rolled back alone if its
     // callback throws. Serial execution is what makes read-modify-write in `fn` safe.
@@ -220,14 +225,18 @@ class LmdbStore implements Store {
           this.inWrite = false;
           tx.live = false;
         }
-        kept = memory?.keep() ?? false;
+        memory?.keep();
+        ran = true;
         return out;
       });
     } catch (err) {
-      // The function ran and its memory writes were applied, but the transaction did not commit: the
-      // memory tables are read again from what the file holds.
-      if (kept && memory) await this.reloadMemory(memory);
-      throw err;
+      // The function threw: lmdb rolled back its writes alone, and discard() took back its memory writes.
+      if (!ran) throw err;
+      // The function ran, and the transaction failed to commit. Its cause is taken before anything
+      // waits, or its rejection goes unhandled.
+      const failure = commitFailure(err);
+      await this.recover();
+      throw await failure;
     }
     // Committed is visible, not durable: waiters hear of the commit only once it is on disk. `flushed`
     // is asked now, synchronously after this commit, so it covers it (and perhaps later ones).
@@ -238,20 +247,25 @@ class LmdbStore implements Store {
   }
 
   /**
-   * lmdb runs the next transaction's write functions before it tells the failed one's, so the reload is a
-   * write function of its own, after theirs: it reads what they commit, and does not throw their memory
-   * writes away. One reload serves every function of the failed transaction; the commit's error is what
-   * they answer, whatever the reload meets.
+   * After a failed transaction (a function that threw is not one: lmdb rolls it back alone), a
+   * transaction of its own, queued after whatever lmdb already runs:
+   * - lmdb never settles a failed commit's flush, which close() would wait for forever, and a commit
+   *   after it takes its place;
+   * - the failed transaction's functions may have written the memory tables, which are read again from
+   *   what the file holds. lmdb runs the next transaction's functions before it tells the failed one's,
+   *   so as a write of its own the reload reads what they commit and keeps their memory writes.
+   * One serves every function of the failed transaction; the commit's error is what they answer,
+   * whatever this meets.
    */
-  private reloadMemory(memory: LmdbMemoryTables): Promise<void> {
-    this.reloading ??= this.db
-      .childTransaction(() => memory.load())
+  private recover(): Promise<void> {
+    this.recovering ??= this.db
+      .childTransaction(() => this.memory?.load())
       .then(
         () => undefined,
         () => undefined,
       )
-      .finally(() => (this.reloading = undefined));
-    return this.reloading;
+      .finally(() => (this.recovering = undefined));
+    return this.recovering;
   }
 
   waitForIndex(after: number, timeoutMs: number, table?: string): Promise<number> {
@@ -394,6 +408,23 @@ function successor(b: Buffer): Buffer {
   while (i >= 0 && out[i] === 0xff) i--;
   out[i]++;
   return out.subarray(0, i + 1);
+}
+
+/**
+ * lmdb rejects each write function of a failed commit with "Commit failed (see commitError for details)"
+ * and the cause (a full disk: an I/O error) in a promise of its own, rejected in the same callback and
+ * unhandled unless someone takes it. Answers an error that names the cause, taking that promise.
+ */
+async function commitFailure(err: unknown): Promise<unknown> {
+  const commitError = (err as { commitError?: unknown } | null)?.commitError;
+  if (!(commitError instanceof Promise)) return err;
+  // Rejected by now when it will be; a promise lmdb never settles must not hold the caller.
+  const cause = await new Promise<unknown>((resolve) => {
+    commitError.then(() => resolve(undefined), resolve);
+    setImmediate(() => resolve(undefined));
+  });
+  const why = cause instanceof Error ? cause.message : 'no cause given';
+  return new Error(`store: the commit failed: ${why}`, { cause: cause ?? err });
 }
 
 function readNumber(db: RootDatabase<unknown, Buffer>, key: Buffer): number {
