@@ -8,42 +8,16 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useFixture } from '../support/bundle-fixture.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE = path.join(REPO, 'node_modules/.cache/svc-test');
-let child: string;
-let tmp: string;
-
-beforeAll(async () => {
-  fs.mkdirSync(CACHE, { recursive: true });
-  child = path.join(CACHE, `full-disk-${process.pid}.mjs`);
-  await build({
-    entryPoints: [path.join(REPO, 'test/storage/fixtures/full-disk.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: child,
-    packages: 'external',
-    logLevel: 'silent',
-  });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-full-disk-'));
-});
-
-afterAll(() => {
-  fs.rmSync(child, { force: true });
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const fixture = useFixture('test/storage/fixtures/full-disk.ts', 'full-disk');
 
 /** Runs the child under the limit; a child that has not exited after 30 s is killed (code null). */
 function runLimited(dir: string, limitKiB: number, mode: 'memory' | 'file'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn('bash', ['-c', `ulimit -f ${limitKiB}; trap '' XFSZ; exec "$0" "$1" "$2" "$3"`, process.execPath, child, dir, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn('bash', ['-c', `ulimit -f ${limitKiB}; trap '' XFSZ; exec "$0" "$1" "$2" "$3"`, process.execPath, fixture.bundle, dir, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
     const timer = setTimeout(() => p.kill('SIGKILL'), 30_000);
     p.on('exit', () => clearTimeout(timer));
     let stdout = '';
@@ -57,7 +31,7 @@ function runLimited(dir: string, limitKiB: number, mode: 'memory' | 'file'): Pro
 
 for (const mode of ['memory', 'file'] as const) {
   it(`fails the write with its cause, keeps the process up and the memory tables equal to the file, and closes (${mode} writes)`, async () => {
-    const dir = path.join(tmp, mode);
+    const dir = path.join(fixture.tmp, mode);
     fs.mkdirSync(dir);
     const { code, stdout, stderr } = await runLimited(dir, 4096, mode);
     expect(stderr).not.toMatch(/unhandled/i);

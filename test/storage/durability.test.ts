@@ -1,11 +1,8 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
+import { useFixture } from '../support/bundle-fixture.js';
 
 /*
  * Acknowledged writes must survive `kill -9`. The writer runs in a child process (our TypeScript, bundled
@@ -14,31 +11,7 @@ import { openLmdbStore } from '../../src/storage/lmdb-store.js';
  * every acknowledged write.
  */
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE = path.join(REPO, 'node_modules/.cache/svc-test');
-let writer: string;
-let tmp: string;
-
-beforeAll(async () => {
-  fs.mkdirSync(CACHE, { recursive: true });
-  writer = path.join(CACHE, `writer-${process.pid}.mjs`);
-  await build({
-    entryPoints: [path.join(REPO, 'test/storage/fixtures/writer.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: writer,
-    packages: 'external',
-    logLevel: 'silent',
-  });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-durability-'));
-});
-
-afterAll(() => {
-  fs.rmSync(writer, { force: true });
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const fixture = useFixture('test/storage/fixtures/writer.ts', 'writer');
 
 interface Ack {
   index: number;
@@ -49,7 +22,7 @@ interface Ack {
 /** Runs the writer until it has printed `killAfter` acks, kills it with SIGKILL, returns every ack it printed. */
 function runAndKill(dir: string, inFlight: number, killAfter: number, prefix = ''): Promise<{ acks: Ack[]; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [writer, dir, String(inFlight), prefix], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [fixture.bundle, dir, String(inFlight), prefix], { stdio: ['ignore', 'pipe', 'pipe'] });
     const acks: Ack[] = [];
     let buf = '';
     let stderr = '';
@@ -102,7 +75,7 @@ async function verify(dir: string, acks: Ack[]): Promise<void> {
 
 describe('durability across kill -9', () => {
   it('keeps every acknowledged write (one write at a time)', async () => {
-    const dir = path.join(tmp, 'sequential');
+    const dir = path.join(fixture.tmp, 'sequential');
     const { acks, signal } = await runAndKill(dir, 1, 150);
     expect(signal).toBe('SIGKILL');
     expect(acks.length).toBeGreaterThanOrEqual(150);
@@ -110,14 +83,14 @@ describe('durability across kill -9', () => {
   });
 
   it('keeps every acknowledged write (32 in flight, group commits)', async () => {
-    const dir = path.join(tmp, 'concurrent');
+    const dir = path.join(fixture.tmp, 'concurrent');
     const { acks, signal } = await runAndKill(dir, 32, 1000);
     expect(signal).toBe('SIGKILL');
     await verify(dir, acks);
   });
 
   it('keeps acknowledged writes across repeated crashes of the same store', async () => {
-    const dir = path.join(tmp, 'repeated');
+    const dir = path.join(fixture.tmp, 'repeated');
     const all: Ack[] = [];
     for (let round = 0; round < 3; round++) {
       const { acks } = await runAndKill(dir, 8, 100 + round * 37, `r${round}-`);

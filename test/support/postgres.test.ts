@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFixture } from './bundle-fixture.js';
 import { createDatabase, startPostgres, type Postgres } from './postgres.js';
 import { until } from './wait.js';
 
@@ -14,25 +13,12 @@ import { until } from './wait.js';
  * private instance per call, that nothing outlives, not even a test process killed with SIGKILL.
  */
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE = path.join(REPO, 'node_modules/.cache/svc-test');
 let holder: string;
 let server: Postgres;
 const clients: pg.Client[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(CACHE, { recursive: true });
-  holder = path.join(CACHE, `postgres-holder-${process.pid}.mjs`);
-  await build({
-    entryPoints: [path.join(REPO, 'test/support/fixtures/postgres-holder.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: holder,
-    packages: 'external',
-    logLevel: 'silent',
-  });
+  holder = await bundleFixture('test/support/fixtures/postgres-holder.ts', 'postgres-holder');
   server = await startPostgres();
 });
 
