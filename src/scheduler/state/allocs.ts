@@ -117,7 +117,8 @@ export function putAllocs(tx: WriteTx, changes: ReadonlyArray<{ alloc: Allocatio
 
 function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
   if (prev && prev.CreateIndex !== alloc.CreateIndex) throw new Error(`allocation ${alloc.ID}: its CreateIndex cannot change (${prev.CreateIndex} → ${alloc.CreateIndex})`);
-  tx.put(ALLOCS_TABLE, allocKey(alloc.CreateIndex, alloc.ID), alloc);
+  const key = allocKey(alloc.CreateIndex, alloc.ID);
+  tx.put(ALLOCS_TABLE, key, alloc);
   putAllocStub(tx, alloc);
   const usage = usageOf(alloc);
   if (!prev) {
@@ -125,16 +126,19 @@ function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | un
     tx.put(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
     tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
-    tx.put(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID), placementEntry(alloc.NodeID, usage));
+    tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc.NodeID, usage));
     if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
     return;
   }
   // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
-  const before = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID)) ?? usageOf(prev);
+  const before = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, key) ?? usageOf(prev);
   if (prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
-    if (prev.NodeID !== alloc.NodeID) tx.delete(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc));
-    tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
-    tx.put(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID), placementEntry(alloc.NodeID, usage));
+    // The node's entry holds nothing but its key: it moves only with the allocation.
+    if (prev.NodeID !== alloc.NodeID) {
+      tx.delete(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc));
+      tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
+    }
+    tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc.NodeID, usage));
     if (before.live) addNodeUsage(tx, prev.NodeID, before, -1);
     if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
   }
@@ -308,15 +312,15 @@ export function* allocsByCreate(store: Store, opts: { fromToken?: { index: numbe
 
 /** Removes an allocation and its index entries (garbage collection); its node learns of it on its next pull. */
 export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
-  tx.delete(ALLOCS_TABLE, allocKey(alloc.CreateIndex, alloc.ID));
+  const key = allocKey(alloc.CreateIndex, alloc.ID);
+  tx.delete(ALLOCS_TABLE, key);
   tx.delete(ALLOC_IDS, alloc.ID);
   deleteAllocStub(tx, alloc);
   tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
   tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
-  const byNode = byNodeKey(alloc.NodeID, alloc);
-  const entry = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID));
+  const entry = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, key);
   if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
-  tx.delete(ALLOCS_BY_NODE, byNode);
-  tx.delete(ALLOC_PLACEMENTS, allocKey(alloc.CreateIndex, alloc.ID));
+  tx.delete(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc));
+  tx.delete(ALLOC_PLACEMENTS, key);
   tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);
 }
