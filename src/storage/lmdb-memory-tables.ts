@@ -1,7 +1,6 @@
 import { heldValue, MemoryTables, type HeldValue } from './memory-tables.js';
-import type { RangeOptions } from './ordered-map.js';
 import type { Partitioner } from './partitioned-map.js';
-import type { Store } from './store.js';
+import type { RangeOptions, Store } from './store.js';
 import { storedKey } from './store-keys.js';
 
 /**

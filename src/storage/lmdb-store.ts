@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
-import { META_TABLE, type Store, type WriteTx } from './store.js';
+import { META_TABLE, type RangeOptions, type Store, type WriteTx } from './store.js';
 import { TxLifecycle } from './tx-lifecycle.js';
 import { IndexWaiters } from './index-waiters.js';
 import { checkTable, keyTooLong, MAX_KEY_BYTES } from './store-keys.js';
@@ -135,12 +135,12 @@ class LmdbStore implements Store {
     return this.db.get(encodeKey(table, key)) as T | undefined;
   }
 
-  list<T>(table: string, prefix = '', opts: { reverse?: boolean; limit?: number; start?: string } = {}): Array<{ key: string; value: T }> {
+  list<T>(table: string, prefix = '', opts: RangeOptions = {}): Array<{ key: string; value: T }> {
     if (this.memory?.names.has(table)) return this.memory.list<T>(table, prefix, opts, true);
     return listRange<T>(this.db, table, prefix, opts);
   }
 
-  keys(table: string, prefix = '', opts: { reverse?: boolean; limit?: number; start?: string } = {}): string[] {
+  keys(table: string, prefix = '', opts: RangeOptions = {}): string[] {
     if (this.memory?.names.has(table)) return this.memory.list<never>(table, prefix, opts, false).map((e) => e.key);
     return listRange<never>(this.db, table, prefix, opts, false).map((e) => e.key);
   }
@@ -357,7 +357,7 @@ function listRange<T>(
   db: RootDatabase<unknown, Buffer>,
   table: string,
   prefix: string,
-  opts: { reverse?: boolean; limit?: number; start?: string },
+  opts: RangeOptions,
   values = true,
 ): Array<{ key: string; value: T }> {
   const lo = encodeKey(table, prefix);

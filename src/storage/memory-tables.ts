@@ -1,4 +1,4 @@
-import { type RangeOptions } from './ordered-map.js';
+import type { RangeOptions } from './store.js';
 import { tableMap, walkTable, type Partitioner, type TableMap } from './partitioned-map.js';
 import { storedKey } from './store-keys.js';
 import type { Change } from './pending-writes.js';

@@ -9,6 +9,8 @@
  * per insert.
  */
 
+import type { RangeOptions } from './store.js';
+
 /** Big enough that the chunk list stays short, small enough that a splice inside one is cheap. */
 const MAX_CHUNK = 512;
 
@@ -175,12 +177,6 @@ export class OrderedMap<V> {
     }
     return [lo, a];
   }
-}
-
-export interface RangeOptions {
-  reverse?: boolean;
-  limit?: number;
-  start?: string;
 }
 
 /** What walkRange needs of a map: OrderedMap.walk. */

@@ -1,4 +1,5 @@
-import { compareKeys, OrderedMap, walkRange, type RangeOptions } from './ordered-map.js';
+import { compareKeys, OrderedMap, walkRange } from './ordered-map.js';
+import type { RangeOptions } from './store.js';
 import { PackedPartition } from './packed-partition.js';
 
 /**

@@ -1,6 +1,5 @@
-import type { Store, WriteTx } from './store.js';
+import type { RangeOptions, Store, WriteTx } from './store.js';
 import { IndexWaiters } from './index-waiters.js';
-import type { RangeOptions } from './ordered-map.js';
 import { Replica } from './replica.js';
 import { storedTable } from './store-keys.js';
 import { PendingWrites, type LogEntry } from './pending-writes.js';

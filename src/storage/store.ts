@@ -8,6 +8,13 @@
 /** The table of the store's and the server's own bookkeeping: index, schema version, initialisation, keys. */
 export const META_TABLE = 'meta';
 
+/** Which of a prefix's entries a list answers (walkRange in ordered-map.ts spells out the semantics). */
+export interface RangeOptions {
+  reverse?: boolean;
+  limit?: number;
+  start?: string;
+}
+
 export interface Store {
   /** Current value of the global write index (0 on an empty store). */
   index(): number;
@@ -18,10 +25,10 @@ export interface Store {
   get<T>(table: string, key: string): T | undefined;
 
   /** Entries whose key starts with `prefix`, in key order. */
-  list<T>(table: string, prefix?: string, opts?: { reverse?: boolean; limit?: number; start?: string }): Array<{ key: string; value: T }>;
+  list<T>(table: string, prefix?: string, opts?: RangeOptions): Array<{ key: string; value: T }>;
 
   /** The keys `list` would answer, without reading their values. */
-  keys(table: string, prefix?: string, opts?: { reverse?: boolean; limit?: number; start?: string }): string[];
+  keys(table: string, prefix?: string, opts?: RangeOptions): string[];
 
   /**
    * Run `fn` in one atomic write transaction. Reads inside see the transaction's own writes. The promise

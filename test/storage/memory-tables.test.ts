@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import { MemoryTables } from '../../src/storage/memory-tables.js';
-import { compareKeys, OrderedMap, type RangeOptions } from '../../src/storage/ordered-map.js';
+import { compareKeys, OrderedMap } from '../../src/storage/ordered-map.js';
 import { byHead, bySegment, type Partitioner } from '../../src/storage/partitioned-map.js';
 import { storedKey } from '../../src/storage/store-keys.js';
-import type { Store } from '../../src/storage/store.js';
+import type { RangeOptions, Store } from '../../src/storage/store.js';
 import { cmpCodePoints } from './store-contract.js';
 
 let tmp: string;

@@ -14,7 +14,7 @@ import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import { NewerSchemaError, SCHEMA_MIGRATIONS, type Migration } from '../../src/storage/migrations.js';
 import { openPgStore } from '../../src/storage/pg-store.js';
 import { compactLog } from '../../src/storage/pg-queries.js';
-import type { Store, WriteTx } from '../../src/storage/store.js';
+import type { RangeOptions, Store, WriteTx } from '../../src/storage/store.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { until } from '../support/wait.js';
 import { storeContract } from './store-contract.js';
@@ -369,7 +369,7 @@ describe('postgres store: key order', () => {
       for (const [i, k] of shuffled.slice(0, 12).entries()) await s.write((tx) => tx.put('t', k, i));
       await s.write((tx) => shuffled.slice(12).forEach((k, i) => tx.put('t', k, 12 + i)));
     }
-    const queries: Array<[string, { reverse?: boolean; limit?: number; start?: string }]> = [
+    const queries: Array<[string, RangeOptions]> = [
       ['', {}],
       ['', { reverse: true }],
       ['a', {}],

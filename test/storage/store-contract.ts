@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/shared/errors.js';
-import type { Store, WriteTx } from '../../src/storage/store.js';
+import type { RangeOptions, Store, WriteTx } from '../../src/storage/store.js';
 import { SCHEMA_MIGRATIONS } from '../../src/storage/migrations.js';
 
 export interface StoreLocation {
@@ -280,7 +280,7 @@ export function storeContract(name: string, location: () => Promise<StoreLocatio
     });
 
     it('answers the same keys without their values', () => {
-      const cases: Array<[string, { reverse?: boolean; limit?: number; start?: string }]> = [
+      const cases: Array<[string, RangeOptions]> = [
         ['', {}],
         ['job/', {}],
         ['job/', { reverse: true, limit: 2 }],
