@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryTablesSpec } from '../../src/storage/lmdb-memory-tables.js';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import { bySegment } from '../../src/storage/partitioned-map.js';
-import type { Store } from '../../src/storage/store.js';
+import type { Store, WriteTx } from '../../src/storage/store.js';
+import { listQueries } from './store-contract.js';
 
 /** `mem` is derived from `src`: each entry { group, n } of src is `<group>\0<src key> → n` in mem. */
 const spec: MemoryTablesSpec = {
@@ -36,7 +37,7 @@ async function close(s: Store): Promise<void> {
 }
 
 /** Writes src entries and the mem entries derived from them, as the state code keeps the two in step. */
-function putDerived(tx: Parameters<Parameters<Store['write']>[0]>[0], key: string, group: string, n: number): void {
+function putDerived(tx: WriteTx, key: string, group: string, n: number): void {
   tx.put('src', key, { group, n });
   tx.put('mem', `${group}\u0000${key}`, n);
 }
@@ -132,7 +133,7 @@ describe('lmdb memory tables', () => {
     const file = await openLmdbStore({ dir: path.join(tmp, 'file'), migrations: [] });
     open.push(file);
     const values = [0, -0, 7, -7, 1.5, 2 ** 53, -(2 ** 53), Number.MAX_SAFE_INTEGER, 1e21, NaN, Infinity, '5', '', null, true, [1, 'a'], { n: 1 }];
-    const fill = (tx: Parameters<Parameters<Store['write']>[0]>[0]) => values.forEach((v, i) => tx.put('mem', `v\u0000${i}`, v));
+    const fill = (tx: WriteTx) => values.forEach((v, i) => tx.put('mem', `v\u0000${i}`, v));
     await memory.write(fill);
     await file.write(fill);
     const fromFile = values.map((_, i) => file.get('mem', `v\u0000${i}`));
@@ -161,12 +162,12 @@ describe('lmdb memory tables', () => {
       fc.asyncProperty(
         fc.array(key, { maxLength: 30 }),
         fc.array(key, { maxLength: 8 }),
-        fc.array(fc.record({ prefix: key, start: fc.option(key, { nil: undefined }), reverse: fc.boolean(), limit: fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined }) }), { minLength: 1, maxLength: 8 }),
+        listQueries(key, 8),
         async (keys, removed, queries) => {
-          const clear = (tx: Parameters<Parameters<Store['write']>[0]>[0]) => {
+          const clear = (tx: WriteTx) => {
             for (const { key: k } of tx.list('mem')) tx.delete('mem', k);
           };
-          const fill = (tx: Parameters<Parameters<Store['write']>[0]>[0]) => {
+          const fill = (tx: WriteTx) => {
             clear(tx);
             keys.forEach((k, i) => tx.put('mem', k, i + round));
             for (const k of removed) tx.delete('mem', k);

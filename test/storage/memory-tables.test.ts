@@ -13,7 +13,7 @@ import { compareKeys, OrderedMap } from '../../src/storage/ordered-map.js';
 import { byHead, bySegment, type Partitioner } from '../../src/storage/partitioned-map.js';
 import { storedKey } from '../../src/storage/store-keys.js';
 import type { RangeOptions, Store } from '../../src/storage/store.js';
-import { cmpCodePoints } from './store-contract.js';
+import { cmpCodePoints, listQueries } from './store-contract.js';
 
 let tmp: string;
 let lmdb: Store;
@@ -53,7 +53,7 @@ describe('memory tables', () => {
         fc.asyncProperty(
           fc.array(key, { maxLength: 40 }),
           fc.array(key, { maxLength: 10 }),
-          fc.array(fc.record({ prefix: key, start: fc.option(key, { nil: undefined }), reverse: fc.boolean(), limit: fc.option(fc.integer({ min: -1, max: 5 }), { nil: undefined }) }), { minLength: 1, maxLength: 10 }),
+          listQueries(key, 10),
           async (keys, removed, queries) => {
             const table = `t${++tables}`;
             const memory = new MemoryTables(partition ? new Map([[table, partition]]) : undefined);

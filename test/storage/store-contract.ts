@@ -3,6 +3,7 @@
  * its own store. `location()` makes a new, empty place for a store (a directory, a database); `open()`
  * opens the store there, again after a close as a restarted server would.
  */
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/shared/errors.js';
 import type { RangeOptions, Store, WriteTx } from '../../src/storage/store.js';
@@ -560,4 +561,10 @@ export function cmpCodePoints(a: string, b: string): number {
   const y = [...b].map((c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
   return x.length - y.length;
+}
+
+/** Lists to ask of a table, for property tests: a prefix, perhaps a start, either direction, perhaps a limit (-1: none). */
+export function listQueries(key: fc.Arbitrary<string>, maxLength: number): fc.Arbitrary<Array<{ prefix: string } & RangeOptions>> {
+  const query = fc.record({ prefix: key, start: fc.option(key, { nil: undefined }), reverse: fc.boolean(), limit: fc.option(fc.integer({ min: -1, max: 5 }), { nil: undefined }) });
+  return fc.array(query, { minLength: 1, maxLength });
 }
