@@ -331,10 +331,17 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
     return this.db.get(encodeKey(table, key)) as T | undefined;
   }
 
-  list<T>(table: string, prefix = ''): Array<{ key: string; value: T }> {
+  // Inside lmdb's write transaction, the cursor walks the transaction's own view, its writes included.
+  list<T>(table: string, prefix = '', opts: RangeOptions = {}): Array<{ key: string; value: T }> {
     this.check();
-    if (this.memory?.names.has(table)) return this.memory.list<T>(table, prefix, {}, true);
-    return listRange<T>(this.db, table, prefix, {});
+    if (this.memory?.names.has(table)) return this.memory.list<T>(table, prefix, opts, true);
+    return listRange<T>(this.db, table, prefix, opts);
+  }
+
+  keys(table: string, prefix = '', opts: RangeOptions = {}): string[] {
+    this.check();
+    if (this.memory?.names.has(table)) return this.memory.list<never>(table, prefix, opts, false).map((e) => e.key);
+    return listRange<never>(this.db, table, prefix, opts, false).map((e) => e.key);
   }
 
   put(table: string, key: string, value: unknown): void {

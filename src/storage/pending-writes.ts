@@ -1,4 +1,5 @@
 import type { MemoryTables } from './memory-tables.js';
+import type { RangeOptions } from './store.js';
 import { compareKeys, OrderedMap, walkRange } from './ordered-map.js';
 
 /** One change: a put (the value as JSON text) or a delete (null). */
@@ -33,23 +34,34 @@ export class PendingWrites {
     return this.base.get(table, key);
   }
 
-  /** The table's entries under `prefix` in key order: the replica's, overlaid with the batch's writes. */
-  list(table: string, prefix: string): Array<[key: string, text: string]> {
-    const out: Array<[string, string]> = [];
-    this.base.walk(table, prefix, {}, (key, text) => void out.push([key, text]));
+  /**
+   * The table's entries that Store.list(table, prefix, opts) answers (walkRange's semantics): the
+   * replica's, overlaid with the batch's writes, in the walk's order.
+   */
+  list(table: string, prefix: string, opts: RangeOptions): Array<[key: string, text: string]> {
+    const base: Array<[string, string]> = [];
     const mine = this.tables.get(table);
-    if (mine === undefined) return out;
+    if (mine === undefined) {
+      this.base.walk(table, prefix, opts, (key, text) => void base.push([key, text]));
+      return base;
+    }
     const written: Array<[string, string | null]> = [];
-    walkRange(mine, prefix, {}, (key, text) => void written.push([key, text]));
+    walkRange(mine, prefix, { ...opts, limit: undefined }, (key, text) => void written.push([key, text]));
+    const limit = opts.limit !== undefined && opts.limit >= 0 ? opts.limit : Infinity;
+    // Each key the batch wrote hides at most one of the replica's entries, so this many of them hold the
+    // overlay's first `limit`: a limited list need not walk the rest of the range (a page of a big table).
+    const baseLimit = limit === Infinity ? undefined : limit + written.length;
+    this.base.walk(table, prefix, { ...opts, limit: baseLimit }, (key, text) => void base.push([key, text]));
+    const before = opts.reverse ? (a: string, b: string) => compareKeys(a, b) > 0 : (a: string, b: string) => compareKeys(a, b) < 0;
     const merged: Array<[string, string]> = [];
     let i = 0;
     for (const [key, text] of written) {
-      while (i < out.length && compareKeys(out[i][0], key) < 0) merged.push(out[i++]);
-      if (i < out.length && out[i][0] === key) i++;
+      while (i < base.length && before(base[i][0], key)) merged.push(base[i++]);
+      if (i < base.length && base[i][0] === key) i++;
       if (text !== null) merged.push([key, text]);
     }
-    while (i < out.length) merged.push(out[i++]);
-    return merged;
+    while (i < base.length) merged.push(base[i++]);
+    return limit < merged.length ? merged.slice(0, limit) : merged;
   }
 
   put(table: string, key: string, text: string): void {

@@ -71,7 +71,10 @@ export interface WriteTx {
   /** The index this transaction will commit at; the same for every write in it. */
   readonly index: number;
   get<T>(table: string, key: string): T | undefined;
-  list<T>(table: string, prefix?: string): Array<{ key: string; value: T }>;
+  /** As Store.list, over what the store holds with this transaction's own puts and deletes applied. */
+  list<T>(table: string, prefix?: string, opts?: RangeOptions): Array<{ key: string; value: T }>;
+  /** The keys `list` would answer, without reading their values. */
+  keys(table: string, prefix?: string, opts?: RangeOptions): string[];
   put(table: string, key: string, value: unknown): void;
   delete(table: string, key: string): boolean;
   /**

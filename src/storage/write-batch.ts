@@ -1,4 +1,4 @@
-import type { WriteTx } from './store.js';
+import type { RangeOptions, WriteTx } from './store.js';
 import { TxLifecycle } from './tx-lifecycle.js';
 import type { LogEntry, PendingWrites } from './pending-writes.js';
 import { storedKey, storedTable } from './store-keys.js';
@@ -60,10 +60,12 @@ class PendingWriteTx extends TxLifecycle implements WriteTx {
     return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 
-  list<T>(table: string, prefix = ''): Array<{ key: string; value: T }> {
-    this.check();
-    const t = storedTable(table);
-    return this.pending.list(t, storedKey(t, prefix)).map(([key, text]) => ({ key, value: JSON.parse(text) as T }));
+  list<T>(table: string, prefix = '', opts: RangeOptions = {}): Array<{ key: string; value: T }> {
+    return this.entries(table, prefix, opts).map(([key, text]) => ({ key, value: JSON.parse(text) as T }));
+  }
+
+  keys(table: string, prefix = '', opts: RangeOptions = {}): string[] {
+    return this.entries(table, prefix, opts).map(([key]) => key);
   }
 
   put(table: string, key: string, value: unknown): void {
@@ -77,5 +79,13 @@ class PendingWriteTx extends TxLifecycle implements WriteTx {
     this.check();
     const t = storedTable(table);
     return this.pending.delete(t, storedKey(t, key));
+  }
+
+  /** Keys, prefix and start as stored, as the replica's reads take them (MemoryTables.entries). */
+  private entries(table: string, prefix: string, opts: RangeOptions): Array<[key: string, text: string]> {
+    this.check();
+    const t = storedTable(table);
+    const start = opts.start === undefined ? undefined : storedKey(t, opts.start);
+    return this.pending.list(t, storedKey(t, prefix), { ...opts, start });
   }
 }

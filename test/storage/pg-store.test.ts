@@ -28,9 +28,10 @@ beforeAll(async () => {
   server = await startPostgres();
 });
 
+// Stopping checkpoints and removes a database per test: on a busy machine, longer than a hook's default 30 s.
 afterAll(async () => {
   await server?.stop();
-});
+}, 180_000);
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));

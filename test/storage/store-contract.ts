@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/shared/errors.js';
 import type { RangeOptions, Store, WriteTx } from '../../src/storage/store.js';
 import { SCHEMA_MIGRATIONS } from '../../src/storage/migrations.js';
+import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
 
 export interface StoreLocation {
   open(): Promise<Store>;
@@ -308,6 +309,99 @@ export function storeContract(name: string, location: () => Promise<StoreLocatio
         start = page[100].key;
       }
       expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    });
+  });
+
+  describe(`${name} store: reads inside a write`, () => {
+    type Query = { prefix: string } & RangeOptions;
+    /** A put of the value, or (null) a delete. */
+    type Op = [key: string, value: number | null];
+
+    /** Units whose orders disagree (UTF-16, code points), NUL (the partitions' separator), a lone surrogate. */
+    const unit = fc.constantFrom('a', '\u0000', 'é', '\uffff', '😀', '\ud800');
+    // Few keys, so that writes and deletes often meet what is stored.
+    const key = fc.array(unit, { maxLength: 2 }).map((units) => units.join(''));
+    const ops = fc.array(fc.tuple(key, fc.option(fc.integer({ min: 0, max: 9 }), { nil: null, freq: 2 })), { maxLength: 12 });
+    // A table of the file, and those LMDB holds in memory (lmdb-memory-tables.ts), which it lists another way.
+    const memoryTables = ALLOC_MEMORY_TABLES.tables.map((t) => t.name);
+    let fresh = 0;
+
+    const apply = (tx: WriteTx, table: string, writes: Op[]): void => {
+      for (const [k, v] of writes) {
+        if (v === null) tx.delete(table, k);
+        else tx.put(table, k, v);
+      }
+    };
+    const read = (from: Store | WriteTx, table: string, queries: Query[]) =>
+      queries.map(({ prefix, ...opts }) => ({ list: from.list(table, prefix, opts), keys: from.keys(table, prefix, opts) }));
+
+    it('a list inside a write takes start, reverse and limit over its own puts and deletes', async () => {
+      const s = await openStore();
+      for (const table of ['t', ...memoryTables]) {
+        await s.write((tx) => ['a', 'b', 'c', 'd', 'e'].forEach((k) => tx.put(table, k, k)));
+        const { result } = await s.write((tx) => {
+          for (const k of ['a', 'b', 'e']) tx.delete(table, k);
+          tx.put(table, 'bb', 'bb');
+          tx.put(table, 'd', 'D');
+          tx.put(table, 'f', 'f');
+          return [
+            tx.list(table, '', { limit: 2 }),
+            tx.list(table, '', { reverse: true, limit: 2 }),
+            tx.keys(table, '', { start: 'b', limit: 1 }),
+            tx.keys(table, '', { start: 'e', reverse: true }),
+            tx.keys(table, '', { reverse: true }),
+            tx.keys(table, 'b', { reverse: true, limit: 1 }),
+          ];
+        });
+        expect(result).toEqual([
+          [
+            { key: 'bb', value: 'bb' },
+            { key: 'c', value: 'c' },
+          ],
+          [
+            { key: 'f', value: 'f' },
+            { key: 'd', value: 'D' },
+          ],
+          ['bb'],
+          ['d', 'c', 'bb'],
+          ['f', 'd', 'c', 'bb'],
+          ['bb'],
+        ]);
+      }
+    });
+
+    it('list and keys inside a write answer what they answer outside, the write\'s own puts and deletes and those of the writes queued before it included', async () => {
+      const s = await openStore();
+      await fc.assert(
+        fc.asyncProperty(ops, ops, ops, listQueries(key, 6), async (committed, earlier, own, queries) => {
+          for (const table of [`r${++fresh}`, ...memoryTables]) {
+            const left = s.keys(table);
+            await s.write((tx) => {
+              for (const k of left) tx.delete(table, k);
+              apply(tx, table, committed);
+            });
+            const { result: quiet } = await s.write((tx) => read(tx, table, queries));
+            expect(quiet).toEqual(read(s, table, queries));
+
+            // Queued together, they share one transaction (LMDB) or one batch over the replica.
+            const first = s.write((tx) => apply(tx, table, earlier));
+            const failed = s.write((tx) => {
+              apply(tx, table, own);
+              for (const [k] of committed) tx.delete(table, k);
+              tx.put(table, '', 'taken back');
+              throw new Error('taken back');
+            });
+            const last = s.write((tx) => {
+              apply(tx, table, own);
+              return read(tx, table, queries);
+            });
+            await first;
+            await expect(failed).rejects.toThrow('taken back');
+            expect((await last).result).toEqual(read(s, table, queries));
+          }
+        }),
+        { numRuns: 30 },
+      );
     });
   });
 

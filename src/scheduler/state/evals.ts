@@ -116,7 +116,7 @@ export function unblockAll(tx: WriteTx): number {
 export function cancelJobEvals(tx: WriteTx, namespace: string, jobId: string, opts: { purged: boolean; exceptId?: string }): void {
   const prefix = `${jobKey(namespace, jobId)}${SEP}`;
   for (const table of opts.purged ? [EVALS_PENDING, EVALS_BLOCKED] : [EVALS_BLOCKED]) {
-    for (const { key } of tx.list(table, prefix)) {
+    for (const key of tx.keys(table, prefix)) {
       const id = key.slice(prefix.length);
       if (id !== opts.exceptId) updateEval(tx, id, { Status: 'canceled', StatusDescription: opts.purged ? 'job was purged' : 'job was stopped' });
     }
@@ -143,11 +143,11 @@ export function pendingEvalsOfJob(store: Store | WriteTx, namespace: string, job
 /** True while the job has evaluations waiting to run or waiting for capacity. */
 export function jobHasOpenEvals(store: Store | WriteTx, namespace: string, jobId: string): boolean {
   const prefix = `${jobKey(namespace, jobId)}${SEP}`;
-  return store.list(EVALS_PENDING, prefix).length > 0 || store.list(EVALS_BLOCKED, prefix).length > 0;
+  return store.keys(EVALS_PENDING, prefix, { limit: 1 }).length > 0 || store.keys(EVALS_BLOCKED, prefix, { limit: 1 }).length > 0;
 }
 
 export function jobHadEvals(store: Store | WriteTx, namespace: string, jobId: string): boolean {
-  return store.list(EVALS_BY_JOB_TABLE, `${jobKey(namespace, jobId)}${SEP}`).length > 0;
+  return store.keys(EVALS_BY_JOB_TABLE, `${jobKey(namespace, jobId)}${SEP}`, { limit: 1 }).length > 0;
 }
 
 export function getEval(store: Store, id: string): Evaluation | undefined {

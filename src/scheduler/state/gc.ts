@@ -60,7 +60,7 @@ function deleteJobRecords(tx: WriteTx, job: Job): void {
   if (job.ParentID !== '') countChild(tx, job.Namespace, job.ParentID, job.Status, undefined);
   deleteJobRecord(tx, job.Namespace, job.ID);
   for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE, ALLOC_JOBS]) {
-    for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
+    for (const k of tx.keys(table, `${key}${SEP}`)) tx.delete(table, k);
   }
   tx.delete(SCALING_EVENTS_TABLE, key);
   deleteSummary(tx, job.Namespace, job.ID);

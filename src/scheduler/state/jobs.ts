@@ -180,7 +180,7 @@ export async function stopJob(store: Store, namespace: string, id: string, opts:
     if (purge) {
       deleteJobRecord(tx, namespace, id);
       for (const table of [JOB_VERSIONS_TABLE, JOB_SUBMISSIONS_TABLE]) {
-        for (const { key: k } of tx.list(table, `${key}${SEP}`)) tx.delete(table, k);
+        for (const k of tx.keys(table, `${key}${SEP}`)) tx.delete(table, k);
       }
       deleteSummary(tx, namespace, id);
       if (prev.ParentID !== '') countChild(tx, namespace, prev.ParentID, prev.Status, undefined);

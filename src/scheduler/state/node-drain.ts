@@ -41,8 +41,8 @@ function putNodeDrainState(tx: WriteTx, node: Node): void {
 /** The draining nodes, as the index lists them. */
 export function drainingNodes(state: Store | WriteTx): Node[] {
   return state
-    .list<number>(NODES_DRAINING)
-    .map(({ key }) => getNode(state, key))
+    .keys(NODES_DRAINING)
+    .map((key) => getNode(state, key))
     .filter((n): n is Node => n !== undefined && n.DrainStrategy !== null);
 }
 

@@ -29,7 +29,7 @@ export function unindexSystemJob(tx: WriteTx, namespace: string, id: string): vo
 /** The system and sysbatch jobs that are not stopped, in key order. */
 export function activeSystemJobs(tx: WriteTx): Job[] {
   const out: Job[] = [];
-  for (const { key } of tx.list(SYSTEM_JOBS)) {
+  for (const key of tx.keys(SYSTEM_JOBS)) {
     const job = tx.get<Job>(JOBS_TABLE, key);
     if (job && runsOnEveryNode(job)) out.push(job);
   }

@@ -1,11 +1,12 @@
 /**
  * GET and POST /v1/job/:id/scale on a real server with mock-driver nodes: a new count is a new version
  * and an evaluation, no count only records an event, the Message/Error rule, unknown groups, scaling
- * policy bounds, system jobs, check-and-set, the active-deployment refusal, and the 20 events kept.
+ * policy bounds, system jobs, check-and-set, the active-deployment refusal (of a job's newest deployment
+ * too, after earlier ones finished), and the 20 events kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { fakeNode, registerFakeNode } from '../../support/nodes.js';
+import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import { statusOf, until } from '../../support/wait.js';
 import type { ScaleStatus } from '../../../src/api/job-scale.js';
 
@@ -24,6 +25,12 @@ const group = (name: string, count: number, extra: Record<string, unknown> = {})
 });
 const job = (id: string, type: string, groups: Array<Record<string, unknown>>) => ({ ID: id, Type: type, Datacenters: ['dc1'], TaskGroups: groups });
 
+interface DeploymentView {
+  ID: string;
+  JobVersion: number;
+  Status: string;
+}
+
 describe('job scale endpoint', () => {
   let srv: TestServer;
   const c = () => srv.client();
@@ -36,9 +43,34 @@ describe('job scale endpoint', () => {
     await until(() => c().scheduler<{ Status: string }>('GET', `/v1/evaluation/${reg.body.EvalID}`), (r) => r.body.Status !== 'pending', 'the evaluation');
   }
 
+  const nodes: FakeNode[] = [fakeNode(), fakeNode()];
+  const deployment = async (id: string) => (await c().scheduler<DeploymentView>('GET', `/v1/deployment/${id}`)).body;
+
+  /** Waits for the job's latest deployment to be the one of `version`, running. */
+  async function runningDeployment(id: string, version: number): Promise<DeploymentView> {
+    const latest = await until(
+      () => c().scheduler<DeploymentView | null>('GET', `/v1/job/${id}/deployment`),
+      (r) => r.body?.JobVersion === version && r.body.Status === 'running',
+      `the running deployment of version ${version}`,
+    );
+    return latest.body!;
+  }
+
+  /** Reports the deployment's allocations healthy, each by its own node as a client would, and waits for its success. */
+  async function finish(d: DeploymentView): Promise<void> {
+    const allocs = (await c().scheduler<Array<{ ID: string; NodeID: string }>>('GET', `/v1/deployment/allocations/${d.ID}`)).body;
+    expect(allocs.length).toBeGreaterThan(0);
+    for (const a of allocs) {
+      const node = nodes.find((n) => n.node.ID === a.NodeID)!;
+      const update = { ID: a.ID, ClientStatus: 'running', ClientDescription: '', TaskStates: {}, DeploymentStatus: { Healthy: true, Timestamp: new Date().toISOString() } };
+      await srv.client(node.secret).scheduler('POST', `/v1/node/${a.NodeID}/client-allocations`, { body: { Allocs: [update] } });
+    }
+    await until(() => deployment(d.ID), (x) => x.Status === 'successful', 'a successful deployment');
+  }
+
   beforeAll(async () => {
     srv = await startTestServer({ client: false, heartbeatTtlMs: 600_000 });
-    for (const n of [fakeNode(), fakeNode()]) await registerFakeNode(c(), n);
+    for (const n of nodes) await registerFakeNode(c(), n);
     await register(job('batch', 'batch', [group('g', 2), group('bounded', 2, { Scaling: { Min: 1, Max: 3, Enabled: true, Type: 'horizontal' } })]));
   });
   afterAll(async () => srv?.close());
@@ -143,6 +175,26 @@ describe('job scale endpoint', () => {
     expect((await versions('svc'))[0].Version).toBe(before);
     const [event] = (await status('svc')).TaskGroups.g.Events!;
     expect(event).toMatchObject({ Error: true, Message: 'job scaling blocked due to active deployment', Count: null, Meta: { OriginalCount: 2, OriginalMessage: 'grow' } });
+  });
+
+  it('refuses a new count while the newest of several deployments is active, and scales once it succeeded', async () => {
+    // Each registration changes the task, so each version rolls out under a deployment of its own.
+    const rolling = (v: string) => job('rolling', 'service', [group('g', 1, { Tasks: [{ Name: 't', Driver: 'mock', Config: {}, Env: { V: v }, Resources: { CPU: 100, MemoryMB: 64 } }] })]);
+    await register(rolling('0'));
+    await finish(await runningDeployment('rolling', 0));
+    await register(rolling('1'));
+    await finish(await runningDeployment('rolling', 1));
+    await register(rolling('2'));
+    const third = await runningDeployment('rolling', 2);
+
+    expect(await statusOf(scale('rolling', { Count: 2, Target: { Group: 'g' }, Message: 'grow' }))).toEqual({ code: 400, message: 'job scaling blocked due to active deployment' });
+    expect((await deployment(third.ID)).Status).toBe('running');
+    expect((await versions('rolling'))[0]).toMatchObject({ Version: 2, TaskGroups: [{ Count: 1 }] });
+
+    await finish(third);
+    const grown = await scale('rolling', { Count: 2, Target: { Group: 'g' }, Message: 'grow' });
+    expect(grown.body.EvalID).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await versions('rolling'))[0]).toMatchObject({ Version: 3, TaskGroups: [{ Count: 2 }] });
   });
 
   it('a purged job takes its events with it', async () => {
