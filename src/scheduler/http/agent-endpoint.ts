@@ -1,13 +1,16 @@
 /**
- * GET /v1/agent/self: Nomad's `stats` sections (agent-stats.ts), which hold what the CLI's `-self` flags
- * need, the ID of the node this server runs, under `stats.client.node_id`; `stats` has no `client` when
- * the server runs no node. Nomad asks for `agent:read`; the node's ID is node information, so here it
- * takes `node:read`. GET /v1/agent/members lists the cluster's servers in Nomad's gossip-member shape
- * (member-views.ts), with Nomad's `node:read`. GET /v1/agent/monitor is in agent-monitor-endpoint.ts.
+ * GET /v1/agent/self: Nomad's `config` and `member` (agent-self.ts), where Nomad's client finds the
+ * agent's node name, datacenter and region, and its `stats` sections (agent-stats.ts), which hold what
+ * the CLI's `-self` flags need, the ID of the node this server runs, under `stats.client.node_id`; `stats`
+ * has no `client` when the server runs no node. Nomad asks for `agent:read`; policies here have no agent
+ * rule, and the node's ID is node information, so it takes `node:read`. GET /v1/agent/members lists the
+ * cluster's servers in Nomad's gossip-member shape (member-views.ts), with Nomad's `node:read`.
+ * GET /v1/agent/monitor is in agent-monitor-endpoint.ts.
  */
 import { defineRoute } from './route.js';
 import { agentMonitorRoute } from './agent-monitor-endpoint.js';
 import { agentStats } from './agent-stats.js';
+import { agentSelf } from './agent-self.js';
 import { listMembers } from '../../server/cluster/members.js';
 import { agentMembers } from '../../server/cluster/member-views.js';
 
@@ -16,8 +19,8 @@ export const agentRoutes = [
     methods: ['GET'],
     path: '/v1/agent/self',
     acl: { node: 'read' },
-    synopsis: 'Describe this server: its stats sections (client, nomad, runtime), the node it runs included.',
-    handler: async (req) => ({ body: { stats: agentStats(req.services) } }),
+    synopsis: 'Describe this server: its config (region, datacenter, node name, ports, version), its member record and its stats sections (client, nomad, runtime).',
+    handler: async (req) => ({ body: { ...agentSelf(req.services), stats: agentStats(req.services) } }),
   }),
   defineRoute({
     methods: ['GET'],

@@ -15,6 +15,7 @@ import type { TokenCaller } from '../../secrets/token/caller.js';
 import { authenticate, authenticateNode, registeringNode, type AnonymousCaller, type Caller } from './caller.js';
 import { tokenFromHeaders } from '../../server/http/token-header.js';
 import { nodeServerFor } from './node-forward.js';
+import { withNomadTwins } from './nomad-headers.js';
 import { isNodeRoute, isOpenRoute, isRegistrationRoute, literalSegments, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
 
 /** Query parameters every scheduler endpoint accepts. */
@@ -249,12 +250,12 @@ export async function handleScheduler(
         result = await serve(req);
       }
     }
-    const headers: Record<string, string> = {
+    const headers = withNomadTwins({
       'x-svc-index': String(result.index ?? services.store.index()),
       'x-svc-knownleader': String(services.leadership.knownLeader()),
       'x-svc-lastcontact': String(services.leadership.lastContactMs()),
       ...result.headers,
-    };
+    });
     if (result.stream) return { status: result.status ?? 200, headers, body: '', stream: untilShutdown(result.stream, raw, requestId, services) };
     return schedulerJson(result.body, result.status ?? 200, headers);
   } catch (err) {

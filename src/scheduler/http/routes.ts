@@ -29,6 +29,10 @@ import { systemRoutes } from './system-endpoint.js';
 import { serviceRoutes } from './service-endpoint.js';
 import { allocChecksRoutes } from './alloc-checks-endpoint.js';
 import { statusRoutes } from './status-endpoint.js';
+import { agentHealthRoutes } from './agent-health-endpoint.js';
+import { aclTokenSelfRoutes } from './acl-token-self-endpoint.js';
+import { regionsRoutes } from './regions-endpoint.js';
+import { searchRoutes } from './search-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -59,6 +63,10 @@ export const schedulerRoutes: RouteDef[] = [
   ...serviceRoutes,
   ...allocChecksRoutes,
   ...statusRoutes,
+  ...agentHealthRoutes,
+  ...aclTokenSelfRoutes,
+  ...regionsRoutes,
+  ...searchRoutes,
 ];
 
 /** The endpoints spoken over a WebSocket (upgrade.ts). */
