@@ -12,8 +12,9 @@ import { bindKeyring, openServerStorage } from './storage.js';
 import { Seal } from '../storage/seal.js';
 import { META_TABLE, type Store } from '../storage/store.js';
 import type { SealKeySource } from '../storage/seal-key.js';
-import type { AuditLog } from './audit/audit-log.js';
+import { AuditLog } from './audit/audit-log.js';
 import { MountTable } from '../secrets/mounts/mount-table.js';
+import { SecretMountTable } from '../secrets/mounts/secret-mount-table.js';
 import { TokenStore } from '../secrets/token/token-store.js';
 import { PolicyStore } from '../secrets/policy/policy-store.js';
 import { IdentityStore } from '../secrets/identity/identity-store.js';
@@ -135,6 +136,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     execHeartbeatMs: opts.execHeartbeatMs ?? 10_000,
     cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint, allowSha1: opts.cloud?.allowSha1 ?? false },
     nodeClientCert: opts.tls?.nodeClientCert === true,
+    storageType: opts.memoryStorage ? 'inmem' : opts.storageUrl ? 'postgresql' : 'lmdb',
+    externalSealKey: opts.sealKey !== undefined,
   };
   // Before anything is created: a bad certificate file stops the start with the file named.
   const tls = opts.tls ? await loadServerTls(opts.tls, opts.client !== false) : undefined;
@@ -154,6 +157,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       : new SoleLeadership(self);
     await bindKeyring(store, seal, opts.storageUrl ? 'the state in the PostgreSQL database' : `the state in ${dataDir}`);
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);
+    const secretMounts = new SecretMountTable(store);
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
@@ -162,12 +166,9 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const authMethods = createAuthMethods();
     const authBackends = { cloud: authMethods.cloud.backend };
     const peerTls = tls && { cert: tls.options.cert as string, key: tls.options.key as string, ca: [tls.options.cert as string, ...(tls.options.ca ? [tls.options.ca as string] : [])] };
-    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, identity, authBackends, scheduler, leadership, forwardToLeader: leaderForwarder(leadership, peerTls), forwardToNode: nodeForwarder(peerTls), stopping: false, shutdown: shutdown.signal };
-    if (opts.auditFile) {
-      const { AuditLog } = await import('./audit/audit-log.js');
-      audit = await AuditLog.open(opts.auditFile, services);
-      services.audit = audit;
-    }
+    const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, secretMounts, identity, authBackends, scheduler, leadership, forwardToLeader: leaderForwarder(leadership, peerTls), forwardToNode: nodeForwarder(peerTls), stopping: false, shutdown: shutdown.signal };
+    const auditDevices = (audit = await AuditLog.open(services, opts.auditFile));
+    services.audit = auditDevices;
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
     // A disabled cloud mount's configuration, roles and lists go with it.
@@ -177,6 +178,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     });
 
     const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
+    await secretMounts.ensureBuiltins();
     // -dev is for trying things: the cloud login is there without a setup step, at its usual path.
     if (opts.dev) await mounts.ensure('auth/cloud/', 'cloud', 'cloud instance and principal identity');
     const initialized = store.get<boolean>(META_TABLE, 'initialized') === true;
@@ -230,7 +232,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       const requestId = uuid();
       inFlight++;
       try {
-        const answer = audit ? await audit.record(raw, requestId, () => route(raw, requestId)) : await route(raw, requestId);
+        const answer = await auditDevices.record(raw, requestId, () => route(raw, requestId));
         return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
       } finally {
         if (--inFlight === 0) drained?.();

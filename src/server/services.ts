@@ -11,6 +11,7 @@ import type { RenewSettings, TokenService } from '../secrets/token/token-service
 import type { TokenEntry } from '../secrets/token/token-entry.js';
 import type { PolicyService } from '../secrets/policy/policy-service.js';
 import type { MountService } from '../secrets/mounts/mount-service.js';
+import type { SecretMountService } from '../secrets/mounts/secret-mount-table.js';
 import type { IdentityService } from '../secrets/identity/identity-service.js';
 import type { SchedulerRuntime } from '../scheduler/runtime.js';
 import type { Leadership } from './cluster/leadership.js';
@@ -39,6 +40,10 @@ export interface ServerConfig {
   cloud: { env: Readonly<Record<string, string | undefined>>; metadataEndpoint?: string; allowSha1: boolean };
   /** the node API answers only connections with a verified client certificate (TLS `node_client_cert`) */
   nodeClientCert: boolean;
+  /** where the state is kept, by Vault's storage_type names (sys/seal-status) */
+  storageType: 'lmdb' | 'postgresql' | 'inmem';
+  /** the keyring is opened by an external seal key (-seal-key-file, SVC_SEAL_KEY) */
+  externalSealKey: boolean;
 }
 
 export interface Services {
@@ -50,6 +55,8 @@ export interface Services {
   tokens: TokenService;
   policies: PolicyService;
   mounts: MountService;
+  /** the secrets engines table (sys/mounts) */
+  secretMounts: SecretMountService;
   identity: IdentityService;
   /** the auth methods' backends this server built, by type (token aside), as token renewal sees them */
   authBackends: Readonly<Record<string, AuthRenewal>>;
@@ -64,8 +71,8 @@ export interface Services {
   stopping: boolean;
   /** aborted when shutdown begins: long-lived streams (log follows, exec sessions) end on it */
   shutdown: AbortSignal;
-  /** the file audit device, when one is configured (-audit-file, audit { file }) */
-  audit?: AuditDevice;
+  /** the audit devices: the configured one (-audit-file, audit { file }) and those enabled at sys/audit */
+  audit?: AuditDevices;
 }
 
 /**
@@ -76,9 +83,23 @@ export interface AuthRenewal {
   renew?: (services: Services, token: TokenEntry) => Promise<RenewSettings>;
 }
 
-/** What sys/audit-hash needs of an audit device: its path and its HMAC. */
-export interface AuditDevice {
-  readonly path: string;
-  /** `hmac-sha256:<hex>`, as the device writes the value in its log */
-  hash(input: string): string;
+/** An audit device as sys/audit lists it (Vault's audit table entry); `path` ends with '/'. */
+export interface AuditDeviceInfo {
+  path: string;
+  type: 'file';
+  description: string;
+  /** file_path among them */
+  options: Record<string, string>;
+  local: boolean;
+}
+
+/** What sys/audit and sys/audit-hash need of the audit devices. */
+export interface AuditDevices {
+  list(): AuditDeviceInfo[];
+  /** `hmac-sha256:<hex>`, as every device writes the value in its log; undefined while there is no device */
+  hash(input: string): string | undefined;
+  /** Opens the device's file (a file that cannot be opened is a 400) and stores the device. */
+  enable(entry: AuditDeviceInfo): Promise<void>;
+  /** Disabling a path with no device is not an error; the configured device cannot be disabled here. */
+  disable(path: string): Promise<void>;
 }

@@ -28,6 +28,8 @@ export interface PathDef {
   operations: Partial<Record<Operation, OperationDef>>;
   /** Decides create vs update for POST/PUT, which need different capabilities; without it, writes are updates. */
   existenceCheck?: (req: SecretsRequest, data: FieldData) => Promise<boolean> | boolean;
+  /** HEAD is answered as the read, without its body (sys/health, as Vault; elsewhere HEAD is 405). */
+  head?: boolean;
   /** No token needed (login, health). */
   unauthenticated?: boolean;
   /** The caller also needs the `sudo` capability on the path. */

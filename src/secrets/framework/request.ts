@@ -33,8 +33,6 @@ export interface SecretsResponse {
   warnings?: string[];
   /** 200 by default, or 204 when there is no data, auth or warning */
   status?: number;
-  /** answered as this JSON body without the envelope (sys/health, as Vault does) */
+  /** answered as this JSON body without the envelope (sys/health, as Vault does), with `status` if given */
   raw?: unknown;
-  /** `data`'s keys are also answered at the envelope's top level, as Vault does for some sys paths (sys/ha-status) */
-  dataAtTopLevel?: boolean;
 }

@@ -2,14 +2,15 @@
 import type { RawResponse } from '../../server/http/types.js';
 import type { SecretsResponse } from '../framework/request.js';
 
-export function secretsOk(requestId: string, res: SecretsResponse | void): RawResponse {
+/** `topLevel`: the route is one where Vault repeats `data`'s keys beside the envelope's (top-level-routes.ts). */
+export function secretsOk(requestId: string, res: SecretsResponse | void, topLevel = false): RawResponse {
   if (res?.raw !== undefined) return { status: res.status ?? 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(res.raw) };
   const warnings = res?.warnings && res.warnings.length > 0 ? res.warnings : null;
   if (!res || (res.data == null && !res.auth && !warnings && !res.status)) {
     return { status: 204, headers: {}, body: '' };
   }
   const body = {
-    ...(res.dataAtTopLevel ? res.data : undefined),
+    ...(topLevel ? res.data : undefined),
     request_id: requestId,
     lease_id: '',
     renewable: false,

@@ -17,6 +17,7 @@ import { pathHelpResponse, renderBackendHelp } from '../framework/help.js';
 import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
 import { callerOf, tokenUsable, type TokenCaller } from '../token/caller.js';
 import { secretsOk } from './envelope.js';
+import { dataAtTopLevel } from './top-level-routes.js';
 
 export interface SecretsRouting {
   /** fixed backends by mount path: sys/, identity/ */
@@ -49,7 +50,8 @@ function requestedOperation(raw: RawRequest): Operation | 'write' | 'patch' {
   switch (raw.method) {
     case 'LIST':
       return 'list';
-    case 'GET': {
+    case 'GET':
+    case 'HEAD': {
       const list = raw.query.get('list');
       if (list === null) return 'read';
       return coerceField('list', { type: 'bool', description: '' }, list) ? 'list' : 'read';
@@ -113,16 +115,18 @@ async function patchThrough(raw: RawRequest, def: PathDef, params: Record<string
   const stored = Object.fromEntries(Object.entries(current.data).filter(([k]) => Object.hasOwn(def.fields, k)));
   const merged = mergePatch(stored, parseBody(raw)) as Record<string, unknown>;
   const data = new FieldData({ ...merged, ...params }, def.fields, 'update');
-  return withWarnings(await update.handler({ ...partial, operation: 'update' }, data), data, def, partial.mountPath);
+  return withWarnings(await update.handler({ ...partial, operation: 'update' }, data), data);
 }
 
-/** The handler's answer with the warnings of its fields and of a deprecated path added; nothing when there is neither. */
-function withWarnings(answer: SecretsResponse | void, data: FieldData, def: PathDef, mountPath: string): SecretsResponse | undefined {
-  const res = answer ?? undefined;
-  const warnings = [...(res?.warnings ?? []), ...data.warnings()];
-  if (def.deprecatedFor) warnings.push(`This path is deprecated; use ${mountPath}${def.deprecatedFor} instead`);
-  if (!res && warnings.length === 0) return undefined;
-  return { ...res, warnings };
+/**
+ * The handler's answer with its fields' warnings (ignored and deprecated parameters) added, as Vault's
+ * framework adds them: only to an answer there is, so a write or delete that answers nothing stays a 204.
+ * Deprecated path aliases answer as their current path does, without a warning of their own (Vault).
+ */
+function withWarnings(answer: SecretsResponse | void, data: FieldData): SecretsResponse | undefined {
+  if (!answer) return undefined;
+  const warnings = [...(answer.warnings ?? []), ...data.warnings()];
+  return warnings.length > 0 ? { ...answer, warnings } : answer;
 }
 
 async function authenticate(raw: RawRequest, services: Services): Promise<{ caller: TokenCaller; secret: string } | undefined> {
@@ -134,9 +138,15 @@ async function authenticate(raw: RawRequest, services: Services): Promise<{ call
 }
 
 export async function handleSecrets(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<RawResponse> {
+  const answer = await answerSecrets(raw, rel, requestId, services, routing);
+  // A HEAD is answered with the status and headers its GET would have, and no body.
+  return raw.method === 'HEAD' ? { ...answer, body: '' } : answer;
+}
+
+async function answerSecrets(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<RawResponse> {
   try {
     const res = await dispatch(raw, rel, requestId, services, routing);
-    return secretsOk(requestId, res);
+    return secretsOk(requestId, res, dataAtTopLevel(rel));
   } catch (err) {
     const { status, message, internal } = classify(err);
     if (internal) services.log.error(`request ${requestId} ${raw.method} /v1/${rel}: ${(err as Error)?.stack ?? message}`);
@@ -222,7 +232,7 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   }
   // The ACL first: an unauthorised caller learns nothing, not even which operations the path has.
   checkAcl(auth?.caller, def, operation === 'list' ? `${base}/` : base, operation);
-  if (!def.operations[operation]) throw new UnsupportedOperation();
+  if (!def.operations[operation] || (raw.method === 'HEAD' && !def.head)) throw new UnsupportedOperation();
 
   const data = new FieldData({ ...rawData(raw, requested, def), ...match.params }, def.fields, operation);
 
@@ -233,5 +243,5 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
     const keys = res?.data?.keys;
     if (!Array.isArray(keys) || keys.length === 0) throw new NotFound();
   }
-  return withWarnings(res, data, def, route.mountPath);
+  return withWarnings(res, data);
 }

@@ -5,7 +5,7 @@
 import { UserError } from '../../shared/errors.js';
 import { shortHex, uuid } from '../../shared/ids.js';
 import type { Store } from '../../storage/store.js';
-import type { MountEntry, MountService } from './mount-service.js';
+import type { MountEntry, MountFlags, MountService } from './mount-service.js';
 
 export const MOUNTS_TABLE = 'mounts';
 
@@ -71,7 +71,7 @@ export class MountTable implements MountService {
     return best;
   }
 
-  async enable(rawPath: string, type: string, description = '', config: Partial<MountEntry['config']> = {}): Promise<MountEntry> {
+  async enable(rawPath: string, type: string, description = '', config: Partial<MountEntry['config']> = {}, flags: MountFlags = {}): Promise<MountEntry> {
     const path = normaliseAuthPath(rawPath);
     if (!this.knownTypes.includes(type)) {
       throw new UserError(`unknown auth method type "${type}": known types are ${this.knownTypes.join(', ')}`);
@@ -82,10 +82,11 @@ export class MountTable implements MountService {
       description,
       accessor: `auth_${type}_${shortHex()}`,
       uuid: uuid(),
-      local: false,
-      sealWrap: false,
+      local: flags.local ?? false,
+      sealWrap: flags.sealWrap ?? false,
+      externalEntropyAccess: flags.externalEntropyAccess ?? false,
       config: { defaultLeaseTtl: config.defaultLeaseTtl ?? 0, maxLeaseTtl: config.maxLeaseTtl ?? 0, tokenType: config.tokenType ?? 'default-service' },
-      options: null,
+      options: flags.options ?? null,
     };
     await this.store.write((tx) => {
       for (const { value } of tx.list<MountEntry>(MOUNTS_TABLE)) {

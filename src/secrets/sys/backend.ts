@@ -7,9 +7,14 @@ import { authTunePaths } from './path-auth-tune.js';
 import { capabilitiesPaths } from './path-capabilities.js';
 import { auditHashPaths } from './path-audit-hash.js';
 import { haPaths } from './path-ha.js';
+import { sealStatusPaths } from './path-seal-status.js';
+import { mountsPaths } from './path-mounts.js';
+import { auditPaths } from './path-audit.js';
 
 export const sysBackend: Backend = {
   type: 'system',
-  description: 'System endpoints: health, the cluster\'s servers and leader, ACL policies, auth methods, capabilities, audit hashes.',
-  paths: [...healthPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...capabilitiesPaths, ...auditHashPaths],
+  description:
+    'System endpoints: health, initialisation and seal status, the cluster\'s servers and leader, ACL policies, auth methods, ' +
+    'secrets engines, capabilities, audit devices and audit hashes.',
+  paths: [...healthPaths, ...sealStatusPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...mountsPaths, ...capabilitiesPaths, ...auditHashPaths, ...auditPaths],
 };

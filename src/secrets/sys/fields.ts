@@ -38,6 +38,10 @@ export const AUTH_ENABLE_FIELDS: Fields = {
     description: 'Mount configuration: default_lease_ttl, max_lease_ttl and token_type.',
     cli: { hidden: true },
   },
+  local: { type: 'bool', description: "Mark the mount local, as Vault's local mounts (not replicated); stored and shown in reads.", cli: { hidden: true } },
+  seal_wrap: { type: 'bool', description: 'Seal-wrap the mount, as Vault; stored and shown in reads.', cli: { hidden: true } },
+  external_entropy_access: { type: 'bool', description: 'Give the mount external entropy, as Vault; stored and shown in reads.', cli: { hidden: true } },
+  options: { type: 'map', description: 'Options for the mount, string to string, as Vault; stored and shown in reads.', cli: { hidden: true } },
 };
 
 /** The keys of the `config` object of sys/auth/*path; the CLI shows each as a flag. */
@@ -98,4 +102,13 @@ export const CAPABILITIES_FIELDS: Fields = {
 export const CAPABILITIES_ACCESSOR_FIELDS: Fields = {
   accessor: { type: 'string', description: 'The accessor of the token whose capabilities are checked.', required: ['update'] },
   ...PATHS_TO_CHECK,
+};
+
+/** sys/audit/*path */
+export const AUDIT_ENABLE_FIELDS: Fields = {
+  path: { type: 'string', description: 'The path of the audit device, e.g. "file".' },
+  type: { type: 'string', description: 'The audit device type: "file".', required: true },
+  description: { type: 'string', description: 'A human-friendly description of the audit device.' },
+  options: { type: 'map', description: 'The device\'s options: file_path (required), the file the log is appended to.' },
+  local: { type: 'bool', description: "Mark the device local, as Vault's local audit devices (not replicated); stored and shown." },
 };

@@ -1,6 +1,6 @@
 /**
  * sys/audit-hash/:path, as Vault's: the HMAC an audit device writes for a value, so a known token or
- * secret can be found in the audit log. svc has one device, the file audit device at path `file`.
+ * secret can be found in the audit log. Every svc audit device hashes with the same key.
  */
 import { UserError } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
@@ -9,7 +9,7 @@ export const auditHashPaths = [
   definePath({
     pattern: 'audit-hash/:path',
     fields: {
-      path: { type: 'string', description: 'The path of the audit device: "file", the file audit device (-audit-file, audit { file }).' },
+      path: { type: 'string', description: 'The path of the audit device, e.g. "file", the device of -audit-file (audit { file }).' },
       input: { type: 'string', description: 'The value to hash.', required: true, sensitive: true },
     },
     synopsis: "The hash of a value in an audit device's log.",
@@ -20,11 +20,15 @@ export const auditHashPaths = [
       update: {
         summary: 'Hash a value as the audit device does.',
         handler: async (req, data) => {
-          const device = req.services.audit;
           const name = data.get<string>('path').replace(/\/+$/, '');
-          if (!device) throw new UserError(`unknown audit device "${name}": no audit device is configured (-audit-file, or audit { file } in the config file)`);
-          if (name !== device.path) throw new UserError(`unknown audit device "${name}": the audit device is at "${device.path}"`);
-          return { data: { hash: device.hash(data.get<string>('input')) } };
+          const known = req.services.audit?.list() ?? [];
+          const device = known.find((d) => d.path === `${name}/`);
+          if (known.length === 0) throw new UserError(`unknown audit device "${name}": no audit device is configured (-audit-file, or audit { file } in the config file)`);
+          if (!device) {
+            const paths = known.map((d) => `"${d.path.replace(/\/$/, '')}"`).join(', ');
+            throw new UserError(`unknown audit device "${name}": the audit device${known.length > 1 ? 's are' : ' is'} at ${paths}`);
+          }
+          return { data: { hash: req.services.audit!.hash(data.get<string>('input')) } };
         },
       },
     },

@@ -8,22 +8,12 @@ import { definePath } from '../framework/path.js';
 import { normaliseAuthPath } from '../mounts/mount-table.js';
 import type { MountEntry } from '../mounts/mount-service.js';
 import { AUTH_ENABLE_FIELDS, AUTH_MOUNT_CONFIG_FIELDS } from './fields.js';
+import { mountInfo } from './mount-info.js';
 
 const AUTH_PREFIX = 'auth/';
 
-/** A mount as Vault's sys/auth shows it. */
-export function mountInfo(m: MountEntry): Record<string, unknown> {
-  return {
-    accessor: m.accessor,
-    config: { default_lease_ttl: m.config.defaultLeaseTtl, max_lease_ttl: m.config.maxLeaseTtl, token_type: m.config.tokenType },
-    description: m.description,
-    external_entropy_access: false,
-    local: m.local,
-    options: m.options,
-    seal_wrap: m.sealWrap,
-    type: m.type,
-    uuid: m.uuid,
-  };
+function authMountInfo(m: MountEntry, version: string): Record<string, unknown> {
+  return mountInfo(m, { default_lease_ttl: m.config.defaultLeaseTtl, max_lease_ttl: m.config.maxLeaseTtl, token_type: m.config.tokenType }, version);
 }
 
 interface MountConfig {
@@ -76,7 +66,7 @@ export const authPaths = [
         summary: 'List the auth mounts.',
         handler: async (req) => {
           const data: Record<string, unknown> = {};
-          for (const m of req.services.mounts.list()) data[m.path.slice(AUTH_PREFIX.length)] = mountInfo(m);
+          for (const m of req.services.mounts.list()) data[m.path.slice(AUTH_PREFIX.length)] = authMountInfo(m, req.services.version);
           return { data };
         },
       },
@@ -99,7 +89,7 @@ export const authPaths = [
           const mount = req.services.mounts.get(path);
           // Vault's answer for a missing mount, kept for clients that match on it.
           if (!mount) throw new UserError(`No auth engine at ${path}`);
-          return { data: mountInfo(mount) };
+          return { data: authMountInfo(mount, req.services.version) };
         },
       },
       update: {
@@ -108,7 +98,12 @@ export const authPaths = [
           const type = data.get<string>('type');
           if (type === 'token') throw new UserError('the token auth method is always mounted at auth/token/ and cannot be enabled again');
           const { config, warnings } = parseMountConfig(data.get<Record<string, unknown>>('config'));
-          await req.services.mounts.enable(data.get<string>('path'), type, data.get<string>('description'), config);
+          await req.services.mounts.enable(data.get<string>('path'), type, data.get<string>('description'), config, {
+            local: data.get<boolean>('local'),
+            sealWrap: data.get<boolean>('seal_wrap'),
+            externalEntropyAccess: data.get<boolean>('external_entropy_access'),
+            options: data.getOk<Record<string, string>>('options') ?? null,
+          });
           return warnings.length > 0 ? { warnings } : undefined;
         },
       },

@@ -22,8 +22,7 @@ export const haPaths = [
         handler: async (req) => {
           const { services } = req;
           const { nodes } = haStatus(listMembers(services.store), services.leadership.leader());
-          // Vault answers sys/ha-status with `nodes` both in `data` and at the top level.
-          return { data: { nodes }, dataAtTopLevel: true };
+          return { data: { nodes } };
         },
       },
     },

@@ -1,26 +1,83 @@
+/**
+ * sys/health, as Vault's: GET answers the health body, HEAD only its status, with no token. The status
+ * says what the server is: active 200, standby (a server that does not lead) 429 unless `standbyok`,
+ * sealed 503, not initialised 501; each can be changed with its `*code` parameter, for load balancers
+ * that route on the status alone.
+ */
+import { UserError } from '../../shared/errors.js';
+import type { FieldData } from '../../server/framework/field-data.js';
+import type { Fields } from '../../server/framework/field-schema.js';
 import { definePath } from '../framework/path.js';
+import { CLUSTER_NAME, clusterId, initialized } from './cluster-identity.js';
+
+const statusField = (what: string, code: number) => ({ type: 'int' as const, description: `The status code answered ${what} (default ${code}).` });
+
+const HEALTH_FIELDS: Fields = {
+  standbyok: { type: 'bool', description: 'Answer a standby with the active code instead of the standby code.' },
+  perfstandbyok: { type: 'bool', description: 'Answer a performance standby with the active code (svc has none; accepted as Vault does).' },
+  activecode: statusField('by the active server', 200),
+  standbycode: statusField('by a standby', 429),
+  sealedcode: statusField('by a sealed server', 503),
+  uninitcode: statusField('by a server that is not initialised', 501),
+  drsecondarycode: statusField('by a DR secondary (svc has none)', 472),
+  performancestandbycode: statusField('by a performance standby (svc has none)', 473),
+};
+
+/** A status code from the query, or the default; Go's net/http writes only codes of three digits. */
+function code(data: FieldData, name: string, fallback: number): number {
+  const given = data.getOk<number>(name);
+  if (given === undefined) return fallback;
+  if (given < 200 || given > 999) throw new UserError(`invalid value ${given} for field "${name}": give an HTTP status code from 200 to 999`);
+  return given;
+}
 
 export const healthPaths = [
   definePath({
     pattern: 'health',
-    fields: {},
+    fields: HEALTH_FIELDS,
     unauthenticated: true,
+    head: true,
     synopsis: 'Health of the server.',
-    description: 'Answers 200 once the server is ready to serve requests. No token is needed.',
+    description:
+      'Answers 200 from the active server (the cluster leader) once it is ready to serve requests, 429 from a ' +
+      'standby (or 200 with standbyok=true); activecode, standbycode, sealedcode and uninitcode change those ' +
+      'codes. HEAD answers the status alone. No token is needed. A running server is never sealed: it refuses ' +
+      'to start without its seal key instead.',
     operations: {
       read: {
         summary: 'Returns the health status.',
-        handler: async (req) => ({
-          raw: {
-            initialized: true,
-            sealed: false,
-            standby: false,
-            performance_standby: false,
-            version: req.services.version,
-            server_time_utc: Math.floor(Date.now() / 1000),
-            cluster_name: 'svc',
-          },
-        }),
+        handler: async (req, data) => {
+          const { services } = req;
+          // Every code is checked, used or not: a bad one is a 400 whichever state the server is in.
+          const codes = {
+            active: code(data, 'activecode', 200),
+            standby: code(data, 'standbycode', 429),
+            uninit: code(data, 'uninitcode', 501),
+          };
+          code(data, 'sealedcode', 503);
+          code(data, 'drsecondarycode', 472);
+          code(data, 'performancestandbycode', 473);
+          const init = initialized(services.store);
+          const standby = !services.leadership.isLeader();
+          let status = codes.active;
+          if (!init) status = codes.uninit;
+          else if (standby && !data.get<boolean>('standbyok')) status = codes.standby;
+          return {
+            status,
+            raw: {
+              initialized: init,
+              sealed: false,
+              standby,
+              performance_standby: false,
+              replication_performance_mode: 'disabled',
+              replication_dr_mode: 'disabled',
+              server_time_utc: Math.floor(Date.now() / 1000),
+              version: services.version,
+              cluster_name: CLUSTER_NAME,
+              cluster_id: await clusterId(services.store),
+            },
+          };
+        },
       },
     },
   }),

@@ -97,6 +97,8 @@ export const policyPaths = [
           const text = data.get<string>('policy') || data.get<string>('rules');
           if (text === '') throw new UserError("'policy' parameter not supplied or empty");
           await policyStore(req).put(data.get<string>('name'), decodePolicyText(text));
+          // Vault's handler answers a write that used `rules`, so that the field's deprecation is said; others answer nothing.
+          return data.has('rules') ? {} : undefined;
         },
       },
       delete: { summary: 'Delete the policy.', handler: deletePolicy },
