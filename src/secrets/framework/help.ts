@@ -3,7 +3,7 @@
  * OpenAPI document. Nothing here is written by hand per endpoint, so the help cannot drift from what the
  * server accepts.
  */
-import type { FieldSchema, FieldType, Fields, Operation } from '../../server/framework/field-schema.js';
+import { nameAliasNote, valueAliasNote, type FieldSchema, type FieldType, type Fields, type Operation } from '../../server/framework/field-schema.js';
 import type { Backend, PathDef } from './path.js';
 
 /** Vault's names for its field types, so help text reads the same as Vault's. */
@@ -56,7 +56,7 @@ export function renderPathHelp(def: PathDef, mountPath: string, requestPath?: st
     out.push('## PARAMETERS', '');
     for (const name of names) {
       const field = def.fields[name];
-      const description = field.description.trim() || '<no description>';
+      const description = [field.description.trim() || '<no description>', nameAliasNote(field), valueAliasNote(field)].filter(Boolean).join(' ');
       out.push(indent(`${name} (${HELP_TYPE_NAMES[field.type]})`, 4), '');
       out.push(indent(field.deprecated ? `(DEPRECATED) ${description}` : description, 8), '');
     }

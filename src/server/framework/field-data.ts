@@ -1,7 +1,9 @@
 /**
  * Request data checked against a path's field schemas. Every provided field is coerced up front, so a
  * wrong type is a 400 naming the field before any handler runs; required and allowed values are enforced
- * here too, and unknown parameters are collected for the "ignored" warning.
+ * here too, and unknown parameters are collected for the "ignored" warning. A field may come under one of
+ * its aliases (the upstream's name for it) and with the upstream's spelling of a value; handlers only ever
+ * see the field's own name and values.
  */
 import { checkKeyPart } from '../../shared/key-length.js';
 import { UserError } from '../../shared/errors.js';
@@ -135,6 +137,20 @@ function zeroValue(schema: FieldSchema): unknown {
   }
 }
 
+/** alias → the field's own name */
+function aliasIndex(schema: Fields): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, field] of Object.entries(schema)) for (const alias of field.aliases ?? []) out.set(alias, name);
+  return out;
+}
+
+function withValueAliases(schema: FieldSchema, v: unknown): unknown {
+  const map = schema.valueAliases;
+  if (!map) return v;
+  const one = (item: unknown) => (typeof item === 'string' && Object.hasOwn(map, item) ? map[item] : item);
+  return Array.isArray(v) ? v.map(one) : one(v);
+}
+
 function requiredFor(schema: FieldSchema, op: Operation): boolean {
   if (Array.isArray(schema.required)) return schema.required.includes(op);
   return schema.required === true && (op === 'create' || op === 'update');
@@ -144,39 +160,46 @@ export class FieldData {
   private readonly values = new Map<string, unknown>();
   readonly unknown: string[] = [];
   readonly deprecatedUsed: string[] = [];
+  /** the name each field came under, its own or an alias, so errors name what the caller sent */
+  private readonly sentAs = new Map<string, string>();
 
   constructor(
     raw: Record<string, unknown>,
     readonly schema: Fields,
     op: Operation,
   ) {
-    for (const [name, value] of Object.entries(raw)) {
+    const aliases = aliasIndex(schema);
+    for (const [sent, value] of Object.entries(raw)) {
       // Own properties only: `toString` or `__proto__` in a body must not match Object.prototype.
-      const field = Object.hasOwn(schema, name) ? schema[name] : undefined;
-      if (!field) {
-        this.unknown.push(name);
+      const name = Object.hasOwn(schema, sent) ? sent : aliases.get(sent);
+      if (name === undefined) {
+        this.unknown.push(sent);
         continue;
       }
+      const field = schema[name];
       if (value === null || value === undefined) continue;
-      const coerced = coerceField(name, field, value);
+      // The field's own name wins over an alias sent beside it.
+      if (name !== sent && Object.hasOwn(raw, name) && raw[name] !== null && raw[name] !== undefined) continue;
+      const coerced = withValueAliases(field, coerceField(sent, field, value));
       if (field.allowedValues) {
         const items = Array.isArray(coerced) ? coerced : [coerced];
         for (const item of items) {
           if (typeof item === 'string' && !field.allowedValues.includes(item)) {
-            throw new UserError(`invalid value "${item}" for field "${name}": must be one of ${field.allowedValues.join(', ')}`);
+            throw new UserError(`invalid value "${item}" for field "${sent}": must be one of ${field.allowedValues.join(', ')}`);
           }
         }
       }
-      if (field.key) for (const item of Array.isArray(coerced) ? coerced : [coerced]) if (typeof item === 'string') checkKeyPart(`field "${name}"`, item);
+      if (field.key) for (const item of Array.isArray(coerced) ? coerced : [coerced]) if (typeof item === 'string') checkKeyPart(`field "${sent}"`, item);
       if (field.deprecated) this.deprecatedUsed.push(name);
       this.values.set(name, coerced);
+      this.sentAs.set(name, sent);
     }
     for (const [name, field] of Object.entries(schema)) {
       if (requiredFor(field, op) && !this.values.has(name)) {
         throw new UserError(`missing required field "${name}"`);
       }
       if (requiredFor(field, op) && field.type !== 'bool' && isEmpty(this.values.get(name))) {
-        throw new UserError(`field "${name}" must not be empty`);
+        throw new UserError(`field "${this.sentAs.get(name)}" must not be empty`);
       }
     }
   }

@@ -34,6 +34,14 @@ export interface FieldSchema {
   allowedValues?: readonly string[];
   /** a replacement name to point at, or true */
   deprecated?: boolean | string;
+  /**
+   * other names the field is accepted under in requests: the upstream's (Vault's) where the product
+   * renamed the field, so its clients and Terraform configurations work unchanged. The field's own name
+   * wins when both are sent; reads answer only the field's own name.
+   */
+  aliases?: readonly string[];
+  /** the upstream's spellings of values the product renamed (a list's items each) → the product's */
+  valueAliases?: Readonly<Record<string, string>>;
   /** taken from the query string even on writes */
   query?: boolean;
   /** the value must never be echoed, logged or put in an error message */
@@ -48,3 +56,15 @@ export interface FieldSchema {
 }
 
 export type Fields = Record<string, FieldSchema>;
+
+/** Help's sentence for a field's other names; '' when it has none. */
+export function nameAliasNote(schema: FieldSchema): string {
+  return schema.aliases?.length ? `Also accepted as ${schema.aliases.join(', ')}.` : '';
+}
+
+/** Help's and the flags' sentence for the upstream values a field takes in place of its own; '' when none. */
+export function valueAliasNote(schema: FieldSchema): string {
+  return Object.entries(schema.valueAliases ?? {})
+    .map(([upstream, own]) => `The value ${upstream} is also accepted for ${own}.`)
+    .join(' ');
+}

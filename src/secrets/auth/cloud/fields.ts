@@ -31,7 +31,8 @@ export const CONFIG_CLIENT_FIELDS: Fields = {
   },
   iam_server_id_header_value: {
     type: 'string',
-    description: 'When set, iam logins must carry header X-Svc-Cloud-IAM-Server-ID with this value, signed: it stops a signed request from being replayed to another server.',
+    description:
+      "When set, iam logins must carry header X-Svc-Cloud-IAM-Server-ID (or Vault's X-Vault-AWS-IAM-Server-ID) with this value, signed: it stops a signed request from being replayed to another server.",
   },
   allowed_sts_header_values: {
     type: 'list',
@@ -43,6 +44,7 @@ export const CONFIG_IDENTITY_FIELDS: Fields = {
   iam_alias: { type: 'string', description: 'What names the entity alias of an iam login: role_id, unique_id or full_arn.', allowedValues: IAM_ALIASES },
   iam_metadata: {
     type: 'list',
+    valueAliases: { inferred_aws_region: 'inferred_cloud_region' },
     description: `Login facts copied to the token and alias metadata on iam logins: "default" (${DEFAULT_METADATA.join(', ')}), [] for none, or a list of: ${IAM_METADATA_FIELDS.join(', ')}.`,
   },
   ec2_alias: { type: 'string', description: 'What names the entity alias of an ec2 login: role_id, instance_id or image_id.', allowedValues: EC2_ALIASES },
@@ -58,7 +60,7 @@ export const CERT_NAME_FIELDS: Fields = {
 
 export const CONFIG_CERTIFICATE_FIELDS: Fields = {
   ...CERT_NAME_FIELDS,
-  cloud_public_cert: { type: 'string', description: 'The certificate: PEM, or base64 of the PEM.', required: ['create', 'update'] },
+  cloud_public_cert: { type: 'string', aliases: ['aws_public_cert'], description: 'The certificate: PEM, or base64 of the PEM.', required: ['create', 'update'] },
   type: {
     type: 'lowercase-string',
     default: 'pkcs7',
@@ -119,9 +121,10 @@ export const ROLE_FIELDS: Fields = {
     type: 'string',
     description: 'Infer an instance from an iam login ("ec2_instance", the only value) and check the ec2 constraints on it. Only for iam roles.',
   },
-  inferred_cloud_region: { type: 'string', description: 'Region the inferred instance is looked up in; required with inferred_entity_type.' },
+  inferred_cloud_region: { type: 'string', aliases: ['inferred_aws_region'], description: 'Region the inferred instance is looked up in; required with inferred_entity_type.' },
   resolve_cloud_unique_ids: {
     type: 'bool',
+    aliases: ['resolve_aws_unique_ids'],
     description:
       'Resolve each bound_iam_principal_arn without a trailing "*" to the principal\'s unique ID, so a deleted and recreated principal of the same name no longer matches. True for new roles; cannot be turned off.',
   },
@@ -184,6 +187,6 @@ export const LOGIN_FIELDS: Fields = {
   iam_request_body: { type: 'string', description: 'iam: base64 of the body of a POST request: Action=GetCallerIdentity&Version=2011-06-15.' },
   iam_request_headers: {
     type: 'headers',
-    description: 'iam: the signed request\'s headers, a JSON object of name to a value or a list of values (or base64 of it); X-Svc-Cloud-IAM-Server-ID among them when the mount requires it.',
+    description: 'iam: the signed request\'s headers, a JSON object of name to a value or a list of values (or base64 of it); X-Svc-Cloud-IAM-Server-ID (or Vault\'s X-Vault-AWS-IAM-Server-ID) among them when the mount requires it.',
   },
 };

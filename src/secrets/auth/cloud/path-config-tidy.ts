@@ -3,7 +3,7 @@
  * entry is kept before tidy removes it, and whether the periodic tidy runs at all. The deprecated
  * `identity-whitelist` and `roletag-blacklist` names are served by backend.ts as aliases.
  */
-import { UserError } from '../../../shared/errors.js';
+import { NotFound, UserError } from '../../../shared/errors.js';
 import { definePath } from '../../framework/path.js';
 import { configTidyFields, DEFAULT_SAFETY_BUFFER_SECONDS } from './fields.js';
 import { deleteEntry, readEntry, updateEntry } from './mount-storage.js';
@@ -32,7 +32,12 @@ function tidyConfigPath(list: TidyList) {
     operations: {
       read: {
         summary: 'Read the tidy configuration.',
-        handler: async (req) => ({ data: { ...tidyConfig(req.services.store, req.mountAccessor, list) } }),
+        // As Vault: a configuration never written (or deleted) is not found, although tidy applies the defaults.
+        handler: async (req) => {
+          const stored = readEntry<TidyConfig>(req.services.store, req.mountAccessor, entry(list));
+          if (!stored) throw new NotFound();
+          return { data: { ...stored } };
+        },
       },
       update: {
         summary: 'Change the given fields; the others keep their values (the defaults at first).',
@@ -47,7 +52,7 @@ function tidyConfigPath(list: TidyList) {
         },
       },
       delete: {
-        summary: 'Remove the tidy configuration (the defaults apply again).',
+        summary: 'Remove the tidy configuration (tidy applies the defaults again; a read finds nothing).',
         handler: async (req) => deleteEntry(req.services.store, req.mountAccessor, entry(list)),
       },
     },

@@ -3,12 +3,9 @@
  * what operators see of the instances that logged in, and how they let an instance log in afresh
  * (deleting its entry clears its nonce and its "reauthentication disallowed" state).
  *
- * A read does not return the client nonce, although Vault's does: secrets never appear in read output.
- * The nonce is the instance's re-login credential: the identity document it is paired with is readable
- * by any process on the instance and never changes, so the nonce is what stops a copied document from
- * being replayed. Showing it would turn read access on this path into the power to log in as every
- * listed instance. Operators do not need it: the way to recover an instance that lost its nonce is to
- * delete its entry.
+ * A read returns the entry's client nonce, as Vault's does: the nonce is the instance's re-login
+ * credential, so read access to this path is as strong as logging in as every listed instance, and
+ * policies grant it accordingly. It is sealed at rest and opened only for such a read or a login.
  */
 import { NotFound } from '../../../shared/errors.js';
 import { definePath } from '../../framework/path.js';
@@ -41,13 +38,14 @@ export const identityAccessListPaths = [
       'again without its nonce, also when reauthentication was disallowed.',
     operations: {
       read: {
-        summary: "Read an instance's entry (without its nonce).",
+        summary: "Read an instance's entry, its client nonce included.",
         handler: async (req, data) => {
           const entry = readAccessListEntry(req.services, req.mountAccessor, data.get<string>('instance_id'));
           if (!entry) throw new NotFound();
           return {
             data: {
               role: entry.role,
+              client_nonce: entry.client_nonce,
               creation_time: entry.creation_time,
               disallow_reauthentication: entry.disallow_reauthentication,
               pending_time: entry.pending_time,

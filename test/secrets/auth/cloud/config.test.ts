@@ -97,7 +97,9 @@ describe('config/sts', () => {
 
 describe('config/tidy', () => {
   for (const list of ['identity-accesslist', 'roletag-denylist']) {
-    it(`${list}: defaults to a 72h safety buffer, updates partially, deletes back to the defaults`, async () => {
+    it(`${list}: not found until written (as Vault), a 72h safety buffer by default, partial updates, not found once deleted`, async () => {
+      expect((await statusOf(c().secrets('GET', `auth/cloud/config/tidy/${list}`))).code).toBe(404);
+      await c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { disable_periodic_tidy: false } });
       expect(await read(`auth/cloud/config/tidy/${list}`)).toEqual({ safety_buffer: 259200, disable_periodic_tidy: false });
       await c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { safety_buffer: '24h' } });
       await c().secrets('POST', `auth/cloud/config/tidy/${list}`, { body: { disable_periodic_tidy: true } });
@@ -107,15 +109,16 @@ describe('config/tidy', () => {
       expect([negative.code, negative.message]).toEqual([400, 'safety_buffer cannot be negative']);
       expect((await read(`auth/cloud/config/tidy/${list}`))?.safety_buffer).toBe(86400);
       await c().secrets('DELETE', `auth/cloud/config/tidy/${list}`);
-      expect(await read(`auth/cloud/config/tidy/${list}`)).toEqual({ safety_buffer: 259200, disable_periodic_tidy: false });
+      expect((await statusOf(c().secrets('GET', `auth/cloud/config/tidy/${list}`))).code).toBe(404);
     });
   }
 
-  it('serves the deprecated names as aliases, with a warning naming the current path', async () => {
+  it('serves the deprecated names as aliases of the current paths, without a warning (as Vault)', async () => {
     const written = await c().secrets('POST', 'auth/cloud/config/tidy/identity-whitelist', { body: { safety_buffer: 3600 } });
-    expect(written?.warnings?.join(' ')).toMatch(/deprecated; use auth\/cloud\/config\/tidy\/identity-accesslist/);
+    expect(written).toBeUndefined();
     expect((await read('auth/cloud/config/tidy/identity-accesslist'))?.safety_buffer).toBe(3600);
-    expect((await read('auth/cloud/config/tidy/roletag-blacklist'))?.safety_buffer).toBe(259200);
+    expect((await read('auth/cloud/config/tidy/identity-whitelist'))?.safety_buffer).toBe(3600);
+    expect((await statusOf(c().secrets('GET', 'auth/cloud/config/tidy/roletag-blacklist'))).code).toBe(404);
   });
 });
 

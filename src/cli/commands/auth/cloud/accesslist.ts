@@ -17,7 +17,7 @@ export const accesslistCommands = [
     synopsis: 'Print an access list entry',
     description:
       'Prints the access list entry of INSTANCE_ID (GET auth/<mount>/identity-accesslist/INSTANCE_ID): ' +
-      'its role, the first and last login, its expiry and pending time.',
+      'its role, its client nonce (as Vault prints it), the first and last login, its expiry and pending time.',
     examples: [{ command: 'svc auth cloud accesslist read i-0123456789abcdef0' }],
     ok: 'the entry was printed',
     failed: 'a server error, or no entry for the instance',

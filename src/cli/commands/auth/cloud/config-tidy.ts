@@ -36,9 +36,12 @@ export const configTidyCommands = [
     segment,
     args: [list],
     synopsis: 'Print the tidy configuration of a list',
-    description: 'Prints the safety buffer (in seconds) and whether periodic tidy is disabled for LIST; the defaults when it was never set.',
+    description:
+      'Prints the safety buffer (in seconds) and whether periodic tidy is disabled for LIST. A configuration never written ' +
+      '(or deleted) is not found, as in Vault, and exits 2; tidy then uses the defaults (a 72h safety buffer, periodic tidy on).',
     examples: [{ command: 'svc auth cloud config tidy read identity-accesslist' }],
     ok: 'the configuration was printed',
+    failed: 'a server error, or no configuration was written for LIST',
   }),
   endpointCommand({
     words: ['config', 'tidy', 'delete'],

@@ -11,6 +11,8 @@ import { canonicalHeaderName as canonical } from '../header-name.js';
 export const canonicalHeaderName = (name: string): string => canonical(name) ?? name;
 
 export const SERVER_ID_HEADER = 'X-Svc-Cloud-IAM-Server-ID';
+/** The same header under the name Vault's clients sign (`vault login -method=aws header_value=...`). */
+export const VAULT_SERVER_ID_HEADER = 'X-Vault-AWS-IAM-Server-ID';
 
 /** The headers a signed caller-identity request carries; others named X-Amz-* need allowed_sts_header_values. */
 export const DEFAULT_ALLOWED_AMZ_HEADERS = [
@@ -132,11 +134,15 @@ export function validateIamRequest(req: IamLoginRequest, allowedExtraHeaders: re
   }
 }
 
-/** Replay protection across servers: the header is there, equal to the configured value, and signed. */
+/**
+ * Replay protection across servers: the header is there, equal to the configured value, and signed. Our
+ * name is looked for first; a request carrying only Vault's name is checked under that name.
+ */
 export function checkServerIdHeader(req: IamLoginRequest, expected: string): void {
-  const fail = (why: string) => new UserError(`error validating ${SERVER_ID_HEADER} header: ${why}`);
-  const values = req.headers[canonicalHeaderName(SERVER_ID_HEADER)];
-  if (!values || values.length === 0) throw fail(`missing header "${SERVER_ID_HEADER}"`);
+  const header = [SERVER_ID_HEADER, VAULT_SERVER_ID_HEADER].find((h) => (req.headers[canonicalHeaderName(h)] ?? []).length > 0);
+  if (!header) throw new UserError(`error validating ${SERVER_ID_HEADER} header: missing header "${SERVER_ID_HEADER}"`);
+  const fail = (why: string) => new UserError(`error validating ${header} header: ${why}`);
+  const values = req.headers[canonicalHeaderName(header)];
   const got = values.join(',');
   if (got !== expected) throw fail(`expected "${expected}" but got "${got}"`);
   let signed: string[];
@@ -151,7 +157,7 @@ export function checkServerIdHeader(req: IamLoginRequest, expected: string): voi
     if (!list) throw fail('the header was not signed: no X-Amz-SignedHeaders query parameter');
     signed = list.split(';');
   }
-  if (!signed.includes(SERVER_ID_HEADER.toLowerCase())) throw fail('the header was not signed');
+  if (!signed.includes(header.toLowerCase())) throw fail('the header was not signed');
 }
 
 /** use_sts_region_from_client: the region the client signed for, from the Authorization credential scope. */

@@ -41,13 +41,13 @@ describe('server-made nonce', () => {
     expect(third.auth.client_token).not.toBe(second.auth.client_token);
   });
 
-  it('the access-list entry records the login and never shows the nonce', async () => {
+  it('the access-list entry records the login and the nonce handed out', async () => {
     const inst = await freshInstance('2024-02-03T04:05:06Z');
     const before = Date.now();
     const { auth } = await w.login({ role: 'plain', pkcs7: await inst.pkcs7() });
     const entry = await entryOf(inst.id);
     expect(entry).toMatchObject({ role: 'plain', pending_time: '2024-02-03T04:05:06Z', disallow_reauthentication: false });
-    expect(JSON.stringify(entry)).not.toContain(auth.metadata!.nonce);
+    expect(entry.client_nonce).toBe(auth.metadata!.nonce);
     // Expiry = now + the longest max TTL: the mount's (32 days) is longer than the role's 2 hours.
     const expiry = Date.parse(entry.expiration_time as string);
     expect(expiry - before).toBeGreaterThanOrEqual(768 * 3600 * 1000 - 5000);
@@ -110,7 +110,7 @@ describe('disallow_reauthentication', () => {
     const nonce = 'n'.repeat(200);
     const first = await w.login({ role: 'once', pkcs7: await inst.pkcs7(), nonce });
     expect(first.auth.metadata?.nonce).toBeUndefined();
-    expect(await entryOf(inst.id)).toMatchObject({ disallow_reauthentication: true });
+    expect(await entryOf(inst.id)).toMatchObject({ disallow_reauthentication: true, client_nonce: '' });
     expect(await w.loginError({ role: 'once', pkcs7: await inst.pkcs7(), nonce })).toMatchObject({ status: 400, message: expect.stringContaining('reauthentication is disabled') });
   });
 

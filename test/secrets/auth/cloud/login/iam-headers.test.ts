@@ -1,7 +1,7 @@
 /**
  * The headers of an iam login's signed request: the X-Amz-* allow-list (only on a mount with a client
  * configuration; allowed_sts_header_values adds to it), and the server-ID header that binds a signed
- * request to one server (iam_server_id_header_value).
+ * request to one server (iam_server_id_header_value), under our name or Vault's.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,47 @@ describe('the server-ID header (iam_server_id_header_value)', () => {
     expect(unsignedGet.status).toBe(400);
     expect(unsignedGet.message).toMatch(new RegExp(`^error validating ${HEADER} header: .*(not|n't) signed`));
     expect(callsSince(from)).toEqual([]);
+  });
+
+  describe("Vault's name for it, X-Vault-AWS-IAM-Server-ID", () => {
+    const VAULT = 'X-Vault-AWS-IAM-Server-ID';
+
+    it('signed with the configured value: the login succeeds, POST or presigned GET, in any case', async () => {
+      const from = w.sim.requests.length;
+      expect((await w.login({ role: 'dev', ...asAlice({ headers: { [VAULT]: 'svc.example.com' } }) }, 'sid')).auth.metadata?.auth_type).toBe('iam');
+      expect(callsSince(from)[0].signedHeaders).toContain('x-vault-aws-iam-server-id');
+      expect((await w.login({ role: 'dev', ...asAlice({ headers: { 'x-vault-aws-iam-server-id': 'svc.example.com' } }) }, 'sid')).auth.metadata?.auth_type).toBe('iam');
+      expect((await w.login({ role: 'dev', ...presignedCallerIdentity(alice, { headers: { [VAULT]: 'svc.example.com' } }) }, 'sid')).auth.metadata?.auth_type).toBe('iam');
+    });
+
+    it('different or unsigned: 400 naming the header that was sent, and nothing is sent on', async () => {
+      const from = w.sim.requests.length;
+      const other = await w.loginError({ role: 'dev', ...asAlice({ headers: { [VAULT]: 'other.example.com' } }) }, 'sid');
+      expect(other).toEqual({ status: 400, message: `error validating ${VAULT} header: expected "svc.example.com" but got "other.example.com"` });
+      const unsigned = await w.loginError({ role: 'dev', ...asAlice({ unsignedHeaders: { [VAULT]: 'svc.example.com' } }) }, 'sid');
+      expect(unsigned.status).toBe(400);
+      expect(unsigned.message).toMatch(new RegExp(`^error validating ${VAULT} header: .*(not|n't) signed`));
+      expect(callsSince(from)).toEqual([]);
+    });
+
+    it('when both names are sent, ours is the one checked', async () => {
+      const oursRight = await w.login({ role: 'dev', ...asAlice({ headers: { [HEADER]: 'svc.example.com', [VAULT]: 'other.example.com' } }) }, 'sid');
+      expect(oursRight.auth.metadata?.auth_type).toBe('iam');
+      const oursWrong = await w.loginError({ role: 'dev', ...asAlice({ headers: { [HEADER]: 'other.example.com', [VAULT]: 'svc.example.com' } }) }, 'sid');
+      expect(oursWrong).toEqual({ status: 400, message: `error validating ${HEADER} header: expected "svc.example.com" but got "other.example.com"` });
+      // Vault's signed and right does not stand in for ours sent unsigned.
+      const oursUnsigned = await w.loginError({ role: 'dev', ...asAlice({ headers: { [VAULT]: 'svc.example.com' }, unsignedHeaders: { [HEADER]: 'svc.example.com' } }) }, 'sid');
+      expect(oursUnsigned.message).toMatch(new RegExp(`^error validating ${HEADER} header: .*(not|n't) signed`));
+    });
+
+    it('allowed_sts_header_values takes either name, stored canonicalised, and the login still checks the value', async () => {
+      await mountCloud(w.srv, 'sid-allowed', w.sim, { iam_server_id_header_value: 'svc.example.com', allowed_sts_header_values: [VAULT, HEADER, 'x-amz-foo'] });
+      expect((await root().secrets('GET', 'auth/sid-allowed/config/client'))!.data!.allowed_sts_header_values).toEqual(['X-Vault-Aws-Iam-Server-Id', 'X-Svc-Cloud-Iam-Server-Id', 'X-Amz-Foo']);
+      await w.writeRole('dev', { bound_iam_principal_arn: alice.arn }, 'sid-allowed');
+      const { auth } = await w.login({ role: 'dev', ...asAlice({ headers: { [VAULT]: 'svc.example.com', 'X-Amz-Foo': 'bar' } }) }, 'sid-allowed');
+      expect(auth.metadata?.auth_type).toBe('iam');
+      expect((await w.loginError({ role: 'dev', ...asAlice({ headers: { [VAULT]: 'nope' } }) }, 'sid-allowed')).status).toBe(400);
+    });
   });
 
   it('without the setting no header is needed, and one that is sent is not checked', async () => {
