@@ -71,6 +71,14 @@ export const TOKEN_CREATE_FIELDS: Fields = {
     description: 'Attach the token to this identity entity, which must exist. Needs root or sudo.',
     cli: { complete: 'entity' },
   },
+  entity_alias: {
+    type: 'string',
+    key: true,
+    description:
+      "Attach the token to the entity of this alias of the token mount, made when missing; only with a role, whose allowed_entity_aliases must match it.",
+    // Only a role's create path takes it, and `svc token create` has no role to name.
+    cli: { hidden: true },
+  },
 };
 
 export const TOKEN_LOOKUP_FIELDS: Fields = {

@@ -31,6 +31,7 @@ export function lookupData(req: SecretsRequest, entry: TokenEntry, id: string): 
     ttl: entry.expireTime === 0 ? 0 : Math.max(0, Math.round((entry.expireTime - Date.now()) / 1000)),
     type: entry.type,
   };
+  if (entry.role) data.role = entry.role;
   if (entry.period !== 0) data.period = entry.period;
   if (entry.boundCidrs.length > 0) data.bound_cidrs = entry.boundCidrs;
   if (entry.lastRenewalTime !== 0) {

@@ -7,6 +7,7 @@ import { UserError } from '../../shared/errors.js';
 import { TOKEN_RENEW_ACCESSOR_FIELDS, TOKEN_RENEW_FIELDS, TOKEN_RENEW_SELF_FIELDS } from './fields.js';
 import type { TokenEntry } from './token-entry.js';
 import { callerEntry } from './path-lookup.js';
+import { readTokenRole } from './role-store.js';
 
 /** The issuing auth method's re-check, for tokens of a method that has one (the token store's own have none). */
 async function authMethodSettings(services: Services, entry: TokenEntry): Promise<RenewSettings | undefined> {
@@ -15,11 +16,19 @@ async function authMethodSettings(services: Services, entry: TokenEntry): Promis
   return backend?.renew?.(services, entry);
 }
 
+/** A token created against a role renews with the role's current period, as Vault's token store does; a deleted role renews none. */
+function roleSettings(services: Services, entry: TokenEntry, roleName: string): RenewSettings {
+  const role = readTokenRole(services.store, roleName);
+  if (!role) throw new UserError(`original token role "${roleName}" could not be found, not renewing`);
+  return { ttl: entry.ttl, maxTtl: entry.maxTtl, period: role.token_period };
+}
+
 /** `clientToken` is echoed in the auth block: '' when renewed by accessor, as Vault does. */
 async function renew(req: SecretsRequest, entry: TokenEntry, clientToken: string, increment: number): Promise<SecretsResponse> {
   const tokens = req.services.tokens;
   if (entry.type === 'batch') throw new UserError('batch tokens cannot be renewed');
-  const settings = entry.renewable ? await authMethodSettings(req.services, entry) : undefined;
+  let settings: RenewSettings | undefined;
+  if (entry.renewable) settings = entry.role ? roleSettings(req.services, entry, entry.role) : await authMethodSettings(req.services, entry);
   const { entry: renewed, warnings } = await tokens.renew(entry, increment, settings);
   const identityPolicies = renewed.entityId ? req.services.identity.entityPolicies(renewed.entityId) : [];
   return { data: null, auth: tokens.authBlock(clientToken, renewed, identityPolicies), warnings };

@@ -34,6 +34,8 @@ export interface TokenEntry {
   renewable: boolean;
   /** for auth-method tokens: the mount accessor of the method that issued it */
   mountAccessor: string;
+  /** the token role it was created against (auth/token/create/<role>); renewals follow the role's current period */
+  role?: string;
   /** lets the issuing auth method re-check on renewal (cloud role name, etc.) */
   authInternal?: Record<string, unknown>;
 }

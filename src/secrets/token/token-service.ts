@@ -30,6 +30,8 @@ export interface CreateTokenParams {
   path: string;
   mountAccessor: string;
   authInternal?: Record<string, unknown>;
+  /** the token role it is created against */
+  role?: string;
 }
 
 /** A token checked and computed by `draft`, not stored yet: `putInTx` stores it. */

@@ -297,6 +297,7 @@ export class TokenStore implements TokenService {
       renewable,
       mountAccessor: params.mountAccessor,
       ...(params.authInternal ? { authInternal: params.authInternal } : {}),
+      ...(params.role ? { role: params.role } : {}),
     };
     return { secret, entry, warnings, parent };
   }
