@@ -12,6 +12,8 @@ export interface EntityEntry {
   policies: string[];
   metadata: Record<string, string>;
   disabled: boolean;
+  /** the entities merged into this one (Vault's merged_entity_ids); absent on entities never merged into */
+  mergedEntityIds?: string[];
   /** unix nanoseconds as a decimal string: JS numbers cannot hold them exactly */
   creationTimeNs: string;
   lastUpdateTimeNs: string;
@@ -27,8 +29,64 @@ export interface AliasEntry {
   metadata: Record<string, string>;
   /** set by users through the API */
   customMetadata: Record<string, string>;
+  /** the entities the alias belonged to before merges moved it (Vault's merged_from_canonical_ids) */
+  mergedFromCanonicalIds?: string[];
   creationTimeNs: string;
   lastUpdateTimeNs: string;
+}
+
+/** An identity group (Vault's identity.Group): internal, with members set by hand, or external, with an alias. */
+export interface GroupEntry {
+  version: 1;
+  id: string;
+  name: string;
+  type: GroupType;
+  policies: string[];
+  metadata: Record<string, string>;
+  memberEntityIds: string[];
+  /** Kept on the member side, as Vault does; member_group_ids are the groups that name this one here. */
+  parentGroupIds: string[];
+  /** An external group's link to a group in an auth method's source; at most one. */
+  alias?: GroupAliasEntry;
+  /** Counts the group's writes, as Vault's modify_index does. */
+  modifyIndex: number;
+  creationTimeNs: string;
+  lastUpdateTimeNs: string;
+}
+
+export type GroupType = 'internal' | 'external';
+
+export interface GroupAliasEntry {
+  id: string;
+  /** the group's ID */
+  canonicalId: string;
+  mountAccessor: string;
+  name: string;
+  creationTimeNs: string;
+  lastUpdateTimeNs: string;
+}
+
+/** Each field is optional; only those given change. */
+export interface GroupInput {
+  name?: string;
+  type?: string;
+  policies?: string[];
+  metadata?: Record<string, string>;
+  memberEntityIds?: string[];
+  memberGroupIds?: string[];
+}
+
+export interface GroupAliasInput {
+  name: string;
+  mountAccessor: string;
+  /** the group to attach the alias to; without it a create makes a new external group, an update keeps the group */
+  canonicalId?: string;
+}
+
+export interface MergeInput {
+  toEntityId: string;
+  fromEntityIds: string[];
+  conflictingAliasIdsToKeep: string[];
 }
 
 export interface EntityInput {
@@ -64,7 +122,11 @@ export interface LoginAliasInput {
 
 export interface IdentityService {
   entityExists(entityId: string): boolean;
-  /** Policies granted through the entity (empty for a missing or disabled entity). */
+  /**
+   * The identity policies of a token's entity: the entity's own and those of every group it belongs to,
+   * directly or through member groups (empty for a missing or disabled entity). An entity merged into
+   * another answers for the one it was merged into.
+   */
   entityPolicies(entityId: string): string[];
   /** True when the entity exists and is disabled: its tokens must be refused. */
   entityDisabled(entityId: string): boolean;
@@ -98,6 +160,30 @@ export interface IdentityService {
    * updated when it changed. Concurrent first logins make one entity.
    */
   upsertLoginAlias(input: LoginAliasInput): Promise<{ entityId: string; aliasId: string }>;
-  /** Called when an auth mount is disabled: its aliases go away. */
+  /** Called when an auth mount is disabled: its entity and group aliases go away. */
   removeAliasesOfMount(mountAccessor: string): Promise<number>;
+  /** Moves the aliases and group memberships of the from entities to the target, then deletes them. */
+  mergeEntities(input: MergeInput): Promise<void>;
+
+  getGroup(id: string): GroupEntry | undefined;
+  getGroupByName(name: string): GroupEntry | undefined;
+  listGroups(): GroupEntry[];
+  /** IDs of the groups that have this group among their parents. */
+  memberGroupIds(groupId: string): string[];
+  /** The groups the entity is a member of itself, and those it belongs to through them (Vault's inherited groups). */
+  groupsOfEntity(entityId: string): { direct: string[]; inherited: string[] };
+  /**
+   * Creates a group (no `id`) or updates the one with `id`, which must exist; with a `name` but no
+   * `id`, the group of that name is updated if there is one.
+   */
+  upsertGroup(id: string | undefined, input: GroupInput): Promise<{ group: GroupEntry; created: boolean }>;
+  deleteGroup(id: string): Promise<boolean>;
+  deleteGroupByName(name: string): Promise<boolean>;
+  /** The group that holds the alias with this ID. */
+  groupByAliasId(aliasId: string): GroupEntry | undefined;
+  groupByAliasFactors(mountAccessor: string, name: string): GroupEntry | undefined;
+  listGroupAliases(): GroupAliasEntry[];
+  /** Creates a group alias (`id` undefined) or updates one; answers undefined when an update changes nothing. */
+  writeGroupAlias(id: string | undefined, input: GroupAliasInput): Promise<GroupAliasEntry | undefined>;
+  deleteGroupAlias(id: string): Promise<boolean>;
 }

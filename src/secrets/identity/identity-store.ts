@@ -1,100 +1,60 @@
 /**
- * The identity store: entities (the people and machines behind tokens) and entity aliases (an identity
- * in one auth mount: a name plus the mount's accessor). Every rule that relates two records — unique
- * entity names, one alias per (mount, name), one alias per entity and mount — is checked inside the
- * write transaction that changes them, against the secondary index tables written in that same
- * transaction, so the rules hold when requests race and when several servers share the store.
- *
- * Tables:
- *   entities           entity id → EntityEntry
- *   entity-names       entity name → entity id
- *   entity-aliases     alias id → AliasEntry
- *   alias-keys         `<mount accessor>/<alias name>` → alias id (accessors never contain '/')
- *   aliases-by-entity  `<entity id>/<alias id>` → alias id
+ * The identity store: entities (the people and machines behind tokens), entity aliases (an identity in
+ * one auth mount: a name plus the mount's accessor) and groups of entities. Every rule that relates two
+ * records — unique entity names, one alias per (mount, name), one alias per entity and mount — is
+ * checked inside the write transaction that changes them, against the secondary index tables written in
+ * that same transaction (entity-tables.ts and group-store.ts list them), so the rules hold when requests
+ * race and when several servers share the store.
  */
 import { UserError } from '../../shared/errors.js';
 import { shortHex, uuid } from '../../shared/ids.js';
 import type { Store, WriteTx } from '../../storage/store.js';
-import { MOUNTS_TABLE } from '../mounts/mount-table.js';
 import type { MountEntry, MountService } from '../mounts/mount-service.js';
-import type { AliasCreateInput, AliasEntry, AliasUpdateInput, EntityEntry, EntityInput, IdentityService, LoginAliasInput } from './identity-service.js';
+import { mergeEntitiesInTx } from './entity-merge.js';
+import {
+  ALIASES_TABLE,
+  ALIAS_KEYS_TABLE,
+  ENTITIES_TABLE,
+  ENTITY_NAMES_TABLE,
+  MERGED_ENTITIES_TABLE,
+  aliasKey,
+  aliasesOfTx,
+  dropAlias,
+  putAlias,
+} from './entity-tables.js';
+import {
+  GROUPS_TABLE,
+  deleteGroupAliasInTx,
+  deleteGroupInTx,
+  groupByAliasFactors,
+  groupByAliasId,
+  groupById,
+  groupByName,
+  groupsOfEntityIn,
+  memberGroupIdsOf,
+  removeEntityFromGroups,
+  removeGroupAliasesOfMountInTx,
+  upsertGroupInTx,
+  writeGroupAliasInTx,
+} from './group-store.js';
+import { cleanPolicies, mountByAccessor, sameMap, withoutRoot } from './identity-rules.js';
+import type {
+  AliasCreateInput,
+  AliasEntry,
+  AliasUpdateInput,
+  EntityEntry,
+  EntityInput,
+  GroupAliasEntry,
+  GroupAliasInput,
+  GroupEntry,
+  GroupInput,
+  IdentityService,
+  LoginAliasInput,
+  MergeInput,
+} from './identity-service.js';
+import { laterThan, nowNs } from './timestamps.js';
 
-export const ENTITIES_TABLE = 'entities';
-export const ENTITY_NAMES_TABLE = 'entity-names';
-export const ALIASES_TABLE = 'entity-aliases';
-export const ALIAS_KEYS_TABLE = 'alias-keys';
-export const ALIASES_BY_ENTITY_TABLE = 'aliases-by-entity';
-
-const aliasKey = (mountAccessor: string, name: string): string => `${mountAccessor}/${name}`;
-const byEntityKey = (entityId: string, aliasId: string): string => `${entityId}/${aliasId}`;
-
-let lastNs = 0n;
-
-/**
- * Now in unix nanoseconds, never equal to the previous call's value in this process, so that an update
- * made in the same millisecond as the create still moves last_update_time forward.
- */
-export function nowNs(): bigint {
-  // The wall clock gives milliseconds; the monotonic clock fills in the digits below them.
-  const ns = BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
-  lastNs = ns > lastNs ? ns : lastNs + 1n;
-  return lastNs;
-}
-
-/** A later timestamp than `previous` (written by any process), for last_update_time. */
-function laterThan(previous: string): string {
-  const now = nowNs();
-  const prev = BigInt(previous);
-  return String(now > prev ? now : prev + 1n);
-}
-
-/** Go's time.RFC3339Nano in UTC, as Vault prints identity timestamps: trailing zeros of the fraction dropped. */
-export function formatRfc3339Nano(ns: string): string {
-  const big = BigInt(ns);
-  const seconds = big / 1_000_000_000n;
-  const fraction = (big % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
-  const base = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
-  return `${base}${fraction === '' ? '' : `.${fraction}`}Z`;
-}
-
-function sameMap(a: Record<string, string>, b: Record<string, string>): boolean {
-  const ak = Object.keys(a);
-  return ak.length === Object.keys(b).length && ak.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
-}
-
-function cleanPolicies(policies: string[]): string[] {
-  const cleaned = [...new Set(policies.map((p) => p.trim()).filter((p) => p !== ''))];
-  // An entity is a way to grant policies to tokens its caller did not create; granting root that way
-  // would make anyone allowed to write entities a root (Vault refuses it with the same message).
-  if (cleaned.some((p) => p.toLowerCase() === 'root')) throw new UserError('policies cannot contain root');
-  return cleaned;
-}
-
-function mountByAccessor(tx: WriteTx, accessor: string): MountEntry | undefined {
-  return tx.list<MountEntry>(MOUNTS_TABLE).find((m) => m.value.accessor === accessor)?.value;
-}
-
-function aliasesOfTx(tx: WriteTx, entityId: string): AliasEntry[] {
-  return tx
-    .list<string>(ALIASES_BY_ENTITY_TABLE, `${entityId}/`)
-    .map((e) => tx.get<AliasEntry>(ALIASES_TABLE, e.value))
-    .filter((a): a is AliasEntry => a !== undefined);
-}
-
-function putAlias(tx: WriteTx, alias: AliasEntry): void {
-  tx.put(ALIASES_TABLE, alias.id, alias);
-  tx.put(ALIAS_KEYS_TABLE, aliasKey(alias.mountAccessor, alias.name), alias.id);
-  tx.put(ALIASES_BY_ENTITY_TABLE, byEntityKey(alias.canonicalId, alias.id), alias.id);
-}
-
-function dropAlias(tx: WriteTx, alias: AliasEntry): void {
-  tx.delete(ALIASES_TABLE, alias.id);
-  // Only remove index entries that still point at this alias: a racing writer may own the key now.
-  if (tx.get<string>(ALIAS_KEYS_TABLE, aliasKey(alias.mountAccessor, alias.name)) === alias.id) {
-    tx.delete(ALIAS_KEYS_TABLE, aliasKey(alias.mountAccessor, alias.name));
-  }
-  tx.delete(ALIASES_BY_ENTITY_TABLE, byEntityKey(alias.canonicalId, alias.id));
-}
+export { formatRfc3339Nano, nowNs } from './timestamps.js';
 
 /** A name of the form entity_<8 hex> that no entity has yet. */
 function generatedEntityName(tx: WriteTx): string {
@@ -121,19 +81,32 @@ export class IdentityStore implements IdentityService {
     return this.getEntity(entityId) !== undefined;
   }
 
+  /**
+   * Read on every request, never cached: a change to an entity, a group's members or a group's policies
+   * holds from the next request on, in every server sharing the store.
+   */
   entityPolicies(entityId: string): string[] {
-    const entity = this.getEntity(entityId);
-    // Entities written before root was refused must not grant it either.
-    return entity && !entity.disabled ? entity.policies.filter((p) => p.toLowerCase() !== 'root') : [];
+    const entity = this.tokenEntity(entityId);
+    if (!entity || entity.disabled) return [];
+    const { direct, inherited } = groupsOfEntityIn(this.store, entity.id);
+    return withoutRoot([...new Set([...entity.policies, ...[...direct, ...inherited].flatMap((g) => g.policies)])]);
   }
 
   entityDisabled(entityId: string): boolean {
-    return this.getEntity(entityId)?.disabled === true;
+    return this.tokenEntity(entityId)?.disabled === true;
+  }
+
+  /** The entity a token's entity ID names now: itself, or the entity it was merged into (Vault keeps both working). */
+  private tokenEntity(entityId: string): EntityEntry | undefined {
+    const entity = this.getEntity(entityId);
+    if (entity) return entity;
+    const mergedInto = this.store.get<string>(MERGED_ENTITIES_TABLE, entityId);
+    return mergedInto === undefined ? undefined : this.getEntity(mergedInto);
   }
 
   async removeAliasesOfMount(mountAccessor: string): Promise<number> {
     const { result } = await this.store.write((tx) => {
-      let removed = 0;
+      let removed = removeGroupAliasesOfMountInTx(tx, mountAccessor);
       for (const { key, value: aliasId } of tx.list<string>(ALIAS_KEYS_TABLE, `${mountAccessor}/`)) {
         const alias = tx.get<AliasEntry>(ALIASES_TABLE, aliasId);
         if (alias) {
@@ -177,10 +150,7 @@ export class IdentityStore implements IdentityService {
   }
 
   aliasesOf(entityId: string): AliasEntry[] {
-    return this.store
-      .list<string>(ALIASES_BY_ENTITY_TABLE, `${entityId}/`)
-      .map((e) => this.getAlias(e.value))
-      .filter((a): a is AliasEntry => a !== undefined);
+    return aliasesOfTx(this.store, entityId);
   }
 
   /** The auth mount an alias belongs to, for mount_path and mount_type. */
@@ -238,12 +208,14 @@ export class IdentityStore implements IdentityService {
     return result;
   }
 
-  /** Deletes an entity and its aliases. Answers whether it existed. */
+  /** Deletes an entity and its aliases, and takes it out of its groups, as Vault does. Answers whether it existed. */
   async deleteEntity(id: string): Promise<boolean> {
     const { result } = await this.store.write((tx) => {
       const entity = tx.get<EntityEntry>(ENTITIES_TABLE, id);
       if (!entity) return false;
       for (const alias of aliasesOfTx(tx, id)) dropAlias(tx, alias);
+      removeEntityFromGroups(tx, id);
+      for (const mergedId of entity.mergedEntityIds ?? []) tx.delete(MERGED_ENTITIES_TABLE, mergedId);
       tx.delete(ENTITIES_TABLE, id);
       if (tx.get<string>(ENTITY_NAMES_TABLE, entity.name) === id) tx.delete(ENTITY_NAMES_TABLE, entity.name);
       return true;
@@ -370,6 +342,75 @@ export class IdentityStore implements IdentityService {
   /** Whether an entity is disabled, as seen inside a transaction (a login's own). */
   entityDisabledInTx(tx: WriteTx, entityId: string): boolean {
     return tx.get<EntityEntry>(ENTITIES_TABLE, entityId)?.disabled === true;
+  }
+
+  async mergeEntities(input: MergeInput): Promise<void> {
+    await this.store.write((tx) => mergeEntitiesInTx(tx, input));
+  }
+
+  // ---- groups ----
+
+  getGroup(id: string): GroupEntry | undefined {
+    return groupById(this.store, id);
+  }
+
+  getGroupByName(name: string): GroupEntry | undefined {
+    return groupByName(this.store, name);
+  }
+
+  listGroups(): GroupEntry[] {
+    return this.store.list<GroupEntry>(GROUPS_TABLE).map((e) => e.value);
+  }
+
+  memberGroupIds(groupId: string): string[] {
+    return memberGroupIdsOf(this.store, groupId);
+  }
+
+  groupsOfEntity(entityId: string): { direct: string[]; inherited: string[] } {
+    const { direct, inherited } = groupsOfEntityIn(this.store, entityId);
+    return { direct: direct.map((g) => g.id).sort(), inherited: inherited.map((g) => g.id).sort() };
+  }
+
+  async upsertGroup(id: string | undefined, input: GroupInput): Promise<{ group: GroupEntry; created: boolean }> {
+    const { result } = await this.store.write((tx) => upsertGroupInTx(tx, id, input));
+    return result;
+  }
+
+  async deleteGroup(id: string): Promise<boolean> {
+    const { result } = await this.store.write((tx) => deleteGroupInTx(tx, id));
+    return result;
+  }
+
+  async deleteGroupByName(name: string): Promise<boolean> {
+    const { result } = await this.store.write((tx) => {
+      const group = groupByName(tx, name);
+      return group ? deleteGroupInTx(tx, group.id) : false;
+    });
+    return result;
+  }
+
+  groupByAliasId(aliasId: string): GroupEntry | undefined {
+    return groupByAliasId(this.store, aliasId);
+  }
+
+  groupByAliasFactors(mountAccessor: string, name: string): GroupEntry | undefined {
+    return groupByAliasFactors(this.store, mountAccessor, name);
+  }
+
+  listGroupAliases(): GroupAliasEntry[] {
+    return this.listGroups()
+      .map((g) => g.alias)
+      .filter((a): a is GroupAliasEntry => a !== undefined);
+  }
+
+  async writeGroupAlias(id: string | undefined, input: GroupAliasInput): Promise<GroupAliasEntry | undefined> {
+    const { result } = await this.store.write((tx) => writeGroupAliasInTx(tx, id, input));
+    return result;
+  }
+
+  async deleteGroupAlias(id: string): Promise<boolean> {
+    const { result } = await this.store.write((tx) => deleteGroupAliasInTx(tx, id));
+    return result;
   }
 }
 

@@ -6,7 +6,7 @@ import { NotFound, PermissionDenied } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
 import type { SecretsRequest } from '../framework/request.js';
 import { ENTITY_ALIAS_FIELDS, ENTITY_ALIAS_ID_FIELDS } from './fields.js';
-import { formatRfc3339Nano } from './identity-store.js';
+import { formatRfc3339Nano } from './timestamps.js';
 import type { AliasEntry, IdentityService } from './identity-service.js';
 
 /** An alias as GET identity/entity-alias/id/:id answers it, and as entity reads list their aliases. */
@@ -21,7 +21,7 @@ export function aliasData(store: IdentityService, alias: AliasEntry): Record<str
     name: alias.name,
     metadata: alias.metadata,
     custom_metadata: alias.customMetadata,
-    merged_from_canonical_ids: null,
+    merged_from_canonical_ids: alias.mergedFromCanonicalIds ?? null,
     namespace_id: 'root',
     local: false,
     creation_time: formatRfc3339Nano(alias.creationTimeNs),

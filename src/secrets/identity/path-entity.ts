@@ -1,19 +1,20 @@
 /**
  * identity/entity: create or update, and read, update, delete and list by ID or by name. Wire shapes
  * follow Vault's identity_store_entities.go: a write that creates answers {id, name, aliases}, a write
- * that updates answers 204.
+ * that updates answers 204. identity/entity/merge folds entities into one (entity-merge.ts has the rules).
  */
-import { NotFound } from '../../shared/errors.js';
+import { NotFound, UserError } from '../../shared/errors.js';
 import type { FieldData } from '../../server/framework/field-data.js';
 import { definePath } from '../framework/path.js';
 import type { SecretsResponse } from '../framework/request.js';
-import { ENTITY_FIELDS, ENTITY_ID_FIELDS, ENTITY_NAME_FIELDS } from './fields.js';
-import { formatRfc3339Nano } from './identity-store.js';
+import { ENTITY_FIELDS, ENTITY_ID_FIELDS, ENTITY_MERGE_FIELDS, ENTITY_NAME_FIELDS } from './fields.js';
+import { formatRfc3339Nano } from './timestamps.js';
 import type { EntityEntry, EntityInput, IdentityService } from './identity-service.js';
 import { aliasData, requireUpdateCapability } from './path-entity-alias.js';
 
-/** The entity as identity/entity/id/:id reads it. */
+/** The entity as identity/entity/id/:id reads it, with the groups it belongs to as Vault lists them. */
 export function entityData(store: IdentityService, entity: EntityEntry): Record<string, unknown> {
+  const groups = store.groupsOfEntity(entity.id);
   return {
     id: entity.id,
     name: entity.name,
@@ -23,10 +24,10 @@ export function entityData(store: IdentityService, entity: EntityEntry): Record<
     aliases: store.aliasesOf(entity.id).map((a) => aliasData(store, a)),
     creation_time: formatRfc3339Nano(entity.creationTimeNs),
     last_update_time: formatRfc3339Nano(entity.lastUpdateTimeNs),
-    direct_group_ids: [],
-    group_ids: [],
-    inherited_group_ids: [],
-    merged_entity_ids: null,
+    direct_group_ids: groups.direct,
+    group_ids: [...groups.direct, ...groups.inherited],
+    inherited_group_ids: groups.inherited,
+    merged_entity_ids: entity.mergedEntityIds ?? null,
     namespace_id: 'root',
     bucket_key: '',
   };
@@ -180,6 +181,32 @@ export const entityPaths = [
         summary: 'Deletes the entity and its aliases; deleting a missing entity is not an error.',
         async handler(req, data) {
           await req.services.identity.deleteEntityByName(data.get<string>('name'));
+        },
+      },
+    },
+  }),
+  definePath({
+    pattern: 'entity/merge',
+    fields: ENTITY_MERGE_FIELDS,
+    synopsis: 'Merge two or more entities together.',
+    description:
+      'Moves the aliases and group memberships of the entities in "from_entity_ids" to "to_entity_id" and ' +
+      'deletes them; their IDs are kept in merged_entity_ids, so their tokens act as the target from then ' +
+      'on. An alias of a from entity on a mount where the target has one is refused unless ' +
+      '"conflicting_alias_ids_to_keep" names the one to keep. Policies are not merged.',
+    operations: {
+      update: {
+        summary: 'Merges the entities.',
+        async handler(req, data) {
+          const toEntityId = data.get<string>('to_entity_id');
+          if (toEntityId === '') throw new UserError('missing entity id to merge to');
+          const fromEntityIds = data.get<string[]>('from_entity_ids');
+          if (fromEntityIds.length === 0) throw new UserError('missing entity ids to merge from');
+          await req.services.identity.mergeEntities({
+            toEntityId,
+            fromEntityIds,
+            conflictingAliasIdsToKeep: data.get<string[]>('conflicting_alias_ids_to_keep'),
+          });
         },
       },
     },
