@@ -57,6 +57,7 @@ const SEPARATE = new Map([
   [path.resolve('src/cli/commands/node/index.ts'), { out: 'cli-node.cjs', cli: true }],
   [path.resolve('src/cli/commands/identity/index.ts'), { out: 'cli-identity.cjs', cli: true }],
   [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
+  [path.resolve('src/cli/complete-values.ts'), { out: 'cli-complete.cjs', cli: true }],
   [path.resolve('src/cli/output/go-template.ts'), { out: 'cli-template.cjs', cli: true }],
   [path.resolve('src/cli/login-methods/cloud.ts'), { out: 'cli-login-cloud.cjs', cli: true }],
   [path.resolve('src/server/dev-cloud.ts'), { out: 'dev-cloud.cjs' }],

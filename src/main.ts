@@ -99,7 +99,7 @@ export async function run(
       bare.out(renderCommandHelp(spec, FLAG_SETS));
       return 0;
     }
-    const parsed = await parseArgs(rest, flagsOf(spec), { stopAtFirstArg: spec.stopAtFirstArg, env });
+    const parsed = await parseArgs(rest, flagsOf(spec), { stopAtFirstArg: spec.stopAtFirstArg, env, family: spec.family });
     const io = createIo(streams, env, {
       noColor: parsed.flags['no-color'] === true,
       forceColor: parsed.flags['force-color'] === true,

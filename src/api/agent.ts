@@ -23,3 +23,29 @@ export interface AgentSelf {
   /** section → key → value, every value a string (Nomad's agent-info) */
   stats: Record<string, Record<string, string>>;
 }
+
+/** GET /v1/agent/members: the cluster's servers as Nomad's gossip members. */
+export async function agentMembers(client: ApiClient): Promise<ServerMembers> {
+  return (await client.scheduler<ServerMembers>('GET', '/v1/agent/members')).body;
+}
+
+/** GET /v1/status/leader: the leader's `host:port`. */
+export async function statusLeader(client: ApiClient): Promise<string> {
+  return (await client.scheduler<string>('GET', '/v1/status/leader')).body;
+}
+
+export interface AgentMember {
+  Name: string;
+  Addr: string;
+  Port: number;
+  Tags: Record<string, string>;
+  Status: string;
+  ProtocolCur: number;
+}
+
+export interface ServerMembers {
+  ServerName: string;
+  ServerRegion: string;
+  ServerDC: string;
+  Members: AgentMember[];
+}

@@ -21,6 +21,7 @@ export function curlString(method: string, url: URL, headers: Record<string, str
   if (tls?.skipVerify) parts.push('--insecure');
   if (method !== 'GET') parts.push(`-X ${method}`);
   if (tls?.caCert) parts.push(`--cacert ${shellQuote(tls.caCert)}`);
+  else if (tls?.caPath) parts.push(`--capath ${shellQuote(tls.caPath)}`);
   if (tls?.clientCert) parts.push(`--cert ${shellQuote(tls.clientCert)}`);
   if (tls?.clientKey) parts.push(`--key ${shellQuote(tls.clientKey)}`);
   for (const [name, value] of Object.entries(headers)) {

@@ -5,7 +5,8 @@
  * server's own node, and the one line a failed connection becomes, saying for TLS which check failed and
  * what to pass.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RequestOptions } from 'node:https';
 import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { ConnectionError, UsageError } from '../shared/errors.js';
@@ -13,6 +14,8 @@ import { ConnectionError, UsageError } from '../shared/errors.js';
 export interface ClientTls {
   /** PEM file of the CA certificates the server's certificate must chain to; Node's bundled roots without it */
   caCert?: string;
+  /** a directory of such PEM files, as Vault's and Nomad's CA path; caCert wins when both are set */
+  caPath?: string;
   /** PEM files of the client certificate and its key, for servers that ask for one */
   clientCert?: string;
   clientKey?: string;
@@ -33,6 +36,23 @@ function readPem(file: string, what: string, flag: string): string {
   } catch (err) {
     throw new UsageError(`cannot read the ${what} file ${file} (${flag}): ${(err as Error).message}`);
   }
+}
+
+/** The certificates of every PEM file in `dir`, as Go's CA path loading reads a directory; other files are skipped. */
+function readPemDir(dir: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (err) {
+    throw new UsageError(`cannot read the CA directory ${dir} (-ca-path): ${(err as Error).message}`);
+  }
+  const pems = names
+    .map((name) => join(dir, name))
+    .filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile())
+    .map((file) => readPem(file, 'CA certificate', '-ca-path'))
+    .filter((text) => text.includes('-----BEGIN CERTIFICATE-----'));
+  if (pems.length === 0) throw new UsageError(`the CA directory ${dir} (-ca-path) holds no PEM certificate`);
+  return pems.join('\n');
 }
 
 /** Checks the PEM contents now, so a bad file is named here rather than failing every connection. */
@@ -72,6 +92,9 @@ export function tlsRequestOptions(t: ClientTls = {}): RequestOptions {
     // node:tls skips what is not a certificate, so a key or an empty file would leave nothing trusted.
     if (!options.ca.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`the CA certificate file ${t.caCert} (-ca-cert) holds no PEM certificate`);
     usable({ ca: options.ca }, `the CA certificate file ${t.caCert} (-ca-cert)`);
+  } else if (t.caPath) {
+    options.ca = readPemDir(t.caPath);
+    usable({ ca: options.ca }, `the CA certificates in ${t.caPath} (-ca-path)`);
   }
   if (t.clientCert && t.clientKey) {
     options.cert = readPem(t.clientCert, 'client certificate', '-client-cert');

@@ -8,7 +8,8 @@
  * - src/cli/flags/parse.ts has commander parse those flags against the declarations; its header lists the
  *   rules for values (types, aliases, repeated flags) and errors.
  * - Here, the flags not given take their environment variable's value or their default. Precedence:
- *   flag > environment variable (`env`, ignored when empty) > `default`. Environment values are validated
+ *   flag > environment variable (`env`, then the upstream tools' `upstreamEnv`, in the order
+ *   flags/env-names.ts gives for the command's family; empty ones ignored) > `default`. Environment values are validated
  *   like flag values; a `strings` flag's environment value is split on commas. Unset bool and
  *   single-valued flags without env or default are absent (undefined), so a command can tell "not given"
  *   from "false"; unset `strings` flags are `[]`.
@@ -21,12 +22,15 @@
 import type { FlagSpec, FlagValues } from './define.js';
 import { classify, indexFlags, normalise } from './flags/normalise.js';
 import { envValue } from './flags/values.js';
+import { envSource, type Family } from './flags/env-names.js';
 
 export interface ParseArgsOptions {
   /** everything from the first positional argument on is positional (exec-like commands) */
   stopAtFirstArg?: boolean;
   /** where `FlagSpec.env` variables are read from; no environment is read when absent */
   env?: Record<string, string | undefined>;
+  /** the command's family: which upstream's variables are read first */
+  family?: Family;
 }
 
 export interface ParsedArgs {
@@ -38,16 +42,16 @@ export async function parseArgs(argv: string[], flags: FlagSpec[], opts: ParseAr
   const byName = indexFlags(flags);
   const { options, args } = normalise(argv, byName, opts);
   const given = options.length === 0 ? {} : (await import('./flags/parse.js')).parseFlags(options, byName);
-  return { flags: withEnvAndDefaults(byName, given, opts.env), args };
+  return { flags: withEnvAndDefaults(byName, given, opts), args };
 }
 
 /** `given` completed with the environment's values and the defaults of the flags not in it. */
-function withEnvAndDefaults(byName: ReadonlyMap<string, FlagSpec>, given: FlagValues, env: ParseArgsOptions['env']): FlagValues {
+function withEnvAndDefaults(byName: ReadonlyMap<string, FlagSpec>, given: FlagValues, { env, family }: ParseArgsOptions): FlagValues {
   const values = { ...given };
   for (const spec of new Set(byName.values())) {
     if (values[spec.name] !== undefined) continue;
-    const text = spec.env === undefined ? undefined : env?.[spec.env];
-    if (text) values[spec.name] = envValue(spec, text);
+    const source = envSource(spec, env, family);
+    if (source) values[spec.name] = envValue(spec, source.text, source.name);
     // A copy: a command may change its list, and the next parse must still see the declared default.
     else if (spec.default !== undefined) values[spec.name] = Array.isArray(spec.default) ? [...spec.default] : spec.default;
     else if (spec.type === 'strings') values[spec.name] = [];

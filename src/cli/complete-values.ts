@@ -8,6 +8,7 @@ import { clientFor } from './client-from-flags.js';
 import type { CommandContext } from './define.js';
 import { mountPrefix } from './auth-mount.js';
 import type { ServerKind } from '../shared/completion-kinds.js';
+import { secretsPaths } from './complete-secrets-paths.js';
 
 interface Lookup {
   client: ApiClient;
@@ -94,6 +95,7 @@ const RESOLVERS: Record<ServerKind, Resolver> = {
   'sts-account': mountList('config/sts'),
   denylist: mountList('roletag-denylist'),
   accesslist: mountList('identity-accesslist'),
+  'secrets-path': ({ client, prefix, signal }) => secretsPaths(client, prefix, signal),
 };
 
 /** The values of `kind` that start with `prefix`, sorted, each once; none for a kind nobody declared. */

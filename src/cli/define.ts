@@ -21,10 +21,16 @@ export interface FlagSpec {
   default?: string | number | boolean | string[];
   /** environment variable read when the flag is not given */
   env?: string;
+  /** Nomad's and Vault's variables for the same setting, read when `env` is unset (src/cli/flags/env-names.ts) */
+  upstreamEnv?: { nomad?: string; vault?: string };
   /** other names, without dashes; a one-letter alias may be combined with others (`-it`) */
   aliases?: string[];
+  /** what is wrong with a value (typed or from the environment), or undefined when it is fine */
+  check?: (text: string) => string | undefined;
   /** allowed values, used for validation and completion */
   choices?: readonly string[];
+  /** values completion offers that the command checks itself, with its own message (as ArgSpec.choices) */
+  suggestions?: readonly string[];
   /** help section heading; defaults to "Command Options" */
   group?: string;
   /** what completion should offer for the value: a file, or a dynamic kind resolved by `svc __complete` */

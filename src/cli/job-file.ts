@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { UserError } from '../shared/errors.js';
 import type { ApiJob, JobSubmission } from '../jobspec/index.js';
 import { CommandFailure } from './command-failure.js';
+import { readFailure } from './read-failure.js';
 import type { CommandContext } from './define.js';
 
 export interface JobFileOptions {
@@ -72,9 +73,7 @@ async function readSource(path: string, what: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message;
-    throw new UserError(`Error getting ${what} from "${path}": ${reason}`);
+    throw new UserError(`Error getting ${what} from "${path}": ${readFailure(err)}`);
   }
 }
 

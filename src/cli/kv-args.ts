@@ -11,6 +11,7 @@
  */
 import type { Readable } from 'node:stream';
 import { UsageError } from '../shared/errors.js';
+import { readFailure } from './read-failure.js';
 
 export interface KvSources {
   readFile(path: string): Promise<string>;
@@ -31,7 +32,7 @@ export async function parseKvArgs(args: string[], sources: KvSources): Promise<R
     try {
       return await sources.readFile(path);
     } catch (err) {
-      throw new UsageError(`Failed to parse K=V data: error reading file "${path}": ${(err as Error).message}`);
+      throw new UsageError(`Failed to parse K=V data: error reading file "${path}": ${readFailure(err)}`);
     }
   };
 

@@ -9,14 +9,21 @@ import { UsageError, UserError } from '../shared/errors.js';
 import { parsePolicy } from '../secrets/policy/policy.js';
 import type { CommandContext } from './define.js';
 import { formatHcl } from './hcl-format.js';
+import { readFailure } from './read-failure.js';
+import { CommandFailure, reportingFailures } from './command-failure.js';
 
-export async function policyFmt(ctx: CommandContext): Promise<number> {
+export function policyFmt(ctx: CommandContext): Promise<number> {
+  // Wrapped here, in the bundle that throws it: a CommandFailure is told apart by its class.
+  return reportingFailures(ctx, () => formatFile(ctx));
+}
+
+async function formatFile(ctx: CommandContext): Promise<number> {
   const file = ctx.args[0];
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`Error reading source file "${file}": ${(err as Error).message}`);
+    throw new CommandFailure(`Error reading source file "${file}": ${readFailure(err)}`);
   }
   if (text.trimStart().startsWith('{')) throw new UserError(`${file} holds a JSON policy; only HCL policies are formatted`);
   // The name only labels parse errors; the file's name says which policy it is.

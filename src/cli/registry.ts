@@ -7,6 +7,7 @@
  */
 import type { CommandSpec, GroupSpec } from './define.js';
 import serverCommand from './commands/server.js';
+import serverMembersCommand from './commands/server-members.js';
 import statusCommand from './commands/status.js';
 import versionCommand from './commands/version.js';
 import { genericCommands } from './commands/generic/index.js';
@@ -33,6 +34,7 @@ const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup,
 
 const commands: CommandSpec[] = [
   serverCommand,
+  serverMembersCommand,
   statusCommand,
   versionCommand,
   ...genericCommands,

@@ -2,7 +2,9 @@
 import type { Io } from './io.js';
 import { writeTokenFile } from './token-file.js';
 import { buildServer, type ServerOptions } from '../server/app.js';
-import type { DevCloud, startDevCloud } from '../server/dev-cloud.js';
+import type { SvcServer } from '../server/app.js';
+import type { DevCloud } from '../server/dev-cloud.js';
+import { removeCloudEndpointFile, writeCloudEndpointFile } from './cloud-endpoint-file.js';
 import { nodeBannerLines, stopSignal } from './daemon.js';
 
 /** 127.0.0.0/8 and ::1 (also IPv4-mapped): addresses no other host can reach. */
@@ -11,7 +13,7 @@ function isLoopback(address: string): boolean {
 }
 
 /** `devCloud` (-dev-cloud) comes from the caller, which loads it from its own bundle. */
-export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv, devCloud?: typeof startDevCloud): Promise<number> {
+export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.ProcessEnv, devCloud?: (server: SvcServer) => Promise<DevCloud>): Promise<number> {
   // From the first moment: a supervisor may stop us as soon as the banner appears.
   const signal = stopSignal();
 
@@ -73,7 +75,10 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     }
     lines.push(`Root Token: ${server.rootToken}`, '');
   }
-  if (cloud) lines.push(...cloud.banner, '');
+  if (cloud) {
+    const file = await writeCloudEndpointFile(env, cloud.metadataUrl);
+    lines.push(...cloud.banner, '', `The metadata endpoint is also in ${file}: export CLOUD_METADATA_ENDPOINT="$(svc print cloud-endpoint)"`, '');
+  }
   io.out(lines.join('\n'));
   server.services.log.info(`listening on ${url}, data dir ${opts.dataDir ?? '(temporary)'}`);
   server.ready();
@@ -87,6 +92,7 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     return 1;
   } finally {
     // After the server: a login in flight may still be calling the simulator.
+    if (cloud) removeCloudEndpointFile(env, cloud.metadataUrl);
     await cloud?.close();
   }
   io.out('==> svc server stopped');

@@ -4,6 +4,10 @@
  * of it, and only once the wait has lasted SPINNER_DELAY_MS, so quick answers show nothing. While it
  * spins, ora takes it off the screen around every line the command writes (stdout or stderr) and draws
  * it again below. ora is loaded when a spinner is about to show (it costs some 45 ms to load).
+ *
+ * Ctrl-C ends most waits by Node's default action for SIGINT, which would leave the spinner's line on
+ * the screen: while one spins, SIGINT takes it off first, then (when nothing else listens for the
+ * signal) is raised again so the process ends as it would have.
  */
 import type { Io } from './io.js';
 
@@ -42,7 +46,14 @@ export function startSpinner(io: SpinnerIo, text: string): Spinner {
     if (stopped) return;
     // discardStdin would put stdin in raw mode behind a prompt's or an exec session's back; the cursor is
     // left alone so that nothing needs restoring when the command is interrupted.
+    // Before the first frame: without a listener, a SIGINT ends the process at once, whatever was drawn.
+    process.once('SIGINT', interrupted);
     spinner = ora({ text, stream, discardStdin: false, hideCursor: false, isEnabled: true, color: io.errColor ? 'cyan' : false }).start();
+  };
+  const interrupted = () => {
+    if (spinner?.isSpinning) spinner.stop();
+    // Other listeners (a follow that ends quietly on Ctrl-C) got this signal too and decide what follows.
+    if (process.listenerCount('SIGINT') === 0) process.kill(process.pid, 'SIGINT');
   };
   const timer = setTimeout(() => {
     // Progress is a courtesy: a spinner that cannot load leaves the command to go on without it.
@@ -57,6 +68,7 @@ export function startSpinner(io: SpinnerIo, text: string): Spinner {
     stop() {
       stopped = true;
       clearTimeout(timer);
+      process.off('SIGINT', interrupted);
       if (spinner?.isSpinning) spinner.stop();
     },
   };

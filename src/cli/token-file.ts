@@ -22,17 +22,22 @@ export function readTokenFile(env: NodeJS.ProcessEnv): string | undefined {
 /** Written to a temporary file first and renamed, so a reader never sees half a token; mode 0600. */
 export async function writeTokenFile(env: NodeJS.ProcessEnv, token: string): Promise<string> {
   const file = tokenFilePath(env);
+  await writePrivateFile(file, token);
+  return file;
+}
+
+/** `text` in `file`, written whole or not at all (a temporary file renamed), mode 0600. */
+export async function writePrivateFile(file: string, text: string): Promise<void> {
   // A name nobody can guess, created exclusively ('wx'): in a shared directory another user cannot
   // plant the file (or a link) first and receive the token.
   const { randomBytes } = await import('node:crypto');
   const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
   try {
-    writeFileSync(tmp, token, { mode: 0o600, flag: 'wx' });
+    writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
     chmodSync(tmp, 0o600);
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
-  return file;
 }

@@ -32,6 +32,8 @@ export interface CloudSimOptions {
   /** SignerInfo.signatureAlgorithm of rsa2048 documents: 'sha256WithRSAEncryption' (newer, default, with the
    * CMS algorithm-protection attribute) or 'rsaEncryption' (older documents). */
   rsa2048SignatureAlgorithm?: 'sha256WithRSAEncryption' | 'rsaEncryption';
+  /** Port to listen on, on 127.0.0.1 (default 0: a free one). */
+  port?: number;
 }
 
 export interface SimCredentials {
@@ -1011,7 +1013,7 @@ export async function startCloudSim(opts: CloudSimOptions = {}): Promise<CloudSi
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

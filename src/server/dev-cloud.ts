@@ -10,13 +10,16 @@ import type { SvcServer } from './app.js';
 export interface DevCloud {
   /** what the start-up banner shows: where the metadata service is and how to log in */
   banner: string[];
+  /** the metadata service's URL, for CLOUD_METADATA_ENDPOINT */
+  metadataUrl: string;
   close(): Promise<void>;
 }
 
 const INSTANCE_ROLE = 'dev-instance';
 
-export async function startDevCloud(server: SvcServer): Promise<DevCloud> {
-  const sim = await startCloudSim();
+/** `port` (-dev-cloud-port) fixes the simulator's port; without it a free one is taken. */
+export async function startDevCloud(server: SvcServer, opts: { port?: number } = {}): Promise<DevCloud> {
+  const sim = await startCloudSim({ port: opts.port });
   try {
     const role = sim.addRole({ name: INSTANCE_ROLE });
     sim.addInstanceProfile({ name: INSTANCE_ROLE, roleName: role.name });
@@ -51,6 +54,7 @@ export async function startDevCloud(server: SvcServer): Promise<DevCloud> {
         '    svc login -method=cloud type=ec2 role=dev-ec2',
         '    svc login -method=cloud type=iam role=dev-iam',
       ],
+      metadataUrl: sim.metadataUrl,
       close: () => sim.close(),
     };
   } catch (err) {

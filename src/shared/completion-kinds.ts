@@ -23,6 +23,7 @@ export const SERVER_KINDS = {
   'sts-account': 'the account IDs with an STS role on that mount',
   denylist: 'the deny-listed role tags of that mount',
   accesslist: 'the instance IDs on the access list of that mount',
+  'secrets-path': 'secrets API paths, a segment at a time: auth/, identity/ and sys/ (without a server too), the auth mounts, and the paths their backends serve',
 } as const;
 
 export type ServerKind = keyof typeof SERVER_KINDS;

@@ -236,3 +236,31 @@ describe('renderRootHelp', () => {
     expect(text).toContain('    version    Print the version\n');
   });
 });
+
+describe('examples', () => {
+  const examples = [
+    { command: 'echo "$TOKEN" | svc login -' },
+    { command: 'source <(svc completion bash)' },
+    { command: '$ svc token lookup' },
+    { command: 'token create' },
+  ];
+
+  it('prints a shell line that runs svc as written, and puts svc before a bare command', () => {
+    const text = renderCommandHelp(command({ examples }), SETS);
+    expect(text).toContain('  $ echo "$TOKEN" | svc login -\n');
+    expect(text).toContain('  $ source <(svc completion bash)\n');
+    expect(text).toContain('  $ svc token lookup\n');
+    expect(text).toContain('  $ svc token create\n');
+    expect(text).not.toContain('svc echo');
+    expect(text).not.toContain('svc source');
+  });
+
+  it('does the same in the man page', async () => {
+    const { renderManPage } = await import('../../src/cli/docs/man.js');
+    const page = renderManPage(command({ examples }), SETS);
+    expect(page).toContain('$ echo "$TOKEN" | svc login \\-\n');
+    expect(page).toContain('$ source <(svc completion bash)\n');
+    expect(page).toContain('$ svc token create\n');
+    expect(page).not.toContain('svc echo');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The committed zsh and fish completion scripts loaded in real zsh and fish: what a TAB offers for
  * command words, flags, a flag's fixed choices, a K=V argument, and values the server knows, with the
- * line's -namespace and -path passed on. `svc completion <TAB>` offers the three shells in bash, zsh and
+ * line's -namespace and -path passed on; login methods and secrets paths in bash, zsh and fish. `svc completion <TAB>` offers the three shells in bash, zsh and
  * fish. The shells are installed from Debian's packages when missing (test/support/shells.ts); a shell
  * that cannot be installed has its tests skipped, with the reason logged.
  */
@@ -90,6 +90,39 @@ describe.each(['zsh', 'fish'] as const)('%s completion', (shell) => {
     const [answer] = await complete(['svc job status '], { env: { SVC_ADDR: 'http://127.0.0.1:1' } });
     expect(answer).toEqual([]);
   });
+});
+
+describe('login methods and secrets paths', () => {
+  const drivers = { bash: completeInBash, zsh: completeInZsh, fish: completeInFish };
+  const installed = { bash: true, ...shells };
+  /** bash (readline breaks the word at "=") and zsh offer a flag's value alone; fish the whole word */
+  const flagValue = (shell: keyof typeof drivers, prefix: string, v: string) => (shell === 'fish' ? `${prefix}${v}` : v);
+
+  for (const shell of ['bash', 'zsh', 'fish'] as const) {
+    it.skipIf(!installed[shell])(`${shell} offers the login methods after -method=`, async () => {
+      const [methods] = await drivers[shell](['svc login -method=']);
+      expect(sorted(methods)).toEqual(['cloud', 'token'].map((v) => flagValue(shell, '-method=', v)));
+    });
+
+    it.skipIf(!installed[shell])(`${shell} offers secrets paths a segment at a time: the auth mounts, their paths, and the names under them`, async () => {
+      const [roots, mounts, mount, under, roles, tokenPaths] = await drivers[shell](
+        ['svc read ', 'svc read auth/', 'svc read auth/cl', 'svc list auth/cloud-ci/con', 'svc delete auth/cloud-ci/role/', 'svc write auth/token/create'],
+        serverEnv(),
+      );
+      expect(sorted(roots)).toEqual(['auth/', 'identity/', 'sys/']);
+      expect(sorted(mounts)).toEqual(['auth/cloud-ci/', 'auth/token/']);
+      expect(mount).toEqual(['auth/cloud-ci/']);
+      expect(under).toEqual(['auth/cloud-ci/config/']);
+      expect(roles).toEqual(['auth/cloud-ci/role/ci-runner']);
+      expect(sorted(tokenPaths)).toEqual(['auth/token/create', 'auth/token/create-orphan', 'auth/token/create/']);
+    });
+
+    it.skipIf(!installed[shell])(`${shell} offers the top of the secrets paths without a server`, async () => {
+      const [roots, auth] = await drivers[shell](['svc write ', 'svc patch au'], { env: { SVC_ADDR: 'http://127.0.0.1:1' } });
+      expect(sorted(roots)).toEqual(['auth/', 'identity/', 'sys/']);
+      expect(auth).toEqual(['auth/']);
+    });
+  }
 });
 
 describe('svc completion <TAB>', () => {

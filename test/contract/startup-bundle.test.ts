@@ -26,6 +26,7 @@ function modulesOf(bundle: string): Map<string, number> {
 /** Modules only some commands run; none may be compiled by every start. */
 const LAZY = [
   /^src\/cli\/scheduler\//,
+  /^src\/cli\/complete-(values|secrets-paths)\.ts$/,
   /^src\/cli\/monitor\.ts$/,
   /^src\/cli\/prefix\.ts$/,
   /^src\/cli\/job-file\.ts$/,
@@ -52,9 +53,12 @@ const LAZY = [
  * dist/main.cjs was 167 KB before the scheduler commands and 160 KB after their code moved out of it;
  * 175.5 KB before the `auth cloud` commands, whose declarations live in dist/cli-auth-cloud.cjs; 188 KB
  * with exec, logs and fs before the `job` and `alloc` declarations moved to dist/cli-job.cjs and
- * dist/cli-alloc.cjs.
+ * dist/cli-alloc.cjs; 177.5 KB before the NOMAD_/VAULT_ variables, -ca-path, the -address check and the
+ * `server members`, `print cloud-endpoint` and `status PREFIX` declarations (4 KB, with `__complete`'s
+ * resolvers moved to dist/cli-complete.cjs), and 183 KB with them and the fields Vault's `sys/auth` takes
+ * and flag aliases for Vault's names (the token role fields stay out: secrets/token/role-fields.ts).
  */
-const MAIN_BUDGET = 180_000;
+const MAIN_BUDGET = 184_000;
 
 describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.cjs)', () => {
   const main = readFileSync(dist('main.cjs'), 'utf8');
@@ -62,7 +66,7 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
 
   it('is a build of the current layout', () => {
     expect(modules.size, 'no module markers: is dist/main.cjs minified?').toBeGreaterThan(50);
-    for (const bundle of ['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-alloc.cjs', 'cli-login-cloud.cjs', 'completions.cjs', 'dev-cloud.cjs']) expect(existsSync(dist(bundle)), `dist/${bundle} is missing: run npm run build`).toBe(true);
+    for (const bundle of ['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-alloc.cjs', 'cli-login-cloud.cjs', 'completions.cjs', 'cli-complete.cjs', 'dev-cloud.cjs']) expect(existsSync(dist(bundle)), `dist/${bundle} is missing: run npm run build`).toBe(true);
   });
 
   it('holds no code that only some commands run', () => {

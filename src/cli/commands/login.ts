@@ -8,6 +8,10 @@ import { authMountName } from '../auth-mount.js';
 import type { OutputFormat, SecretResponse } from '../output/format.js';
 import { askHidden } from '../prompt.js';
 import { CLOUD_LOGIN_CHOICES } from '../cloud-login-choices.js';
+import { HTTP_FLAGS } from '../flags/common.js';
+import { envSource } from '../flags/env-names.js';
+
+const TOKEN_FLAG = HTTP_FLAGS.find((f) => f.name === 'token')!;
 
 /**
  * One way of logging in. It turns the command's arguments into a secrets response with an `auth` block;
@@ -76,8 +80,8 @@ export default defineCommand({
     'Authenticates with the server and stores the resulting token in the token file (~/.svc-token, or ' +
     'SVC_TOKEN_FILE), mode 0600, where every later command finds it. With the default method, "token", ' +
     'the argument is an existing token (- reads it from stdin; with no argument on a terminal it is ' +
-    'asked for without echo); it is checked with auth/token/lookup-self before it is stored. SVC_TOKEN, ' +
-    'when set, takes precedence over the stored token.\n\n' +
+    'asked for without echo); it is checked with auth/token/lookup-self before it is stored. SVC_TOKEN ' +
+    '(or VAULT_TOKEN, NOMAD_TOKEN), when set, takes precedence over the stored token.\n\n' +
     'With -method=cloud the arguments are K=V: role, type=iam|ec2 (default iam); for iam region and ' +
     'header_value (credentials from CLOUD_ACCESS_KEY/CLOUD_SECRET_KEY or the instance role), for ec2 ' +
     'document=rsa2048|pkcs7|identity (pkcs7 and identity rely on SHA-1, which the server accepts only with ' +
@@ -93,7 +97,7 @@ export default defineCommand({
   family: 'secrets',
   flagSets: ['http', 'output', 'prompt'],
   flags: [
-    { name: 'method', type: 'string', default: 'token', description: 'The auth method to log in with: token or cloud.' },
+    { name: 'method', type: 'string', default: 'token', suggestions: Object.keys(LOGIN_METHODS), description: 'The auth method to log in with: token or cloud.' },
     { name: 'path', type: 'string', description: 'Mount path of the auth method, relative to auth/; the method name by default.', complete: 'mount' },
     { name: 'no-store', type: 'bool', description: 'Do not store the token in the token file.' },
     { name: 'token-only', type: 'bool', description: 'Print only the token and do not store it; the same as -field=token -no-store.' },
@@ -127,10 +131,11 @@ export default defineCommand({
       } catch (err) {
         throw new UsageError(`Error storing token: ${(err as Error).message}`);
       }
-      if (ctx.env.SVC_TOKEN) {
+      const tokenVariable = envSource(TOKEN_FLAG, ctx.env, 'secrets')?.name;
+      if (tokenVariable) {
         ctx.io.err(
-          'WARNING! The SVC_TOKEN environment variable is set! The value of this variable will take\n' +
-            'precedence; if this is unwanted please unset SVC_TOKEN or update its value accordingly.\n',
+          `WARNING! The ${tokenVariable} environment variable is set! The value of this variable will take\n` +
+            `precedence; if this is unwanted please unset ${tokenVariable} or update its value accordingly.\n`,
         );
       }
     } else if (!tokenOnly) {

@@ -35,7 +35,7 @@ export default defineCommand({
       group: 'Output Options',
     },
   ],
-  args: [{ name: 'path', description: 'A path of the secrets API, relative to /v1/, such as auth/token/create.', required: true }],
+  args: [{ name: 'path', description: 'A path of the secrets API, relative to /v1/, such as auth/token/create.', required: true, complete: 'secrets-path' }],
   async run(ctx) {
     const path = sanitizePath(ctx.args[0]);
     const answer = (await clientFor(ctx).secrets('GET', path, { query: { help: '1' } })) as HelpAnswer | undefined;

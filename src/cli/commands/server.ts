@@ -1,9 +1,16 @@
 import { defineCommand, type FlagValues } from '../define.js';
 import type { FileConfig } from '../../server/config-file.js';
 import type { TlsSettings } from '../../server/tls.js';
+import type { SvcServer } from '../../server/app.js';
 import { UsageError } from '../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../../shared/log.js';
 import { NODE_FLAGS, nodeMeta, serverOrigin } from '../flags/node.js';
+
+/** A TCP port: what node:net would refuse with a message about its own options. */
+function portProblem(text: string): string | undefined {
+  const port = Number(text);
+  return port >= 0 && port <= 65535 ? undefined : 'a port is 0 to 65535 (0 picks a free one)';
+}
 
 export default defineCommand({
   path: ['server'],
@@ -13,7 +20,8 @@ export default defineCommand({
     'Starts the embedded server: the secrets API and the scheduler API on one port. With -dev it needs no ' +
     'setup: data lives in a temporary directory unless -data-dir is given, and a root token is printed and ' +
     'written to the token file (~/.svc-token) so the next command just works. Without -dev the data dir is ' +
-    'initialised on first start and the root token is printed once. SIGINT or SIGTERM stop it cleanly.',
+    'initialised on first start and the root token is printed once. SIGINT or SIGTERM stop it cleanly. ' +
+    '`svc server members` lists the servers of the cluster.',
   examples: [
     { command: 'svc server -dev', description: 'Start a development server' },
     { command: 'svc server -dev -dev-cloud', description: 'The same, with a simulated cloud instance to try cloud logins from' },
@@ -34,10 +42,15 @@ export default defineCommand({
     },
     { name: 'advertise', type: 'string', description: 'The API address other servers reach this one at (http(s)://host:port). The default is the listen address.' },
     { name: 'bind', type: 'string', description: 'Address to listen on. The default is 127.0.0.1.' },
-    { name: 'port', type: 'int', description: 'Port to listen on; 0 picks a free port. The default is 4646.' },
+    { name: 'port', type: 'int', check: portProblem, description: 'Port to listen on; 0 picks a free port. The default is 4646.' },
     { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
     { name: 'dev-root-token-id', type: 'string', description: 'With -dev: use this value as the root token instead of a random one.' },
-    { name: 'dev-cloud', type: 'bool', description: 'With -dev: run a cloud provider simulator that auth/cloud trusts, to try cloud logins.' },
+    {
+      name: 'dev-cloud',
+      type: 'bool',
+      description: 'With -dev: run a cloud provider simulator that auth/cloud trusts, to try cloud logins (`svc print cloud-endpoint`).',
+    },
+    { name: 'dev-cloud-port', type: 'int', check: portProblem, description: 'With -dev-cloud: the port of the simulator; a free one by default.' },
     { name: 'cloud-allow-sha1', type: 'bool', description: 'Accept ec2 logins that rely on SHA-1: the DSA pkcs7 document, and identity + signature (a SHA-1 signed certificate).' },
     { name: 'seal-key-file', type: 'string', description: 'File of the key that seals the keyring; keep it outside the data dir. Made (0600) on first start.', complete: 'file' },
     { name: 'audit-file', type: 'string', description: "Append the audit log (JSON lines, secrets HMAC'd) to this file.", complete: 'file' },
@@ -62,6 +75,7 @@ export default defineCommand({
     if (!dev && !dataDir) throw new UsageError('a data dir is required without -dev: pass -data-dir or set data_dir in -config');
     if (flags['dev-root-token-id'] && !dev) throw new UsageError('-dev-root-token-id is only allowed with -dev');
     if (flags['dev-cloud'] && !dev) throw new UsageError('-dev-cloud is only allowed with -dev');
+    if (flags['dev-cloud-port'] !== undefined && !flags['dev-cloud']) throw new UsageError('-dev-cloud-port is only allowed with -dev-cloud');
     const storageUrl = (flags['storage-url'] as string | undefined) || file.storage?.postgres?.url;
     // The database's secrets open only with the data dir's keyring, and -dev removes a temporary one.
     if (dev && storageUrl && !dataDir) {
@@ -80,7 +94,8 @@ export default defineCommand({
     delete env.SVC_STORAGE_URL;
     const { startServer } = await import('../server-start.js');
     // Its own bundle (the simulator is test code): `svc server` without -dev-cloud never loads it.
-    const devCloud = flags['dev-cloud'] ? (await import('../../server/dev-cloud.js')).startDevCloud : undefined;
+    const devCloudModule = flags['dev-cloud'] ? await import('../../server/dev-cloud.js') : undefined;
+    const devCloud = devCloudModule && ((server: SvcServer) => devCloudModule.startDevCloud(server, { port: flags['dev-cloud-port'] as number | undefined }));
     return startServer(
       {
         dev,

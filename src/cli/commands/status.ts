@@ -3,13 +3,19 @@ import { clientFor } from '../client-from-flags.js';
 
 export default defineCommand({
   path: ['status'],
-  synopsis: 'Print the status of the server',
-  usage: 'svc status [options]',
-  description: 'Asks the server for its health (GET /v1/sys/health; no token needed) and prints it.',
-  exitCodes: { 0: 'the server is up', 1: 'an error, such as an unreachable server', 2: 'the server is sealed' },
+  synopsis: 'Print the status of the server, or of the object an ID prefix names',
+  usage: 'svc status [options] [PREFIX]',
+  description:
+    'Without an argument, as `vault status`: the server\'s health (GET /v1/sys/health; no token needed); ' +
+    'Nomad\'s job list is `svc job status`. With an ID prefix, as `nomad status PREFIX`: the status of the ' +
+    'job, allocation, node, evaluation or deployment it names.',
+  examples: [{ command: 'svc status' }, { command: 'svc status example' }],
+  exitCodes: { 0: 'success', 1: 'an error, or a prefix matching nothing or several', 2: 'the server is sealed' },
   family: 'local',
   flagSets: ['http', 'output'],
+  args: [{ name: 'prefix', description: 'An ID, or a prefix of one, of a job, allocation, node, evaluation or deployment.' }],
   async run(ctx) {
+    if (ctx.args.length > 0) return (await import('../scheduler/index.js')).statusByPrefix(ctx);
     const answer = await clientFor(ctx).request('GET', '/v1/sys/health');
     const health = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
     const { renderData, renderSecret } = await import('../output/format.js');

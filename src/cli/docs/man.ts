@@ -4,8 +4,9 @@
  * compared with a fresh generation.
  */
 import type { CommandSpec, FlagSpec, GroupSpec } from '../define.js';
-import { flagSections, type FlagSetTable } from '../output/help.js';
+import { exampleCommand, flagSections, type FlagSetTable } from '../output/help.js';
 import { VERSION } from '../../version.js';
+import { envNames, envSentence, type Family } from '../flags/env-names.js';
 
 const TITLE = 'svc manual';
 
@@ -74,14 +75,13 @@ const VALUE_LABEL: Record<FlagSpec['type'], string | undefined> = {
 };
 
 /** The same sentences `-help` appends (valid values, default, environment variable). */
-export function flagText(flag: FlagSpec): string {
+export function flagText(flag: FlagSpec, family?: Family): string {
   let text = flag.description.trim();
   if (flag.choices && flag.choices.length > 0) text += ` Valid values are ${flag.choices.map((c) => `"${c}"`).join(', ')}.`;
   const d = flag.default;
   const shown = d === undefined || d === '' ? undefined : Array.isArray(d) ? (d.length > 0 ? d.join(', ') : undefined) : String(d);
   if (shown !== undefined) text += ` The default is ${shown}.`;
-  if (flag.env) text += ` This can also be specified via the ${flag.env} environment variable.`;
-  return text;
+  return text + envSentence(flag, family);
 }
 
 function flagTerm(flag: FlagSpec): string {
@@ -139,15 +139,14 @@ export function renderManPage(spec: CommandSpec, flagSets: FlagSetTable, groups:
     out.push('.SH OPTIONS');
     for (const section of sections) {
       out.push(`.SS ${quoteArg(roffEscape(section.title))}`);
-      for (const flag of section.flags) out.push('.TP', flagTerm(flag), roffEscape(flagText(flag)));
+      for (const flag of section.flags) out.push('.TP', flagTerm(flag), roffEscape(flagText(flag, spec.family)));
     }
   }
 
   if (spec.examples && spec.examples.length > 0) {
     out.push('.SH EXAMPLES');
     for (const e of spec.examples) {
-      const command = e.command.trim().replace(/^\$\s*/, '');
-      const shown = command === 'svc' || command.startsWith('svc ') ? command : `svc ${command}`;
+      const shown = exampleCommand(e.command);
       if (e.description) out.push('.PP', `${roffEscape(e.description.trim().replace(/:?$/, ':'))}`);
       out.push('.PP', '.RS 4', '.nf', `$ ${roffEscape(shown)}`, '.fi', '.RE');
     }
@@ -161,7 +160,11 @@ export function renderManPage(spec: CommandSpec, flagSets: FlagSetTable, groups:
   const withEnv = sections.flatMap((s) => s.flags).filter((f) => f.env);
   if (withEnv.length > 0) {
     out.push('.SH ENVIRONMENT');
-    for (const f of withEnv) out.push('.TP', bold(f.env!), `${roffEscape(f.description.trim())} Overridden by \\fB\\-${roffEscape(f.name)}\\fR.`);
+    for (const f of withEnv) {
+      const [own, ...upstream] = envNames(f, spec.family);
+      out.push('.TP', bold(own), `${roffEscape(f.description.trim())} Overridden by \\fB\\-${roffEscape(f.name)}\\fR.`);
+      for (const name of upstream) out.push('.TP', bold(name), roffEscape(`Read for -${f.name} when ${own} and the variables listed before this one are unset.`));
+    }
   }
 
   out.push(...seeAlso(['svc', ...parentPages(spec.path, groups)]));
@@ -215,7 +218,11 @@ export function renderRootManPage(commands: CommandSpec[], groups: GroupSpec[] =
 
   const env = new Map<string, string>();
   for (const set of Object.values(flagSets ?? {})) {
-    for (const f of set.flags) if (f.env && !env.has(f.env)) env.set(f.env, `${f.description.trim()} Overridden by -${f.name}.`);
+    for (const f of set.flags) {
+      if (!f.env || env.has(f.env)) continue;
+      env.set(f.env, `${f.description.trim()} Overridden by -${f.name}.`);
+      for (const name of envNames(f).slice(1)) env.set(name, `Read as ${f.env} when that is unset, as ${name.startsWith('NOMAD_') ? "Nomad's" : "Vault's"} CLI reads it: scheduler commands read a NOMAD_ variable before a VAULT_ one, the other commands VAULT_ first.`);
+    }
   }
   for (const c of commands) for (const f of c.flags ?? []) if (f.env && !env.has(f.env)) env.set(f.env, `${f.description.trim()} Overridden by -${f.name}.`);
   env.set('NO_COLOR', 'When set to any non-empty value, output is not coloured.');

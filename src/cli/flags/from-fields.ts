@@ -3,7 +3,7 @@
  * the flags, the help, the man page and the completions agree. `toRequestData` maps parsed flag values
  * back to the request body under the field names.
  */
-import type { FieldSchema, Fields } from '../../server/framework/field-schema.js';
+import { valueAliasNote, type FieldSchema, type Fields } from '../../server/framework/field-schema.js';
 import type { FlagSpec, FlagType, FlagValues } from '../define.js';
 
 const FLAG_TYPE: Record<FieldSchema['type'], FlagType> = {
@@ -27,9 +27,17 @@ function describeField(schema: FieldSchema): string {
   if (schema.type === 'list') text += ' May be repeated, or given as a comma-separated list.';
   if (schema.type === 'map') text += ' Given as key=value; may be repeated.';
   if (typeof schema.deprecated === 'string') text += ` Deprecated: use -${schema.deprecated.replace(/_/g, '-')}.`;
+  const values = valueAliasNote(schema);
+  if (values) text += ` ${values}`;
   const d = schema.default;
   if (d !== undefined && d !== '' && !(Array.isArray(d) && d.length === 0)) text += ` The server's default is ${JSON.stringify(d)}.`;
   return text;
+}
+
+/** The flag's other names: the CLI's own, then the field's upstream names in flag form (-aws-public-cert). */
+function flagAliases(schema: FieldSchema): string[] | undefined {
+  const all = [...(schema.cli?.aliases ?? []), ...(schema.aliases ?? []).map((a) => a.replace(/_/g, '-'))];
+  return all.length > 0 ? all : undefined;
 }
 
 export function flagsFromFields(fields: Fields, opts: { omit?: string[] } = {}): FlagSpec[] {
@@ -39,7 +47,7 @@ export function flagsFromFields(fields: Fields, opts: { omit?: string[] } = {}):
       name: flagName(name, schema),
       type: FLAG_TYPE[schema.type],
       description: describeField(schema),
-      aliases: schema.cli?.aliases,
+      aliases: flagAliases(schema),
       choices: schema.allowedValues,
       complete: schema.cli?.complete,
     }));

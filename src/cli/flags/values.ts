@@ -22,6 +22,8 @@ export function flagValue(spec: FlagSpec, text: string, where: string): string |
     if (seconds < 0) throw invalid('a duration may not be negative');
   }
   if (spec.choices && !spec.choices.includes(text)) throw invalid(`must be one of ${spec.choices.join(', ')}`);
+  const problem = spec.check?.(text);
+  if (problem) throw invalid(problem);
   return value;
 }
 
@@ -32,9 +34,9 @@ export function boolValue(text: string, where: string): boolean {
   return value;
 }
 
-/** An environment variable's value for a flag; a `strings` flag's is a comma-separated list. */
-export function envValue(spec: FlagSpec, text: string): string | number | boolean | string[] {
-  const where = `-${spec.name} (from ${spec.env})`;
+/** The value of the environment variable `variable` for a flag; a `strings` flag's is a comma-separated list. */
+export function envValue(spec: FlagSpec, text: string, variable = spec.env): string | number | boolean | string[] {
+  const where = `-${spec.name} (from ${variable})`;
   if (spec.type === 'bool') return boolValue(text, where);
   if (spec.type !== 'strings') return flagValue(spec, text, where);
   return text

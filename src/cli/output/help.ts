@@ -2,9 +2,10 @@
  * `-help` text in the HashiCorp shape, generated from the declarations: `Usage:`, the description,
  * examples, one section per flag group (`HTTP Options:`, `Output Options:`, `Command Options:`), exit
  * codes. Flags are printed in the single-dash style Vault and Nomad users know. Text is wrapped at 80
- * columns. On the start-up path: no imports beyond types.
+ * columns. On the start-up path: no imports beyond types and the import-free flags/env-names.ts.
  */
 import type { CommandSpec, FlagSpec } from '../define.js';
+import { envSentence, type Family } from '../flags/env-names.js';
 
 export const HELP_WIDTH = 80;
 
@@ -77,13 +78,16 @@ function defaultText(value: FlagSpec['default']): string | undefined {
   return String(value);
 }
 
-/** One flag's help entry: the `-name=<type>` line, then the description indented 4 and wrapped. */
-export function renderFlagHelp(flag: FlagSpec): string {
+/**
+ * One flag's help entry: the `-name=<type>` line, then the description indented 4 and wrapped. Its
+ * environment variables are listed in the order a command of `family` reads them.
+ */
+export function renderFlagHelp(flag: FlagSpec, family?: Family): string {
   let text = flag.description.trim();
   if (flag.choices && flag.choices.length > 0) text += ` Valid values are ${flag.choices.map((c) => `"${c}"`).join(', ')}.`;
   const def = defaultText(flag.default);
   if (def !== undefined) text += ` The default is ${def}.`;
-  if (flag.env) text += ` This can also be specified via the ${flag.env} environment variable.`;
+  text += envSentence(flag, family);
   return `${flagHead(flag)}\n${wrap(text, 4)}`;
 }
 
@@ -108,9 +112,14 @@ export function flagSections(spec: CommandSpec, commonFlagSets: FlagSetTable): A
     .map(([title, flags]) => ({ title, flags }));
 }
 
-function exampleCommand(command: string): string {
-  const c = command.trim().replace(/^\$\s*/, '');
-  return c === 'svc' || c.startsWith('svc ') ? c : `svc ${c}`;
+/**
+ * An example's command line, without a leading prompt. One that runs svc anywhere is a shell line
+ * (`echo "$TOKEN" | svc login -`) and is printed as written; one that never does is a bare command
+ * (`token create`) and gets the `svc` in front.
+ */
+export function exampleCommand(command: string): string {
+  const line = command.trim().replace(/^\$\s*/, '');
+  return /(^|[\s|;&(])svc(\s|$)/.test(line) ? line : `svc ${line}`;
 }
 
 function exitCodesSection(codes: Record<number, string>): string {
@@ -136,7 +145,7 @@ export function renderCommandHelp(spec: CommandSpec, commonFlagSets: FlagSetTabl
     parts.push(`Examples:\n\n${examples.join('\n\n')}`);
   }
   for (const section of flagSections(spec, commonFlagSets)) {
-    parts.push(`${section.title}:\n\n${section.flags.map(renderFlagHelp).join('\n\n')}`);
+    parts.push(`${section.title}:\n\n${section.flags.map((f) => renderFlagHelp(f, spec.family)).join('\n\n')}`);
   }
   if (spec.exitCodes && Object.keys(spec.exitCodes).length > 0) parts.push(exitCodesSection(spec.exitCodes));
   return `${parts.join('\n\n')}\n`;

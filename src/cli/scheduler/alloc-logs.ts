@@ -1,7 +1,8 @@
 /**
  * `svc alloc logs`: a task's stdout or stderr, from the start, the tail, or followed. The command's
  * declaration is in src/cli/commands/alloc/logs.ts. Nomad's behaviour, except that a follow ends by itself
- * once the task is dead and its log drained (the server ends the stream), and -n counts lines exactly.
+ * once the task is dead and its log drained (the server ends the stream), -f alone on a dead task prints
+ * its logs whole rather than nothing, and -n counts lines exactly.
  */
 import type { Writable } from 'node:stream';
 import type { Allocation } from '../../api/allocs.js';
@@ -67,11 +68,14 @@ export function allocLogs(ctx: CommandContext): Promise<number> {
       const open = (type: LogType, opts: Omit<LogsOptions, 'task' | 'type'>) =>
         logFrames(client, alloc.ID, { ...base, type, ...opts, signal: stop?.signal }).catch((err: unknown) => apiFailure(`reading the ${type} log`, err));
       // -f alone follows both logs from where they are now, each to its own stream (Nomad ≥ 1.7): without
-      // timestamps, what was written before cannot be interleaved.
+      // timestamps, what was written before cannot be interleaved. A task that is dead writes nothing more,
+      // so following it from the end would print nothing: its logs are printed whole instead, and the
+      // command ends.
       if (follow && !(f.stdout || f.stderr || f.tail || ((f.n as number) ?? 0) > 0 || ((f.c as number) ?? 0) > 0)) {
+        const origin = alloc.TaskStates?.[task]?.State === 'dead' ? 'start' : 'end';
         await Promise.all([
-          copyFrames(await open('stdout', { follow: true, origin: 'end' }), ctx.io.stdout),
-          copyFrames(await open('stderr', { follow: true, origin: 'end' }), ctx.io.stderr),
+          copyFrames(await open('stdout', { follow: true, origin }), ctx.io.stdout),
+          copyFrames(await open('stderr', { follow: true, origin }), ctx.io.stderr),
         ]);
         return 0;
       }

@@ -26,6 +26,8 @@ export { jobValidate } from './job-validate.js';
 export { jobInit } from './job-init.js';
 export { jobRestart } from './job-restart.js';
 export { agentInfo } from './agent-info.js';
+export { serverMembers } from './server-members.js';
+export { statusByPrefix } from './status-prefix.js';
 export { monitor } from './agent-monitor.js';
 export { allocRestart } from './alloc-restart.js';
 export { allocPause } from './alloc-pause.js';

@@ -9,6 +9,7 @@ import { clientFor } from '../client-from-flags.js';
 import { ApiError, UsageError } from '../../shared/errors.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { formatKV, idLength, limit } from '../output/nomad.js';
+import { readFailure } from '../read-failure.js';
 import { jobPath, resolveJob } from './job-status.js';
 import { monitorEvaluation } from '../monitor.js';
 import type { DispatchResponse } from '../../api/jobs.js';
@@ -26,7 +27,7 @@ async function readPayload(ctx: CommandContext): Promise<Buffer | undefined> {
   try {
     return input === '-' ? await readAll(ctx.io.stdin) : await readFile(input);
   } catch (err) {
-    throw new CommandFailure(`Error reading input data: ${(err as Error).message}`);
+    throw new CommandFailure(`Error reading input data: ${input}: ${readFailure(err)}`);
   }
 }
 

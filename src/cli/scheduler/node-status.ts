@@ -12,6 +12,8 @@ import type { ApiClient } from '../../api/client.js';
 import { getAlloc, type Allocation, type AllocStub } from '../../api/allocs.js';
 import { getNode, listNodes, nodeAllocations, type Node, type NodeStub } from '../../api/nodes.js';
 import { printSchedulerData } from '../output/scheduler-output.js';
+import { namedNode } from './node-self.js';
+import { UsageError } from '../../shared/errors.js';
 
 /** `ID  Node Pool  DC  Name  Class  [Address  Version]  Drain  Eligibility  Status` */
 export function nodeListTable(nodes: NodeStub[], verbose: boolean): string {
@@ -162,11 +164,12 @@ export function nodeStatus(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
     const client = clientFor(ctx);
     const verbose = ctx.flags.verbose === true;
-    if (ctx.args.length === 0) {
+    if (ctx.flags.self === true && ctx.args.length > 0) throw new UsageError('-self names the node: give no node ID with it');
+    if (ctx.args.length === 0 && ctx.flags.self !== true) {
       const nodes = await listNodes(client);
       return printSchedulerData(ctx, nodes, () => (nodes.length === 0 ? 'No nodes registered' : nodeListTable(nodes, verbose)));
     }
-    const stub = await resolveNode(client, ctx.args[0], verbose);
+    const stub = await resolveNode(client, await namedNode(ctx, client), verbose);
     const node = await getNode(client, stub.ID);
     return printSchedulerData(ctx, node, async () => {
       const allocs = await nodeAllocations(client, node.ID);

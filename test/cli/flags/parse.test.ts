@@ -74,7 +74,7 @@ describe('parse: values by type', () => {
   });
 
   it('takes the next argument as a value whatever it looks like', async () => {
-    expect((await flags('status', ['-address', '-x'])).address).toBe('-x');
+    expect((await flags('status', ['-namespace', '-x'])).namespace).toBe('-x');
     expect((await flags('alloc exec', ['-task', '-h', 'ID', 'sh'])).task).toBe('-h');
   });
 

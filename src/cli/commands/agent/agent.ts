@@ -7,8 +7,11 @@ import { UsageError } from '../../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../../../shared/log.js';
 import { KEYRING_FILES } from '../../../storage/keyring-names.js';
 
-/** The API client's TLS flags, as every other command takes them, for the agent's own connections. */
-const TLS_FLAGS: FlagSpec[] = HTTP_FLAGS.filter((f) => ['ca-cert', 'client-cert', 'client-key', 'tls-server-name'].includes(f.name)).map((f) => ({ ...f, group: 'TLS Options' }));
+/**
+ * The API client's TLS flags, as every other command takes them, for the agent's own connections; without
+ * the NOMAD_ and VAULT_ fallbacks, which set up those tools' CLIs, not an agent.
+ */
+const TLS_FLAGS: FlagSpec[] = HTTP_FLAGS.filter((f) => ['ca-cert', 'client-cert', 'client-key', 'tls-server-name'].includes(f.name)).map((f) => ({ ...f, upstreamEnv: undefined, group: 'TLS Options' }));
 
 export default defineCommand({
   path: ['agent'],

@@ -8,7 +8,8 @@ export default defineCommand({
   description:
     "Prints a task's stdout (-stderr: its stderr) from the start, across its rotated log files; -tail " +
     'starts at the last -n lines (10) or -c bytes. -f keeps printing until the task is dead and its log ' +
-    'drained, or Ctrl-C; -f alone follows stdout and stderr from their end. TASK may be left out when the ' +
+    'drained, or Ctrl-C; -f alone follows stdout and stderr from their end, or, when the task is already ' +
+    'dead, prints both whole and exits. TASK may be left out when the ' +
     'allocation has one task (a terminal asks which otherwise).',
   examples: [
     { command: 'svc alloc logs -stderr -tail -n 50 9f2c web' },

@@ -16,7 +16,7 @@ export default defineCommand({
   exitCodes: { 0: 'keys were listed', 1: 'a usage error', 2: 'a server error, or nothing at the path' },
   family: 'secrets',
   flagSets: ['http', 'output'],
-  args: [{ name: 'path', description: 'The path to list, relative to /v1/.', required: true }],
+  args: [{ name: 'path', description: 'The path to list, relative to /v1/.', required: true, complete: 'secrets-path' }],
   async run(ctx) {
     return listAndPrint(ctx, sanitizePath(ctx.args[0]));
   },

@@ -19,7 +19,7 @@ export default defineCommand({
   flagSets: ['http', 'output'],
   flags: [{ name: 'force', type: 'bool', aliases: ['f'], description: 'Allow the patch with no K=V pairs.' }],
   args: [
-    { name: 'path', description: 'The path to patch, relative to /v1/.', required: true },
+    { name: 'path', description: 'The path to patch, relative to /v1/.', required: true, complete: 'secrets-path' },
     { name: 'data', description: 'K=V pairs, @file, or - for a JSON body from stdin.', variadic: true },
   ],
   run: (ctx) => writeArgsAndPrint(ctx, 'PATCH'),

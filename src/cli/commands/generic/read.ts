@@ -19,7 +19,7 @@ export default defineCommand({
   family: 'secrets',
   flagSets: ['http', 'output'],
   args: [
-    { name: 'path', description: 'The path to read, relative to /v1/.', required: true },
+    { name: 'path', description: 'The path to read, relative to /v1/.', required: true, complete: 'secrets-path' },
     { name: 'data', description: 'K=V pairs sent as query parameters.', variadic: true },
   ],
   async run(ctx) {

@@ -27,7 +27,7 @@ export default defineCommand({
     },
   ],
   args: [
-    { name: 'path', description: 'The path to write to, relative to /v1/.', required: true },
+    { name: 'path', description: 'The path to write to, relative to /v1/.', required: true, complete: 'secrets-path' },
     { name: 'data', description: 'K=V pairs, @file, or - for a JSON body from stdin.', variadic: true },
   ],
   run: (ctx) => writeArgsAndPrint(ctx, 'PUT'),

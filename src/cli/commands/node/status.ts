@@ -7,11 +7,12 @@ export default defineCommand({
   description:
     'Without a node, lists the client nodes. With a node ID or a unique ID prefix (at least two ' +
     'characters), shows the node: its pool, datacenter, eligibility and status, its drivers, its recent ' +
-    'events, the resources its running allocations reserve, and its allocations. Reading nodes needs a ' +
-    'management token.',
+    'events, the resources its running allocations reserve, and its allocations. -self shows the node of ' +
+    'the server the command talks to, as Nomad shows the local agent\'s. Reading nodes needs a management token.',
   examples: [
     { command: 'svc node status' },
     { command: 'svc node status 4f1c', description: 'One node' },
+    { command: 'svc node status -self', description: "The server's own node" },
     { command: 'svc node status -verbose -json', description: 'The node list as JSON' },
   ],
   exitCodes: { 0: 'success', 1: 'an error, an unknown node, or a prefix matching several' },
@@ -20,7 +21,8 @@ export default defineCommand({
   flags: [
     { name: 'verbose', type: 'bool', description: 'Full IDs, node addresses and versions; for one node its drivers, attributes and meta.' },
     { name: 'short', type: 'bool', description: 'For one node: only its header and its allocations.' },
+    { name: 'self', type: 'bool', description: 'Show the node of the server the command talks to.' },
   ],
-  args: [{ name: 'node', description: 'A node ID or a unique prefix of one.', complete: 'node' }],
+  args: [{ name: 'node', description: 'A node ID or a unique prefix of one (none with -self).', complete: 'node' }],
   run: async (ctx) => (await import('../../scheduler/index.js')).nodeStatus(ctx),
 });

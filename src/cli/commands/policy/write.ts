@@ -1,7 +1,8 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
 import { kvSources } from '../../kv-args.js';
-import { UsageError } from '../../../shared/errors.js';
+import { UserError } from '../../../shared/errors.js';
+import { readFailure } from '../../read-failure.js';
 
 export default defineCommand({
   path: ['policy', 'write'],
@@ -30,7 +31,7 @@ export default defineCommand({
     try {
       policy = source === '-' ? await kvSources(ctx.io.stdin).readStdin() : await kvSources(ctx.io.stdin).readFile(source);
     } catch (err) {
-      throw new UsageError(`Error reading policy file "${source}": ${(err as Error).message}`);
+      throw new UserError(`cannot read the policy file "${source}": ${readFailure(err)}`);
     }
     await clientFor(ctx).secrets('PUT', `sys/policies/acl/${encodeURIComponent(name)}`, { body: { policy } });
     ctx.io.out(`Success! Uploaded policy: ${name}`);

@@ -1,6 +1,7 @@
 /** Vault's print commands: what the CLI itself would use, for scripts. */
 import { defineGroup, type CommandSpec } from '../../define.js';
 import tokenCommand from './token.js';
+import cloudEndpointCommand from './cloud-endpoint.js';
 
 export const printGroup = defineGroup({
   path: ['print'],
@@ -8,4 +9,4 @@ export const printGroup = defineGroup({
   description: 'Prints values the CLI would use for its requests, for use in scripts (`$(svc print token)`).',
 });
 
-export const printCommands: CommandSpec[] = [tokenCommand];
+export const printCommands: CommandSpec[] = [tokenCommand, cloudEndpointCommand];

@@ -8,7 +8,7 @@ export default defineCommand({
   synopsis: 'Print the token the CLI would use',
   usage: 'svc print token [options]',
   description:
-    'Prints the token other commands would send: -token, else SVC_TOKEN, else the token file written by ' +
+    'Prints the token other commands would send: -token, else SVC_TOKEN (or VAULT_TOKEN, NOMAD_TOKEN), else the token file written by ' +
     '`svc login` (~/.svc-token, or SVC_TOKEN_FILE). The curl commands -output-curl-string prints read ' +
     'it with $(svc print token), so the token itself is never written on the command line.',
   examples: [{ command: 'svc print token', description: 'Print the token in use; in a shell, curl -H "X-Svc-Token: $(svc print token)" ... sends it' }],
