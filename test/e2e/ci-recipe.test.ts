@@ -61,6 +61,12 @@ async function runRecipe(name: string, env: Record<string, string> = {}): Promis
 }
 
 describe('examples/ci/deploy.sh', () => {
+  it('is shown in the README as it is', async () => {
+    const [recipe, readme] = await Promise.all([readFile(RECIPE, 'utf8'), readFile(path.join(REPO, 'README.md'), 'utf8')]);
+    const indented = recipe.split('\n').map((l) => (l.trim() === '' ? l : `    ${l}`)).join('\n');
+    expect(readme).toContain(indented);
+  });
+
   it('deploys with the cloud identity and stops the server', async () => {
     const run = await runRecipe('ok');
     expect(run.code, run.out).toBe(0);
