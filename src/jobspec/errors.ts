@@ -1,50 +1,7 @@
-import { UserError } from '../shared/errors.js';
-
-/** A place in a source file; line and column are 1-based as editors show them. */
-export interface SourcePos {
-  file: string;
-  line: number;
-  column: number;
-}
+import { HclError } from '../shared/hcl/source.js';
 
 /**
  * A jobspec problem the author can fix. Syntax and evaluation errors carry file:line:column so an editor
  * can jump there; schema errors carry the block path instead, because that is how users think of them.
  */
-export class JobspecError extends UserError {
-  readonly pos: SourcePos | undefined;
-  constructor(message: string, pos?: SourcePos) {
-    super(!pos ? message : pos.line > 0 ? `${pos.file}:${pos.line}:${pos.column}: ${message}` : `${pos.file}: ${message}`);
-    this.pos = pos && pos.line > 0 ? pos : undefined;
-  }
-}
-
-/**
- * Turns an offset into a line/column lazily: positions are only needed when something fails. Without
- * positions (HCL-JSON, whose strings we re-lay into a private buffer) it reports line 0, which errors
- * render as the file name alone rather than a misleading line.
- */
-export class LineIndex {
-  private starts: number[] | undefined;
-  constructor(
-    readonly file: string,
-    private readonly text: string,
-    private readonly positions = true,
-  ) {}
-
-  pos(offset: number): SourcePos {
-    if (!this.positions) return { file: this.file, line: 0, column: 0 };
-    if (!this.starts) {
-      this.starts = [0];
-      for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') this.starts.push(i + 1);
-    }
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { file: this.file, line: lo + 1, column: offset - this.starts[lo] + 1 };
-  }
-}
+export class JobspecError extends HclError {}

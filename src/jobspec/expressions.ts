@@ -4,10 +4,8 @@
  * the client resolves later, so they are kept as their original `${...}` text rather than rejected.
  */
 import { JobspecError } from './errors.js';
-import type { Expr, SourceFile, TemplatePart } from './hcl.js';
+import type { Expr, SourceFile, TemplatePart, Value } from '../shared/hcl/syntax.js';
 import { callFunction } from './functions.js';
-
-export type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 
 /** Thrown through the evaluator when an expression depends on something only the client knows. */
 export class RuntimeReference extends Error {}

@@ -13,8 +13,8 @@ import {
   isObject,
   typeName,
   type EvalContext,
-  type Value,
 } from './expressions.js';
+import type { Value } from '../shared/hcl/syntax.js';
 
 type Fn = (ctx: EvalContext, args: Value[], at: number) => Value;
 

@@ -7,6 +7,7 @@ export {
   type ParseJobspecOptions,
 } from './parse.js';
 export type { ApiJob, ApiObject } from './mapping.js';
-export { JobspecError, type SourcePos } from './errors.js';
+export { JobspecError } from './errors.js';
+export type { SourcePos } from '../shared/hcl/source.js';
 export { parseGoDurationNs } from './durations.js';
-export type { Value } from './expressions.js';
+export type { Value } from '../shared/hcl/syntax.js';

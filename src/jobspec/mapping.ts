@@ -5,8 +5,8 @@
  */
 import { parseGoDurationNs } from './durations.js';
 import { JobspecError } from './errors.js';
-import { evaluateTop, isObject, typeName, type EvalContext, type Value } from './expressions.js';
-import type { Attribute, Block, Body, Expr, SourceFile } from './hcl.js';
+import { evaluateTop, isObject, typeName, type EvalContext } from './expressions.js';
+import type { Attribute, Block, Body, Expr, SourceFile, Value } from '../shared/hcl/syntax.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
 export interface ApiJob {

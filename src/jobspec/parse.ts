@@ -3,9 +3,10 @@
  * API JSON itself (`{"Job": {...}}` or a bare job object), so files written for Nomad work unchanged.
  */
 import { dirname, resolve } from 'node:path';
-import { JobspecError, LineIndex } from './errors.js';
-import type { EvalContext, Value } from './expressions.js';
-import { parseExpression, parseHcl, templateParser, type Attribute, type Block, type Body, type Expr, type SourceFile } from './hcl.js';
+import { LineIndex } from '../shared/hcl/source.js';
+import { parseExpression, parseHcl, templateParser, type Attribute, type Block, type Body, type Expr, type SourceFile, type Value } from '../shared/hcl/syntax.js';
+import { JobspecError } from './errors.js';
+import type { EvalContext } from './expressions.js';
 import { Mapper, TemplateRef, type ApiJob, type BodyNode, type JsonTree } from './mapping.js';
 import { declareVariable, declareVariablesBlock, makeLocals, resolveVariables, type VariableDecl } from './variables.js';
 
@@ -25,18 +26,21 @@ export interface ParseJobspecOptions {
   baseDir?: string;
 }
 
+/** What errors call a job file given without a name, as Nomad does. */
+const DEFAULT_FILENAME = 'job.nomad.hcl';
+
 export async function parseJobspec(source: string, opts: ParseJobspecOptions = {}): Promise<ApiJob> {
   return parseJobspecSync(source, opts);
 }
 
 /** The same as parseJobspec; nothing here is asynchronous, and callers in hot paths may prefer this. */
 export function parseJobspecSync(source: string, opts: ParseJobspecOptions = {}): ApiJob {
-  const filename = opts.filename ?? 'job.nomad.hcl';
+  const filename = opts.filename ?? DEFAULT_FILENAME;
   // Editors on some platforms save a byte-order mark, which would otherwise read as a stray character.
   if (source.startsWith('\uFEFF')) source = source.slice(1);
   const baseDir = opts.baseDir !== undefined ? resolve(opts.baseDir) : undefined;
   if (source.trimStart().startsWith('{')) return parseJsonJobspec(source, filename, opts, baseDir);
-  const file = parseHcl(source, filename);
+  const file = parseHcl(source, filename, JobspecError);
   return buildJob(file, file.body.items, opts, baseDir, (b) => ({ kind: 'hcl', body: b.body }));
 }
 
@@ -131,7 +135,7 @@ function parseHclJson(data: Record<string, unknown>, filename: string, opts: Par
     return v as JsonTree;
   };
   const tree = walk(data) as Record<string, JsonTree>;
-  const tp = templateParser(buffer, filename);
+  const tp = templateParser(buffer, filename, JobspecError);
   const toExpr = (t: JsonTree): Expr => {
     if (t instanceof TemplateRef) return tp.parse(t.start, t.end);
     if (Array.isArray(t)) return { k: 'tuple', items: t.map(toExpr), start: 0, end: 0 };
@@ -144,7 +148,7 @@ function parseHclJson(data: Record<string, unknown>, filename: string, opts: Par
     if (!isPlainObject(obj)) throw new JobspecError(`${filename}: "${what}" must be an object`);
     return Object.entries(obj).map(([name, v]) => {
       // In HCL-JSON a variable's type is written as a string holding the type expression.
-      const expr = rawType && name === 'type' && v instanceof TemplateRef ? parseExpression(rawStrings.get(v)!, filename) : toExpr(v as JsonTree);
+      const expr = rawType && name === 'type' && v instanceof TemplateRef ? parseExpression(rawStrings.get(v)!, filename, JobspecError) : toExpr(v as JsonTree);
       return { kind: 'attr', name, expr, start: 0 };
     });
   };
@@ -192,7 +196,7 @@ export function buildJobSubmission(source: string, opts: ParseJobspecOptions = {
   if (!json) {
     // Types come from the declarations; a file that does not parse has already failed parseJobspec.
     try {
-      const file = parseHcl(source, opts.filename);
+      const file = parseHcl(source, opts.filename ?? DEFAULT_FILENAME, JobspecError);
       for (const item of file.body.items) {
         if (item.kind !== 'block' || item.type !== 'variable') continue;
         const decl = declareVariable(file, item, undefined);

@@ -2,7 +2,8 @@
  * Input variables and locals. Sources, lowest to highest precedence, as Nomad's CLI applies them:
  * `default` < NOMAD_VAR_<name> (and our SVC_VAR_<name>, which wins over it) < var files in order < -var.
  */
-import { JobspecError, LineIndex } from './errors.js';
+import { LineIndex } from '../shared/hcl/source.js';
+import { JobspecError } from './errors.js';
 import {
   evaluate,
   evaluateTop,
@@ -10,9 +11,8 @@ import {
   isObject,
   typeName,
   type EvalContext,
-  type Value,
 } from './expressions.js';
-import { parseExpression, parseHcl, type Attribute, type Block, type Expr, type SourceFile } from './hcl.js';
+import { parseExpression, parseHcl, type Attribute, type Block, type Expr, type SourceFile, type Value } from '../shared/hcl/syntax.js';
 
 export type VarType =
   | { k: 'any' | 'string' | 'number' | 'bool' }
@@ -172,7 +172,7 @@ export function declareVariablesBlock(source: SourceFile, block: Block, baseDir:
 function fromRawString(decl: VariableDecl, raw: string, origin: string): Value {
   if (decl.type.k === 'string' || decl.type.k === 'any') return raw;
   if (decl.type.k === 'number' || decl.type.k === 'bool') return raw.trim();
-  const expr = parseExpression(raw, origin);
+  const expr = parseExpression(raw, origin, JobspecError);
   return evaluate(blankCtx({ body: { items: [] }, text: raw, lines: new LineIndex(origin, raw) }, undefined), expr);
 }
 
@@ -241,12 +241,12 @@ function readVarFile(name: string, content: string, baseDir: string | undefined)
     } catch (err) {
       throw new JobspecError(`${name}: invalid JSON var file: ${(err as Error).message}`);
     }
-    const source = parseHcl('', name);
+    const source = parseHcl('', name, JobspecError);
     if (!isObject(data as Value)) throw new JobspecError(`${name}: a JSON var file must hold an object`);
     for (const [k, v] of Object.entries(data as Record<string, Value>)) out.set(k, { value: v, at: 0, source });
     return out;
   }
-  const source = parseHcl(content, name);
+  const source = parseHcl(content, name, JobspecError);
   const ctx = blankCtx(source, baseDir);
   for (const item of source.body.items) {
     if (item.kind === 'block') fail(ctx, item.start, `${item.type === 'variable' ? 'Variable declaration in a var file; declare variables in the job file' : `Unexpected block "${item.type}" in a var file`}`);

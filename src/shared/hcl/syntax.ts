@@ -3,8 +3,10 @@
  * through the wasm hcl2json package because that package drops source positions (so schema errors could
  * not cite lines), loses block order across types, and is async per expression.
  */
-import { JobspecError, LineIndex } from './errors.js';
-import type { Value } from './expressions.js';
+import { HclError, LineIndex, type HclErrorClass } from './source.js';
+
+/** What an expression evaluates to. */
+export type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 
 export interface Span {
   start: number;
@@ -87,12 +89,13 @@ class Parser {
   constructor(
     private readonly src: string,
     file: string,
+    private readonly error: HclErrorClass,
   ) {
     this.lines = new LineIndex(file, src);
   }
 
   fail(message: string, at = this.pos): never {
-    throw new JobspecError(message, this.lines.pos(at));
+    throw new this.error(message, this.lines.pos(at));
   }
 
   private peek(n = 0): string {
@@ -653,18 +656,22 @@ class Parser {
  * Parses regions of one text as templates without escape processing: used for HCL-JSON, whose strings
  * are templates but whose escapes JSON.parse has already resolved.
  */
-export function templateParser(text: string, file: string): { source: SourceFile; parse: (start: number, end: number) => Expr } {
-  const p = new Parser(text, file);
+export function templateParser(
+  text: string,
+  file: string,
+  error: HclErrorClass = HclError,
+): { source: SourceFile; parse: (start: number, end: number) => Expr } {
+  const p = new Parser(text, file, error);
   return { source: { body: { items: [] }, text, lines: p.lines }, parse: (start, end) => p.templateRegion(start, end) };
 }
 
-export function parseHcl(text: string, file = 'job.nomad.hcl'): SourceFile {
-  const p = new Parser(text, file);
+export function parseHcl(text: string, file: string, error: HclErrorClass = HclError): SourceFile {
+  const p = new Parser(text, file, error);
   return { body: p.parseFile(), text, lines: p.lines };
 }
 
 /** Parses a single expression, as given to `-var` for non-string types. */
-export function parseExpression(text: string, file = '<value>'): Expr {
-  const p = new Parser(text, file);
+export function parseExpression(text: string, file: string, error: HclErrorClass = HclError): Expr {
+  const p = new Parser(text, file, error);
   return p.exprOnly();
 }
