@@ -6,7 +6,7 @@
 import type { TaskSchedule } from '../../scheduler/structs/task.js';
 import type { TaskEvent } from '../../scheduler/structs/allocation.js';
 import { UserError } from '../../shared/errors.js';
-import { windowAt } from './cron-window.js';
+import { windowAt } from '../../scheduler/periodic/cron-window.js';
 import { type PauseRequest, SCHEDULE_STATES, type ScheduleOverride, type ScheduleState, scheduleEvent, stopsTask } from './schedule-state.js';
 
 export interface PauseClock {

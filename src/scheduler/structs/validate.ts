@@ -32,7 +32,7 @@ import { GETTER_MODES, LIFECYCLE_HOOKS, TEMPLATE_CHANGE_MODES } from './task.js'
 import type { TaskGroup } from './task-group.js';
 import { posix } from 'node:path';
 import { cronProblem } from '../periodic/cron.js';
-import { scheduleProblems } from '../../client/schedule/cron-window.js';
+import { scheduleProblems } from '../periodic/cron-window.js';
 
 // ---- structural input validation ------------------------------------------------------------------------
 

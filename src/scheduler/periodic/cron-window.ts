@@ -4,9 +4,12 @@
  * or `/`; the task may run from a start until the first `end` time after it, which must fall on the same
  * day (for an overnight window, pick a time zone in which it does not cross midnight). `timezone` is an
  * IANA name; empty (or `Local`) is the node's own zone. Pure: the time comes in as an argument.
+ *
+ * Beside the cron parser because both job validation (the spec is checked at submission) and the node
+ * (which opens and closes the window) read it.
  */
-import { cronNext, cronProblem } from '../../scheduler/periodic/cron.js';
-import type { TaskSchedule } from '../../scheduler/structs/task.js';
+import { cronNext, cronProblem } from './cron.js';
+import type { TaskSchedule } from '../structs/task.js';
 
 export type CronWindow = NonNullable<TaskSchedule['Cron']>;
 

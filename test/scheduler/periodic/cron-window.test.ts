@@ -1,10 +1,10 @@
 /**
- * The schedule window (src/client/schedule/cron-window.ts): inside or outside at a given instant, in
+ * The schedule window (src/scheduler/periodic/cron-window.ts): inside or outside at a given instant, in
  * time zones, around midnight and across daylight-saving changes, the next transition, and the
  * validation of the block at job registration.
  */
 import { describe, expect, it } from 'vitest';
-import { scheduleProblems, windowAt, type CronWindow } from '../../../src/client/schedule/cron-window.js';
+import { scheduleProblems, windowAt, type CronWindow } from '../../../src/scheduler/periodic/cron-window.js';
 
 const cron = (Start: string, End: string, Timezone = 'UTC'): CronWindow => ({ Start, End, Timezone });
 const at = (c: CronWindow, iso: string) => {
