@@ -19,7 +19,7 @@ import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs, writeDispatchPay
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
 import * as ev from './task-events.js';
 import type { ClientAlloc } from './types.js';
-import type { ExecRequest, ExecSession, PreparedExec } from './exec/types.js';
+import type { ExecRequest, ExecSession, PreparedExec } from '../scheduler/wire/exec.js';
 import { ExecCommandError } from './errors.js';
 import { NoScheduleError, TaskPause } from './schedule/task-pause.js';
 import { type PauseRequest, type ScheduleOverride, type ScheduleState, stopsTask } from './schedule/schedule-state.js';

@@ -6,7 +6,7 @@ import type { Allocation, AllocClientStatus, TaskState } from '../scheduler/stru
 import type { Job } from '../scheduler/structs/job.js';
 import type { Node } from '../scheduler/structs/node.js';
 import type { Logger } from '../shared/log.js';
-import type { ExecRequest, PreparedExec } from './exec/types.js';
+import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
 import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 

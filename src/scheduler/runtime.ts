@@ -16,7 +16,7 @@ import { enforceProgressDeadlines } from './state/deployments.js';
 import { PeriodicLauncher } from './periodic/launcher.js';
 import { NodeDrainer } from './drainer/drainer.js';
 import { collectGarbage, type GcResult } from './state/gc.js';
-import type { ExecRequest, PreparedExec } from '../client/exec/types.js';
+import type { ExecRequest, PreparedExec } from './wire/exec.js';
 import type { PauseRequest, ScheduleState } from '../client/schedule/schedule-state.js';
 import type { AllocCheckResults } from './structs/check-result.js';
 import type { AllocFs } from '../client/fs/alloc-fs.js';

@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../../shared/log.js';
 import type { ClientAlloc } from '../types.js';
-import type { PreparedExec } from '../exec/types.js';
+import type { PreparedExec } from '../../scheduler/wire/exec.js';
 import { checkTarget } from './address.js';
 import { CheckRestarter, triggersRestarts, unhealthyReason } from './check-restart.js';
 import type { CheckSpec } from './check-specs.js';

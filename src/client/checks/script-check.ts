@@ -4,7 +4,7 @@
  * stdout and stderr together are the output, cut at the output limit. A command still running at the
  * timeout is killed, with everything it started, and fails with Go's "context deadline exceeded".
  */
-import type { ExecSession, PreparedExec } from '../exec/types.js';
+import type { ExecSession, PreparedExec } from '../../scheduler/wire/exec.js';
 import { type CheckOutcome, OUTPUT_LIMIT } from './outcome.js';
 
 /** Prepares the command inside the task: fails (task not running, no such program) before anything runs. */

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { constants } from 'node:os';
-import type { ExecExit, ExecSession, ExecStream, TerminalSize } from './types.js';
+import type { ExecExit, ExecSession, ExecStream, TerminalSize } from '../../scheduler/wire/exec.js';
 import { killSessionProcesses } from './session-processes.js';
 
 /** What to run, as the task's driver words it: the command inside the task's isolation, if it has one. */

@@ -10,7 +10,7 @@
  * client goes away.
  */
 import type { WebSocket } from 'ws';
-import type { ExecExit, ExecSession, TerminalSize } from '../../client/exec/types.js';
+import type { ExecExit, ExecSession, TerminalSize } from '../wire/exec.js';
 import type { ExecLaunch } from './ws-route.js';
 import { CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_POLICY } from '../../shared/ws-close.js';
 

@@ -8,7 +8,7 @@ import type { Fields } from '../../server/framework/field-schema.js';
 import type { FieldData } from '../../server/framework/field-data.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import type { Services } from '../../server/services.js';
-import type { ExecSession, TerminalSize } from '../../client/exec/types.js';
+import type { ExecSession, TerminalSize } from '../wire/exec.js';
 
 export interface WsRequest {
   params: Record<string, string>;

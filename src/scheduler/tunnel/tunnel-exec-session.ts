@@ -4,7 +4,7 @@
  * close frame, when it ends without an exit, carries the error the session ended with.
  */
 import type { WebSocket } from 'ws';
-import type { ExecExit, ExecSession, ExecStream, TerminalSize } from '../../client/exec/types.js';
+import type { ExecExit, ExecSession, ExecStream, TerminalSize } from '../wire/exec.js';
 import { NodeAnswer } from '../../client/tunnel/protocol.js';
 import { InternalError } from '../../shared/errors.js';
 import { CLOSE_GOING_AWAY, CLOSE_POLICY } from '../../shared/ws-close.js';
