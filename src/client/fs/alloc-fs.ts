@@ -8,7 +8,7 @@
 import { openFileStream } from './file-stream.js';
 import { fileToRead, listAllocPath, resolveAllocPath, statAllocPath, type AllocFileInfo } from './alloc-files.js';
 import { openLogStream } from './log-stream.js';
-import type { StreamEvent } from './stream-frames.js';
+import type { StreamEvent } from '../../scheduler/wire/stream-frames.js';
 
 interface FollowOptions {
   origin: 'start' | 'end';

@@ -6,7 +6,7 @@
  */
 import { UserError } from '../../shared/errors.js';
 import { FileCursor, FollowEnd } from './file-cursor.js';
-import { FILE_DELETED, FILE_TRUNCATED, FRAME_SIZE, type StreamEvent } from './stream-frames.js';
+import { FILE_DELETED, FILE_TRUNCATED, FRAME_SIZE, type StreamEvent } from '../../scheduler/wire/stream-frames.js';
 
 export interface FileStreamOptions {
   /** the resolved host path (see resolveAllocPath) */

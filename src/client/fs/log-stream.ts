@@ -14,7 +14,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { NotFound } from '../../shared/errors.js';
 import { FileCursor, FollowEnd, POLL_MS } from './file-cursor.js';
-import { FILE_DELETED, FILE_TRUNCATED, type StreamEvent } from './stream-frames.js';
+import { FILE_DELETED, FILE_TRUNCATED, type StreamEvent } from '../../scheduler/wire/stream-frames.js';
 
 export interface LogStreamOptions {
   /** the host path of the allocation's `alloc/logs` */

@@ -20,7 +20,7 @@
  * to the file any more (the task is dead), which is the node's `finished`.
  */
 import { SvcError } from '../../shared/errors.js';
-import { FILE_DELETED, FILE_TRUNCATED, type StreamEvent } from '../fs/stream-frames.js';
+import { FILE_DELETED, FILE_TRUNCATED, type StreamEvent } from '../../scheduler/wire/stream-frames.js';
 
 /** The `Upgrade` a data connection asks for. */
 export const TUNNEL_PROTOCOL = 'svc-tunnel';

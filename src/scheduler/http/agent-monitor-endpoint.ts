@@ -8,7 +8,7 @@
  */
 import { UserError } from '../../shared/errors.js';
 import { LOG_LEVELS, formatLogLine, type LogEntry, type LogLevel } from '../../shared/log.js';
-import { encodeFrame, HEARTBEAT_MS } from '../../client/fs/stream-frames.js';
+import { encodeFrame, HEARTBEAT_MS } from '../wire/stream-frames.js';
 import { defineRoute } from './route.js';
 
 /** Lines kept for a client that reads slower than the server logs; past it the oldest are dropped and counted. */

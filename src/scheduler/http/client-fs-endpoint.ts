@@ -1,7 +1,7 @@
 /**
  * /v1/client/fs/*: a task's logs and its allocation directory, read on the node that runs the allocation
  * (the server's own, or a node through its tunnel: see AllocFs). Nomad's wire format: logs and stream
- * answer StreamFrames (src/client/fs/stream-frames.ts), cat and readat the raw bytes, ls and stat
+ * answer StreamFrames (src/scheduler/wire/stream-frames.ts), cat and readat the raw bytes, ls and stat
  * AllocFileInfo JSON. Unlike Nomad's, a follow ends by itself once the task (logs) or the allocation
  * (stream) is done and everything was sent, so `svc alloc logs -f` exits.
  */
@@ -11,7 +11,7 @@ import { clientTerminal, type Allocation } from '../structs/allocation.js';
 import { allocForRequest, nodeControl, taskNames } from './alloc-endpoint.js';
 import { defineRoute, type RouteResult, type SchedulerRequest } from './route.js';
 import type { AllocFs } from '../../client/fs/alloc-fs.js';
-import { sendEvents, type StreamEvent } from '../../client/fs/stream-frames.js';
+import { sendEvents, type StreamEvent } from '../wire/stream-frames.js';
 import type { Fields } from '../../server/framework/field-schema.js';
 import type { Store } from '../../storage/store.js';
 

@@ -11,7 +11,7 @@ import { text } from 'node:stream/consumers';
 import { WebSocket } from 'ws';
 import type { AllocFs } from '../../client/fs/alloc-fs.js';
 import { POLL_MS } from '../../client/fs/file-cursor.js';
-import type { StreamEvent } from '../../client/fs/stream-frames.js';
+import type { StreamEvent } from '../wire/stream-frames.js';
 import { decodeEvent, DIAL_TIMEOUT_MS, NodeAnswer, tunnelPaths, type CallMethod } from '../../client/tunnel/protocol.js';
 import { InternalError } from '../../shared/errors.js';
 
