@@ -28,7 +28,8 @@ import { canonicalizeJob } from '../src/scheduler/structs/canonicalize.js';
 import type { Node } from '../src/scheduler/structs/node.js';
 import { createLogger } from '../src/shared/log.js';
 import { openLmdbStore } from '../src/storage/lmdb-store.js';
-import { SCHEMA_MIGRATIONS } from '../src/storage/migrations.js';
+import { ALLOC_MEMORY_TABLES } from '../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../src/server/migrations.js';
 import type { Store } from '../src/storage/store.js';
 import { fakeNode } from '../test/support/nodes.js';
 
@@ -82,7 +83,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'svc-gc-churn-'));
-  const store = await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS });
+  const store = await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   const log = createLogger('error');
   const broker = new EvalBroker(store, log, schedulerFor);
   try {

@@ -1,22 +1,26 @@
 import path from 'node:path';
 import type { Seal } from '../storage/seal.js';
 import { META_TABLE, type Store } from '../storage/store.js';
+import { ALLOC_MEMORY_TABLES } from '../scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from './migrations.js';
 
 /**
  * Where the server keeps its state: LMDB in the data dir, a PostgreSQL database given by URL (which
- * several servers may share), or (tests that do not need a disk) memory.
+ * several servers may share), or (tests that do not need a disk) memory. Each is opened with the product's
+ * schema; LMDB also keeps the allocation indexes with random keys in memory (alloc-memory-tables.ts says
+ * why).
  */
 export async function openServerStorage(dataDir: string, storageUrl: string | undefined, memory = false): Promise<Store> {
   if (memory) {
     const { openMemoryStore } = await import('../storage/memory-store.js');
-    return openMemoryStore();
+    return openMemoryStore({ migrations: SCHEMA_MIGRATIONS });
   }
   if (!storageUrl) {
     const { openLmdbStore } = await import('../storage/lmdb-store.js');
-    return openLmdbStore({ dir: path.join(dataDir, 'state') });
+    return openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   }
   const { openPgStore } = await import('../storage/pg-store.js');
-  return openPgStore({ url: storageUrl });
+  return openPgStore({ url: storageUrl, migrations: SCHEMA_MIGRATIONS });
 }
 
 /**

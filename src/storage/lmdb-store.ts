@@ -6,10 +6,9 @@ import { TxLifecycle } from './tx-lifecycle.js';
 import { IndexWaiters } from './index-waiters.js';
 import { checkTable, keyTooLong, MAX_KEY_BYTES } from './store-keys.js';
 import { errCode } from './private-file.js';
-import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
+import { NewerSchemaError, runMigrations, type Migration } from './migrations.js';
 import { LmdbMemoryTables, type MemoryTablesSpec } from './lmdb-memory-tables.js';
 import { DirInUseError, lockDir, type DirLock } from './dir-lock.js';
-import { ALLOC_MEMORY_TABLES } from '../scheduler/state/alloc-memory-tables.js';
 
 /**
  * The embedded store: one LMDB environment, one unnamed database. Keys are `<table> 0x00 <key>` in UTF-8
@@ -30,11 +29,11 @@ const TABLE_INDEX_PREFIX = 'table_index/';
 const openDirs = new Set<string>();
 
 /**
- * `memoryTables`: the tables kept in memory (lmdb-memory-tables.ts); by default the product's with the
- * product's schema, none with other migrations; null keeps every table in the file (a data dir as an older
+ * `migrations` and `memoryTables` (the tables kept in memory, lmdb-memory-tables.ts) are the caller's, who
+ * knows the features' tables; without `memoryTables` every table stays in the file (a data dir as an older
  * build wrote it).
  */
-export async function openLmdbStore(opts: { dir: string; migrations?: Migration[]; memoryTables?: MemoryTablesSpec | null }): Promise<Store> {
+export async function openLmdbStore(opts: { dir: string; migrations: readonly Migration[]; memoryTables?: MemoryTablesSpec }): Promise<Store> {
   const dir = path.resolve(opts.dir);
   prepareDir(dir);
   const real = fs.realpathSync(dir);
@@ -95,10 +94,8 @@ export async function openLmdbStore(opts: { dir: string; migrations?: Migration[
   try {
     // Touch the env once so a problem with it surfaces here, named, rather than on the first request.
     store.index();
-    const migrations = opts.migrations ?? SCHEMA_MIGRATIONS;
-    await runMigrations(store, migrations);
-    const memoryTables = opts.memoryTables === undefined ? (migrations === SCHEMA_MIGRATIONS ? ALLOC_MEMORY_TABLES : null) : opts.memoryTables;
-    if (memoryTables) await store.holdInMemory(memoryTables);
+    await runMigrations(store, opts.migrations);
+    if (opts.memoryTables) await store.holdInMemory(opts.memoryTables);
   } catch (err) {
     await store.close().catch(() => {});
     if (err instanceof NewerSchemaError) throw err;

@@ -1,5 +1,5 @@
 import type { Store } from './store.js';
-import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
+import { NewerSchemaError, runMigrations, type Migration } from './migrations.js';
 import type { Snapshot } from './replica.js';
 import { ReplicaStore } from './replica-store.js';
 
@@ -15,10 +15,10 @@ export interface MemorySpace {
   snapshot?: Snapshot;
 }
 
-export async function openMemoryStore(opts: { space?: MemorySpace; migrations?: Migration[] } = {}): Promise<Store> {
+export async function openMemoryStore(opts: { space?: MemorySpace; migrations: readonly Migration[] }): Promise<Store> {
   const store = new MemoryStore(opts.space ?? {});
   try {
-    await runMigrations(store, opts.migrations ?? SCHEMA_MIGRATIONS);
+    await runMigrations(store, opts.migrations);
   } catch (err) {
     await store.close();
     if (err instanceof NewerSchemaError) throw err;

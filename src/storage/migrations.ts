@@ -1,14 +1,4 @@
 import { META_TABLE, type Store, type WriteTx } from './store.js';
-import { rebuildNodeUsage } from '../scheduler/state/allocs.js';
-import { rebuildSystemJobs } from '../scheduler/state/system-jobs.js';
-import { buildListStubs } from '../scheduler/state/list-stubs-migration.js';
-import { rebuildDrainingNodes } from '../scheduler/state/node-drain.js';
-import { rebuildPeriodicJobs } from '../scheduler/state/periodic-jobs.js';
-import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js';
-import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migration.js';
-import { splitCloudTables } from '../secrets/auth/cloud/tables-migration.js';
-import { rebuildDeploymentDeadlines } from '../scheduler/state/deployments.js';
-import { buildAllocPlacements } from '../scheduler/state/alloc-memory-tables.js';
 
 /**
  * A schema change. `up` runs inside one write transaction together with the version bump, so a crash
@@ -35,73 +25,6 @@ export class NewerSchemaError extends Error {
 /** Where the schema version lives. `meta` is shared with the store's own index bookkeeping. */
 export const SCHEMA_TABLE = META_TABLE;
 export const SCHEMA_KEY = 'schema_version';
-
-export const SCHEMA_MIGRATIONS: Migration[] = [
-  {
-    version: 1,
-    description: 'initial layout',
-    // Tables are key prefixes and need no creation; the version bump alone marks the layout.
-    up() {},
-  },
-  {
-    version: 2,
-    description: 'node usage sums and system job index',
-    up(tx) {
-      rebuildNodeUsage(tx);
-      rebuildSystemJobs(tx);
-    },
-  },
-  {
-    version: 3,
-    description: 'allocation and job list stubs',
-    up(tx) {
-      buildListStubs(tx);
-    },
-  },
-  {
-    version: 4,
-    description: 'draining nodes and periodic jobs indexes',
-    up(tx) {
-      rebuildDrainingNodes(tx);
-      rebuildPeriodicJobs(tx);
-    },
-  },
-  {
-    version: 5,
-    description: 'allocations keyed by creation',
-    up(tx) {
-      keyAllocsByCreation(tx);
-    },
-  },
-  {
-    version: 6,
-    description: 'node allocation entries keyed by creation',
-    up(tx) {
-      keyNodeEntriesByCreation(tx);
-    },
-  },
-  {
-    version: 7,
-    description: 'cloud auth records in a table per kind',
-    up(tx) {
-      splitCloudTables(tx);
-    },
-  },
-  {
-    version: 8,
-    description: 'running deployments indexed by their next progress deadline',
-    up(tx) {
-      rebuildDeploymentDeadlines(tx);
-    },
-  },
-  {
-    version: 9,
-    description: 'allocation placements keyed by creation',
-    up(tx) {
-      buildAllocPlacements(tx);
-    },
-  },
-];
 
 export function schemaVersion(store: Pick<Store, 'get'>): number {
   const v = store.get<number>(SCHEMA_TABLE, SCHEMA_KEY);

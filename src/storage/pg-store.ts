@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Store } from './store.js';
-import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, type Migration } from './migrations.js';
+import { NewerSchemaError, runMigrations, type Migration } from './migrations.js';
 import type { LogEntry } from './pending-writes.js';
 import { LogFollower } from './pg-follower.js';
 import { commitAndNotify, compactLog, lockForWrite, writeBatch } from './pg-queries.js';
@@ -41,7 +41,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export interface PgStoreOptions {
   /** A PostgreSQL connection URL (postgres://user:password@host:port/database). */
   url: string;
-  migrations?: Migration[];
+  /** the product's schema, which the caller knows */
+  migrations: readonly Migration[];
 }
 
 /**
@@ -67,7 +68,7 @@ export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
     await ensureSchema(pool);
     store = new PgStore(pool, connection, where);
     await store.start();
-    await runMigrations(store, opts.migrations ?? SCHEMA_MIGRATIONS);
+    await runMigrations(store, opts.migrations);
   } catch (err) {
     await (store ? store.close() : pool.end()).catch(() => {});
     if (err instanceof NewerSchemaError) throw err;

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
-import { SCHEMA_MIGRATIONS } from '../../src/storage/migrations.js';
+import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
 import { Seal } from '../../src/storage/seal.js';
 import { providerClientConfig } from '../../src/secrets/auth/cloud/client-config.js';
 import { CONFIG_TABLE } from '../../src/secrets/auth/cloud/mount-storage.js';
@@ -67,7 +68,7 @@ describe('a copy of a data dir sealed with an external key', () => {
     for (const secret of [SECRET, token, srv.rootToken]) expect(anyFileHolds(copy, secret), secret).toBe(false);
 
     // The sealed value is in the store, and no keyring the copy can make opens it.
-    const store = await openLmdbStore({ dir: path.join(copy, 'state'), migrations: SCHEMA_MIGRATIONS });
+    const store = await openLmdbStore({ dir: path.join(copy, 'state'), migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
     const sealed = store.get<{ secret_key_sealed: string }>(CONFIG_TABLE, `${accessor}/config/client`)!.secret_key_sealed;
     await store.close();
     expect(sealed).toMatch(/^v1:/);

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
+import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
 import { useFixture } from '../support/bundle-fixture.js';
 
 /*
@@ -53,7 +55,7 @@ function runAndKill(dir: string, inFlight: number, killAfter: number, prefix = '
 }
 
 async function verify(dir: string, acks: Ack[]): Promise<void> {
-  const store = await openLmdbStore({ dir });
+  const store = await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   try {
     const items = new Map(store.list<{ index: number }>('items').map((e) => [e.key, e.value.index]));
     const missing = acks.filter((a) => items.get(a.key) !== a.index);

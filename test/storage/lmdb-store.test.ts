@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
+import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
 import type { Store } from '../../src/storage/store.js';
 import { storeContract } from './store-contract.js';
 
@@ -10,7 +12,7 @@ let tmp: string;
 const open: Store[] = [];
 
 async function openStore(dir = path.join(tmp, 'data')): Promise<Store> {
-  const s = await openLmdbStore({ dir });
+  const s = await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   open.push(s);
   return s;
 }
@@ -27,7 +29,7 @@ afterEach(async () => {
 let locations = 0;
 storeContract('lmdb', async () => {
   const dir = path.join(tmp, `store-${++locations}`);
-  return { open: () => openLmdbStore({ dir }) };
+  return { open: () => openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES }) };
 }, { flushAfterCommit: true });
 
 describe('lmdb store: files', () => {
@@ -42,13 +44,13 @@ describe('lmdb store: refusing bad data dirs', () => {
   it('refuses a path that is a regular file', async () => {
     const file = path.join(tmp, 'file');
     fs.writeFileSync(file, 'x');
-    await expect(openLmdbStore({ dir: file })).rejects.toThrow(`cannot open data dir ${file}: not a directory`);
+    await expect(openLmdbStore({ dir: file, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES })).rejects.toThrow(`cannot open data dir ${file}: not a directory`);
   });
 
   it('refuses a path under a regular file', async () => {
     const file = path.join(tmp, 'file');
     fs.writeFileSync(file, 'x');
-    await expect(openLmdbStore({ dir: path.join(file, 'sub') })).rejects.toThrow(`cannot open data dir ${file}/sub: not a directory`);
+    await expect(openLmdbStore({ dir: path.join(file, 'sub'), migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES })).rejects.toThrow(`cannot open data dir ${file}/sub: not a directory`);
   });
 
   it.each([
@@ -59,25 +61,25 @@ describe('lmdb store: refusing bad data dirs', () => {
     const dir = path.join(tmp, 'corrupt');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'data.mdb'), bytes);
-    await expect(openLmdbStore({ dir })).rejects.toThrow(
+    await expect(openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES })).rejects.toThrow(
       new RegExp(`^cannot open data dir ${dir}: ${dir}/data.mdb is not a valid LMDB data file`),
     );
   });
 
   it('refuses a data.mdb truncated after the first meta page', async () => {
     const dir = path.join(tmp, 'trunc');
-    const s = await openLmdbStore({ dir });
+    const s = await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
     await s.write((tx) => tx.put('t', 'a', 1));
     await s.close();
     const file = path.join(dir, 'data.mdb');
     fs.truncateSync(file, 4096);
-    await expect(openLmdbStore({ dir })).rejects.toThrow(/is not a valid LMDB data file \(truncated\)/);
+    await expect(openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES })).rejects.toThrow(/is not a valid LMDB data file \(truncated\)/);
   });
 
   it('refuses to open the same dir twice in one process', async () => {
     const dir = path.join(tmp, 'twice');
     await openStore(dir);
-    await expect(openLmdbStore({ dir })).rejects.toThrow(/already open in this process/);
+    await expect(openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES })).rejects.toThrow(/already open in this process/);
   });
 
   it('handles a dir name containing a dot as a directory', async () => {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
-import { NewerSchemaError, runMigrations, SCHEMA_MIGRATIONS, schemaVersion, type Migration } from '../../src/storage/migrations.js';
+import { NewerSchemaError, runMigrations, schemaVersion, type Migration } from '../../src/storage/migrations.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
 import type { Store } from '../../src/storage/store.js';
 
 let tmp: string;

@@ -11,9 +11,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
-import { NewerSchemaError, SCHEMA_MIGRATIONS, type Migration } from '../../src/storage/migrations.js';
+import { NewerSchemaError, type Migration } from '../../src/storage/migrations.js';
 import { openPgStore } from '../../src/storage/pg-store.js';
 import { compactLog } from '../../src/storage/pg-queries.js';
+import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
 import type { RangeOptions, Store, WriteTx } from '../../src/storage/store.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { until } from '../support/wait.js';
@@ -43,7 +45,7 @@ function database(): Promise<string> {
   return createDatabase(server.url, `store_${++databases}`);
 }
 
-async function openStore(url: string, migrations?: Migration[]): Promise<Store> {
+async function openStore(url: string, migrations: readonly Migration[] = SCHEMA_MIGRATIONS): Promise<Store> {
   const s = await openPgStore({ url, migrations });
   open.push(s);
   return s;
@@ -68,7 +70,7 @@ const increment = (table: string, key: string) => (tx: WriteTx) => {
 
 storeContract('postgres', async () => {
   const url = await database();
-  return { open: () => openPgStore({ url }) };
+  return { open: () => openPgStore({ url, migrations: SCHEMA_MIGRATIONS }) };
 });
 
 describe('postgres store: two processes on one database', () => {
@@ -256,7 +258,7 @@ describe('postgres store: the log and its compaction into svc_kv', () => {
 
   it('a database of the earlier layout (svc_kv written with every commit) opens with svc_kv taken as current', async () => {
     const url = await database();
-    const a = await openPgStore({ url });
+    const a = await openPgStore({ url, migrations: SCHEMA_MIGRATIONS });
     await a.write((tx) => tx.put('items', 'x', 'kept'));
     await a.close();
     // What layout 1 left: svc_kv current (made so here by compacting everything), no svc_kv_state.
@@ -283,7 +285,7 @@ describe('postgres store: the log and its compaction into svc_kv', () => {
 describe('postgres store: restart', () => {
   it('a store closed and opened again on the same database sees every write, table indexes included', async () => {
     const url = await database();
-    const s1 = await openPgStore({ url });
+    const s1 = await openPgStore({ url, migrations: SCHEMA_MIGRATIONS });
     await Promise.all(Array.from({ length: 50 }, (_, i) => s1.write((tx) => tx.put('items', `i${i}`, { i }))));
     await s1.write((tx) => tx.delete('items', 'i7'));
     const last = await s1.write((tx) => tx.put('other', 'x', null));
@@ -302,16 +304,16 @@ describe('postgres store: restart', () => {
     const known = SCHEMA_MIGRATIONS[SCHEMA_MIGRATIONS.length - 1].version;
     const newer = await openPgStore({ url, migrations: [...SCHEMA_MIGRATIONS, { version: known + 1, description: 'newer', up: () => {} }] });
     await newer.close();
-    await expect(openPgStore({ url })).rejects.toBeInstanceOf(NewerSchemaError);
+    await expect(openPgStore({ url, migrations: SCHEMA_MIGRATIONS })).rejects.toBeInstanceOf(NewerSchemaError);
   });
 
   it('refuses a database whose store tables were made by a newer build, naming the database without its password', async () => {
     const url = await database();
-    await (await openPgStore({ url })).close();
+    await (await openPgStore({ url, migrations: SCHEMA_MIGRATIONS })).close();
     await sql(url, 'UPDATE svc_store_schema SET version = 99');
     const withPassword = new URL(url);
     withPassword.password = 'hunter2';
-    const err = await openPgStore({ url: withPassword.toString() }).then(
+    const err = await openPgStore({ url: withPassword.toString(), migrations: SCHEMA_MIGRATIONS }).then(
       () => new Error('opened'),
       (e: unknown) => e as Error,
     );
@@ -324,7 +326,7 @@ describe('postgres store: restart', () => {
     const url = await database();
     const name = new URL(url).pathname.slice(1);
     await sql(url, `ALTER DATABASE ${name} SET synchronous_commit = off`);
-    await expect(openPgStore({ url })).rejects.toThrow(/: synchronous_commit is off for its sessions, so an acknowledged write could be lost in a crash; set it to on/);
+    await expect(openPgStore({ url, migrations: SCHEMA_MIGRATIONS })).rejects.toThrow(/: synchronous_commit is off for its sessions, so an acknowledged write could be lost in a crash; set it to on/);
     await sql(url, `ALTER DATABASE ${name} SET synchronous_commit = local`);
     await openStore(url);
   });
@@ -356,10 +358,10 @@ describe('postgres store: key order', () => {
   it('lists keys with NUL, non-ASCII and astral characters in the order LMDB does, before and after a reload', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-order-'));
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const lmdb = await openLmdbStore({ dir });
+    const lmdb = await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
     open.push(lmdb);
     const url = await database();
-    const postgres = await openPgStore({ url });
+    const postgres = await openPgStore({ url, migrations: SCHEMA_MIGRATIONS });
     const keys = [
       '', 'a', 'a\u0000', 'a\u0000b', 'a\u0001', 'ab', 'é', 'ÿ', '\u07ff', '\u0800', '日本', '\ud7ff', '\ue000', '\uf8ff',
       '\ufffd', '\uffff', '😀', '😀a', '\u{10000}', '\u{10ffff}', 'z\ud800', 'z\udfff', 'z\ud83d\ude00', 'z\ufffd', 'x\ud800y',

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/shared/errors.js';
 import type { RangeOptions, Store, WriteTx } from '../../src/storage/store.js';
-import { SCHEMA_MIGRATIONS } from '../../src/storage/migrations.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
 import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
 
 export interface StoreLocation {

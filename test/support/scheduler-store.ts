@@ -13,6 +13,8 @@ import { registerNode } from '../../src/scheduler/state/nodes.js';
 import { EVALS_PENDING, EVALS_TABLE } from '../../src/scheduler/state/evals.js';
 import type { Evaluation } from '../../src/scheduler/structs/evaluation.js';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
+import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
 import type { Store } from '../../src/storage/store.js';
 import { fakeNode } from './nodes.js';
 import { until } from './wait.js';
@@ -29,11 +31,11 @@ export interface TempStore {
 export async function openTempStore(): Promise<TempStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-sched-'));
   const temp: TempStore = {
-    store: await openLmdbStore({ dir }),
+    store: await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES }),
     dir,
     async reopen() {
       await temp.store.close();
-      temp.store = await openLmdbStore({ dir });
+      temp.store = await openLmdbStore({ dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
       return temp.store;
     },
     async remove() {

@@ -11,6 +11,8 @@ import { evalsOfJob, updateEval } from '../../../src/scheduler/state/evals.js';
 import { canonicalizeJob, type Job } from '../../../src/scheduler/structs/index.js';
 import { createLogger } from '../../../src/shared/log.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
+import { ALLOC_MEMORY_TABLES } from '../../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import type { Store } from '../../../src/storage/store.js';
 import { makeTempDir } from '../../support/server.js';
 import { until } from '../../support/wait.js';
@@ -55,7 +57,7 @@ afterEach(async () => {
 async function open(dir?: string): Promise<{ store: Store; dir: string }> {
   const d = dir ?? (await makeTempDir('svc-periodic-'));
   if (!dir) dirs.push(d);
-  const store = await openLmdbStore({ dir: d });
+  const store = await openLmdbStore({ dir: d, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   stores.push(store);
   return { store, dir: d };
 }

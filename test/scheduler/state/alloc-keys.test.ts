@@ -12,7 +12,8 @@ import { registerJob } from '../../../src/scheduler/state/jobs.js';
 import { registerNode } from '../../../src/scheduler/state/nodes.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
 import { canonicalizeJob } from '../../../src/scheduler/structs/index.js';
-import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import { makeNode } from '../sched/helpers.js';
 
 const newest = Math.max(...SCHEMA_MIGRATIONS.map((m) => m.version));

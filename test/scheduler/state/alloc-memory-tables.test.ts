@@ -12,7 +12,8 @@ import { registerNode } from '../../../src/scheduler/state/nodes.js';
 import { allocUsage } from '../../../src/scheduler/sched/usage.js';
 import { allocTerminal } from '../../../src/scheduler/structs/allocation.js';
 import { canonicalizeJob } from '../../../src/scheduler/structs/index.js';
-import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import { makeNode } from '../sched/helpers.js';
 import { TestStore } from './support.js';
 

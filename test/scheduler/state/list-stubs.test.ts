@@ -11,7 +11,9 @@ import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.j
 import { ApiClient } from '../../../src/api/client.js';
 import { until } from '../../support/wait.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
-import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { ALLOC_MEMORY_TABLES } from '../../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import type { Store } from '../../../src/storage/store.js';
 import { ALLOCS_TABLE } from '../../../src/scheduler/state/allocs.js';
 import { ALLOC_STUBS, allocStubRecord } from '../../../src/scheduler/state/alloc-stubs.js';
@@ -90,7 +92,7 @@ describe('list stub tables', () => {
     await srv.close();
     srv = undefined;
 
-    let store = await openLmdbStore({ dir: path.join(dir, 'state') });
+    let store = await openLmdbStore({ dir: path.join(dir, 'state'), migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
     const counts = expectStubsMatch(store);
     // Something of each kind was written, changed and removed.
     expect(counts.jobs).toBe(1);
@@ -105,7 +107,7 @@ describe('list stub tables', () => {
       tx.put(SCHEMA_TABLE, SCHEMA_KEY, stubVersion - 1);
     });
     await store.close();
-    store = await openLmdbStore({ dir: path.join(dir, 'state') });
+    store = await openLmdbStore({ dir: path.join(dir, 'state'), migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
     expect(store.get(SCHEMA_TABLE, SCHEMA_KEY)).toBe(Math.max(...SCHEMA_MIGRATIONS.map((m) => m.version)));
     expect(expectStubsMatch(store)).toEqual(counts);
     await store.close();

@@ -9,6 +9,8 @@ import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
 import type { Store, WriteTx } from '../../../src/storage/store.js';
 import { ALLOC_PLACEMENTS, ALLOCS_BY_CREATE, ALLOCS_BY_NODE, ALLOCS_TABLE, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
 import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
+import { ALLOC_MEMORY_TABLES } from '../../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import { ALLOC_IDS } from '../../../src/scheduler/state/alloc-keys.js';
 import { ALLOC_STUBS } from '../../../src/scheduler/state/alloc-stubs.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
@@ -20,14 +22,14 @@ export class TestStore {
 
   static async open(): Promise<TestStore> {
     const t = new TestStore(await makeTempDir('svc-state-'));
-    t.store = await openLmdbStore({ dir: t.dir });
+    t.store = await openLmdbStore({ dir: t.dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
     return t;
   }
 
   /** Closes and opens the data dir again, as a server restart does (migrations run on open). */
   async reopen(): Promise<void> {
     await this.store.close();
-    this.store = await openLmdbStore({ dir: this.dir });
+    this.store = await openLmdbStore({ dir: this.dir, migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   }
 
   /**
@@ -37,7 +39,7 @@ export class TestStore {
    */
   async openAsSchema8(): Promise<void> {
     await this.store.close();
-    this.store = await openLmdbStore({ dir: this.dir, memoryTables: null });
+    this.store = await openLmdbStore({ dir: this.dir, migrations: SCHEMA_MIGRATIONS });
     await this.store.write((tx) => {
       for (const { key, value } of tx.list<PlacementEntry>(ALLOC_PLACEMENTS)) {
         const [createIndex, id] = key.split('\u0000');

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgStore } from '../../../src/storage/pg-store.js';
+import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import { META_TABLE, type Store, type WriteTx } from '../../../src/storage/store.js';
 import { LOCK_SESSION_NAME, PgLeadership } from '../../../src/server/cluster/pg-leadership.js';
 import { NotLeader, readLeader } from '../../../src/server/cluster/leadership.js';
@@ -33,7 +34,7 @@ interface Contender {
 }
 
 async function contender(url: string, name: string): Promise<Contender> {
-  const store = await openPgStore({ url });
+  const store = await openPgStore({ url, migrations: SCHEMA_MIGRATIONS });
   const leadership = new PgLeadership(url, store, { ID: `id-${name}`, Name: name, Address: `http://${name}.test:4646` }, createLogger('error', () => {}));
   const c: Contender = { leadership, store, events: [] };
   await leadership.start({

@@ -9,7 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../../src/api/client.js';
 import { CERTIFICATE_TABLE, CLOUD_TABLES, CONFIG_TABLE, LISTS_TABLE, ROLE_TABLE } from '../../../../src/secrets/auth/cloud/mount-storage.js';
 import { openLmdbStore } from '../../../../src/storage/lmdb-store.js';
-import { SCHEMA_KEY, SCHEMA_MIGRATIONS, SCHEMA_TABLE } from '../../../../src/storage/migrations.js';
+import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../../src/storage/migrations.js';
+import { ALLOC_MEMORY_TABLES } from '../../../../src/scheduler/state/alloc-memory-tables.js';
+import { SCHEMA_MIGRATIONS } from '../../../../src/server/migrations.js';
 import { makeTempDir, startTestServer, type TestServer } from '../../../support/server.js';
 import { startLoginWorld, type LoginWorld } from './login/login-support.js';
 
@@ -27,7 +29,7 @@ afterAll(async () => {
 
 /** Every cloud record back in the one table it had before schema 7, and the schema version before it. */
 async function toPreviousLayout(dir: string): Promise<void> {
-  const store = await openLmdbStore({ dir: path.join(dir, 'state') });
+  const store = await openLmdbStore({ dir: path.join(dir, 'state'), migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   await store.write((tx) => {
     for (const table of CLOUD_TABLES.filter((t) => t !== LISTS_TABLE)) {
       for (const { key, value } of tx.list(table)) {
