@@ -1,7 +1,8 @@
 /**
- * What a node answers through its tunnel (protocol.ts): an HTTP server that never listens, fed the data
- * connections the node dialed to its server, answering with the same NodeControl the server uses for a
- * node in its own process (the NodeAgent). Only the server at the other end of the tunnel can ask.
+ * What a node answers through its tunnel (src/scheduler/wire/tunnel-protocol.ts): an HTTP server that
+ * never listens, fed the data connections the node dialed to its server, answering with the same
+ * NodeControl the server uses for a node in its own process (the NodeAgent). Only the server at the
+ * other end of the tunnel can ask.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -16,7 +17,7 @@ import type { FileReadOptions, LogReadOptions } from '../fs/alloc-fs.js';
 import type { StreamEvent } from '../../scheduler/wire/stream-frames.js';
 import type { ExecRequest, TerminalSize } from '../../scheduler/wire/exec.js';
 import type { PauseRequest } from '../schedule/schedule-state.js';
-import { CALLS, encodeEvent, type CallMethod } from './protocol.js';
+import { CALLS, encodeEvent, type CallMethod } from '../../scheduler/wire/tunnel-protocol.js';
 
 /** Idle ticks go to the server at most this often: it only needs them to send its own heartbeats. */
 const IDLE_EVERY_MS = 1000;

@@ -1,14 +1,15 @@
 /**
- * The node's end of its tunnel (protocol.ts): one WebSocket to the server the node talks to, kept open
- * and opened again when it drops (moving on to the next server when that one cannot be reached), and a
- * data connection dialed for each request the server sends through it, served by the node's handler.
+ * The node's end of its tunnel (src/scheduler/wire/tunnel-protocol.ts): one WebSocket to the server the
+ * node talks to, kept open and opened again when it drops (moving on to the next server when that one
+ * cannot be reached), and a data connection dialed for each request the server sends through it, served
+ * by the node's handler.
  */
 import type { RequestOptions } from 'node:https';
 import { WebSocket } from 'ws';
 import type { Logger } from '../../shared/log.js';
 import type { ServerPool } from '../server-pool.js';
 import type { NodeHandler } from './node-handler.js';
-import { DIAL_TIMEOUT_MS, PING_MS, TUNNEL_PROTOCOL, tunnelPaths, type DialMessage } from './protocol.js';
+import { DIAL_TIMEOUT_MS, PING_MS, TUNNEL_PROTOCOL, tunnelPaths, type DialMessage } from '../../scheduler/wire/tunnel-protocol.js';
 
 const RETRY_MS = 1000;
 const MAX_RETRY_MS = 10_000;

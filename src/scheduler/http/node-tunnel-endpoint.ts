@@ -1,5 +1,5 @@
 /**
- * The server's side of node tunnels (src/client/tunnel/protocol.ts), on the API port:
+ * The server's side of node tunnels (src/scheduler/wire/tunnel-protocol.ts), on the API port:
  *
  *   GET /v1/node/:node_id/tunnel             (node secret; WebSocket) the node's control socket
  *   GET /v1/node/:node_id/tunnel/:stream_id  (node secret; Upgrade: svc-tunnel) a data connection the
@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { TUNNEL_PROTOCOL } from '../../client/tunnel/protocol.js';
+import { TUNNEL_PROTOCOL } from '../wire/tunnel-protocol.js';
 import { forgetHolder, recordHolder } from '../../server/cluster/node-holders.js';
 import type { RawRequest } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';

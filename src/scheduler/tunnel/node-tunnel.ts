@@ -1,12 +1,12 @@
 /**
- * The server's end of one node's tunnel (src/client/tunnel/protocol.ts): the node's control socket, the
- * data connections asked for on it and dialed back by the node, and the node as a NodeControl built on
- * them. The server pings the control socket, so a node that went away (or a NAT that forgot the
- * connection) is noticed; when the tunnel closes, every data connection of it is cut.
+ * The server's end of one node's tunnel (src/scheduler/wire/tunnel-protocol.ts): the node's control
+ * socket, the data connections asked for on it and dialed back by the node, and the node as a
+ * NodeControl built on them. The server pings the control socket, so a node that went away (or a NAT
+ * that forgot the connection) is noticed; when the tunnel closes, every data connection of it is cut.
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { DIAL_TIMEOUT_MS, PING_MS } from '../../client/tunnel/protocol.js';
+import { DIAL_TIMEOUT_MS, PING_MS } from '../wire/tunnel-protocol.js';
 import { InternalError } from '../../shared/errors.js';
 import { uuid } from '../../shared/ids.js';
 import type { NodeControl } from '../runtime.js';

@@ -5,7 +5,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ExecExit, ExecSession, ExecStream, TerminalSize } from '../wire/exec.js';
-import { NodeAnswer } from '../../client/tunnel/protocol.js';
+import { NodeAnswer } from '../wire/tunnel-protocol.js';
 import { InternalError } from '../../shared/errors.js';
 import { CLOSE_GOING_AWAY, CLOSE_POLICY } from '../../shared/ws-close.js';
 

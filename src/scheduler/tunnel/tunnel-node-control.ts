@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import type { AllocFs } from '../../client/fs/alloc-fs.js';
 import { POLL_MS } from '../../client/fs/file-cursor.js';
 import type { StreamEvent } from '../wire/stream-frames.js';
-import { decodeEvent, DIAL_TIMEOUT_MS, NodeAnswer, tunnelPaths, type CallMethod } from '../../client/tunnel/protocol.js';
+import { decodeEvent, DIAL_TIMEOUT_MS, NodeAnswer, tunnelPaths, type CallMethod } from '../wire/tunnel-protocol.js';
 import { InternalError } from '../../shared/errors.js';
 
 /** How long the node has to answer a request on a data connection (its body may then take its time). */

@@ -1,9 +1,9 @@
 /**
  * Which server reaches each node: the one running it in its own process, or holding the tunnel the node
- * keeps open (src/client/tunnel/protocol.ts). A request that reaches into a running task (exec, logs,
- * files, signal ...) may arrive at any server of a cluster; the others look the node up here and forward
- * the request to that server (node-forwarder.ts), as Nomad's servers forward client requests to the
- * server a client is connected to.
+ * keeps open (src/scheduler/wire/tunnel-protocol.ts). A request that reaches into a running task (exec,
+ * logs, files, signal ...) may arrive at any server of a cluster; the others look the node up here and
+ * forward the request to that server (node-forwarder.ts), as Nomad's servers forward client requests to
+ * the server a client is connected to.
  */
 import type { Store } from '../../storage/store.js';
 import { FAILED_AFTER_MS, MEMBERS_TABLE, type MemberRecord } from './members.js';

@@ -5,8 +5,8 @@
  * node, it sends `{"dial":"<stream id>"}` over that socket, and the node opens a data connection
  * (GET /v1/node/:node_id/tunnel/:stream_id, `Upgrade: svc-tunnel`): after the 101 the connection is a
  * plain byte stream on which the server, as an HTTP client, sends one request to the node's own
- * handler (node-handler.ts). One request per data connection, so streams (log follows) and exec
- * sessions get TCP's flow control as they are, and nothing is multiplexed by hand.
+ * handler (src/client/tunnel/node-handler.ts). One request per data connection, so streams (log
+ * follows) and exec sessions get TCP's flow control as they are, and nothing is multiplexed by hand.
  *
  * The node's handler answers:
  *
@@ -20,7 +20,7 @@
  * to the file any more (the task is dead), which is the node's `finished`.
  */
 import { SvcError } from '../../shared/errors.js';
-import { FILE_DELETED, FILE_TRUNCATED, type StreamEvent } from '../../scheduler/wire/stream-frames.js';
+import { FILE_DELETED, FILE_TRUNCATED, type StreamEvent } from './stream-frames.js';
 
 /** The `Upgrade` a data connection asks for. */
 export const TUNNEL_PROTOCOL = 'svc-tunnel';
