@@ -6,8 +6,8 @@
 import { ConnectionError } from '../shared/errors.js';
 import type { ApiClient, ApiResponse } from './client.js';
 
-export type { AllocFileInfo } from '../client/fs/alloc-files.js';
-import type { AllocFileInfo } from '../client/fs/alloc-files.js';
+export type { AllocFileInfo } from '../scheduler/wire/alloc-fs.js';
+import type { AllocFileInfo } from '../scheduler/wire/alloc-fs.js';
 
 /** One decoded frame: `data` is empty for a heartbeat or a file event. */
 export interface Frame {

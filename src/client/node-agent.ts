@@ -20,7 +20,8 @@ import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 import { allocDirs } from './task-dir.js';
 import { oneLine, ServerPool } from './server-pool.js';
-import { localAllocFs, type AllocFs } from './fs/alloc-fs.js';
+import type { AllocFs } from '../scheduler/wire/alloc-fs.js';
+import { localAllocFs } from './fs/local-alloc-fs.js';
 import type { TunnelClient } from './tunnel/tunnel-client.js';
 
 export interface NodeAgentOptions {

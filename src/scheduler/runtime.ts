@@ -19,7 +19,7 @@ import { collectGarbage, type GcResult } from './state/gc.js';
 import type { ExecRequest, PreparedExec } from './wire/exec.js';
 import type { PauseRequest, ScheduleState } from '../client/schedule/schedule-state.js';
 import type { AllocCheckResults } from './structs/check-result.js';
-import type { AllocFs } from '../client/fs/alloc-fs.js';
+import type { AllocFs } from './wire/alloc-fs.js';
 import { NodeTunnels } from './tunnel/node-tunnels.js';
 
 /** How often running deployments are checked against their progress deadlines. */

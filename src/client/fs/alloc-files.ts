@@ -12,19 +12,7 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { detectContentType, SNIFF_BYTES } from './content-type.js';
-
-/** Nomad's AllocFileInfo. */
-export interface AllocFileInfo {
-  Name: string;
-  IsDir: boolean;
-  Size: number;
-  /** Go's FileMode.String(): `-rw-r--r--`, `drwxrwxrwx`, `dtrwxrwxrwx`, `Lrwxrwxrwx` */
-  FileMode: string;
-  /** RFC 3339 with nanoseconds, as Go marshals a time.Time */
-  ModTime: string;
-  /** filled by stat only (Go's http.DetectContentType), "" in listings, as Nomad answers */
-  ContentType: string;
-}
+import type { AllocFileInfo } from '../../scheduler/wire/alloc-fs.js';
 
 /** The runner's state directory, at the top of the allocation directory. */
 const HIDDEN = '.svc';

@@ -5,9 +5,7 @@
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FRAME_SIZE } from '../../scheduler/wire/stream-frames.js';
-
-/** How often a follow looks for more data (and for the next rotated log), as Nomad's nextLogCheckRate. */
-export const POLL_MS = 100;
+import { POLL_MS } from '../../scheduler/wire/alloc-fs.js';
 
 /**
  * An open file read from a position on. Reading goes through the descriptor, not the path: a log the

@@ -13,7 +13,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { NotFound } from '../../shared/errors.js';
-import { FileCursor, FollowEnd, POLL_MS } from './file-cursor.js';
+import { FileCursor, FollowEnd } from './file-cursor.js';
+import { POLL_MS } from '../../scheduler/wire/alloc-fs.js';
 import { FILE_DELETED, FILE_TRUNCATED, type StreamEvent } from '../../scheduler/wire/stream-frames.js';
 
 export interface LogStreamOptions {

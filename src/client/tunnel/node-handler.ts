@@ -13,7 +13,7 @@ import { Inbox, runExecStream } from '../../scheduler/http/exec-stream.js';
 import { classify, refuseSocket } from '../../server/http/respond.js';
 import { UserError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
-import type { FileReadOptions, LogReadOptions } from '../fs/alloc-fs.js';
+import type { FileReadOptions, LogReadOptions } from '../../scheduler/wire/alloc-fs.js';
 import type { StreamEvent } from '../../scheduler/wire/stream-frames.js';
 import type { ExecRequest, TerminalSize } from '../../scheduler/wire/exec.js';
 import type { PauseRequest } from '../schedule/schedule-state.js';

@@ -10,7 +10,7 @@ import { getAlloc } from '../state/allocs.js';
 import { clientTerminal, type Allocation } from '../structs/allocation.js';
 import { allocForRequest, nodeControl, taskNames } from './alloc-endpoint.js';
 import { defineRoute, type RouteResult, type SchedulerRequest } from './route.js';
-import type { AllocFs } from '../../client/fs/alloc-fs.js';
+import type { AllocFs } from '../wire/alloc-fs.js';
 import { sendEvents, type StreamEvent } from '../wire/stream-frames.js';
 import type { Fields } from '../../server/framework/field-schema.js';
 import type { Store } from '../../storage/store.js';
