@@ -1,14 +1,15 @@
 /**
- * The layers of src/, checked on the sources' import statements, type-only imports included:
+ * The floors of src/, checked on the sources' import statements, type-only imports included. Each area
+ * (a top-level folder of src/, or a deeper folder FLOORS names, such as server/http, which is a floor
+ * apart from the rest of its folder) stands on one floor and imports only from its own floor and those
+ * below it, and no two areas import each other: a floor can then be read, tested, bundled and replaced
+ * without the ones above it. An area no floor names fails the check, so a new folder is placed on purpose.
  *
- * - The server side never depends on the CLI: the CLI drives the server (src/cli/server-start.ts runs
- *   `svc server`), not the other way round, so the server can be embedded, bundled and tested without
- *   the command-line layer.
- * - The transport (src/server/http) and the field schemas (src/server/framework) import nothing above
- *   them: no secrets, no scheduler, not the services. The two sides' pipelines are handed to the
- *   transport (app.ts wires them), so either side changes without it.
- * - No import cycle crosses areas (src/<dir>, with server/http and server/framework areas of their own):
- *   a cycle ties its modules into one piece that cannot be layered, loaded or replaced part by part.
+ * The seams not untangled yet are EXCEPTIONS, each named with the most imports it may hold; the test
+ * prints them, fails when one grows, and fails when one is gone and still listed, so the list only shrinks.
+ *
+ * Two checks are finer than the floors: the transport and the field schemas import nothing but
+ * src/shared (either side changes without them), and no cycle of modules crosses areas.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,10 +17,36 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
-const SERVER_SIDE = ['server', 'scheduler', 'secrets', 'storage', 'shared', 'client', 'cloud', 'cloudsim', 'jobspec'];
-/** The bottom of the server side, and what it may import besides itself. */
-const TRANSPORT = [path.join('server', 'http'), path.join('server', 'framework')];
-const BELOW_TRANSPORT = ['shared'];
+
+/** Bottom up. An area imports from its own floor and those below it. */
+const FLOORS: ReadonlyArray<{ floor: string; areas: readonly string[] }> = [
+  { floor: 'shared', areas: ['shared', 'version.ts'] },
+  { floor: 'storage', areas: ['storage'] },
+  { floor: 'framework', areas: ['server/http', 'server/framework'] },
+  // Each knows one outside format or service and no feature of svc.
+  { floor: 'libraries', areas: ['cloud', 'cloudsim', 'jobspec'] },
+  // Below both sides: the scheduler's routes relay these frames as much as the node speaks them.
+  { floor: 'wire', areas: ['scheduler/wire'] },
+  { floor: 'sides', areas: ['secrets', 'scheduler'] },
+  { floor: 'node', areas: ['client'] },
+  { floor: 'cluster', areas: ['server/cluster'] },
+  { floor: 'assembly', areas: ['server'] },
+  { floor: 'api', areas: ['api'] },
+  { floor: 'cli', areas: ['cli'] },
+  { floor: 'entry', areas: ['main.ts', 'sea'] },
+];
+
+/** Imports against the floors that are still to be taken out, at most `imports` of them each. */
+const EXCEPTIONS: ReadonlyArray<{ from: string; to: string; imports: number; why: string }> = [
+  { from: 'secrets', to: 'server', imports: 22, why: 'handlers reach server/services.ts, which the server builds from them, instead of a context secrets/ declares' },
+  { from: 'secrets', to: 'server/cluster', imports: 2, why: 'sys/ha reads the member list itself instead of through its context' },
+  { from: 'scheduler', to: 'server', imports: 11, why: 'the pipeline and the agent endpoints reach server/services.ts instead of a context scheduler/ declares' },
+  { from: 'scheduler', to: 'server/cluster', imports: 13, why: 'the agent, status and node-forwarding endpoints read members and node holders themselves' },
+  { from: 'scheduler', to: 'client', imports: 7, why: "the node's fs, schedule state and driver registry, read by the scheduler's routes" },
+  { from: 'client', to: 'server', imports: 1, why: 'the node in the server process is handed server/services.ts' },
+  { from: 'client', to: 'server/cluster', imports: 1, why: 'the node in the server process registers with the node holders' },
+  { from: 'client', to: 'api', imports: 4, why: "the node reaches its servers through the API client's HTTP and TLS" },
+];
 
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -29,26 +56,62 @@ function sourcesUnder(dir: string): string[] {
   });
 }
 
-/** The src/-relative targets of a file's relative imports and re-exports. */
+/** The src/-relative targets of a file's relative imports, re-exports, side-effect and dynamic imports. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms), ...text.matchAll(/import\('(\.{1,2}\/[^']+)'\)/g)].map((m) =>
-    path.relative(SRC, path.resolve(path.dirname(file), m[1])),
-  );
+  return [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms),
+    ...text.matchAll(/^\s*import\s+'(\.{1,2}\/[^']+)'/gm),
+    ...text.matchAll(/import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g),
+  ].map((m) => path.relative(SRC, path.resolve(path.dirname(file), m[1])).split(path.sep).join('/'));
 }
 
-const under = (file: string, dir: string) => file.startsWith(`${dir}${path.sep}`);
+const under = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`);
 
-/** A module's area: server/http and server/framework on their own, otherwise its top directory under src/. */
+const NAMED_AREAS = FLOORS.flatMap((f) => f.areas)
+  .filter((a) => a.includes('/'))
+  .sort((a, b) => b.length - a.length);
+
+/** A module's area: the deepest area FLOORS names that holds it, otherwise its top folder (or file) under src/. */
 function areaOf(file: string): string {
-  return TRANSPORT.find((dir) => under(file, dir)) ?? file.split(path.sep)[0];
+  return NAMED_AREAS.find((dir) => under(file, dir)) ?? file.split('/')[0].replace(/\.js$/, '.ts');
 }
 
-/** Every module of src/ (src/-relative, `.ts`) with the modules of src/ it imports. */
+const floorOf = (area: string) => FLOORS.findIndex((f) => f.areas.includes(area));
+
+/** Every module of src/ (src/-relative with `/`, `.ts`) with the modules of src/ it imports. */
 function importGraph(): Map<string, string[]> {
-  const files = sourcesUnder(SRC).map((f) => path.relative(SRC, f));
+  const files = sourcesUnder(SRC).map((f) => path.relative(SRC, f).split(path.sep).join('/'));
   const known = new Set(files);
   return new Map(files.map((f) => [f, importsOf(path.join(SRC, f)).map((t) => t.replace(/\.js$/, '.ts')).filter((t) => known.has(t))]));
+}
+
+/** The imports from one area to another, by `from -> to`. */
+function areaImports(graph: Map<string, string[]>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const [from, to] = [areaOf(file), areaOf(target)];
+      if (from === to) continue;
+      const key = `${from} -> ${to}`;
+      out.set(key, [...(out.get(key) ?? []), `${file} -> ${target}`]);
+    }
+  }
+  return out;
+}
+
+const upward = (edge: string) => {
+  const [from, to] = edge.split(' -> ');
+  return floorOf(to) > floorOf(from);
+};
+
+/** The pairs of areas that import each other, each as `a <-> b` with a before b. */
+function mutualPairs(edges: Map<string, string[]>): string[] {
+  return [...edges.keys()]
+    .map((edge) => edge.split(' -> '))
+    .filter(([from, to]) => from < to && edges.has(`${to} -> ${from}`))
+    .map(([a, b]) => `${a} <-> ${b}`)
+    .sort();
 }
 
 /** The strongly connected components with more than one module (Tarjan): each holds at least one cycle. */
@@ -88,49 +151,73 @@ function cycles(graph: Map<string, string[]>): string[][] {
 
 const crossesAreas = (component: string[]) => new Set(component.map(areaOf)).size > 1;
 
+const exceptionKey = (e: { from: string; to: string }) => `${e.from} -> ${e.to}`;
+
 describe('layers', () => {
-  it.each(SERVER_SIDE)('src/%s imports nothing from src/cli', (area) => {
-    const offending = sourcesUnder(path.join(SRC, area)).flatMap((file) =>
-      importsOf(file)
-        .filter((target) => target.startsWith(`cli${path.sep}`))
-        .map((target) => `${path.relative(SRC, file)} -> ${target}`),
-    );
-    expect(offending).toEqual([]);
-  });
+  const graph = importGraph();
+  const edges = areaImports(graph);
 
   it('finds imports at all (the check is not vacuous)', () => {
-    expect(importsOf(path.join(SRC, 'cli/server-start.ts'))).toContain(path.join('server', 'app.js'));
+    expect(importsOf(path.join(SRC, 'cli/server-start.ts'))).toContain('server/app.js');
+    expect(edges.get('server -> storage')?.length).toBeGreaterThan(0);
   });
 
-  it.each(TRANSPORT)('src/%s imports nothing above it (only src/shared and itself)', (area) => {
-    const allowed = [...TRANSPORT, ...BELOW_TRANSPORT];
-    const offending = sourcesUnder(path.join(SRC, area)).flatMap((file) =>
-      importsOf(file)
-        .filter((target) => !allowed.some((dir) => under(target, dir)))
-        .map((target) => `${path.relative(SRC, file)} -> ${target}`),
-    );
+  it('every area of src/ stands on a floor', () => {
+    expect([...new Set([...graph.keys()].map(areaOf))].filter((area) => floorOf(area) < 0)).toEqual([]);
+  });
+
+  it('prints the exceptions still to be taken out', () => {
+    const lines = EXCEPTIONS.map((e) => `  ${exceptionKey(e)}: ${edges.get(exceptionKey(e))?.length ?? 0} imports (at most ${e.imports}): ${e.why}`);
+    console.log(`layers: ${EXCEPTIONS.length} named exceptions\n${lines.join('\n')}`);
+    expect(EXCEPTIONS.every((e) => upward(exceptionKey(e)))).toBe(true);
+  });
+
+  it('imports run downward only, but for the named exceptions, none of which grows', () => {
+    const allowed = new Map(EXCEPTIONS.map((e) => [exceptionKey(e), e.imports]));
+    const offending = [...edges]
+      .filter(([edge, imports]) => upward(edge) && imports.length > (allowed.get(edge) ?? 0))
+      .flatMap(([edge, imports]) => (allowed.has(edge) ? [`${edge}: ${imports.length} imports, at most ${allowed.get(edge)}`, ...imports] : imports));
     expect(offending).toEqual([]);
   });
 
-  it('the transport is used from above: both sides import it (the check is not vacuous)', () => {
-    const graph = importGraph();
-    const importers = (dir: string) => [...graph].filter(([, targets]) => targets.some((t) => under(t, dir))).map(([file]) => areaOf(file));
-    expect(importers(path.join('server', 'http'))).toEqual(expect.arrayContaining(['secrets', 'scheduler', 'server']));
-    expect(importers(path.join('server', 'framework'))).toEqual(expect.arrayContaining(['secrets', 'scheduler']));
+  it('no named exception is gone and still listed', () => {
+    expect(EXCEPTIONS.map(exceptionKey).filter((edge) => !edges.has(edge))).toEqual([]);
+  });
+
+  it('no two areas import each other, but where a named exception is one of the two ways', () => {
+    const excepted = new Set(EXCEPTIONS.map(exceptionKey));
+    const offending = mutualPairs(edges).filter((pair) => {
+      const [a, b] = pair.split(' <-> ');
+      return !excepted.has(`${a} -> ${b}`) && !excepted.has(`${b} -> ${a}`);
+    });
+    expect(offending).toEqual([]);
+  });
+
+  const framework = FLOORS.find((f) => f.floor === 'framework')!.areas;
+  it.each(framework)('src/%s imports nothing above it (only src/shared and the framework itself)', (area) => {
+    const allowed = [...framework, 'shared'];
+    const offending = [...graph]
+      .filter(([file]) => under(file, area))
+      .flatMap(([file, targets]) => targets.filter((t) => !allowed.some((dir) => under(t, dir))).map((t) => `${file} -> ${t}`));
+    expect(offending).toEqual([]);
   });
 
   it('src/ has no import cycle that crosses areas', () => {
-    expect(cycles(importGraph()).filter(crossesAreas)).toEqual([]);
+    expect(cycles(graph).filter(crossesAreas)).toEqual([]);
   });
 
-  it('the cycle check finds a cycle across areas, and one inside an area is left alone', () => {
-    const graph = new Map([
-      [path.join('server', 'services.ts'), [path.join('secrets', 'token', 'token-store.ts')]],
-      [path.join('secrets', 'token', 'token-store.ts'), [path.join('server', 'services.ts'), path.join('secrets', 'token', 'token-entry.ts')]],
-      [path.join('secrets', 'token', 'token-entry.ts'), []],
-      [path.join('scheduler', 'sched', 'a.ts'), [path.join('scheduler', 'state', 'b.ts')]],
-      [path.join('scheduler', 'state', 'b.ts'), [path.join('scheduler', 'sched', 'a.ts')]],
+  it('the checks find what they look for: an upward import, a pair, a cycle across areas; a cycle inside an area is left alone', () => {
+    const made = new Map([
+      ['server/services.ts', ['secrets/token/token-store.ts']],
+      ['secrets/token/token-store.ts', ['server/services.ts', 'secrets/token/token-entry.ts']],
+      ['secrets/token/token-entry.ts', ['storage/store.ts']],
+      ['storage/store.ts', []],
+      ['scheduler/sched/a.ts', ['scheduler/state/b.ts']],
+      ['scheduler/state/b.ts', ['scheduler/sched/a.ts']],
     ]);
-    expect(cycles(graph).filter(crossesAreas)).toEqual([[path.join('secrets', 'token', 'token-store.ts'), path.join('server', 'services.ts')]]);
+    const madeEdges = areaImports(made);
+    expect([...madeEdges.keys()].filter(upward)).toEqual(['secrets -> server']);
+    expect(mutualPairs(madeEdges)).toEqual(['secrets <-> server']);
+    expect(cycles(made).filter(crossesAreas)).toEqual([['secrets/token/token-store.ts', 'server/services.ts']]);
   });
 });
