@@ -20,7 +20,7 @@ import { AllocHealthWatcher } from './alloc-health.js';
 import { AllocChecks } from './checks/alloc-checks.js';
 import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
-import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
+import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
 
 /** The on-disk format of `<alloc dir>/.svc/alloc.json`. */
 interface SavedAlloc {

@@ -16,7 +16,7 @@ import type { Node } from '../scheduler/structs/node.js';
 import { createAllocRunner, restoreAllocRunner } from './alloc-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, ClientAlloc } from './types.js';
 import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
-import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
+import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 import { allocDirs } from './task-dir.js';
 import { oneLine, ServerPool } from './server-pool.js';

@@ -22,7 +22,7 @@ import type { ClientAlloc } from './types.js';
 import type { ExecRequest, ExecSession, PreparedExec } from '../scheduler/wire/exec.js';
 import { ExecCommandError } from './errors.js';
 import { NoScheduleError, TaskPause } from './schedule/task-pause.js';
-import { type PauseRequest, type ScheduleOverride, type ScheduleState, stopsTask } from './schedule/schedule-state.js';
+import { type PauseRequest, type ScheduleOverride, type ScheduleState, stopsTask } from '../scheduler/wire/schedule-state.js';
 
 const TASK_LOST_MESSAGE = 'task was lost while the server was down';
 const USER_RESTART_REASON = 'User requested restart';

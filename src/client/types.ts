@@ -7,7 +7,7 @@ import type { Job } from '../scheduler/structs/job.js';
 import type { Node } from '../scheduler/structs/node.js';
 import type { Logger } from '../shared/log.js';
 import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
-import type { PauseRequest, ScheduleState } from './schedule/schedule-state.js';
+import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
 
 /** An allocation as the node receives it: with the job version it runs. */

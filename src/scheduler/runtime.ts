@@ -17,7 +17,7 @@ import { PeriodicLauncher } from './periodic/launcher.js';
 import { NodeDrainer } from './drainer/drainer.js';
 import { collectGarbage, type GcResult } from './state/gc.js';
 import type { ExecRequest, PreparedExec } from './wire/exec.js';
-import type { PauseRequest, ScheduleState } from '../client/schedule/schedule-state.js';
+import type { PauseRequest, ScheduleState } from './wire/schedule-state.js';
 import type { AllocCheckResults } from './structs/check-result.js';
 import type { AllocFs } from './wire/alloc-fs.js';
 import { NodeTunnels } from './tunnel/node-tunnels.js';

@@ -9,7 +9,7 @@
 import { clientStatusFromTasks, clientTerminal, type TaskState } from '../../scheduler/structs/allocation.js';
 import { type AllocCheckResults, type CheckQueryResult, checkMode } from '../../scheduler/structs/check-result.js';
 import type { ClientAlloc } from '../types.js';
-import { stopsTask } from '../schedule/schedule-state.js';
+import { stopsTask } from '../../scheduler/wire/schedule-state.js';
 import { type CheckSpec, checkSpecs } from './check-specs.js';
 import { CheckObserver, type ObserverDeps } from './observer.js';
 import type { CheckOutcome } from './outcome.js';

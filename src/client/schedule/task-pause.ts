@@ -4,10 +4,30 @@
  * task accordingly; time comes from a clock that tests replace.
  */
 import type { TaskSchedule } from '../../scheduler/structs/task.js';
-import type { TaskEvent } from '../../scheduler/structs/allocation.js';
+import { type TaskEvent, newTaskEvent } from '../../scheduler/structs/allocation.js';
 import { UserError } from '../../shared/errors.js';
 import { windowAt } from '../../scheduler/periodic/cron-window.js';
-import { type PauseRequest, SCHEDULE_STATES, type ScheduleOverride, type ScheduleState, scheduleEvent, stopsTask } from './schedule-state.js';
+import { type PauseRequest, SCHEDULE_STATES, type ScheduleOverride, type ScheduleState, stopsTask } from '../../scheduler/wire/schedule-state.js';
+
+/** Nomad's event types for schedule changes. */
+const PAUSING = 'Pausing';
+const RUNNING = 'Running';
+
+/** The event recording a change to `state`, as Nomad words it; none for the passing schedule_resume. */
+function scheduleEvent(state: ScheduleState): TaskEvent | undefined {
+  switch (state) {
+    case 'force_pause':
+      return newTaskEvent(PAUSING, { DisplayMessage: 'Pausing due to override' });
+    case 'scheduled_pause':
+      return newTaskEvent(PAUSING, { DisplayMessage: 'Pausing due to schedule' });
+    case 'force_run':
+      return newTaskEvent(RUNNING, { DisplayMessage: 'Running due to override' });
+    case '':
+      return newTaskEvent(RUNNING, { DisplayMessage: 'Running due to schedule' });
+    default:
+      return undefined;
+  }
+}
 
 export interface PauseClock {
   /** Unix ms */

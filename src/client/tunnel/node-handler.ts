@@ -16,7 +16,7 @@ import type { Logger } from '../../shared/log.js';
 import type { FileReadOptions, LogReadOptions } from '../../scheduler/wire/alloc-fs.js';
 import type { StreamEvent } from '../../scheduler/wire/stream-frames.js';
 import type { ExecRequest, TerminalSize } from '../../scheduler/wire/exec.js';
-import type { PauseRequest } from '../schedule/schedule-state.js';
+import type { PauseRequest } from '../../scheduler/wire/schedule-state.js';
 import { CALLS, encodeEvent, type CallMethod } from '../../scheduler/wire/tunnel-protocol.js';
 
 /** Idle ticks go to the server at most this often: it only needs them to send its own heartbeats. */

@@ -2,7 +2,7 @@
  * /v1/client/allocation/:alloc_id/pause: read a task's pause schedule state, or override its schedule
  * (`pause`, `run`) and remove the override (`scheduled`), on the node that runs the allocation.
  */
-import { PAUSE_REQUESTS } from '../../client/schedule/schedule-state.js';
+import { PAUSE_REQUESTS } from '../wire/schedule-state.js';
 import { UserError } from '../../shared/errors.js';
 import { allocTerminal } from '../structs/allocation.js';
 import { allocForRequest, bodyObject, nodeControl, taskNames } from './alloc-endpoint.js';

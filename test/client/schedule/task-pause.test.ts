@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NoScheduleError, TaskPause, type PauseClock } from '../../../src/client/schedule/task-pause.js';
-import type { ScheduleOverride, ScheduleState } from '../../../src/client/schedule/schedule-state.js';
+import type { ScheduleOverride, ScheduleState } from '../../../src/scheduler/wire/schedule-state.js';
 import type { TaskSchedule } from '../../../src/scheduler/structs/task.js';
 
 class TestClock implements PauseClock {

@@ -1,8 +1,7 @@
 /**
  * Nomad's TaskScheduleState (TaskState.Paused, and the pause API's ScheduleState): what the schedule and
- * its override make of a task, the override requests the API takes, and the task events a change records.
+ * its override make of a task, and the override requests the API takes and the node applies.
  */
-import { type TaskEvent, newTaskEvent } from '../../scheduler/structs/allocation.js';
 
 export type ScheduleState =
   /** running: inside the window, or a task without a schedule */
@@ -26,24 +25,4 @@ export const SCHEDULE_STATES: readonly ScheduleState[] = ['', 'force_run', 'forc
 /** Whether the state keeps the task stopped (Nomad's TaskScheduleState.Stop). */
 export function stopsTask(state: string): boolean {
   return state === 'force_pause' || state === 'scheduled_pause';
-}
-
-/** Nomad's event types for schedule changes. */
-export const PAUSING = 'Pausing';
-export const RUNNING = 'Running';
-
-/** The event recording a change to `state`, as Nomad words it; none for the passing schedule_resume. */
-export function scheduleEvent(state: ScheduleState): TaskEvent | undefined {
-  switch (state) {
-    case 'force_pause':
-      return newTaskEvent(PAUSING, { DisplayMessage: 'Pausing due to override' });
-    case 'scheduled_pause':
-      return newTaskEvent(PAUSING, { DisplayMessage: 'Pausing due to schedule' });
-    case 'force_run':
-      return newTaskEvent(RUNNING, { DisplayMessage: 'Running due to override' });
-    case '':
-      return newTaskEvent(RUNNING, { DisplayMessage: 'Running due to schedule' });
-    default:
-      return undefined;
-  }
 }
