@@ -11,7 +11,9 @@
 import { randomBytes, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ApiError, ec2AuthError, errorBody } from './errors.js';
 import { buildSignedData, OID, wrap64 } from './pki.js';
+import { paginate, queryResponse, required, type Action, type Call } from './query.js';
 import { AuthError, canonicalRequest, checkStructure, expectedSignature, parseAuth, parseQuery, sigEqual, type ParsedAuth, type SigInput } from './sigv4.js';
 import {
   addInstance,
@@ -41,7 +43,7 @@ import {
   type SimUser,
   type UserRec,
 } from './state.js';
-import { el, xmlDoc, type XmlNode } from './xml.js';
+import { el, NS, xmlDoc, type XmlNode } from './xml.js';
 
 export { AuthError } from './sigv4.js';
 export type { AddInstanceOptions, InstanceStateName, MetadataRequest, SimCredentials, SimInstance, SimInstanceProfile, SimRequest, SimRole, SimUser } from './state.js';
@@ -111,93 +113,6 @@ export interface CloudSim {
   /** The identity document bytes the metadata service currently serves. */
   identityDocument(): Buffer;
   close(): Promise<void>;
-}
-
-/** The namespace each service's answers are written in. */
-const NS = {
-  ec2: 'http://ec2.amazonaws.com/doc/2016-11-15/',
-  iam: 'https://iam.amazonaws.com/doc/2010-05-08/',
-  sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
-} as const;
-
-// --- errors ------------------------------------------------------------------------------------
-
-/** A refusal by an action, answered with the service's error document. */
-class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
-
-function errorBody(service: string, code: string, message: string, requestId: string): string {
-  if (service === 'ec2')
-    return xmlDoc(el('Response', [el('Errors', [el('Error', [el('Code', code), el('Message', message)])]), el('RequestID', requestId)]), true);
-  const ns = service === 'iam' ? NS.iam : NS.sts;
-  const type = /^(InternalFailure|ServiceUnavailable|InternalError)$/.test(code) ? 'Receiver' : 'Sender';
-  return xmlDoc(
-    el('ErrorResponse', [el('Error', [el('Type', type), el('Code', code), el('Message', message)]), el('RequestId', requestId)], { xmlns: ns }),
-    false,
-  );
-}
-
-/** The same authentication failure is spelled differently by EC2. */
-function ec2AuthError(e: AuthError): AuthError {
-  switch (e.code) {
-    case 'InvalidClientTokenId':
-      return new AuthError('AuthFailure', 'AWS was not able to validate the provided access credentials', 401);
-    case 'ExpiredToken':
-      return new AuthError('RequestExpired', 'Request has expired.', 400);
-    default:
-      if (e.message.startsWith('Signature expired') || e.message.startsWith('Signature not yet current'))
-        return new AuthError('RequestExpired', `Request has expired. ${e.message}`, 400);
-      return e;
-  }
-}
-
-// --- query -------------------------------------------------------------------------------------
-
-/** A call whose signature was verified: the caller's key, its parameters and the request ID of the answer. */
-interface Call {
-  k: KeyRecord;
-  params: Record<string, string>;
-  auth: ParsedAuth;
-  requestId: string;
-}
-
-/** An IAM or STS action: the children of its `<Action>Result` element, or null when it has none. */
-type Action = (s: SimState, call: Call) => XmlNode[] | null;
-
-function required(call: Call, name: string): string {
-  const v = call.params[name];
-  if (v === undefined || v === '') {
-    const member = name[0].toLowerCase() + name.slice(1);
-    throw new ApiError('ValidationError', `1 validation error detected: Value null at '${member}' failed to satisfy constraint: Member must not be null`, 400);
-  }
-  return v;
-}
-
-/** One page of `all` from the opaque continuation token `token` (see setPageSize). */
-function paginate<T>(s: SimState, all: T[], token: string | undefined, param: string): { page: T[]; next?: string } {
-  let start = 0;
-  if (token) {
-    const m = /^cloudsim-page-(\d+)$/.exec(Buffer.from(token, 'base64').toString('utf8'));
-    if (!m) throw new ApiError(param === 'Marker' ? 'ValidationError' : 'InvalidParameterValue', `Invalid ${param}: ${token}`, 400);
-    start = Number(m[1]);
-  }
-  if (s.pageSize === undefined) return { page: all.slice(start) };
-  const end = start + s.pageSize;
-  return { page: all.slice(start, end), next: end < all.length ? Buffer.from(`cloudsim-page-${end}`).toString('base64') : undefined };
-}
-
-function queryResponse(service: 'iam' | 'sts', action: string, result: XmlNode[] | null, requestId: string): string {
-  const children: XmlNode[] = [];
-  if (result) children.push(el(`${action}Result`, result));
-  children.push(el('ResponseMetadata', [el('RequestId', requestId)]));
-  return xmlDoc(el(`${action}Response`, children, { xmlns: NS[service] }), false);
 }
 
 // --- http --------------------------------------------------------------------------------------

@@ -28,3 +28,10 @@ function render(n: XmlNode, indent: string): string {
 export function xmlDoc(root: XmlNode, declaration: boolean): string {
   return `${declaration ? '<?xml version="1.0" encoding="UTF-8"?>\n' : ''}${render(root, '')}\n`;
 }
+
+/** The namespace each service's answers are written in. */
+export const NS = {
+  ec2: 'http://ec2.amazonaws.com/doc/2016-11-15/',
+  iam: 'https://iam.amazonaws.com/doc/2010-05-08/',
+  sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
+} as const;
