@@ -7,6 +7,8 @@
  * because a policy author who writes a restriction must be able to trust that it applies.
  */
 import { UserError } from '../../shared/errors.js';
+import { readDocument, type Document } from '../../shared/hcl/document.js';
+import type { SourcePos } from '../../shared/hcl/source.js';
 import {
   NAMESPACE_CAPABILITIES,
   NAMESPACE_POLICY_SHORTCUTS,
@@ -45,8 +47,6 @@ export interface Policy {
 // Nomad's namespace-name rule, with `*` for globs.
 const NAMESPACE_PATTERN = /^[a-zA-Z0-9*-]{1,128}$/;
 const POLICY_NAME = /^[a-z0-9_.-]+$/;
-// The filename handed to the HCL parser; its diagnostics are rewritten to "line L, column C".
-const HCL_FILENAME = 'policy.hcl';
 
 /** Vault lower-cases policy names; we also refuse characters that would be awkward in paths and storage keys. */
 export function validatePolicyName(name: string): string {
@@ -64,6 +64,8 @@ interface Ctx {
   name: string;
   text: string;
   format: Format;
+  /** The HCL document read, whose bodies know where they were written; undefined for JSON. */
+  document?: Document;
 }
 
 export async function parsePolicy(name: string, text: string): Promise<Policy> {
@@ -71,7 +73,7 @@ export async function parsePolicy(name: string, text: string): Promise<Policy> {
   if (text.trim() === '') return policy;
   const format: Format = text.trimStart().startsWith('{') ? 'json' : 'hcl';
   const ctx: Ctx = { name, text, format };
-  const doc = format === 'json' ? decodeJson(ctx) : await decodeHcl(ctx);
+  const doc = format === 'json' ? decodeJson(ctx) : decodeHcl(ctx);
 
   const paths = new Map<string, Set<string>>();
   const namespaces = new Map<string, Set<string>>();
@@ -160,7 +162,7 @@ function parseNamespaceBlock(ctx: Ctx, block: Block): [string, string[]] {
 }
 
 /**
- * Nomad's `node { policy = "read" }`: one unlabeled block with a required `policy`. hcl2json gives
+ * Nomad's `node { policy = "read" }`: one unlabeled block with a required `policy`. HCL gives
  * `[body, ...]` (one entry per block); JSON may give the body itself or that same array.
  */
 function parseNodeBlock(ctx: Ctx, value: unknown): NodePolicy {
@@ -202,7 +204,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Normalises the shapes a labeled block takes: hcl2json gives `{label: [body, ...]}`, Vault's JSON form gives
+ * Normalises the shapes a labeled block takes: HCL gives `{label: [body, ...]}`, Vault's JSON form gives
  * `{label: body}`, and JSON may also wrap the label map in an array (`[{label: body}, ...]`).
  */
 function labeledBlocks(ctx: Ctx, kind: Block['kind'], value: unknown): Block[] {
@@ -244,25 +246,15 @@ function decodeJson(ctx: Ctx): Record<string, unknown> {
   return doc;
 }
 
-async function decodeHcl(ctx: Ctx): Promise<Record<string, unknown>> {
-  // Loaded on demand: the parser is a Go WebAssembly module that costs noticeable start-up time.
-  const { parse } = await import('@cdktn/hcl2json');
-  let doc: unknown;
-  try {
-    doc = await parse(HCL_FILENAME, ctx.text);
-  } catch (err) {
-    throw new UserError(`failed to parse policy "${ctx.name}": ${hclDiagnostic(err)}`);
-  }
-  if (!isObject(doc)) throw new UserError(`failed to parse policy "${ctx.name}": unexpected document shape`);
-  return doc;
-}
-
-/** `parse config: [policy.hcl:3,1-2: Invalid expression; ...]` → `line 3, column 1: Invalid expression; ...`. */
-function hclDiagnostic(err: unknown): string {
-  let message = err instanceof Error ? err.message : String(err);
-  const wrapped = /^parse config: \[(.*)\]$/s.exec(message);
-  if (wrapped) message = wrapped[1];
-  return message.replace(/policy\.hcl:(\d+),(\d+)(?:-\d+(?:,\d+)?)?/g, 'line $1, column $2');
+function decodeHcl(ctx: Ctx): Record<string, unknown> {
+  const { name } = ctx;
+  const SyntaxError = class extends UserError {
+    constructor(message: string, pos: SourcePos) {
+      super(`failed to parse policy "${name}": line ${pos.line}, column ${pos.column}: ${message}`);
+    }
+  };
+  ctx.document = readDocument(ctx.text, name, SyntaxError);
+  return ctx.document.value;
 }
 
 function position(text: string, offset: number): string {
@@ -279,15 +271,16 @@ function fail(ctx: Ctx, block: Block | undefined, message: string): UserError {
 }
 
 /**
- * hcl2json drops positions, so semantic errors locate their block by searching the text for its header.
- * Best effort: when the label is written with escapes we cannot reproduce, the line is simply omitted.
+ * An HCL block's line is where its body was read from. JSON.parse drops positions, so a JSON block is
+ * found by searching the text for its key. Best effort: when the label is written with escapes we cannot
+ * reproduce, the line is simply omitted.
  */
 function blockLine(ctx: Ctx, block: Block): number | undefined {
-  const quoted = escapeRegExp(JSON.stringify(block.label));
-  const header =
-    ctx.format === 'hcl'
-      ? new RegExp(`^[ \\t]*${block.kind}[ \\t]+${quoted}`, 'gm')
-      : new RegExp(`${quoted}\\s*:`, 'g');
+  if (ctx.document) {
+    const place = ctx.document.place(block.body);
+    return place && ctx.document.source.lines.pos(place.start).line;
+  }
+  const header = new RegExp(`${escapeRegExp(JSON.stringify(block.label))}\\s*:`, 'g');
   let match: RegExpExecArray | null = null;
   for (let i = 0; i <= block.occurrence; i++) {
     match = header.exec(ctx.text);
@@ -301,39 +294,41 @@ function failAt(ctx: Ctx, offset: number | undefined, message: string): UserErro
   return new UserError(`failed to parse policy "${ctx.name}": ${at}${message}`);
 }
 
+/**
+ * The offset where the `occurrence`-th node block (0-based) starts; with `key`, where that key sits in it;
+ * with `atValue`, where the key's value starts. Best effort: undefined when the block cannot be found, and
+ * the block's start when the key cannot.
+ */
+function nodePosition(ctx: Ctx, occurrence: number, key?: string, atValue = false): number | undefined {
+  return ctx.document ? hclNodePosition(ctx.document, occurrence, key, atValue) : jsonNodePosition(ctx.text, occurrence, key, atValue);
+}
+
+function hclNodePosition(document: Document, occurrence: number, key: string | undefined, atValue: boolean): number | undefined {
+  const start = document.place(document.value)?.items.get('node')?.[occurrence];
+  if (start === undefined || key === undefined) return start;
+  const bodies = document.value.node;
+  const body = Array.isArray(bodies) ? bodies[occurrence] : undefined;
+  const place = isObject(body) ? document.place(body) : undefined;
+  return (atValue ? place?.values.get(key) : undefined) ?? place?.items.get(key)?.[0] ?? start;
+}
+
 interface Token {
   offset: number;
   /** Brace/bracket nesting before the token; a closing bracket carries the depth it closes back to. */
   depth: number;
-  kind: 'ident' | 'string' | 'punct';
+  kind: 'string' | 'punct' | 'other';
   text: string;
 }
 
-/**
- * A rough tokenizer, only run to place an error: it skips strings, and in HCL comments and heredocs, tracks
- * nesting, and yields identifiers, strings and single punctuation characters.
- */
-function tokenize(text: string, format: Format): Token[] {
+/** A rough JSON tokenizer, only run to place an error: it yields strings and punctuation, tracking nesting. */
+function tokenizeJson(text: string): Token[] {
   const out: Token[] = [];
   let depth = 0;
   let i = 0;
-  const skipTo = (from: number, marker: string, past: number): number => {
-    const at = text.indexOf(marker, from);
-    return at === -1 ? text.length : at + past;
-  };
   while (i < text.length) {
     const ch = text[i];
-    const heredoc = format === 'hcl' && ch === '<' ? /^<<-?([A-Za-z_][\w-]*)[ \t]*\n/.exec(text.slice(i, i + 300)) : null;
     if (/\s/.test(ch)) {
       i++;
-    } else if (format === 'hcl' && (ch === '#' || text.startsWith('//', i))) {
-      i = skipTo(i, '\n', 0);
-    } else if (format === 'hcl' && text.startsWith('/*', i)) {
-      i = skipTo(i + 2, '*/', 2);
-    } else if (heredoc) {
-      const body = i + heredoc[0].length;
-      const end = new RegExp(`^[ \\t]*${escapeRegExp(heredoc[1])}[ \\t]*$`, 'm').exec(text.slice(body));
-      i = end === null ? text.length : body + end.index + end[0].length;
     } else if (ch === '"') {
       let j = i + 1;
       while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
@@ -341,7 +336,7 @@ function tokenize(text: string, format: Format): Token[] {
       i = j + 1;
     } else if (/[A-Za-z_]/.test(ch)) {
       const word = /^[A-Za-z_][\w-]*/.exec(text.slice(i, i + 256))![0];
-      out.push({ offset: i, depth, kind: 'ident', text: word });
+      out.push({ offset: i, depth, kind: 'other', text: word });
       i += word.length;
     } else {
       if (ch === '}' || ch === ']') depth = Math.max(0, depth - 1);
@@ -353,50 +348,36 @@ function tokenize(text: string, format: Format): Token[] {
   return out;
 }
 
-/** An HCL identifier or a JSON key spelled `name`. */
-function isName(tok: Token | undefined, format: Format, name: string): boolean {
-  if (tok === undefined) return false;
-  return format === 'hcl' ? tok.kind === 'ident' && tok.text === name : tok.kind === 'string' && tok.text === JSON.stringify(name);
+/** A JSON key spelled `name`. */
+function isName(tok: Token | undefined, name: string): boolean {
+  return tok !== undefined && tok.kind === 'string' && tok.text === JSON.stringify(name);
 }
 
-/**
- * The offset where the `occurrence`-th node block (0-based) starts; with `key`, where that key sits in it;
- * with `atValue`, where the key's value starts. Best effort: undefined when the block cannot be found, and
- * the block's start when the key cannot.
- */
-function nodePosition(ctx: Ctx, occurrence: number, key?: string, atValue = false): number | undefined {
-  const { format } = ctx;
-  const toks = tokenize(ctx.text, format);
-  // The top-level `node` keys: at depth 0 in HCL; in JSON inside the outer object, followed by a colon.
+function jsonNodePosition(text: string, occurrence: number, key: string | undefined, atValue: boolean): number | undefined {
+  const toks = tokenizeJson(text);
+  // The top-level `node` keys: inside the outer object, followed by a colon.
   const headers: number[] = [];
   toks.forEach((t, i) => {
-    if (format === 'hcl' ? t.depth === 0 && isName(t, format, 'node') : t.depth === 1 && isName(t, format, 'node') && toks[i + 1]?.text === ':') {
-      headers.push(i);
-    }
+    if (t.depth === 1 && isName(t, 'node') && toks[i + 1]?.text === ':') headers.push(i);
   });
-  let start: number | undefined;
-  if (format === 'hcl') {
-    start = headers[occurrence];
-  } else if (headers.length > 0) {
-    // JSON.parse keeps the last of repeated keys; several blocks are the elements of an array value.
-    start = headers[headers.length - 1];
-    const value = start + 2;
-    if (toks[value]?.text === '[') {
-      const elements: number[] = [];
-      for (let i = value + 1; i < toks.length && toks[i].depth > toks[value].depth; i++) {
-        if (toks[i].text === '{' && toks[i].depth === toks[value].depth + 1) elements.push(i);
-      }
-      start = elements[occurrence] ?? start;
+  if (headers.length === 0) return undefined;
+  // JSON.parse keeps the last of repeated keys; several blocks are the elements of an array value.
+  let start = headers[headers.length - 1];
+  const value = start + 2;
+  if (toks[value]?.text === '[') {
+    const elements: number[] = [];
+    for (let i = value + 1; i < toks.length && toks[i].depth > toks[value].depth; i++) {
+      if (toks[i].text === '{' && toks[i].depth === toks[value].depth + 1) elements.push(i);
     }
+    start = elements[occurrence] ?? start;
   }
-  if (start === undefined) return undefined;
   const open = key === undefined ? -1 : toks.findIndex((t, i) => i > start && t.text === '{');
   if (open === -1) return toks[start].offset;
   const inner = toks[open].depth + 1;
   for (let i = open + 1; i < toks.length && toks[i].depth >= inner; i++) {
-    if (toks[i].depth !== inner || !isName(toks[i], format, key!)) continue;
+    if (toks[i].depth !== inner || !isName(toks[i], key!)) continue;
     const sep = toks[i + 1];
-    return atValue && (sep?.text === '=' || sep?.text === ':') && toks[i + 2] ? toks[i + 2].offset : toks[i].offset;
+    return atValue && sep?.text === ':' && toks[i + 2] ? toks[i + 2].offset : toks[i].offset;
   }
   return toks[start].offset;
 }

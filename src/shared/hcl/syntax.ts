@@ -90,6 +90,7 @@ class Parser {
     private readonly src: string,
     file: string,
     private readonly error: HclErrorClass,
+    private readonly strict = false,
   ) {
     this.lines = new LineIndex(file, src);
   }
@@ -152,6 +153,11 @@ class Parser {
     const items: Array<Attribute | Block> = [];
     const saved = this.nest;
     this.nest = 0;
+    const opened = this.pos;
+    this.ws(false);
+    // HCL's single-line form, `name { key = value }`: an item on the line of the opening brace.
+    const singleLine = inBraces && this.peek() !== '\n' && this.peek() !== '}';
+    this.pos = opened;
     for (;;) {
       this.ws(true);
       if (this.pos >= this.src.length) {
@@ -174,8 +180,21 @@ class Parser {
         if (c !== '\n' && c !== '}' && c !== '' && c !== ',') {
           this.fail(`Missing newline after argument "${name}"; each argument goes on its own line${this.found()}`);
         }
+        if (this.strict && c === ',') {
+          this.fail('Unexpected comma after argument; Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.');
+        }
+        if (this.strict && (c === '}') !== (singleLine && items.length === 1)) {
+          this.fail(
+            c === '}'
+              ? 'Missing newline after argument; An argument definition must end with a newline.'
+              : 'Invalid single-argument block definition; An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block\'s closing brace immediately after the argument definition.',
+          );
+        }
         if (c === ',') this.pos++;
         continue;
+      }
+      if (this.strict && singleLine) {
+        this.fail(`Argument definition required; A single-line block definition can contain only a single argument. If you meant to define argument "${name}", use an equals sign to assign it a value.`, start);
       }
       const labels: string[] = [];
       while (this.peek() !== '{') {
@@ -192,6 +211,10 @@ class Parser {
       const body = this.body(true);
       this.pos++;
       items.push({ kind: 'block', type: name, labels, body, start });
+      if (this.strict) {
+        this.ws(false);
+        if (this.peek() !== '\n' && this.peek() !== '') this.fail('Missing newline after block definition; A block definition must end with a newline.');
+      }
     }
     this.nest = saved;
     return { items };
@@ -665,8 +688,12 @@ export function templateParser(
   return { source: { body: { items: [] }, text, lines: p.lines }, parse: (start, end) => p.templateRegion(start, end) };
 }
 
-export function parseHcl(text: string, file: string, error: HclErrorClass = HclError): SourceFile {
-  const p = new Parser(text, file, error);
+/**
+ * With `strict`, the layout rules of HashiCorp's HCL2 parser hold too (newline-terminated arguments and
+ * blocks, single-line blocks of one argument), which the job-file dialect relaxes as Nomad's HCL1 did.
+ */
+export function parseHcl(text: string, file: string, error: HclErrorClass = HclError, strict = false): SourceFile {
+  const p = new Parser(text, file, error, strict);
   return { body: p.parseFile(), text, lines: p.lines };
 }
 

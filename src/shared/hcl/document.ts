@@ -1,0 +1,114 @@
+/**
+ * An HCL file read as plain data, for files whose settings are literal values (policies, the server's
+ * configuration). The shape is the one HashiCorp's hcl2json gives, so readers written against it keep their
+ * meaning: an attribute is its value; a block `type "a" "b" { ... }` is `{type: {a: {b: [body, ...]}}}`,
+ * unlabeled `{type: [body, ...]}`. An expression that is not a literal is kept as its `${...}` source text,
+ * which no setting accepts as a keyword. Unlike hcl2json, every body remembers where it was written.
+ */
+import { HclError, type HclErrorClass } from './source.js';
+import { parseHcl, type Body, type Expr, type SourceFile } from './syntax.js';
+
+export type Plain = string | number | boolean | null | Plain[] | { [key: string]: Plain };
+export type PlainBody = { [key: string]: Plain };
+
+/** Where a body's items are written, as offsets into the text. */
+export interface Place {
+  /** The block's first character; 0 for the file's top level. */
+  start: number;
+  /** The start of each item (attribute or block) of that name, in order. */
+  items: Map<string, number[]>;
+  /** The start of each attribute's value. */
+  values: Map<string, number>;
+}
+
+export interface Document {
+  value: PlainBody;
+  source: SourceFile;
+  /** The place of the top level or of any block body found in `value`. */
+  place(body: object): Place | undefined;
+}
+
+export function readDocument(text: string, file: string, error: HclErrorClass = HclError): Document {
+  const source = parseHcl(text, file, error, true);
+  const places = new WeakMap<object, Place>();
+  const plain = (e: Expr): Plain => plainValue(text, e);
+
+  const read = (body: Body, start: number): PlainBody => {
+    const out: PlainBody = {};
+    const place: Place = { start, items: new Map(), values: new Map() };
+    places.set(out, place);
+    const attrs = new Set<string>();
+    for (const item of body.items) {
+      const name = item.kind === 'attr' ? item.name : item.type;
+      place.items.set(name, [...(place.items.get(name) ?? []), item.start]);
+      if (item.kind === 'attr') {
+        if (attrs.has(name)) {
+          const first = source.lines.pos(place.items.get(name)![0]);
+          throw new error(
+            `Attribute redefined; The argument "${name}" was already set at line ${first.line}, column ${first.column}. Each argument may be set only once.`,
+            source.lines.pos(item.start),
+          );
+        }
+        attrs.add(name);
+        place.values.set(name, item.expr.start);
+        out[name] = plain(item.expr);
+        continue;
+      }
+      // An attribute of the same name hides the blocks, as in hcl2json.
+      if (attrs.has(name)) continue;
+      const inner = read(item.body, item.start);
+      if (item.labels.length === 0) {
+        out[name] = [...((out[name] as Plain[] | undefined) ?? []), inner];
+        continue;
+      }
+      let map = (out[name] ??= {}) as { [key: string]: Plain };
+      for (const label of item.labels.slice(0, -1)) map = (map[label] ??= {}) as { [key: string]: Plain };
+      const last = item.labels[item.labels.length - 1];
+      map[last] = [...((map[last] as Plain[] | undefined) ?? []), inner];
+    }
+    return out;
+  };
+
+  const value = read(source.body, 0);
+  sortKeys(value);
+  return { value, source, place: (body) => places.get(body) };
+}
+
+/** hcl2json's objects come from Go maps, whose keys it writes sorted; in place, so places stay found. */
+function sortKeys(v: Plain): void {
+  if (Array.isArray(v)) return v.forEach(sortKeys);
+  if (typeof v !== 'object' || v === null) return;
+  const entries = Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [k] of entries) delete v[k];
+  for (const [k, x] of entries) {
+    v[k] = x;
+    sortKeys(x);
+  }
+}
+
+function plainValue(text: string, e: Expr): Plain {
+  // A parenthesised literal is an expression to hcl2json, not a literal.
+  if (text[e.start] === '(') return `\${${text.slice(e.start, e.end)}}`;
+  switch (e.k) {
+    case 'lit':
+      return e.v as Plain;
+    case 'unary':
+      if (e.op === '-' && e.e.k === 'lit' && typeof e.e.v === 'number' && text[e.e.start] !== '(') return -e.e.v;
+      break;
+    case 'tuple':
+      return e.items.map((i) => plainValue(text, i));
+    case 'object': {
+      const out: { [key: string]: Plain } = {};
+      for (const { key, value } of e.items) {
+        const k = plainValue(text, key);
+        out[typeof k === 'string' ? k : JSON.stringify(k)] = plainValue(text, value);
+      }
+      return out;
+    }
+    case 'tmpl':
+      // Literal parts decoded, interpolations as written; a directive keeps the whole template as written.
+      const texts = e.parts.map((p) => (typeof p === 'string' ? p : 'text' in p ? p.text : undefined));
+      return texts.includes(undefined) ? text.slice(e.start, e.end) : texts.join('');
+  }
+  return `\${${text.slice(e.start, e.end)}}`;
+}
