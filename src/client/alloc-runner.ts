@@ -18,7 +18,7 @@ import { type SavedTask, TaskRunner } from './task-runner.js';
 import type { AllocClientUpdate, AllocRunnerHandle, AllocRunnerOptions, ClientAlloc } from './types.js';
 import { AllocHealthWatcher } from './alloc-health.js';
 import { AllocChecks } from './checks/alloc-checks.js';
-import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
+import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
 import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
 import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
 

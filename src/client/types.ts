@@ -8,7 +8,7 @@ import type { Node } from '../scheduler/structs/node.js';
 import type { Logger } from '../shared/log.js';
 import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
 import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
-import type { AllocCheckResults } from '../scheduler/structs/check-result.js';
+import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
 
 /** An allocation as the node receives it: with the job version it runs. */
 export type ClientAlloc = Allocation & { Job: Job };

@@ -16,37 +16,13 @@ import { enforceProgressDeadlines } from './state/deployments.js';
 import { PeriodicLauncher } from './periodic/launcher.js';
 import { NodeDrainer } from './drainer/drainer.js';
 import { collectGarbage, type GcResult } from './state/gc.js';
-import type { ExecRequest, PreparedExec } from './wire/exec.js';
-import type { PauseRequest, ScheduleState } from './wire/schedule-state.js';
-import type { AllocCheckResults } from './structs/check-result.js';
-import type { AllocFs } from './wire/alloc-fs.js';
+import type { LocalNodeControl, NodeControl } from './wire/node-control.js';
 import { NodeTunnels } from './tunnel/node-tunnels.js';
 
 /** How often running deployments are checked against their progress deadlines. */
 const DEPLOYMENT_WATCH_MS = 1000;
 /** How often the state is garbage collected (Nomad's eval_gc_interval and job_gc_interval). */
 const GC_INTERVAL_MS = 5 * 60_000;
-
-export interface NodeControl {
-  signal(allocId: string, signal: string, task?: string): Promise<void>;
-  restart(allocId: string, opts: { task?: string; allTasks?: boolean }): Promise<void>;
-  /** the allocation's directory on the node; reading it fails with 404 when the node has none for it */
-  files(allocId: string): AllocFs;
-  /** checks a command to run inside a running task of the allocation (its environment, directory and isolation) */
-  exec(allocId: string, req: ExecRequest): Promise<PreparedExec>;
-  /** one task's pause schedule state (Nomad's ScheduleState) */
-  pauseState(allocId: string, task: string): Promise<ScheduleState>;
-  /** overrides one task's pause schedule, or (schedule_resume) lets the schedule decide again */
-  setPauseState(allocId: string, task: string, state: PauseRequest): Promise<void>;
-  /** the latest results of the allocation's service checks, by check ID; empty when the node does not run it */
-  checks(allocId: string): Promise<AllocCheckResults>;
-}
-
-/** A node in this server's process, whose allocation directories are on this machine. */
-export interface LocalNodeControl extends NodeControl {
-  /** the host path of the allocation's directory; undefined when the node never ran it */
-  allocDir(allocId: string): string | undefined;
-}
 
 /** The leader's part: built afresh each time this server takes the lead, on the leader's fenced store. */
 interface LeaderWork {

@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nomadCheckId } from '../../src/client/checks/check-id.js';
-import type { AllocCheckResults, CheckQueryResult } from '../../src/scheduler/structs/check-result.js';
+import type { AllocCheckResults, CheckQueryResult } from '../../src/scheduler/wire/check-result.js';
 import type { Job } from '../../src/scheduler/structs/job.js';
 import { fakeNode, registerFakeNode } from '../support/nodes.js';
 import { makeTempDir, startTestServer, type TestServer } from '../support/server.js';

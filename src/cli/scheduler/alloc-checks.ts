@@ -4,7 +4,7 @@
  * The command's declaration is in src/cli/commands/alloc/checks.ts.
  */
 import type { ApiClient } from '../../api/client.js';
-import type { AllocCheckResults, CheckQueryResult } from '../../scheduler/structs/check-result.js';
+import type { AllocCheckResults, CheckQueryResult } from '../../scheduler/wire/check-result.js';
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';

@@ -25,7 +25,7 @@ import { formatGoDuration } from '../../shared/duration.js';
 import { getAlloc, type Allocation, type TaskEvent, type TaskState } from '../../api/allocs.js';
 import { apiFailure, resolveAlloc } from './alloc-resolve.js';
 import { getEval } from '../../api/evals.js';
-import type { AllocCheckResults } from '../../scheduler/structs/check-result.js';
+import type { AllocCheckResults } from '../../scheduler/wire/check-result.js';
 import { checksSection, fetchAllocChecks } from './alloc-checks.js';
 
 export interface AllocStatusOptions {

@@ -7,7 +7,8 @@
  * stopping or let go has no results.
  */
 import { clientStatusFromTasks, clientTerminal, type TaskState } from '../../scheduler/structs/allocation.js';
-import { type AllocCheckResults, type CheckQueryResult, checkMode } from '../../scheduler/structs/check-result.js';
+import type { AllocCheckResults, CheckMode, CheckQueryResult } from '../../scheduler/wire/check-result.js';
+import type { ServiceCheck } from '../../scheduler/structs/service.js';
 import type { ClientAlloc } from '../types.js';
 import { stopsTask } from '../../scheduler/wire/schedule-state.js';
 import { type CheckSpec, checkSpecs } from './check-specs.js';
@@ -20,6 +21,10 @@ export interface AllocChecksDeps extends ObserverDeps {
 }
 
 const WAITING = 'nomad: waiting to run';
+
+function checkMode(check: ServiceCheck): CheckMode {
+  return check.OnUpdate === 'ignore' ? 'readiness' : 'healthiness';
+}
 
 /** A task whose pause schedule holds it stopped has no process to check, though its state says running. */
 const runs = (s: TaskState | undefined): s is TaskState => s?.State === 'running' && !stopsTask(s.Paused);

@@ -5,7 +5,7 @@
  * have no warning state, so `IgnoreWarnings` changes nothing here.
  */
 import type { CheckRestart, ServiceCheck } from '../../scheduler/structs/service.js';
-import type { CheckStatus } from '../../scheduler/structs/check-result.js';
+import type { CheckStatus } from '../../scheduler/wire/check-result.js';
 
 export function triggersRestarts(check: ServiceCheck): check is ServiceCheck & { CheckRestart: CheckRestart } {
   return check.CheckRestart !== null && check.CheckRestart.Limit > 0;

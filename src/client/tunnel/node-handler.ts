@@ -8,7 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { WebSocketServer } from 'ws';
-import type { NodeControl } from '../../scheduler/runtime.js';
+import type { NodeControl } from '../../scheduler/wire/node-control.js';
 import { Inbox, runExecStream } from '../../scheduler/http/exec-stream.js';
 import { classify, refuseSocket } from '../../server/http/respond.js';
 import { UserError } from '../../shared/errors.js';

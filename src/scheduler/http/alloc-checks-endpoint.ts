@@ -4,7 +4,7 @@
  * route under /v1/client. An allocation whose node no longer runs it, or that runs on a node no server
  * reaches, has no results: `{}`.
  */
-import type { AllocCheckResults } from '../structs/check-result.js';
+import type { AllocCheckResults } from '../wire/check-result.js';
 import { allocForRequest } from './alloc-endpoint.js';
 import { defineRoute, type RouteDef, type SchedulerRequest } from './route.js';
 

@@ -15,7 +15,7 @@ import { forEachYielding, streamedList } from './json-stream.js';
 import { compareCreateIndexTokens, validateHexPrefix } from './paging.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 import type { Caller } from './caller.js';
-import type { NodeControl } from '../runtime.js';
+import type { NodeControl } from '../wire/node-control.js';
 import type { Services } from '../../server/services.js';
 import { UUID } from '../../shared/ids.js';
 

@@ -9,7 +9,7 @@ import type { WebSocket } from 'ws';
 import { DIAL_TIMEOUT_MS, PING_MS } from '../wire/tunnel-protocol.js';
 import { InternalError } from '../../shared/errors.js';
 import { uuid } from '../../shared/ids.js';
-import type { NodeControl } from '../runtime.js';
+import type { NodeControl } from '../wire/node-control.js';
 import { tunnelNodeControl } from './tunnel-node-control.js';
 
 interface Waiting {

@@ -1,7 +1,7 @@
 /** The tunnels of the nodes connected to this server, by node ID: at most one per node, the latest. */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { NodeControl } from '../runtime.js';
+import type { NodeControl } from '../wire/node-control.js';
 import { NodeTunnel } from './node-tunnel.js';
 
 export class NodeTunnels {

@@ -16,7 +16,7 @@ import { InternalError } from '../../shared/errors.js';
 
 /** How long the node has to answer a request on a data connection (its body may then take its time). */
 const ANSWER_WITHIN_MS = 10_000;
-import type { NodeControl } from '../runtime.js';
+import type { NodeControl } from '../wire/node-control.js';
 import { TunnelExecSession } from './tunnel-exec-session.js';
 
 type Dial = () => Promise<Duplex>;

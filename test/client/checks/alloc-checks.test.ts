@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nomadCheckId } from '../../../src/client/checks/check-id.js';
 import type { ClientAlloc } from '../../../src/client/types.js';
-import type { CheckQueryResult } from '../../../src/scheduler/structs/check-result.js';
+import type { CheckQueryResult } from '../../../src/scheduler/wire/check-result.js';
 import { MS, SEC, events, lastEvent, makeAlloc, rawTask, startRunner, taskState, tempDir, waitFor } from '../helpers.js';
 import { freePort } from '../../support/free-port.js';
 

@@ -2,7 +2,6 @@
  * The latest result of one service check, as a node keeps it and `GET /v1/allocation/:id/checks` serves
  * it (Nomad's CheckQueryResult): keyed by check ID in a map per allocation.
  */
-import type { ServiceCheck } from './service.js';
 
 export type CheckStatus = 'success' | 'failure' | 'pending';
 
@@ -31,7 +30,3 @@ export interface CheckQueryResult {
 }
 
 export type AllocCheckResults = Record<string, CheckQueryResult>;
-
-export function checkMode(check: ServiceCheck): CheckMode {
-  return check.OnUpdate === 'ignore' ? 'readiness' : 'healthiness';
-}
