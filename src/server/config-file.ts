@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.js';
 import { parseGoDuration } from '../shared/duration.js';
+import type { SourcePos } from '../shared/hcl/source.js';
 
 export interface FileConfig {
   dataDir?: string;
@@ -40,6 +41,13 @@ const STORAGE_KINDS = new Set(['postgres']);
 const POSTGRES_KNOWN = new Set(['url']);
 const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'failover_heartbeat_ttl', 'advertise']);
 
+/** Cited after "cannot parse config file FILE: ", as policies cite theirs. */
+class HclSyntaxError extends Error {
+  constructor(message: string, pos: SourcePos) {
+    super(`line ${pos.line}, column ${pos.column}: ${message}`);
+  }
+}
+
 function single(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 && typeof v[0] === 'object' ? v[0] : v;
 }
@@ -59,8 +67,8 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     } else if (text.trimStart().startsWith('{')) {
       doc = JSON.parse(text) as Record<string, unknown>;
     } else {
-      const { parse } = await import('@cdktn/hcl2json');
-      doc = (await parse(file, text)) as Record<string, unknown>;
+      const { readDocument } = await import('../shared/hcl/document.js');
+      doc = readDocument(text, file, HclSyntaxError).value;
     }
   } catch (err) {
     throw new UsageError(`cannot parse config file ${file}: ${(err as Error).message}`);

@@ -108,3 +108,14 @@ describe('config file: server { min_heartbeat_ttl, heartbeat_grace, failover_hea
     await expect(load('s8.hcl', 'server {\n  bootstrap_expect = 3\n}\n')).rejects.toThrow('unknown setting "server.bootstrap_expect" (known: min_heartbeat_ttl, heartbeat_grace, failover_heartbeat_ttl, advertise)');
   });
 });
+
+describe('config file: HCL syntax', () => {
+  it('cites the line and column of a syntax error', async () => {
+    await expect(load('x1.hcl', 'port = 1\ndata_dir = \n')).rejects.toThrow(/^cannot parse config file .*x1\.hcl: line 2, column 12: Invalid expression/);
+    await expect(load('x2.hcl', 'port = 1\nport = 2\n')).rejects.toThrow('line 2, column 1: Attribute redefined; The argument "port" was already set at line 1, column 1.');
+  });
+
+  it('keeps what is not a literal as its source text, as hcl2json did', async () => {
+    expect((await load('x3.hcl', 'data_dir = foo\n')).dataDir).toBe('${foo}');
+  });
+});
