@@ -11,9 +11,11 @@
 import { randomBytes, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { describeInstances } from './compute.js';
 import { ApiError, ec2AuthError, errorBody } from './errors.js';
+import { identityActions } from './identity.js';
 import { buildSignedData, OID, wrap64 } from './pki.js';
-import { paginate, queryResponse, required, type Action, type Call } from './query.js';
+import { queryResponse, type Call } from './query.js';
 import { AuthError, canonicalRequest, checkStructure, expectedSignature, parseAuth, parseQuery, sigEqual, type ParsedAuth, type SigInput } from './sigv4.js';
 import {
   addInstance,
@@ -24,7 +26,6 @@ import {
   isoNoMs,
   issueSession,
   mustInstance,
-  newAccessKey,
   now,
   roleByArn,
   type AddInstanceOptions,
@@ -32,7 +33,6 @@ import {
   type KeyRecord,
   type MetadataRequest,
   type QueuedHook,
-  type RoleRec,
   type Rsa2048SignatureAlgorithm,
   type SimCredentials,
   type SimInstance,
@@ -41,9 +41,8 @@ import {
   type SimRole,
   type SimState,
   type SimUser,
-  type UserRec,
 } from './state.js';
-import { el, NS, xmlDoc, type XmlNode } from './xml.js';
+import { tokenServiceActions } from './token-service.js';
 
 export { AuthError } from './sigv4.js';
 export type { AddInstanceOptions, InstanceStateName, MetadataRequest, SimCredentials, SimInstance, SimInstanceProfile, SimRequest, SimRole, SimUser } from './state.js';
@@ -216,208 +215,6 @@ function authenticate(s: SimState, inp: SigInput, auth: ParsedAuth): KeyRecord {
     'SignatureDoesNotMatch',
     'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.' +
       `\n\nThe Canonical String for this request should have been\n'${first!.canonical}'\n\nThe String-to-Sign should have been\n'${first!.stringToSign}'\n`,
-  );
-}
-
-// --- identity ----------------------------------------------------------------------------------
-
-const userXml = (u: UserRec) => [el('Path', u.path), el('UserName', u.name), el('UserId', u.userId), el('Arn', u.arn), el('CreateDate', isoNoMs(u.createDate))];
-const roleXml = (r: RoleRec) => [
-  el('Path', r.path),
-  el('RoleName', r.name),
-  el('RoleId', r.roleId),
-  el('Arn', r.arn),
-  el('CreateDate', isoNoMs(r.createDate)),
-  el(
-    'AssumeRolePolicyDocument',
-    encodeURIComponent(JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }] })),
-  ),
-  el('MaxSessionDuration', r.maxSessionDuration),
-];
-
-/** The user a call names in UserName, or the calling user when it names none. */
-function targetUser(s: SimState, call: Call): UserRec {
-  const name = call.params.UserName;
-  if (!name) {
-    if (!call.k.userName) throw new ApiError('ValidationError', 'Must specify userName when calling with non-User credentials', 400);
-    return s.users.get(`${call.k.accountId}/${call.k.userName}`)!;
-  }
-  const u = s.users.get(`${call.k.accountId}/${name}`);
-  if (!u) throw new ApiError('NoSuchEntity', `The user with name ${name} cannot be found.`, 404);
-  return u;
-}
-
-const identityActions: Record<string, Action> = {
-  GetUser: (s, call) => [el('User', userXml(targetUser(s, call)))],
-  GetRole: (s, call) => {
-    const name = required(call, 'RoleName');
-    const r = s.roles.get(`${call.k.accountId}/${name}`);
-    if (!r) throw new ApiError('NoSuchEntity', `The role with name ${name} cannot be found.`, 404);
-    return [el('Role', roleXml(r))];
-  },
-  GetInstanceProfile: (s, call) => {
-    const name = required(call, 'InstanceProfileName');
-    const p = s.profiles.get(`${call.k.accountId}/${name}`);
-    if (!p) throw new ApiError('NoSuchEntity', `Instance Profile ${name} cannot be found.`, 404);
-    return [
-      el('InstanceProfile', [
-        el('Path', p.path),
-        el('InstanceProfileName', p.name),
-        el('InstanceProfileId', p.id),
-        el('Arn', p.arn),
-        el('CreateDate', isoNoMs(p.createDate)),
-        el(
-          'Roles',
-          p.roleNames.map((rn) => s.roles.get(`${p.accountId}/${rn}`)).filter((r): r is RoleRec => !!r).map((r) => el('member', roleXml(r))),
-        ),
-      ]),
-    ];
-  },
-  ListAccessKeys: (s, call) => {
-    const u = targetUser(s, call);
-    const all = [...s.keys.values()].filter((k) => k.userName === u.name && k.accountId === u.accountId);
-    const { page, next } = paginate(s, all, call.params.Marker, 'Marker');
-    return [
-      el(
-        'AccessKeyMetadata',
-        page.map((k) => el('member', [el('UserName', u.name), el('AccessKeyId', k.accessKeyId), el('Status', k.status), el('CreateDate', isoNoMs(k.createDate))])),
-      ),
-      el('IsTruncated', next ? 'true' : 'false'),
-      ...(next ? [el('Marker', next)] : []),
-    ];
-  },
-  CreateAccessKey: (s, call) => {
-    const u = targetUser(s, call);
-    const count = [...s.keys.values()].filter((k) => k.userName === u.name && k.accountId === u.accountId).length;
-    if (count >= 2) throw new ApiError('LimitExceeded', 'Cannot exceed quota for AccessKeysPerUser: 2', 409);
-    const k = newAccessKey(s, u);
-    return [
-      el('AccessKey', [
-        el('UserName', u.name),
-        el('AccessKeyId', k.accessKeyId),
-        el('Status', 'Active'),
-        el('SecretAccessKey', k.secret),
-        el('CreateDate', isoNoMs(k.createDate)),
-      ]),
-    ];
-  },
-  DeleteAccessKey: (s, call) => {
-    const id = required(call, 'AccessKeyId');
-    const u = targetUser(s, call);
-    const k = s.keys.get(id);
-    if (!k || k.userName !== u.name || k.accountId !== u.accountId) throw new ApiError('NoSuchEntity', `The Access Key with id ${id} cannot be found.`, 404);
-    s.keys.delete(id);
-    return null;
-  },
-};
-
-// --- token-service -----------------------------------------------------------------------------
-
-/** The principal a verified key belongs to: an IAM user, or a role session for temporary credentials. */
-function callerIdentity(s: SimState, k: KeyRecord): { arn: string; userId: string; account: string } {
-  if (k.userName) {
-    const u = s.users.get(`${k.accountId}/${k.userName}`)!;
-    return { arn: u.arn, userId: u.userId, account: k.accountId };
-  }
-  const r = s.roles.get(`${k.accountId}/${k.roleName}`)!;
-  return { arn: `arn:aws:sts::${k.accountId}:assumed-role/${r.name}/${k.sessionName}`, userId: `${r.roleId}:${k.sessionName}`, account: k.accountId };
-}
-
-const tokenServiceActions: Record<string, Action> = {
-  GetCallerIdentity: (s, call) => {
-    const id = callerIdentity(s, call.k);
-    return [el('Arn', id.arn), el('UserId', id.userId), el('Account', id.account)];
-  },
-  AssumeRole: (s, call) => {
-    const roleArn = required(call, 'RoleArn');
-    const session = required(call, 'RoleSessionName');
-    if (!/^[\w+=,.@-]{2,64}$/.test(session))
-      throw new ApiError(
-        'ValidationError',
-        `1 validation error detected: Value '${session}' at 'roleSessionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@-]*`,
-        400,
-      );
-    const caller = callerIdentity(s, call.k);
-    const role = roleByArn(s, roleArn);
-    if (!role) throw new ApiError('AccessDenied', `User: ${caller.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`, 403);
-    const dur = call.params.DurationSeconds ? Number(call.params.DurationSeconds) : 3600;
-    if (!Number.isInteger(dur) || dur < 900)
-      throw new ApiError('ValidationError', `1 validation error detected: Value '${call.params.DurationSeconds}' at 'durationSeconds' failed to satisfy constraint: Member must have value greater than or equal to 900`, 400);
-    const max = call.k.sessionToken ? 3600 : role.maxSessionDuration; // role chaining is limited to one hour
-    if (dur > max) throw new ApiError('ValidationError', 'The requested DurationSeconds exceeds the MaxSessionDuration set for this role.', 400);
-    const k = issueSession(s, role, session, dur);
-    return [
-      el('AssumedRoleUser', [el('AssumedRoleId', `${role.roleId}:${session}`), el('Arn', `arn:aws:sts::${role.accountId}:assumed-role/${role.name}/${session}`)]),
-      el('Credentials', [el('AccessKeyId', k.accessKeyId), el('SecretAccessKey', k.secret), el('SessionToken', k.sessionToken!), el('Expiration', isoNoMs(k.expiration!))]),
-    ];
-  },
-};
-
-// --- compute -----------------------------------------------------------------------------------
-
-const STATE_CODES: Record<InstanceStateName, number> = {
-  pending: 0,
-  running: 16,
-  'shutting-down': 32,
-  terminated: 48,
-  stopping: 64,
-  stopped: 80,
-};
-
-function describeInstances(s: SimState, call: Call): string {
-  const ids: string[] = [];
-  for (let i = 1; call.params[`InstanceId.${i}`] !== undefined; i++) ids.push(call.params[`InstanceId.${i}`]);
-  for (const id of ids)
-    if (!/^i-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) throw new ApiError('InvalidInstanceID.Malformed', `Invalid id: "${id}"`, 400);
-  const visible = (i: SimInstance) => i.accountId === call.k.accountId && i.region === call.auth.region;
-  let found: SimInstance[];
-  if (ids.length) {
-    const missing = ids.filter((id) => !s.instances.has(id) || !visible(s.instances.get(id)!));
-    if (missing.length)
-      throw new ApiError(
-        'InvalidInstanceID.NotFound',
-        missing.length === 1 ? `The instance ID '${missing[0]}' does not exist` : `The instance IDs '${missing.join(', ')}' do not exist`,
-        400,
-      );
-    found = [...new Set(ids)].map((id) => s.instances.get(id)!);
-  } else {
-    found = [...s.instances.values()].filter(visible);
-  }
-  const { page, next } = paginate(s, found, call.params.NextToken, 'NextToken');
-  const items = page.map((i) => {
-    const prof = i.instanceProfile ? s.profiles.get(`${i.accountId}/${i.instanceProfile}`) : undefined;
-    const inst: XmlNode[] = [
-      el('instanceId', i.instanceId),
-      el('imageId', i.imageId),
-      el('instanceState', [el('code', STATE_CODES[i.state]), el('name', i.state)]),
-      el('privateDnsName', i.privateDnsName),
-      el('dnsName'),
-      el('reason'),
-      el('amiLaunchIndex', 0),
-      el('productCodes'),
-      el('instanceType', i.instanceType),
-      el('launchTime', i.pendingTime.replace(/Z$/, '.000Z')),
-      el('placement', [el('availabilityZone', i.availabilityZone), el('groupName'), el('tenancy', 'default')]),
-      el('monitoring', [el('state', 'disabled')]),
-      el('subnetId', i.subnetId),
-      el('vpcId', i.vpcId),
-      el('privateIpAddress', i.privateIp),
-      el('architecture', i.architecture),
-      el('rootDeviceType', 'ebs'),
-    ];
-    if (prof) inst.push(el('iamInstanceProfile', [el('arn', prof.arn), el('id', prof.id)]));
-    const tags = Object.entries(i.tags);
-    if (tags.length) inst.push(el('tagSet', tags.map(([key, value]) => el('item', [el('key', key), el('value', value)]))));
-    return el('item', [
-      el('reservationId', i.reservationId),
-      el('ownerId', i.accountId),
-      el('groupSet'),
-      el('instancesSet', [el('item', inst)]),
-    ]);
-  });
-  return xmlDoc(
-    el('DescribeInstancesResponse', [el('requestId', call.requestId), el('reservationSet', items), ...(next ? [el('nextToken', next)] : [])], { xmlns: NS.ec2 }),
-    true,
   );
 }
 
