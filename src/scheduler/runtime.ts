@@ -45,6 +45,12 @@ export class SchedulerRuntime {
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
+    /**
+     * Whether the named driver gives its tasks a file system of their own (a chroot). Exec into a task
+     * of any other driver runs on the host, which the ACL asks more for; the drivers are the node's, so
+     * the server, which builds both, answers for them.
+     */
+    readonly isolatesFs: (driver: string) => boolean,
     private readonly heartbeat: Pick<HeartbeatOptions, 'ttlMs' | 'graceMs' | 'failoverTtlMs'> = {},
     private readonly gcIntervalMs = GC_INTERVAL_MS,
   ) {}

@@ -42,6 +42,7 @@ import { leaderForwarder } from './cluster/forward-to-leader.js';
 import { nodeForwarder } from './cluster/node-forwarder.js';
 import { loadServerId } from './cluster/server-id.js';
 import { joinCluster, startMemberHeartbeat, type MemberHeartbeat } from './cluster/members.js';
+import { nodeDrivers } from '../client/drivers/registry.js';
 import type { LocalNodeOptions } from '../client/local-node.js';
 import type { NodeAgent } from '../client/node-agent.js';
 import type { Node } from '../scheduler/structs/node.js';
@@ -161,7 +162,10 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
-    const scheduler = new SchedulerRuntime(store, log, { ttlMs: opts.heartbeatTtlMs, graceMs: opts.heartbeatGraceMs, failoverTtlMs: opts.heartbeatFailoverTtlMs }, opts.gcIntervalMs);
+    // Every driver a node may run, the mock one included: exec's ACL goes by the task's driver, wherever it runs.
+    const drivers = nodeDrivers({ enableMockDriver: true });
+    const isolatesFs = (driver: string) => drivers.get(driver)?.fsIsolation === 'chroot';
+    const scheduler = new SchedulerRuntime(store, log, isolatesFs, { ttlMs: opts.heartbeatTtlMs, graceMs: opts.heartbeatGraceMs, failoverTtlMs: opts.heartbeatFailoverTtlMs }, opts.gcIntervalMs);
     const shutdown = new AbortController();
     const authMethods = createAuthMethods();
     const authBackends = { cloud: authMethods.cloud.backend };

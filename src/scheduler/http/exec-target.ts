@@ -5,7 +5,6 @@
  */
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { NsCap } from '../../secrets/policy/capabilities.js';
-import { nodeDrivers } from '../../client/drivers/registry.js';
 import { getAlloc } from '../state/allocs.js';
 import { allocTerminal, type Allocation } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
@@ -14,12 +13,6 @@ import { jobCache } from './alloc-view.js';
 import { nodeControl } from './alloc-endpoint.js';
 import type { ExecLaunch, WsRequest } from './ws-route.js';
 import { UUID } from '../../shared/ids.js';
-
-
-/** Drivers whose tasks see the host's file system: exec there is exec on the node itself. */
-function lacksFsIsolation(driver: string): boolean {
-  return nodeDrivers({ enableMockDriver: true }).get(driver)?.fsIsolation !== 'chroot';
-}
 
 export interface ExecTarget {
   alloc: Allocation;
@@ -41,7 +34,7 @@ export function execTarget(req: WsRequest, allocId: string, taskName: string): E
   const job = jobCache(req.services.store)(alloc);
   const task = job?.TaskGroups.find((g) => g.Name === alloc.TaskGroup)?.Tasks.find((t) => t.Name === taskName);
   if (!job || !task) throw new UserError(`task ${taskName} not found in allocation ${alloc.ID}`);
-  if (lacksFsIsolation(task.Driver) && !acl.allowsNamespace(alloc.Namespace, NsCap.AllocNodeExec)) throw new PermissionDenied('Permission denied');
+  if (!req.services.scheduler.isolatesFs(task.Driver) && !acl.allowsNamespace(alloc.Namespace, NsCap.AllocNodeExec)) throw new PermissionDenied('Permission denied');
   return { alloc, job, task };
 }
 
