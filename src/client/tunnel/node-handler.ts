@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { WebSocketServer } from 'ws';
 import type { NodeControl } from '../../scheduler/wire/node-control.js';
-import { Inbox, runExecStream } from '../../scheduler/http/exec-stream.js';
+import { Inbox, runExecStream } from '../../scheduler/wire/exec-stream.js';
 import { classify, refuseSocket } from '../../server/http/respond.js';
 import { UserError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';

@@ -11,7 +11,8 @@ import type { Job } from '../structs/job.js';
 import type { Task } from '../structs/task.js';
 import { jobCache } from './alloc-view.js';
 import { nodeControl } from './alloc-endpoint.js';
-import type { ExecLaunch, WsRequest } from './ws-route.js';
+import type { ExecLaunch } from '../wire/exec.js';
+import type { WsRequest } from './ws-route.js';
 import { UUID } from '../../shared/ids.js';
 
 export interface ExecTarget {

@@ -20,11 +20,12 @@ import type { RawRequest } from '../../server/http/types.js';
 import type { Services } from '../../server/services.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import { authenticate } from './caller.js';
-import { Inbox, closeReason, runExecStream } from './exec-stream.js';
+import { Inbox, closeReason, runExecStream } from '../wire/exec-stream.js';
 import { CLOSE_INTERNAL, CLOSE_POLICY } from '../../shared/ws-close.js';
 import { COMMON_QUERY } from './pipeline.js';
 import { matchRoute } from './route.js';
-import type { ExecLaunch, WsRequest, WsRouteDef } from './ws-route.js';
+import type { ExecLaunch } from '../wire/exec.js';
+import type { WsRequest, WsRouteDef } from './ws-route.js';
 import { createTunnelEndpoint, tunnelTarget } from './node-tunnel-endpoint.js';
 import { nodeServerFor } from './node-forward.js';
 

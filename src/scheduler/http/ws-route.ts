@@ -2,13 +2,13 @@
  * The scheduler's WebSocket endpoints (exec and job actions). Their declarations live beside the ordinary
  * routes; upgrade.ts authenticates the upgrade (token header, or the first frame with ws_handshake) and
  * then calls `prepare`, which checks everything a refusal can be made of. A refusal found before the
- * upgrade is an HTTP error; after it, a close frame (exec-stream.ts).
+ * upgrade is an HTTP error; after it, a close frame (src/scheduler/wire/exec-stream.ts).
  */
 import type { Fields } from '../../server/framework/field-schema.js';
 import type { FieldData } from '../../server/framework/field-data.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import type { Services } from '../../server/services.js';
-import type { ExecSession, TerminalSize } from '../wire/exec.js';
+import type { ExecLaunch } from '../wire/exec.js';
 
 export interface WsRequest {
   params: Record<string, string>;
@@ -16,12 +16,6 @@ export interface WsRequest {
   namespace: string;
   caller: TokenCaller;
   services: Services;
-}
-
-/** A session that passed every check; `start` runs the command. */
-export interface ExecLaunch {
-  tty: boolean;
-  start(size?: TerminalSize): Promise<ExecSession>;
 }
 
 export interface WsRouteDef {

@@ -1,7 +1,7 @@
 /**
  * An exec session running on a node, seen through its tunnel as the session of a node in this process
- * (ExecSession). The node speaks Nomad's exec frames on the WebSocket (exec-stream.ts runs there); its
- * close frame, when it ends without an exit, carries the error the session ended with.
+ * (ExecSession). The node speaks Nomad's exec frames on the WebSocket (src/scheduler/wire/exec-stream.ts
+ * runs there); its close frame, when it ends without an exit, carries the error the session ended with.
  */
 import type { WebSocket } from 'ws';
 import type { ExecExit, ExecSession, ExecStream, TerminalSize } from '../wire/exec.js';

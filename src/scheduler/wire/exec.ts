@@ -49,3 +49,9 @@ export interface ExecSession {
   kill(): void;
   readonly exited: Promise<ExecExit>;
 }
+
+/** A session that passed every check; `start` runs the command. */
+export interface ExecLaunch {
+  tty: boolean;
+  start(size?: TerminalSize): Promise<ExecSession>;
+}

@@ -8,10 +8,12 @@
  * Both sides send `{}` as a heartbeat; the server never drops a quiet session. Output is paused while
  * the client has too much unread (backpressure), and the session's processes are killed as soon as the
  * client goes away.
+ *
+ * The server's exec endpoints run it for a node in its own process, and a node behind a tunnel runs it
+ * on the WebSocket the server opens to it (src/client/tunnel/node-handler.ts).
  */
 import type { WebSocket } from 'ws';
-import type { ExecExit, ExecSession, TerminalSize } from '../wire/exec.js';
-import type { ExecLaunch } from './ws-route.js';
+import type { ExecExit, ExecLaunch, ExecSession, TerminalSize } from './exec.js';
 import { CLOSE_GOING_AWAY, CLOSE_INTERNAL, CLOSE_NORMAL, CLOSE_POLICY } from '../../shared/ws-close.js';
 
 /** Output frames carry at most this many raw bytes. */
