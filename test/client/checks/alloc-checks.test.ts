@@ -70,7 +70,8 @@ describe('service checks of an allocation', () => {
     const results = await waitFor(() => {
       const r = runner.checks();
       last = statuses(r);
-      return last.join() === expected.join() && r;
+      const ready = Object.values(r).find((c) => c.Check === 'ready');
+      return last.join() === expected.join() && ready?.StatusCode === 500 && r;
     }, 'every check to run and pass or fail as its target does').catch((err: Error) => {
       throw new Error(`${err.message}; last: ${last.join(', ')}`);
     });
