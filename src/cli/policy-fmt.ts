@@ -8,7 +8,7 @@ import path from 'node:path';
 import { UsageError, UserError } from '../shared/errors.js';
 import { parsePolicy } from '../secrets/policy/policy.js';
 import type { CommandContext } from './define.js';
-import { formatHcl } from './hcl-format.js';
+import { formatHcl } from '../shared/hcl/format.js';
 import { readFailure } from './read-failure.js';
 import { CommandFailure, reportingFailures } from './command-failure.js';
 

@@ -13,6 +13,11 @@ export interface Span {
   end: number;
 }
 
+/** A stretch of text that layout must copy as written. */
+export interface LexicalSpan extends Span {
+  kind: 'comment' | 'string' | 'heredoc';
+}
+
 export type TemplatePart =
   | string
   | { expr: Expr; text: string }
@@ -85,6 +90,8 @@ class Parser {
   /** Inside (), [] or {} of an expression newlines are insignificant; at attribute level they end it. */
   private nest = 0;
   readonly lines: LineIndex;
+  /** Kept only for lexicalSpans, by start offset: backtracking reads some stretches twice. */
+  spans: Map<number, LexicalSpan> | undefined;
 
   constructor(
     private readonly src: string,
@@ -114,10 +121,13 @@ class Parser {
       if (c === ' ' || c === '\t' || c === '\r') this.pos++;
       else if (c === '\n' && newlines) this.pos++;
       else if (c === '#' || this.startsWith('//')) {
+        const start = this.pos;
         while (this.pos < this.src.length && this.peek() !== '\n') this.pos++;
+        this.spans?.set(start, { kind: 'comment', start, end: this.pos });
       } else if (this.startsWith('/*')) {
         const end = this.src.indexOf('*/', this.pos + 2);
         if (end < 0) this.fail('Unterminated comment; a /* comment must end with */');
+        this.spans?.set(this.pos, { kind: 'comment', start: this.pos, end: end + 2 });
         this.pos = end + 2;
       } else return;
     }
@@ -502,6 +512,7 @@ class Parser {
       return false;
     }, true);
     this.pos++;
+    this.spans?.set(start, { kind: 'string', start, end: this.pos });
     return this.templateExpr(parts, start);
   }
 
@@ -671,6 +682,7 @@ class Parser {
     this.trimNext = false;
     const { parts } = this.templateParts((p) => p >= bodyEnd, false, strip);
     this.pos = bodyStart + m.index + m[0].length;
+    this.spans?.set(start, { kind: 'heredoc', start, end: this.pos });
     return this.templateExpr(parts, start);
   }
 }
@@ -695,6 +707,14 @@ export function templateParser(
 export function parseHcl(text: string, file: string, error: HclErrorClass = HclError, strict = false): SourceFile {
   const p = new Parser(text, file, error, strict);
   return { body: p.parseFile(), text, lines: p.lines };
+}
+
+/** The comments, quoted strings and heredocs of a text that parses, by start offset. */
+export function lexicalSpans(text: string, file: string, error: HclErrorClass = HclError): Map<number, LexicalSpan> {
+  const p = new Parser(text, file, error);
+  p.spans = new Map();
+  p.parseFile();
+  return p.spans;
 }
 
 /** Parses a single expression, as given to `-var` for non-string types. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatHcl } from '../../src/cli/hcl-format.js';
+import { formatHcl } from '../../../src/shared/hcl/format.js';
 
 describe('formatHcl', () => {
   it('indents by nesting, spaces tokens canonically and aligns the = of consecutive attributes', () => {

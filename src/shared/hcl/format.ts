@@ -3,8 +3,9 @@
  * nesting level, one space around `=` and after `,`, none inside brackets, the `=` of consecutive
  * attribute lines aligned, runs of blank lines made one, and one newline at the end. It works on tokens,
  * never on values, so comments, heredocs and the order of everything are kept; line breaks are kept too.
- * The caller checks that the text parses first: on text that does not, the layout is unspecified.
+ * The text must parse: the HCL reader finds its comments, strings and heredocs.
  */
+import { lexicalSpans } from './syntax.js';
 
 type Kind = 'comment' | 'string' | 'heredoc' | 'open' | 'close' | 'comma' | 'equals' | 'colon' | 'word';
 
@@ -15,72 +16,37 @@ interface Token {
 
 const PUNCTUATION: Record<string, Kind> = { '{': 'open', '[': 'open', '(': 'open', '}': 'close', ']': 'close', ')': 'close', ',': 'comma', ':': 'colon' };
 
-/** The end of the quoted string starting at `start`, past `${...}` and `%{...}` that may hold quotes. */
-function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  let depth = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '\\') i += 2;
-    else if ((c === '$' || c === '%') && text[i + 1] === '{') {
-      depth++;
-      i += 2;
-    } else if (depth > 0 && c === '}') {
-      depth--;
-      i++;
-    } else if (depth > 0 && c === '"') i = stringEnd(text, i);
-    else if (depth === 0 && (c === '"' || c === '\n')) return i + 1;
-    else i++;
-  }
-  return i;
-}
-
-/** The tokens of each line; a comment or heredoc that spans lines is one token of the line it starts on. */
+/**
+ * The tokens of each line; a comment or heredoc that spans lines is one token of the line it starts on.
+ * Comments, strings and heredocs are where the parser found them; between them only punctuation and words.
+ */
 function tokenLines(text: string): Token[][] {
+  const spans = lexicalSpans(text, 'policy.hcl');
   const lines: Token[][] = [[]];
   const push = (kind: Kind, s: string) => lines[lines.length - 1].push({ kind, text: s });
   let i = 0;
   while (i < text.length) {
     const c = text[i];
-    if (c === '\n') {
+    const span = spans.get(i);
+    if (span) {
+      const written = text.slice(i, span.end);
+      push(span.kind, span.kind === 'string' ? written : span.kind === 'comment' ? written.trimEnd() : written.replace(/[ \t\r]+$/, ''));
+      i = span.end;
+    } else if (c === '\n') {
       lines.push([]);
       i++;
     } else if (c === ' ' || c === '\t' || c === '\r') i++;
-    else if (c === '#' || (c === '/' && text[i + 1] === '/')) {
-      const end = text.indexOf('\n', i);
-      push('comment', text.slice(i, end === -1 ? text.length : end).trimEnd());
-      i = end === -1 ? text.length : end;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end === -1 ? text.length : end + 2;
-      push('comment', text.slice(i, stop));
-      i = stop;
-    } else if (c === '"') {
-      const end = stringEnd(text, i);
-      push('string', text.slice(i, end));
-      i = end;
-    } else if (c === '<' && text[i + 1] === '<' && /^<<-?[A-Za-z_]/.test(text.slice(i, i + 4))) {
-      const marker = /^<<-?([A-Za-z_][\w-]*)/.exec(text.slice(i))![1];
-      const close = new RegExp(`\\n[ \\t]*${marker}[ \\t]*(?=\\r?\\n|$)`, 'g');
-      close.lastIndex = i;
-      const found = close.exec(text);
-      const stop = found ? found.index + found[0].length : text.length;
-      push('heredoc', text.slice(i, stop).replace(/[ \t]+$/, ''));
-      i = stop;
-    } else if (c === '=' && text[i + 1] !== '=' && text[i + 1] !== '>' && !'!<>='.includes(text[i - 1] ?? '')) {
+    else if (c === '=' && text[i + 1] !== '=' && text[i + 1] !== '>' && !'!<>='.includes(text[i - 1] ?? '')) {
       push('equals', '=');
       i++;
     } else if (PUNCTUATION[c]) {
       push(PUNCTUATION[c], c);
       i++;
     } else {
-      const m = /^[^\s{}[\](),:="#]+/.exec(text.slice(i));
-      const word = m ? m[0] : c;
-      // `//` and `/*` inside a word start a comment: stop the word there.
-      const cut = word.search(/\/[/*]/);
-      const taken = cut > 0 ? word.slice(0, cut) : word;
-      push('word', taken);
-      i += taken.length;
+      let end = i + 1;
+      while (end < text.length && !/[\s{}[\](),:="#]/.test(text[end]) && !spans.has(end)) end++;
+      push('word', text.slice(i, end));
+      i = end;
     }
   }
   return lines;
