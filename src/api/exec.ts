@@ -4,6 +4,9 @@
  * drives the connection, so this module stays cheap for anything that only builds a URL.
  */
 import type { ApiClient } from './client.js';
+import type { ExecOutputFrame } from '../scheduler/wire/exec-stream.js';
+
+export type { ExecOutputFrame } from '../scheduler/wire/exec-stream.js';
 
 export interface ExecTarget {
   /** the full allocation UUID: the endpoint does not resolve prefixes */
@@ -60,15 +63,6 @@ export const ttySizeFrame = (rows: number, cols: number): string => JSON.stringi
 
 /** An empty frame keeps proxies (and the server's idle checks) from dropping a quiet session. */
 export const HEARTBEAT_FRAME = '{}';
-
-/** One frame from the server. Every key is optional: a heartbeat is `{}`, and unknown keys are ignored. */
-export interface ExecOutputFrame {
-  stdout?: { data?: string; close?: boolean };
-  stderr?: { data?: string; close?: boolean };
-  exited?: boolean;
-  /** Go's omitempty: a zero exit code arrives as `{}` */
-  result?: { exit_code?: number; signal?: number };
-}
 
 /** The exit code in an exit frame: 0 when omitted; 128 + the signal when only a signal is given. */
 export function exitCodeOf(frame: ExecOutputFrame): number {

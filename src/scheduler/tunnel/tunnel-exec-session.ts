@@ -5,16 +5,10 @@
  */
 import type { WebSocket } from 'ws';
 import type { ExecExit, ExecSession, ExecStream, TerminalSize } from '../wire/exec.js';
+import type { ExecOutputFrame } from '../wire/exec-stream.js';
 import { NodeAnswer } from '../wire/tunnel-protocol.js';
 import { InternalError } from '../../shared/errors.js';
 import { CLOSE_GOING_AWAY, CLOSE_POLICY } from '../../shared/ws-close.js';
-
-interface NodeFrame {
-  stdout?: { data?: string; close?: boolean };
-  stderr?: { data?: string; close?: boolean };
-  exited?: boolean;
-  result?: { exit_code?: number; signal?: number };
-}
 
 type Delivery = { kind: 'output'; stream: ExecStream; data: Buffer } | { kind: 'closed'; stream: ExecStream } | { kind: 'exit'; exit: ExecExit };
 
@@ -92,9 +86,9 @@ export class TunnelExecSession implements ExecSession {
   }
 
   private receive(data: Buffer): void {
-    let frame: NodeFrame;
+    let frame: ExecOutputFrame;
     try {
-      frame = JSON.parse(data.toString()) as NodeFrame;
+      frame = JSON.parse(data.toString()) as ExecOutputFrame;
     } catch {
       return;
     }

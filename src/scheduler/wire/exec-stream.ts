@@ -31,6 +31,15 @@ export interface ClientFrame {
   tty_size?: { height?: number; width?: number };
 }
 
+/** One frame to the client. Every key is optional: a heartbeat is `{}`, and unknown keys are ignored. */
+export interface ExecOutputFrame {
+  stdout?: { data?: string; close?: boolean };
+  stderr?: { data?: string; close?: boolean };
+  exited?: boolean;
+  /** Go's omitempty: a zero exit code arrives as `{}` */
+  result?: { exit_code?: number; signal?: number };
+}
+
 /** A close frame's reason, cut to what the protocol allows without splitting a character. */
 export function closeReason(message: string): string {
   let reason = message;
