@@ -85,7 +85,7 @@ export async function parsePolicy(name: string, text: string): Promise<Policy> {
     } else if (key === 'node') {
       policy.node = parseNodeBlock(ctx, value);
     } else {
-      throw fail(ctx, undefined, `unknown top-level key "${key}": only "path", "namespace" and "node" blocks are allowed`);
+      throw failAt(ctx, topLevelItem(ctx, key), `unknown top-level key "${key}": only "path", "namespace" and "node" blocks are allowed`);
     }
   }
   // Repeated blocks for one pattern in one document are merged here; the Acl merges across policies.
@@ -227,7 +227,7 @@ function labeledBlocks(ctx: Ctx, kind: Block['kind'], value: unknown): Block[] {
     value.forEach(addLabelMap);
   } else {
     // In HCL an array here means `path { ... }` without a label; anything else is `path = ...`.
-    throw fail(ctx, undefined, `"${kind}" must be a labeled block, as in ${kind} "<${kind === 'path' ? 'pattern' : 'name'}>" { ... }`);
+    throw failAt(ctx, topLevelItem(ctx, kind), `"${kind}" must be a labeled block, as in ${kind} "<${kind === 'path' ? 'pattern' : 'name'}>" { ... }`);
   }
   return out;
 }
@@ -264,22 +264,24 @@ function position(text: string, offset: number): string {
   return `line ${line}, column ${column}`;
 }
 
-function fail(ctx: Ctx, block: Block | undefined, message: string): UserError {
-  const line = block ? blockLine(ctx, block) : undefined;
+function fail(ctx: Ctx, block: Block, message: string): UserError {
+  const place = ctx.document?.place(block.body);
+  if (place) return failAt(ctx, place.start, message);
+  const line = blockLine(ctx, block);
   const at = line === undefined ? '' : `line ${line}: `;
   return new UserError(`failed to parse policy "${ctx.name}": ${at}${message}`);
 }
 
+/** Where the first top-level item of that name is written in an HCL policy. */
+function topLevelItem(ctx: Ctx, name: string): number | undefined {
+  return ctx.document?.place(ctx.document.value)?.items.get(name)?.[0];
+}
+
 /**
- * An HCL block's line is where its body was read from. JSON.parse drops positions, so a JSON block is
- * found by searching the text for its key. Best effort: when the label is written with escapes we cannot
- * reproduce, the line is simply omitted.
+ * JSON.parse drops positions, so a JSON block is found by searching the text for its key. Best effort:
+ * when the label is written with escapes we cannot reproduce, the line is simply omitted.
  */
 function blockLine(ctx: Ctx, block: Block): number | undefined {
-  if (ctx.document) {
-    const place = ctx.document.place(block.body);
-    return place && ctx.document.source.lines.pos(place.start).line;
-  }
   const header = new RegExp(`${escapeRegExp(JSON.stringify(block.label))}\\s*:`, 'g');
   let match: RegExpExecArray | null = null;
   for (let i = 0; i <= block.occurrence; i++) {

@@ -104,6 +104,12 @@ namespace "default" {
     expect((await parseError('path = "x"\n')).message).toMatch(/labeled block/);
   });
 
+  it('places block and top-level errors at line and column', async () => {
+    expect((await parseError('path "a" {\n}\n  path "secret/*" {\n  capabilities = ["reed"]\n}\n')).message).toContain(': line 3, column 3: path "secret/*"');
+    expect((await parseError('path "a" {\n}\n\n agent {\n}\n')).message).toContain(': line 4, column 2: unknown top-level key "agent"');
+    expect((await parseError('# x\npath {\n}\n')).message).toContain(': line 2, column 1: "path" must be a labeled block');
+  });
+
   it('rejects a block with two labels', async () => {
     const err = await parseError('path "a" "b" {\n}\n');
     expect(err.message).toContain('"b"');
