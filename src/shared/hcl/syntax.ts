@@ -78,12 +78,11 @@ export interface SourceFile {
 
 const BINARY_LEVELS: string[][] = [['||'], ['&&'], ['==', '!='], ['<=', '>=', '<', '>'], ['+', '-'], ['*', '/', '%']];
 
-function isIdStart(c: string): boolean {
-  return /[A-Za-z_]/.test(c);
-}
-function isIdChar(c: string): boolean {
-  return /[A-Za-z0-9_-]/.test(c);
-}
+/** Names as job files spell them; HCL2 itself, which strict mode follows, takes Unicode letters too. */
+const NAME_START = /[A-Za-z_]/;
+const NAME_CHAR = /[A-Za-z0-9_-]/;
+const HCL2_NAME_START = /[\p{ID_Start}_]/u;
+const HCL2_NAME_CHAR = /[\p{ID_Continue}-]/u;
 
 class Parser {
   private pos = 0;
@@ -100,6 +99,19 @@ class Parser {
     private readonly strict = false,
   ) {
     this.lines = new LineIndex(file, src);
+    this.nameStart = strict ? HCL2_NAME_START : NAME_START;
+    this.nameChar = strict ? HCL2_NAME_CHAR : NAME_CHAR;
+  }
+
+  private readonly nameStart: RegExp;
+  private readonly nameChar: RegExp;
+
+  private isIdStart(c: string): boolean {
+    return this.nameStart.test(c);
+  }
+
+  private isIdChar(c: string): boolean {
+    return this.nameChar.test(c);
   }
 
   fail(message: string, at = this.pos): never {
@@ -147,8 +159,8 @@ class Parser {
 
   private ident(): string {
     const start = this.pos;
-    if (!isIdStart(this.peek())) this.fail(`Expected a name${this.found()}`);
-    while (isIdChar(this.peek())) this.pos++;
+    if (!this.isIdStart(this.peek())) this.fail(`Expected a name${this.found()}`);
+    while (this.isIdChar(this.peek())) this.pos++;
     return this.src.slice(start, this.pos);
   }
 
@@ -213,7 +225,7 @@ class Parser {
           const t = this.template();
           if (t.k !== 'lit' || typeof t.v !== 'string') this.fail('Block labels cannot contain interpolations', at);
           labels.push(t.v);
-        } else if (isIdStart(this.peek())) labels.push(this.ident());
+        } else if (this.isIdStart(this.peek())) labels.push(this.ident());
         else this.fail(`Expected "=" after "${name}" for an argument, or labels and "{" for a block${this.found()}`);
         this.ws(false);
       }
@@ -326,7 +338,7 @@ class Parser {
   private splatRest(obj: Expr, full: boolean): Expr {
     const path: Array<{ attr: string } | { index: Expr }> = [];
     for (;;) {
-      if (this.peek() === '.' && isIdStart(this.peek(1))) {
+      if (this.peek() === '.' && this.isIdStart(this.peek(1))) {
         this.pos++;
         path.push({ attr: this.ident() });
       } else if (full && this.peek() === '[') {
@@ -362,7 +374,7 @@ class Parser {
     }
     if (c === '[') return this.tuple();
     if (c === '{') return this.object();
-    if (isIdStart(c)) {
+    if (this.isIdStart(c)) {
       const name = this.ident();
       if (name === 'true' || name === 'false') return { k: 'lit', v: name === 'true', start, end: this.pos };
       if (name === 'null') return { k: 'lit', v: null, start, end: this.pos };
@@ -399,7 +411,7 @@ class Parser {
 
   private isKeyword(word: string): boolean {
     this.ws();
-    return this.startsWith(word) && !isIdChar(this.src[this.pos + word.length] ?? '');
+    return this.startsWith(word) && !this.isIdChar(this.src[this.pos + word.length] ?? '');
   }
 
   private forHeader(): { keyVar: string | undefined; valVar: string; coll: Expr } {
@@ -480,7 +492,7 @@ class Parser {
       const keyStart = this.pos;
       let key: Expr;
       // A bare name is a literal key, as in HCL; parenthesise to use a variable's value as the key.
-      if (isIdStart(this.peek())) {
+      if (this.isIdStart(this.peek())) {
         const name = this.ident();
         key = { k: 'lit', v: name, start: keyStart, end: this.pos };
       } else key = this.expr();
@@ -593,7 +605,7 @@ class Parser {
         flush();
         this.nest++;
         this.ws();
-        const keyword = isIdStart(this.peek()) ? this.ident() : '';
+        const keyword = this.isIdStart(this.peek()) ? this.ident() : '';
         if (stops.includes(keyword)) {
           close(`%{ ${keyword} }`);
           return { parts, stop: keyword };

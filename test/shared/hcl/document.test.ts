@@ -25,6 +25,7 @@ describe('readDocument', () => {
     ['a { b = 1 }\n', { a: [{ b: 1 }] }],
     ['a = 1\na {\n}\n', { a: 1 }],
     ['x = {a = 1, a = 2}\n', { x: { a: 2 } }],
+    ['client {\n  meta {\n    räck-1 = "r1"\n  }\n}\n', { client: [{ meta: [{ 'räck-1': 'r1' }] }] }],
   ])('%j', (text, want) => {
     expect(read(text)).toEqual(want);
   });
