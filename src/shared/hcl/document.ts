@@ -87,14 +87,9 @@ function sortKeys(v: Plain): void {
 }
 
 function plainValue(text: string, e: Expr): Plain {
-  // A parenthesised literal is an expression to hcl2json, not a literal.
-  if (text[e.start] === '(') return `\${${text.slice(e.start, e.end)}}`;
+  const literal = literalValue(text, e);
+  if (literal !== undefined) return literal;
   switch (e.k) {
-    case 'lit':
-      return e.v as Plain;
-    case 'unary':
-      if (e.op === '-' && e.e.k === 'lit' && typeof e.e.v === 'number' && text[e.e.start] !== '(') return -e.e.v;
-      break;
     case 'tuple':
       return e.items.map((i) => plainValue(text, i));
     case 'object': {
@@ -105,10 +100,30 @@ function plainValue(text: string, e: Expr): Plain {
       }
       return out;
     }
-    case 'tmpl':
-      // Literal parts decoded, interpolations as written; a directive keeps the whole template as written.
-      const texts = e.parts.map((p) => (typeof p === 'string' ? p : 'text' in p ? p.text : undefined));
-      return texts.includes(undefined) ? text.slice(e.start, e.end) : texts.join('');
+    case 'tmpl': {
+      // `"${x}"` alone is x itself; otherwise literal parts are joined and the rest kept as written.
+      const [only] = e.parts;
+      if (e.parts.length === 1 && typeof only !== 'string' && 'text' in only) return plainValue(text, only.expr);
+      const texts = e.parts.map((p) => {
+        if (typeof p === 'string') return p;
+        if (!('text' in p)) return undefined;
+        const v = literalValue(text, p.expr);
+        return v === undefined || v === null ? p.text : String(v);
+      });
+      // A directive keeps the whole template as written.
+      return texts.includes(undefined) ? text.slice(e.start + 1, e.end - 1) : texts.join('');
+    }
   }
   return `\${${text.slice(e.start, e.end)}}`;
+}
+
+/** A literal, or one operator on one, which hcl2json folds; a parenthesised one it keeps as an expression. */
+function literalValue(text: string, e: Expr): Plain | undefined {
+  if (text[e.start] === '(') return undefined;
+  if (e.k === 'lit') return e.v as Plain;
+  // `-3` reads as one literal here, as an operator on 3 in HCL2, so `--3` is two operators there.
+  if (e.k !== 'unary' || e.e.k !== 'lit' || '(-'.includes(text[e.e.start])) return undefined;
+  if (e.op === '-' && typeof e.e.v === 'number') return -e.e.v;
+  if (e.op === '!' && typeof e.e.v === 'boolean') return !e.e.v;
+  return undefined;
 }
