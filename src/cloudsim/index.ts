@@ -6,19 +6,12 @@
  *    Signature V4 credential scope; every request's signature is verified like the real provider does;
  *  - an IMDSv2 instance metadata service under /latest/ for the "current" instance.
  *
- * See README.md in this folder for the behaviour list.
+ * This module is the handle tests and -dev-cloud hold; the state it drives and each service live in
+ * their own files. See README.md in this folder for the behaviour list.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { describeInstances } from './compute.js';
-import { ApiError, ec2AuthError, errorBody } from './errors.js';
-import { headerMap, send } from './http.js';
-import { identityActions } from './identity.js';
-import { handleMetadata, identityDocument } from './metadata.js';
-import { queryResponse, type Call } from './query.js';
-import { authenticate } from './signed-request.js';
-import { AuthError, parseAuth, parseQuery, type ParsedAuth, type SigInput } from './sigv4.js';
+import { delayNext, failNext, respondNext, setPageSize, type CannedAnswer, type FailureSpec } from './hooks.js';
+import { identityDocument } from './metadata.js';
+import { listen } from './server.js';
 import {
   addInstance,
   addInstanceProfile,
@@ -31,21 +24,18 @@ import {
   roleByArn,
   type AddInstanceOptions,
   type InstanceStateName,
-  type KeyRecord,
   type MetadataRequest,
-  type QueuedHook,
   type Rsa2048SignatureAlgorithm,
   type SimCredentials,
   type SimInstance,
   type SimInstanceProfile,
   type SimRequest,
   type SimRole,
-  type SimState,
   type SimUser,
 } from './state.js';
-import { tokenServiceActions } from './token-service.js';
 
 export { AuthError } from './sigv4.js';
+export type { CannedAnswer, FailureSpec } from './hooks.js';
 export type { AddInstanceOptions, InstanceStateName, MetadataRequest, SimCredentials, SimInstance, SimInstanceProfile, SimRequest, SimRole, SimUser } from './state.js';
 
 export interface CloudSimOptions {
@@ -113,188 +103,6 @@ export interface CloudSim {
   /** The identity document bytes the metadata service currently serves. */
   identityDocument(): Buffer;
   close(): Promise<void>;
-}
-
-// --- hooks -------------------------------------------------------------------------------------
-
-export interface FailureSpec {
-  status?: number;
-  code?: string;
-  message?: string;
-  /** How many consecutive matching calls fail (default 1). */
-  times?: number;
-}
-
-/** A raw answer for respondNext: sent as is, after the call was authenticated. */
-export interface CannedAnswer {
-  status?: number;
-  body: string;
-  contentType?: string;
-  /** How many consecutive matching calls get this answer (default 1). */
-  times?: number;
-}
-
-function failNext(s: SimState, action: string, spec: FailureSpec = {}): void {
-  const byCode: Record<string, number> = { Throttling: 400, RequestLimitExceeded: 503, InternalFailure: 500, InternalError: 500, ServiceUnavailable: 503 };
-  const byStatus: Record<number, string> = { 400: 'Throttling', 429: 'Throttling', 500: 'InternalFailure', 503: 'ServiceUnavailable' };
-  const status = spec.status ?? (spec.code ? (byCode[spec.code] ?? 400) : 503);
-  const code = spec.code ?? byStatus[status] ?? 'InternalFailure';
-  s.failures.push({ action, status, code, message: spec.message ?? (code === 'Throttling' ? 'Rate exceeded' : `Injected failure ${code}`), left: spec.times ?? 1 });
-}
-
-function respondNext(s: SimState, action: string, a: CannedAnswer): void {
-  s.canned.push({ action, status: a.status ?? 200, body: a.body, contentType: a.contentType ?? 'text/xml', left: a.times ?? 1 });
-}
-
-function delayNext(s: SimState, action: string, ms: number, times = 1): void {
-  s.delays.push({ action, ms, left: times });
-}
-
-function setPageSize(s: SimState, n: number | undefined): void {
-  if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new Error(`cloudsim: page size must be a positive integer: ${n}`);
-  s.pageSize = n;
-}
-
-/** The first hook queued for `action` ('*' matches any), used up once; undefined when none is. */
-function take<T extends QueuedHook>(queue: T[], action: string): T | undefined {
-  const i = queue.findIndex((h) => h.left > 0 && (h.action === action || h.action === '*'));
-  if (i < 0) return undefined;
-  const h = queue[i];
-  if (--h.left <= 0) queue.splice(i, 1);
-  return h;
-}
-
-// --- api ---------------------------------------------------------------------------------------
-
-async function handleApi(s: SimState, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
-  const requestId = randomUUID();
-  const rawUrl = req.url ?? '/';
-  const qi = rawUrl.indexOf('?');
-  const inp: SigInput = {
-    method: req.method ?? 'GET',
-    path: qi < 0 ? rawUrl : rawUrl.slice(0, qi),
-    query: qi < 0 ? '' : rawUrl.slice(qi + 1),
-    headers: headerMap(req),
-    body,
-  };
-  const params: Record<string, string> = {};
-  for (const [k, v] of parseQuery(inp.query)) if (!k.startsWith('X-Amz-')) params[k] = v;
-  const ct = (req.headers['content-type'] ?? '').toLowerCase();
-  if (body.length && (ct.startsWith('application/x-www-form-urlencoded') || ct === '')) for (const [k, v] of parseQuery(body.toString('utf8'))) params[k] = v;
-  const action = params.Action ?? '';
-  const entry: SimRequest = {
-    time: now(s),
-    service: '',
-    action,
-    accessKeyId: '',
-    region: '',
-    method: inp.method,
-    host: req.headers.host ?? '',
-    path: inp.path,
-    status: 200,
-    params,
-    requestId,
-    signedHeaders: [],
-  };
-  s.requests.push(entry);
-  const fail = (service: string, status: number, code: string, message: string) => {
-    entry.status = status;
-    entry.errorCode = code;
-    const ctype = service === 'ec2' ? 'text/xml;charset=UTF-8' : 'text/xml';
-    send(res, status, errorBody(service, code, message, requestId), ctype, { 'x-amzn-RequestId': requestId });
-  };
-
-  let auth: ParsedAuth | undefined;
-  try {
-    auth = parseAuth(inp);
-  } catch (e) {
-    if (e instanceof AuthError) return fail('sts', e.status, e.code, e.message);
-    throw e;
-  }
-  if (!auth) return fail('sts', 403, 'MissingAuthenticationToken', 'Request is missing Authentication Token');
-  const service = auth.service;
-  entry.service = service;
-  entry.accessKeyId = auth.accessKeyId;
-  entry.region = auth.region;
-  entry.signedHeaders = auth.signedHeaders;
-  if (service !== 'ec2' && service !== 'iam' && service !== 'sts')
-    return fail('sts', 400, 'UnknownService', `cloudsim does not simulate service "${service}"`);
-
-  let k: KeyRecord;
-  try {
-    k = authenticate(s, inp, auth);
-  } catch (e) {
-    if (!(e instanceof AuthError)) throw e;
-    const err = service === 'ec2' ? ec2AuthError(e) : e;
-    return fail(service, err.status, err.code, err.message);
-  }
-
-  const d = take(s.delays, action);
-  if (d) {
-    await new Promise((r) => setTimeout(r, d.ms));
-    if (res.destroyed) return; // the caller gave up waiting
-  }
-
-  const f = take(s.failures, action);
-  if (f) return fail(service, f.status, f.code, f.message);
-
-  const c = take(s.canned, action);
-  if (c) {
-    entry.status = c.status;
-    entry.requestId = '';
-    return send(res, c.status, c.body, c.contentType);
-  }
-
-  if (!action) return fail(service, 400, 'MissingAction', 'Missing Action');
-  const call: Call = { k, params, auth, requestId };
-  try {
-    if (service === 'ec2') {
-      if (action !== 'DescribeInstances') throw new ApiError('InvalidAction', `The action ${action} is not valid for this web service.`, 400);
-      return send(res, 200, describeInstances(s, call), 'text/xml;charset=UTF-8');
-    }
-    const table = service === 'iam' ? identityActions : tokenServiceActions;
-    const h = table[action];
-    if (!h) throw new ApiError('InvalidAction', `Could not find operation ${action} for version ${params.Version ?? 'NO_VERSION_SPECIFIED'}`, 400);
-    const result = h(s, call);
-    return send(res, 200, queryResponse(service, action, result, requestId), 'text/xml', { 'x-amzn-RequestId': requestId });
-  } catch (e) {
-    if (e instanceof ApiError) return fail(service, e.status, e.code, e.message);
-    throw e;
-  }
-}
-
-// --- server ------------------------------------------------------------------------------------
-
-interface SimServer {
-  readonly port: number;
-  close(): Promise<void>;
-}
-
-async function listen(s: SimState, port: number): Promise<SimServer> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      Promise.resolve()
-        .then(() => ((req.url ?? '').startsWith('/latest/') ? handleMetadata(s, req, res) : handleApi(s, req, res, body)))
-        .catch((e: unknown) => {
-          if (!res.headersSent) send(res, 500, errorBody('sts', 'InternalFailure', String(e), randomUUID()), 'text/xml');
-        });
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 /** The body of auth/<mount>/config/client that points a cloud mount at this simulator, as its root user. */
