@@ -34,7 +34,6 @@ import {
   type SimUser,
 } from './state.js';
 
-export { AuthError } from './sigv4.js';
 export type { CannedAnswer, FailureSpec } from './hooks.js';
 export type { AddInstanceOptions, InstanceStateName, MetadataRequest, SimCredentials, SimInstance, SimInstanceProfile, SimRequest, SimRole, SimUser } from './state.js';
 
