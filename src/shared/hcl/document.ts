@@ -37,19 +37,19 @@ export function readDocument(text: string, file: string, error: HclErrorClass = 
     const out: PlainBody = {};
     const place: Place = { start, items: new Map(), values: new Map() };
     places.set(out, place);
-    const attrs = new Set<string>();
+    const attrs = new Map<string, number>();
     for (const item of body.items) {
       const name = item.kind === 'attr' ? item.name : item.type;
       place.items.set(name, [...(place.items.get(name) ?? []), item.start]);
       if (item.kind === 'attr') {
         if (attrs.has(name)) {
-          const first = source.lines.pos(place.items.get(name)![0]);
+          const first = source.lines.pos(attrs.get(name)!);
           throw new error(
             `Attribute redefined; The argument "${name}" was already set at line ${first.line}, column ${first.column}. Each argument may be set only once.`,
             source.lines.pos(item.start),
           );
         }
-        attrs.add(name);
+        attrs.set(name, item.start);
         place.values.set(name, item.expr.start);
         out[name] = plain(item.expr);
         continue;
