@@ -1,7 +1,8 @@
 /**
- * A parser for the HCL2 native syntax subset that job files use. We parse HCL ourselves rather than
- * through the wasm hcl2json package because that package drops source positions (so schema errors could
- * not cite lines), loses block order across types, and is async per expression.
+ * The one HCL reader: job files, policies, the server's config file and `policy fmt` all parse here. We
+ * parse HCL ourselves rather than through the wasm hcl2json package because that package drops source
+ * positions (so errors could not cite lines), loses block order across types, is async per expression,
+ * and costs a third of a second to instantiate before its first parse.
  */
 import { HclError, LineIndex, type HclErrorClass } from './source.js';
 
