@@ -126,7 +126,7 @@ const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20'
  * The CLI's bundles turn `await import()` into `require()`: Node's import() starts its ES module loader
  * (some 2 ms, even for a built-in module) and, for a CommonJS file, scans it for its export names (some
  * 10 ms for a bundle), where require() loads the same file at once. The packages the CLI loads this way
- * (yaml, @cdktn/hcl2json) resolve to the same CommonJS file either way.
+ * (yaml) resolve to the same CommonJS file either way.
  */
 const cli = { ...common, supported: { 'dynamic-import': false } };
 

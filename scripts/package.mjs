@@ -7,14 +7,14 @@
 // unpacked on the first run (src/sea/unpack.ts): dist/'s bundles as they are (main.cjs and the bundles it
 // loads lazily, the executor, the worker), and the runtime packages from node_modules without what only
 // builds and editors use (typings, C sources, source maps, docs). A package may read any other file next
-// to itself (lmdb its compression dictionary, hcl2json its wasm), so everything else goes. Of native
+// to itself (lmdb its compression dictionary), so everything else goes. Of native
 // bindings it carries only those this Node loads, found by loading every runtime dependency in a child
 // process and reading its memory map: lmdb's binding for this ABI and libc, msgpackr-extract's, node-pty's.
 //
 // Why dist/ as it is, rather than one bundle of the CLI and the server as the main script: `svc version`
 // took 54 ms of CPU from bin/svc and 54 ms from this executable; one bundle took 74 ms, or 53 ms with
 // V8's code cache in the blob (measured on 2 cores, 40 runs each). As fast, then, but the bundle would
-// still need files on disk for the native bindings, hcl2json's wasm, the worker and the executor, and
+// still need files on disk for the native bindings, the worker and the executor, and
 // shims for the packages that find those next to themselves. Carried as they are, every package finds
 // its files where it expects them, and the executable runs the very files an install runs.
 import { execFileSync, spawnSync } from 'node:child_process';
