@@ -1,5 +1,5 @@
 /** The cluster's servers, as the secrets API lists them. */
-import type { HaNode } from '../server/cluster/member-views.js';
+import type { HaNode } from '../cluster/member-views.js';
 import type { ApiClient } from './client.js';
 
 /** GET /v1/sys/ha-status: the servers, the active node first (read at the top level, as Vault's client does). */

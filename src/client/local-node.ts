@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ClientTls } from '../api/tls.js';
 import type { Services } from '../server/services.js';
 import { authorizeNodeSecret } from '../scheduler/state/nodes.js';
-import { IN_PROCESS, recordHolder } from '../server/cluster/node-holders.js';
+import { IN_PROCESS, recordHolder } from '../cluster/node-holders.js';
 import { fingerprintNode } from './fingerprint.js';
 import { NodeAgent } from './node-agent.js';
 

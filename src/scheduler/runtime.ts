@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../shared/log.js';
 import { InternalError } from '../shared/errors.js';
-import { NO_LEADER } from '../server/cluster/forward-to-leader.js';
+import { NO_LEADER } from '../cluster/forward-to-leader.js';
 import type { Store } from '../storage/store.js';
 import { EvalBroker } from './broker.js';
 import { Heartbeats, type HeartbeatOptions } from './heartbeats.js';

@@ -35,13 +35,13 @@ import type { RawRequest, RawResponse } from './http/types.js';
 import type { ServerConfig, Services } from './services.js';
 import { VERSION } from '../version.js';
 import { SchedulerRuntime } from '../scheduler/runtime.js';
-import { SoleLeadership } from './cluster/sole-leadership.js';
-import type { Leadership, ServerIdentity } from './cluster/leadership.js';
-import { fencedStore } from './cluster/fenced-store.js';
-import { leaderForwarder } from './cluster/forward-to-leader.js';
-import { nodeForwarder } from './cluster/node-forwarder.js';
-import { loadServerId } from './cluster/server-id.js';
-import { joinCluster, startMemberHeartbeat, type MemberHeartbeat } from './cluster/members.js';
+import { SoleLeadership } from '../cluster/sole-leadership.js';
+import type { Leadership, ServerIdentity } from '../cluster/leadership.js';
+import { fencedStore } from '../cluster/fenced-store.js';
+import { leaderForwarder } from '../cluster/forward-to-leader.js';
+import { nodeForwarder } from '../cluster/node-forwarder.js';
+import { loadServerId } from '../cluster/server-id.js';
+import { joinCluster, startMemberHeartbeat, type MemberHeartbeat } from '../cluster/members.js';
 import { nodeDrivers } from '../client/drivers/registry.js';
 import type { LocalNodeOptions } from '../client/local-node.js';
 import type { NodeAgent } from '../client/node-agent.js';
@@ -154,7 +154,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const store = (opened = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage));
     const self: ServerIdentity = { ID: await loadServerId(dataDir), Name: hostname(), Address: '' };
     const leadership: Leadership = opts.storageUrl
-      ? new (await import('./cluster/pg-leadership.js')).PgLeadership(opts.storageUrl, store, self, log.named('leader'))
+      ? new (await import('../cluster/pg-leadership.js')).PgLeadership(opts.storageUrl, store, self, log.named('leader'))
       : new SoleLeadership(self);
     await bindKeyring(store, seal, opts.storageUrl ? 'the state in the PostgreSQL database' : `the state in ${dataDir}`);
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);

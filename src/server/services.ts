@@ -14,9 +14,9 @@ import type { MountService } from '../secrets/mounts/mount-service.js';
 import type { SecretMountService } from '../secrets/mounts/secret-mount-table.js';
 import type { IdentityService } from '../secrets/identity/identity-service.js';
 import type { SchedulerRuntime } from '../scheduler/runtime.js';
-import type { Leadership } from './cluster/leadership.js';
-import type { LeaderForwarder } from './cluster/forward-to-leader.js';
-import type { NodeForwarder } from './cluster/node-forwarder.js';
+import type { Leadership } from '../cluster/leadership.js';
+import type { LeaderForwarder } from '../cluster/forward-to-leader.js';
+import type { NodeForwarder } from '../cluster/node-forwarder.js';
 
 export interface ServerConfig {
   dev: boolean;

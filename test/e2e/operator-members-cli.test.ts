@@ -7,7 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinCluster } from '../../src/server/cluster/members.js';
+import { joinCluster } from '../../src/cluster/members.js';
 import { VERSION } from '../../src/version.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 

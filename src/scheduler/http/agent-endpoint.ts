@@ -11,8 +11,8 @@ import { defineRoute } from './route.js';
 import { agentMonitorRoute } from './agent-monitor-endpoint.js';
 import { agentStats } from './agent-stats.js';
 import { agentSelf } from './agent-self.js';
-import { listMembers } from '../../server/cluster/members.js';
-import { agentMembers } from '../../server/cluster/member-views.js';
+import { listMembers } from '../../cluster/members.js';
+import { agentMembers } from '../../cluster/member-views.js';
 
 export const agentRoutes = [
   defineRoute({

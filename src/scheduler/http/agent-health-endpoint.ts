@@ -5,7 +5,7 @@
  * is not healthy. `type=client` and `type=server` (repeatable) ask for those parts only, and a part asked
  * for that this server lacks (no node: `-client=false`) is unhealthy. Nomad asks no token for it.
  */
-import { NO_LEADER } from '../../server/cluster/forward-to-leader.js';
+import { NO_LEADER } from '../../cluster/forward-to-leader.js';
 import type { Services } from '../../server/services.js';
 import { defineRoute } from './route.js';
 

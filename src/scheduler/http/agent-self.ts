@@ -5,8 +5,8 @@
  * and what Nomad splits into RPC and serf, so the three ports (and addresses) are the same.
  */
 import type { Services } from '../../server/services.js';
-import { listMembers, type Member } from '../../server/cluster/members.js';
-import { agentMembers, type AgentMember } from '../../server/cluster/member-views.js';
+import { listMembers, type Member } from '../../cluster/members.js';
+import { agentMembers, type AgentMember } from '../../cluster/member-views.js';
 import { getNode } from '../state/nodes.js';
 
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';

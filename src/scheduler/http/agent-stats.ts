@@ -9,7 +9,7 @@ import type { Services } from '../../server/services.js';
 import { allocsOfNode } from '../state/allocs.js';
 import { allocTerminal } from '../structs/allocation.js';
 import { formatGoDuration } from '../../shared/duration.js';
-import { hostPort } from '../../server/cluster/member-views.js';
+import { hostPort } from '../../cluster/member-views.js';
 
 /** Go's GOARCH names for Node's process.arch values, where they differ. */
 const GO_ARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm: 'arm', arm64: 'arm64', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64' };

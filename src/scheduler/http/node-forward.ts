@@ -6,8 +6,8 @@
  * state disagree for a moment cannot pass it back and forth.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { holderElsewhere } from '../../server/cluster/node-holders.js';
-import { FORWARDED_HEADER } from '../../server/cluster/node-forwarder.js';
+import { holderElsewhere } from '../../cluster/node-holders.js';
+import { FORWARDED_HEADER } from '../../cluster/node-forwarder.js';
 import type { Services } from '../../server/services.js';
 import { getAlloc } from '../state/allocs.js';
 import { UUID } from '../../shared/ids.js';

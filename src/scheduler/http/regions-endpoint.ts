@@ -1,5 +1,5 @@
 /** GET /v1/regions: the regions the cluster knows, which for svc is its one region; Nomad asks no token for it. */
-import { agentMembers } from '../../server/cluster/member-views.js';
+import { agentMembers } from '../../cluster/member-views.js';
 import { defineRoute } from './route.js';
 
 export const regionsRoutes = [

@@ -2,8 +2,8 @@
  * GET /v1/status/leader and /v1/status/peers: the leader's address and the alive servers', as Nomad
  * writes server addresses (`host:port`). Nomad asks no token for them.
  */
-import { listMembers } from '../../server/cluster/members.js';
-import { statusLeader, statusPeers } from '../../server/cluster/member-views.js';
+import { listMembers } from '../../cluster/members.js';
+import { statusLeader, statusPeers } from '../../cluster/member-views.js';
 import { defineRoute } from './route.js';
 
 export const statusRoutes = [

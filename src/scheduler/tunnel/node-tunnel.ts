@@ -19,7 +19,7 @@ interface Waiting {
 }
 
 export class NodeTunnel {
-  /** tells this connection from the node's next one (see server/cluster/node-holders.ts) */
+  /** tells this connection from the node's next one (see cluster/node-holders.ts) */
   readonly id = uuid();
   readonly control: NodeControl;
   private readonly waiting = new Map<string, Waiting>();

@@ -4,8 +4,8 @@
  * HA mode: one leader, the others standbys sharing its state.
  */
 import { definePath } from '../framework/path.js';
-import { haStatus, sysLeader } from '../../server/cluster/member-views.js';
-import { listMembers } from '../../server/cluster/members.js';
+import { haStatus, sysLeader } from '../../cluster/member-views.js';
+import { listMembers } from '../../cluster/members.js';
 
 export const haPaths = [
   definePath({

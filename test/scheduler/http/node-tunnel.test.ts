@@ -9,7 +9,7 @@ import http from 'node:http';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { NODE_HOLDERS_TABLE } from '../../../src/server/cluster/node-holders.js';
+import { NODE_HOLDERS_TABLE } from '../../../src/cluster/node-holders.js';
 import { makeTempDir, startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import { writeTestPki, type TestPkiFiles } from '../../support/tls.js';

@@ -2,7 +2,7 @@ import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
 import { UsageError } from '../../../shared/errors.js';
 import type { OutputFormat } from '../../output/format.js';
-import type { HaNode } from '../../../server/cluster/member-views.js';
+import type { HaNode } from '../../../cluster/member-views.js';
 
 /** Go's time.RFC3339 of a timestamp the server sent: whole seconds, its zone kept. */
 function rfc3339Seconds(time: string): string {

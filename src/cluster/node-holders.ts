@@ -5,7 +5,7 @@
  * forward the request to that server (node-forwarder.ts), as Nomad's servers forward client requests to
  * the server a client is connected to.
  */
-import type { Store } from '../../storage/store.js';
+import type { Store } from '../storage/store.js';
 import { FAILED_AFTER_MS, MEMBERS_TABLE, type MemberRecord } from './members.js';
 
 export const NODE_HOLDERS_TABLE = 'node-holders';

@@ -5,7 +5,7 @@
  * and after a day it is no longer listed and the next heartbeat's write deletes it (Nomad reaps failed
  * members after 24 hours).
  */
-import type { Store, WriteTx } from '../../storage/store.js';
+import type { Store, WriteTx } from '../storage/store.js';
 import type { ServerIdentity } from './leadership.js';
 
 export const MEMBERS_TABLE = 'cluster-members';

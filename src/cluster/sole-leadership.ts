@@ -1,4 +1,4 @@
-import type { WriteTx } from '../../storage/store.js';
+import type { WriteTx } from '../storage/store.js';
 import type { LeaderRecord, Leadership, ServerIdentity } from './leadership.js';
 
 /**

@@ -4,7 +4,7 @@
  * (Nomad). svc servers reach each other over their API address, so it is also Vault's cluster address
  * and what Nomad calls the RPC address.
  */
-import { InternalError } from '../../shared/errors.js';
+import { InternalError } from '../shared/errors.js';
 import { NO_LEADER } from './forward-to-leader.js';
 import type { LeaderRecord, Leadership, ServerIdentity } from './leadership.js';
 import type { Member } from './members.js';

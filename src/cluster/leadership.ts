@@ -8,7 +8,7 @@
  * write of the leader's work checks, inside its transaction, that the state still names this server at its
  * term (fence): a server that lost the lead without knowing it yet can no longer write as leader.
  */
-import { META_TABLE, type Store, type WriteTx } from '../../storage/store.js';
+import { META_TABLE, type Store, type WriteTx } from '../storage/store.js';
 
 /** What `meta/leader` holds: the leader's term and how to reach it. */
 export interface LeaderRecord {

@@ -1,4 +1,4 @@
-import type { Store, WriteTx } from '../../storage/store.js';
+import type { Store, WriteTx } from '../storage/store.js';
 
 /**
  * The store as the leader's work sees it: every write first runs `fence` in its transaction, which throws

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import type { Logger } from '../../shared/log.js';
-import { META_TABLE, type Store, type WriteTx } from '../../storage/store.js';
-import { SERVER_SIDE_KEEPALIVE } from '../../storage/pg-store.js';
+import type { Logger } from '../shared/log.js';
+import { META_TABLE, type Store, type WriteTx } from '../storage/store.js';
+import { SERVER_SIDE_KEEPALIVE } from '../storage/pg-store.js';
 import { LEADER_KEY, NotLeader, readLeader, type LeaderRecord, type Leadership, type ServerIdentity } from './leadership.js';
 
 /**

@@ -12,10 +12,10 @@ import {
   REAP_AFTER_MS,
   startMemberHeartbeat,
   type MemberRecord,
-} from '../../../src/server/cluster/members.js';
-import type { ServerIdentity } from '../../../src/server/cluster/leadership.js';
-import { TestStore } from '../../scheduler/state/support.js';
-import { until } from '../../support/wait.js';
+} from '../../src/cluster/members.js';
+import type { ServerIdentity } from '../../src/cluster/leadership.js';
+import { TestStore } from '../scheduler/state/support.js';
+import { until } from '../support/wait.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 const server = (id: string, name = `host-${id}`, address = `http://10.0.0.${id.length}:4646`): ServerIdentity => ({ ID: id, Name: name, Address: address });

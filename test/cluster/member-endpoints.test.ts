@@ -5,9 +5,9 @@
  */
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILED_AFTER_MS, joinCluster, MEMBERS_TABLE } from '../../../src/server/cluster/members.js';
-import { VERSION } from '../../../src/version.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { FAILED_AFTER_MS, joinCluster, MEMBERS_TABLE } from '../../src/cluster/members.js';
+import { VERSION } from '../../src/version.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 let ts: TestServer;
 let port: string;

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { uuid } from '../../shared/ids.js';
-import { createPrivateFile, readPrivateFile } from '../../storage/private-file.js';
+import { uuid } from '../shared/ids.js';
+import { createPrivateFile, readPrivateFile } from '../storage/private-file.js';
 
 /**
  * The server's ID in the cluster, kept in its data dir (`server-id`) so that a restarted server is the same

@@ -5,15 +5,15 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgStore } from '../../../src/storage/pg-store.js';
-import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
-import { META_TABLE, type Store, type WriteTx } from '../../../src/storage/store.js';
-import { LOCK_SESSION_NAME, PgLeadership } from '../../../src/server/cluster/pg-leadership.js';
-import { NotLeader, readLeader } from '../../../src/server/cluster/leadership.js';
-import { fencedStore } from '../../../src/server/cluster/fenced-store.js';
-import { createLogger } from '../../../src/shared/log.js';
-import { createDatabase, startPostgres, type Postgres } from '../../support/postgres.js';
-import { until as waitUntil } from '../../support/wait.js';
+import { openPgStore } from '../../src/storage/pg-store.js';
+import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
+import { META_TABLE, type Store, type WriteTx } from '../../src/storage/store.js';
+import { LOCK_SESSION_NAME, PgLeadership } from '../../src/cluster/pg-leadership.js';
+import { NotLeader, readLeader } from '../../src/cluster/leadership.js';
+import { fencedStore } from '../../src/cluster/fenced-store.js';
+import { createLogger } from '../../src/shared/log.js';
+import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
+import { until as waitUntil } from '../support/wait.js';
 
 let postgres: Postgres;
 
