@@ -1,5 +1,5 @@
 import { InternalError } from '../shared/errors.js';
-import type { RawRequest, RawResponse } from '../server/http/types.js';
+import type { RawRequest, RawResponse } from '../framework/http/types.js';
 import type { Leadership } from './leadership.js';
 import { peerAgents, peerRequest, type PeerTls } from './peer-agents.js';
 

@@ -9,7 +9,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { InternalError } from '../shared/errors.js';
-import type { RawRequest, RawResponse } from '../server/http/types.js';
+import type { RawRequest, RawResponse } from '../framework/http/types.js';
 import { peerAgents, peerRequest, type PeerTls } from './peer-agents.js';
 
 /** How long the other server has to answer a forwarded request, or to take a forwarded upgrade's connection. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { RawRequest, RawResponse } from '../server/http/types.js';
+import type { RawRequest, RawResponse } from '../framework/http/types.js';
 import { forwardedHeaders, relayedHeaders } from './peer-headers.js';
 
 /** What this server presents to the other servers of the cluster, and the CAs it trusts for them. */

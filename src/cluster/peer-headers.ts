@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { RawRequest } from '../server/http/types.js';
+import type { RawRequest } from '../framework/http/types.js';
 
 /** Headers that describe a connection to one server, not the request: not passed on to another server. */
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-connection']);

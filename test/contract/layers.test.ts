@@ -1,6 +1,6 @@
 /**
  * The floors of src/, checked on the sources' import statements, type-only imports included. Each area
- * (a top-level folder of src/, or a deeper folder FLOORS names, such as server/http, which is a floor
+ * (a top-level folder of src/, or a deeper folder FLOORS names, such as scheduler/wire, which is a floor
  * apart from the rest of its folder) stands on one floor and imports only from its own floor and those
  * below it, and no two areas import each other: a floor can then be read, tested, bundled and replaced
  * without the ones above it. An area no floor names fails the check, so a new folder is placed on purpose.
@@ -22,7 +22,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const FLOORS: ReadonlyArray<{ floor: string; areas: readonly string[] }> = [
   { floor: 'shared', areas: ['shared', 'version.ts'] },
   { floor: 'storage', areas: ['storage'] },
-  { floor: 'framework', areas: ['server/http', 'server/framework'] },
+  { floor: 'framework', areas: ['framework'] },
   // Each knows one outside format or service and no feature of svc.
   { floor: 'libraries', areas: ['cloud', 'cloudsim', 'jobspec'] },
   // Below both sides: the scheduler's routes relay these frames as much as the node speaks them.

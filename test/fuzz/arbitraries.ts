@@ -4,7 +4,7 @@
  * part replaced by anything JSON can hold.
  */
 import fc from 'fast-check';
-import type { FieldSchema } from '../../src/server/framework/field-schema.js';
+import type { FieldSchema } from '../../src/framework/schema/field-schema.js';
 
 /** Strings a careless handler trips on: empty, blank, path tricks, control and wide characters, long ones. */
 export const nastyString: fc.Arbitrary<string> = fc.oneof(

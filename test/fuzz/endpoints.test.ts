@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend, PathDef } from '../../src/secrets/framework/path.js';
-import type { Operation } from '../../src/server/framework/field-schema.js';
+import type { Operation } from '../../src/framework/schema/field-schema.js';
 import { sysBackend } from '../../src/secrets/sys/backend.js';
 import { identityBackend } from '../../src/secrets/identity/backend.js';
 import { tokenBackend } from '../../src/secrets/token/backend.js';

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { schedulerRoutes } from '../../src/scheduler/http/routes.js';
 import { defineRoute, isOpenRoute, type RouteDef } from '../../src/scheduler/http/route.js';
 import { definePath, matchPath, type Backend, type PathDef } from '../../src/secrets/framework/path.js';
-import type { Fields, Operation } from '../../src/server/framework/field-schema.js';
+import type { Fields, Operation } from '../../src/framework/schema/field-schema.js';
 
 const NOTHING_POLICY = 'path "nothing/*" {\n  capabilities = ["read"]\n}\n';
 const HIDDEN_NAMESPACE = 'walk-hidden';

@@ -3,8 +3,8 @@
  * its values), as FieldData applies them to every request, and as help and the generated flags show them.
  */
 import { describe, expect, it } from 'vitest';
-import { FieldData } from '../../src/server/framework/field-data.js';
-import type { Fields } from '../../src/server/framework/field-schema.js';
+import { FieldData } from '../../src/framework/schema/field-data.js';
+import type { Fields } from '../../src/framework/schema/field-schema.js';
 import { flagsFromFields } from '../../src/cli/flags/from-fields.js';
 import { definePath } from '../../src/secrets/framework/path.js';
 import { renderPathHelp } from '../../src/secrets/framework/help.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FieldData, coerceField } from '../../src/server/framework/field-data.js';
-import type { FieldSchema, Fields } from '../../src/server/framework/field-schema.js';
+import { FieldData, coerceField } from '../../src/framework/schema/field-data.js';
+import type { FieldSchema, Fields } from '../../src/framework/schema/field-schema.js';
 import { definePath, type Backend } from '../../src/secrets/framework/path.js';
 import { UserError } from '../../src/shared/errors.js';
 import { formatDuration, parseDurationSeconds } from '../../src/shared/duration.js';

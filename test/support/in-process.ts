@@ -4,7 +4,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { buildServer, type ServerOptions, type SvcServer } from '../../src/server/app.js';
-import type { RawRequest } from '../../src/server/http/types.js';
+import type { RawRequest } from '../../src/framework/http/types.js';
 import { makeTempDir } from './server.js';
 
 export interface InProcessAnswer {

@@ -3,7 +3,7 @@
  * the flags, the help, the man page and the completions agree. `toRequestData` maps parsed flag values
  * back to the request body under the field names.
  */
-import { valueAliasNote, type FieldSchema, type Fields } from '../../server/framework/field-schema.js';
+import { valueAliasNote, type FieldSchema, type Fields } from '../../framework/schema/field-schema.js';
 import type { FlagSpec, FlagType, FlagValues } from '../define.js';
 
 const FLAG_TYPE: Record<FieldSchema['type'], FlagType> = {

@@ -10,7 +10,7 @@ import { text } from 'node:stream/consumers';
 import { WebSocketServer } from 'ws';
 import type { NodeControl } from '../../scheduler/wire/node-control.js';
 import { Inbox, runExecStream } from '../../scheduler/wire/exec-stream.js';
-import { classify, refuseSocket } from '../../server/http/respond.js';
+import { classify, refuseSocket } from '../../framework/http/respond.js';
 import { UserError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { FileReadOptions, LogReadOptions } from '../../scheduler/wire/alloc-fs.js';

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { TokenEntry } from '../../secrets/token/token-entry.js';
-import { tokenFromHeaders } from '../../server/http/token-header.js';
+import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import { defineRoute } from './route.js';
 
 export interface NomadAclToken {

@@ -4,8 +4,8 @@
  * registered with. A node has no policies: it may only speak for itself, which its routes check.
  */
 import { PermissionDenied } from '../../shared/errors.js';
-import { tokenFromHeaders } from '../../server/http/token-header.js';
-import type { RawRequest } from '../../server/http/types.js';
+import { tokenFromHeaders } from '../../framework/http/token-header.js';
+import type { RawRequest } from '../../framework/http/types.js';
 import type { Services } from '../../server/services.js';
 import { callerOf, tokenUsable, type TokenCaller } from '../../secrets/token/caller.js';
 import { nodeSecretMatches } from '../state/nodes.js';

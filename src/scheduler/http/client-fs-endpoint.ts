@@ -12,7 +12,7 @@ import { allocForRequest, nodeControl, taskNames } from './alloc-endpoint.js';
 import { defineRoute, type RouteResult, type SchedulerRequest } from './route.js';
 import type { AllocFs } from '../wire/alloc-fs.js';
 import { sendEvents, type StreamEvent } from '../wire/stream-frames.js';
-import type { Fields } from '../../server/framework/field-schema.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
 import type { Store } from '../../storage/store.js';
 
 const JSON_TYPE = 'application/json';

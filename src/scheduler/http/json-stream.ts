@@ -5,7 +5,7 @@
  * Everything that can fail with a 4xx is checked before the stream is returned, since its status is
  * sent first.
  */
-import type { ResponseStream } from '../../server/http/types.js';
+import type { ResponseStream } from '../../framework/http/types.js';
 import { nextTurn, SCAN_BATCH } from '../state/scan.js';
 import type { RouteResult } from './route.js';
 

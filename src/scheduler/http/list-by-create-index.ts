@@ -4,7 +4,7 @@
  * paging token) from `<CreateIndex>.<ID>` to the ID, as Nomad walks its ID index then; reverse; a filter
  * over each full record; paging with X-Svc-NextToken.
  */
-import type { Fields } from '../../server/framework/field-schema.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
 import { compileFilter } from '../filter/index.js';
 import { compareCreateIndexTokens, createIndexToken, paginate, validateHexPrefix } from './paging.js';
 import type { RouteResult, SchedulerRequest } from './route.js';

@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { TUNNEL_PROTOCOL } from '../wire/tunnel-protocol.js';
 import { forgetHolder, recordHolder } from '../../cluster/node-holders.js';
-import type { RawRequest } from '../../server/http/types.js';
+import type { RawRequest } from '../../framework/http/types.js';
 import type { Services } from '../../server/services.js';
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { authenticateNode } from './caller.js';

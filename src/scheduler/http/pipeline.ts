@@ -2,18 +2,18 @@
  * The scheduler API pipeline: route table lookup, token and namespace ACL, query coercion, blocking
  * queries, and Nomad's plain-text errors.
  */
-import { jsonSyntaxProblem } from '../../server/http/json-error.js';
+import { jsonSyntaxProblem } from '../../framework/http/json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
-import { FieldData } from '../../server/framework/field-data.js';
-import type { Fields } from '../../server/framework/field-schema.js';
-import { classify, schedulerError, schedulerJson } from '../../server/http/respond.js';
-import type { RawRequest, RawResponse, ResponseStream } from '../../server/http/types.js';
+import { FieldData } from '../../framework/schema/field-data.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
+import { classify, schedulerError, schedulerJson } from '../../framework/http/respond.js';
+import type { RawRequest, RawResponse, ResponseStream } from '../../framework/http/types.js';
 import type { Services } from '../../server/services.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import { authenticate, authenticateNode, registeringNode, type AnonymousCaller, type Caller } from './caller.js';
-import { tokenFromHeaders } from '../../server/http/token-header.js';
+import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import { nodeServerFor } from './node-forward.js';
 import { withNomadTwins } from './nomad-headers.js';
 import { isNodeRoute, isOpenRoute, isRegistrationRoute, literalSegments, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';

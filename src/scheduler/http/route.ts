@@ -3,9 +3,9 @@
  * names for the endpoint, the query parameters, and the handler. Errors become plain-text bodies as
  * Nomad answers them.
  */
-import type { Fields } from '../../server/framework/field-schema.js';
-import type { FieldData } from '../../server/framework/field-data.js';
-import type { RawRequest, ResponseStream } from '../../server/http/types.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
+import type { RawRequest, ResponseStream } from '../../framework/http/types.js';
 import type { Services } from '../../server/services.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import type { AnonymousCaller, Caller, NodeCaller } from './caller.js';

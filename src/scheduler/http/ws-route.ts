@@ -4,8 +4,8 @@
  * then calls `prepare`, which checks everything a refusal can be made of. A refusal found before the
  * upgrade is an HTTP error; after it, a close frame (src/scheduler/wire/exec-stream.ts).
  */
-import type { Fields } from '../../server/framework/field-schema.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import type { Services } from '../../server/services.js';
 import type { ExecLaunch } from '../wire/exec.js';

@@ -3,7 +3,7 @@
  * tokenutil's rules and messages, checking them against the mount's TTLs, and showing them on read. Any
  * auth method's role endpoint uses it with the fields of token-fields.ts.
  */
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import type { Services } from '../../server/services.js';
 import { UserError } from '../../shared/errors.js';
 import { formatDuration } from '../../shared/duration.js';

@@ -2,7 +2,7 @@
  * The token settings an auth method's role carries (Vault's tokenutil): the schema shared by every role
  * endpoint and the flags of the commands that write roles. Server-free, like every field file.
  */
-import type { Fields } from '../../server/framework/field-schema.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
 
 export const TOKEN_TYPES = ['default', 'service', 'batch'] as const;
 

@@ -3,7 +3,7 @@
  * OpenAPI document. Nothing here is written by hand per endpoint, so the help cannot drift from what the
  * server accepts.
  */
-import { nameAliasNote, valueAliasNote, type FieldSchema, type FieldType, type Fields, type Operation } from '../../server/framework/field-schema.js';
+import { nameAliasNote, valueAliasNote, type FieldSchema, type FieldType, type Fields, type Operation } from '../../framework/schema/field-schema.js';
 import type { Backend, PathDef } from './path.js';
 
 /** Vault's names for its field types, so help text reads the same as Vault's. */

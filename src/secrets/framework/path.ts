@@ -3,8 +3,8 @@
  * path has a pattern, field schemas and one handler per operation. The same declaration answers
  * requests, `svc path-help`, and the CLI's generated flags.
  */
-import type { Fields, Operation } from '../../server/framework/field-schema.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { Fields, Operation } from '../../framework/schema/field-schema.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import type { Services } from '../../server/services.js';
 import type { TokenEntry } from '../token/token-entry.js';
 import type { RenewSettings } from '../token/token-service.js';

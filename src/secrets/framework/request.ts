@@ -2,8 +2,8 @@
  * What a secrets handler is given and answers: the request as the pipeline resolved it (mount, path
  * parameters, the caller), and the response the pipeline wraps in Vault's envelope.
  */
-import type { Operation } from '../../server/framework/field-schema.js';
-import type { RawRequest } from '../../server/http/types.js';
+import type { Operation } from '../../framework/schema/field-schema.js';
+import type { RawRequest } from '../../framework/http/types.js';
 import type { Services } from '../../server/services.js';
 import type { AuthBlock } from '../token/auth-block.js';
 import type { TokenCaller } from '../token/caller.js';

@@ -1,5 +1,5 @@
 /** A secrets answer in Vault's JSON envelope; errors are written by the transport's secretsError. */
-import type { RawResponse } from '../../server/http/types.js';
+import type { RawResponse } from '../../framework/http/types.js';
 import type { SecretsResponse } from '../framework/request.js';
 
 /** `topLevel`: the route is one where Vault repeats `data`'s keys beside the envelope's (top-level-routes.ts). */

@@ -3,14 +3,14 @@
  * fields, count the token use, run the handler. Every step that can fail does so before the handler
  * runs, so a handler never sees an unauthorised caller or an ill-typed field.
  */
-import { jsonSyntaxProblem } from '../../server/http/json-error.js';
+import { jsonSyntaxProblem } from '../../framework/http/json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { NotFound, PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
-import { FieldData, coerceField } from '../../server/framework/field-data.js';
-import type { Operation } from '../../server/framework/field-schema.js';
-import { classify, secretsError } from '../../server/http/respond.js';
-import { tokenFromHeaders } from '../../server/http/token-header.js';
-import type { RawRequest, RawResponse } from '../../server/http/types.js';
+import { FieldData, coerceField } from '../../framework/schema/field-data.js';
+import type { Operation } from '../../framework/schema/field-schema.js';
+import { classify, secretsError } from '../../framework/http/respond.js';
+import { tokenFromHeaders } from '../../framework/http/token-header.js';
+import type { RawRequest, RawResponse } from '../../framework/http/types.js';
 import type { Services } from '../../server/services.js';
 import { matchPath, type Backend, type PathDef } from '../framework/path.js';
 import { pathHelpResponse, renderBackendHelp } from '../framework/help.js';

@@ -2,7 +2,7 @@
  * Field schemas of the identity endpoints. They live apart from the handlers because the CLI builds its
  * flags from them, and the CLI bundle must not pull in server code.
  */
-import type { FieldSchema, Fields } from '../../server/framework/field-schema.js';
+import type { FieldSchema, Fields } from '../../framework/schema/field-schema.js';
 
 const entityName: FieldSchema = {
   type: 'string',

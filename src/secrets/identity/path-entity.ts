@@ -4,7 +4,7 @@
  * that updates answers 204. identity/entity/merge folds entities into one (entity-merge.ts has the rules).
  */
 import { NotFound, UserError } from '../../shared/errors.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import { definePath } from '../framework/path.js';
 import type { SecretsResponse } from '../framework/request.js';
 import { ENTITY_FIELDS, ENTITY_ID_FIELDS, ENTITY_MERGE_FIELDS, ENTITY_NAME_FIELDS } from './fields.js';

@@ -4,7 +4,7 @@
  * answers 204, and member_group_ids is computed from the groups that name this one as a parent.
  */
 import { NotFound } from '../../shared/errors.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import type { Services } from '../../server/services.js';
 import { definePath } from '../framework/path.js';
 import type { SecretsResponse } from '../framework/request.js';

@@ -5,7 +5,7 @@
  * is given.
  */
 import { UserError } from '../../shared/errors.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import { definePath } from '../framework/path.js';
 import { LOOKUP_ENTITY_FIELDS, LOOKUP_GROUP_FIELDS } from './fields.js';
 import type { EntityEntry, GroupEntry } from './identity-service.js';

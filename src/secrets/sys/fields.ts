@@ -2,7 +2,7 @@
  * Field schemas of the sys endpoints that the CLI also uses. Kept apart from the path handlers so the CLI
  * bundle imports these declarations without pulling in server code.
  */
-import type { Fields } from '../../server/framework/field-schema.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
 
 export const POLICY_NAME_FIELD: Fields = {
   name: { type: 'lowercase-string', description: 'The name of the policy. Names are case-insensitive and stored lower-cased.' },

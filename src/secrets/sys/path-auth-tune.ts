@@ -6,7 +6,7 @@
 import { UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
 import { definePath } from '../framework/path.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import { normaliseAuthPath } from '../mounts/mount-table.js';
 import type { MountEntry } from '../mounts/mount-service.js';
 import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../token/token-store.js';

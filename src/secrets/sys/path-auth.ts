@@ -3,7 +3,7 @@
  * Vault, everything under sys/auth/ also needs `sudo`, while the listing needs only `read`.
  */
 import { UserError } from '../../shared/errors.js';
-import { coerceField } from '../../server/framework/field-data.js';
+import { coerceField } from '../../framework/schema/field-data.js';
 import { definePath } from '../framework/path.js';
 import { normaliseAuthPath } from '../mounts/mount-table.js';
 import type { MountEntry } from '../mounts/mount-service.js';

@@ -6,7 +6,7 @@
  */
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import type { Acl } from '../policy/acl.js';
 import type { TokenEntry } from '../token/token-entry.js';
 import { callerOf } from '../token/caller.js';

@@ -5,8 +5,8 @@
  * that route on the status alone.
  */
 import { UserError } from '../../shared/errors.js';
-import type { FieldData } from '../../server/framework/field-data.js';
-import type { Fields } from '../../server/framework/field-schema.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
+import type { Fields } from '../../framework/schema/field-schema.js';
 import { definePath } from '../framework/path.js';
 import { CLUSTER_NAME, clusterId, initialized } from './cluster-identity.js';
 

@@ -4,7 +4,7 @@
  */
 import { NotFound, UserError } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import type { SecretsRequest } from '../framework/request.js';
 import type { PolicyService } from '../policy/policy-service.js';
 import { LEGACY_POLICY_FIELDS, POLICY_FIELDS } from './fields.js';

@@ -2,7 +2,7 @@
  * Field schemas of the auth/token/* endpoints. The server paths and the `svc token` commands both import
  * them (the CLI's flags are generated from them), so this file must stay free of server code.
  */
-import type { FieldSchema, Fields } from '../../server/framework/field-schema.js';
+import type { FieldSchema, Fields } from '../../framework/schema/field-schema.js';
 
 export const TOKEN_CREATE_FIELDS: Fields = {
   policies: {

@@ -5,7 +5,7 @@
  */
 import { definePath, type Handler, type PathDef } from '../framework/path.js';
 import type { SecretsRequest } from '../framework/request.js';
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import { loginAliasInTx } from '../identity/identity-store.js';
 import { PathCap } from '../policy/capabilities.js';

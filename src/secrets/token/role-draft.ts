@@ -3,7 +3,7 @@
  * (tokenStoreRoleCreateUpdate): a create starts from the defaults, an update changes only the fields sent,
  * and the result is checked as a whole before anything is stored.
  */
-import type { FieldData } from '../../server/framework/field-data.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import { UserError } from '../../shared/errors.js';
 import { parseCidrList } from './cidr.js';
 import { ROLE_NAME, type TokenRoleEntry, type TokenRoleType } from './role-store.js';

@@ -3,7 +3,7 @@
  * fields.ts, which the CLI's start-up bundle holds for `svc token create`: these reuse the auth methods'
  * token_* schemas, which only the server and the commands that mount them load.
  */
-import type { FieldSchema, Fields } from '../../server/framework/field-schema.js';
+import type { FieldSchema, Fields } from '../../framework/schema/field-schema.js';
 import { ROLE_TOKEN_FIELDS } from '../auth/token-fields.js';
 import { TOKEN_CREATE_FIELDS } from './fields.js';
 

@@ -7,8 +7,8 @@
  */
 import { parseGoBool } from '../../shared/go-bool.js';
 import type { TokenEntry } from '../../secrets/token/token-entry.js';
-import { isSecretsPath } from '../http/router.js';
-import type { RawRequest, RawResponse } from '../http/types.js';
+import { isSecretsPath } from '../../framework/http/router.js';
+import type { RawRequest, RawResponse } from '../../framework/http/types.js';
 import type { AuditHasher } from './hasher.js';
 
 export interface AuditAuth {

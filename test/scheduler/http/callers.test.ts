@@ -5,7 +5,7 @@
  * node route never has), and the pipeline serves it, run here on the real server's services.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawRequest } from '../../../src/server/http/types.js';
+import type { RawRequest } from '../../../src/framework/http/types.js';
 import { handleScheduler } from '../../../src/scheduler/http/pipeline.js';
 import type { Caller } from '../../../src/scheduler/http/caller.js';
 import { defineRoute, type RouteDef } from '../../../src/scheduler/http/route.js';

@@ -2,7 +2,7 @@
  * Field schemas of every auth/cloud endpoint. The server's paths validate with them and the `svc auth
  * cloud` commands generate their flags from them, so this file must stay free of server code.
  */
-import type { Fields } from '../../../server/framework/field-schema.js';
+import type { Fields } from '../../../framework/schema/field-schema.js';
 import { ROLE_TOKEN_FIELDS } from '../token-fields.js';
 
 export const IAM_ALIASES = ['role_id', 'unique_id', 'full_arn'] as const;

@@ -5,7 +5,7 @@
  * reauthentication rules, and the role tag when the role uses them.
  */
 import { UserError } from '../../../shared/errors.js';
-import type { FieldData } from '../../../server/framework/field-data.js';
+import type { FieldData } from '../../../framework/schema/field-data.js';
 import type { SecretsRequest } from '../../framework/request.js';
 import type { WriteTx } from '../../../storage/store.js';
 import { formatDuration } from '../../../shared/duration.js';

@@ -5,7 +5,7 @@
  * infers an instance, the instance's ec2 constraints) decide the rest.
  */
 import { UserError } from '../../../shared/errors.js';
-import type { FieldData } from '../../../server/framework/field-data.js';
+import type { FieldData } from '../../../framework/schema/field-data.js';
 import type { SecretsRequest } from '../../framework/request.js';
 import { isRegionName, tokenServiceEndpoint } from '../../../cloud/endpoints.js';
 import { loginMaxTtl, mountTtls } from '../role-token.js';

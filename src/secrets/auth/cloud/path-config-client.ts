@@ -6,7 +6,7 @@
  * (in any server process sharing the store) is made with a provider built from the new settings.
  */
 import { NotFound, UserError } from '../../../shared/errors.js';
-import type { FieldData } from '../../../server/framework/field-data.js';
+import type { FieldData } from '../../../framework/schema/field-data.js';
 import { definePath, type Handler } from '../../framework/path.js';
 import { deleteClientConfig, readClientConfig, updateClientConfig, type ClientConfig } from './client-config.js';
 import { CONFIG_CLIENT_FIELDS } from './fields.js';

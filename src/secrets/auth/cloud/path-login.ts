@@ -6,7 +6,7 @@
  */
 import { SvcError, UserError } from '../../../shared/errors.js';
 import { definePath } from '../../framework/path.js';
-import type { FieldData } from '../../../server/framework/field-data.js';
+import type { FieldData } from '../../../framework/schema/field-data.js';
 import type { SecretsRequest } from '../../framework/request.js';
 import { LOGIN_FIELDS } from './fields.js';
 import { ec2Login } from './login-ec2.js';

@@ -3,7 +3,7 @@
  * stored role (only the fields it sends), and whether the result is a role login can be checked against.
  * Nothing here calls the provider; whether unique IDs must be looked up is returned for the caller to do.
  */
-import type { FieldData } from '../../../server/framework/field-data.js';
+import type { FieldData } from '../../../framework/schema/field-data.js';
 import { UserError } from '../../../shared/errors.js';
 import { uuid } from '../../../shared/ids.js';
 import { checkAgainstMount, DEFAULT_TOKEN_SETTINGS, parseTokenFields, type MountTtls } from '../role-token.js';

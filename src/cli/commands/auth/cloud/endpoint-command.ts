@@ -9,7 +9,7 @@ import { clientFor } from '../../../client-from-flags.js';
 import { flagName, flagsFromFields, toRequestData } from '../../../flags/from-fields.js';
 import { listAndPrint, readAndPrint, writeAndPrint } from '../../../secrets-output.js';
 import type { OutputFormat } from '../../../output/format.js';
-import type { Fields, FieldSchema } from '../../../../server/framework/field-schema.js';
+import type { Fields, FieldSchema } from '../../../../framework/schema/field-schema.js';
 import { UsageError } from '../../../../shared/errors.js';
 import { mountPrefix } from '../../../auth-mount.js';
 import { readFlagFile } from './flag-files.js';
