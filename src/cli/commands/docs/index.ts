@@ -20,7 +20,7 @@ export const completionCommand = defineCommand({
     'deployments, nodes, services, auth mounts and accessors, identity entities and aliases, and the ' +
     'roles and lists of a cloud mount) by running `svc __complete`: with the address and token of the ' +
     'environment, or the -address and -token of the line, and with the line\'s -namespace and -path. ' +
-    'When no server answers within 200 ms, those values are left out. The same scripts are in the ' +
+    'When no server answers within 500 ms, those values are left out. The same scripts are in the ' +
     'completions/ directory of the package.',
   examples: [
     { command: 'svc completion bash > /etc/bash_completion.d/svc', description: 'Install the bash completion system-wide' },
@@ -46,9 +46,11 @@ export const completionCommand = defineCommand({
 
 /**
  * How long completion waits for the server, all calls together: a shell blocks on it, and a server that
- * accepts connections but never answers must not hang the user's TAB.
+ * accepts connections but never answers must not hang the user's TAB. A secrets path takes up to three
+ * calls in a row (the mounts, the mount's path patterns, the names under one), which a loaded machine did
+ * not finish in 200 ms.
  */
-const COMPLETION_TIMEOUT_MS = 200;
+const COMPLETION_TIMEOUT_MS = 500;
 
 const KIND_LIST = Object.entries(SERVER_KINDS)
   .map(([kind, what]) => `${kind} (${what})`)
@@ -63,7 +65,7 @@ export const completeCommand = defineCommand({
     `Prints, one per line, sorted, the values of KIND that start with PREFIX, as the server knows them. The kinds: ${KIND_LIST}. ` +
     'Scheduler values are those of the namespace -namespace (or SVC_NAMESPACE) names, or of every ' +
     'namespace with *; the completion scripts pass on -namespace, -path, -address and the other options ' +
-    'of the line being completed that this command takes. On any error, or when the server has not answered within 200 ms, it prints nothing, so a ' +
+    'of the line being completed that this command takes. On any error, or when the server has not answered within 500 ms, it prints nothing, so a ' +
     'missing or stuck server or a missing token never disturbs the shell.',
   family: 'local',
   flagSets: ['http'],
