@@ -21,7 +21,7 @@ import { IdentityStore } from '../secrets/identity/identity-store.js';
 import { sysBackend } from '../secrets/sys/backend.js';
 import { identityBackend } from '../secrets/identity/backend.js';
 import { tokenBackend } from '../secrets/token/backend.js';
-import { AUTH_METHOD_TYPES, createAuthMethods, type AuthMethods } from '../secrets/auth/backends.js';
+import { AUTH_METHOD_TYPE_ALIASES, AUTH_METHOD_TYPES, createAuthMethods, type AuthMethods } from '../secrets/auth/backends.js';
 import { deleteMountEntries } from '../secrets/auth/cloud/mount-storage.js';
 import { schedulerRoutes, schedulerWsRoutes } from '../scheduler/http/routes.js';
 import { createUpgradeHandler } from '../scheduler/http/upgrade.js';
@@ -157,7 +157,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       ? new (await import('../cluster/pg-leadership.js')).PgLeadership(opts.storageUrl, store, self, log.named('leader'))
       : new SoleLeadership(self);
     await bindKeyring(store, seal, opts.storageUrl ? 'the state in the PostgreSQL database' : `the state in ${dataDir}`);
-    const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES]);
+    const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES], AUTH_METHOD_TYPE_ALIASES);
     const secretMounts = new SecretMountTable(store);
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);

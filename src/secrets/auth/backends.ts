@@ -11,6 +11,9 @@ export interface AuthMethods {
 
 export const AUTH_METHOD_TYPES: ReadonlyArray<keyof AuthMethods> = ['cloud'];
 
+/** Vault's names of these methods, which its clients and Terraform send to sys/auth (`vault auth enable aws`). */
+export const AUTH_METHOD_TYPE_ALIASES: Readonly<Record<string, keyof AuthMethods>> = { aws: 'cloud' };
+
 export function createAuthMethods(): AuthMethods {
   return { cloud: createCloudMethod() };
 }

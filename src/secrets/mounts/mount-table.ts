@@ -35,6 +35,8 @@ export class MountTable implements MountService {
     private readonly store: Store,
     /** auth method types this server can mount */
     readonly knownTypes: readonly string[],
+    /** other names a type is enabled under (Vault's); the mount is recorded, and read, under ours */
+    private readonly typeAliases: Readonly<Record<string, string>> = {},
   ) {}
 
   /** Creates the token mount on a new store (and any mount the caller asks for, such as auth/cloud in -dev). */
@@ -71,8 +73,9 @@ export class MountTable implements MountService {
     return best;
   }
 
-  async enable(rawPath: string, type: string, description = '', config: Partial<MountEntry['config']> = {}, flags: MountFlags = {}): Promise<MountEntry> {
+  async enable(rawPath: string, askedType: string, description = '', config: Partial<MountEntry['config']> = {}, flags: MountFlags = {}): Promise<MountEntry> {
     const path = normaliseAuthPath(rawPath);
+    const type = Object.hasOwn(this.typeAliases, askedType) ? this.typeAliases[askedType] : askedType;
     if (!this.knownTypes.includes(type)) {
       throw new UserError(`unknown auth method type "${type}": known types are ${this.knownTypes.join(', ')}`);
     }

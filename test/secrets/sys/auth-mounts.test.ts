@@ -71,6 +71,15 @@ describe('sys/auth', () => {
     expect((await ts.client().secrets('GET', 'sys/auth/cloud'))!.data).toEqual(cloud);
   });
 
+  it("enables Vault's type name aws as the cloud method, recorded and read as cloud", async () => {
+    expect(await ts.client().secrets('POST', 'sys/auth/aws', { body: { type: 'aws' } })).toBeUndefined();
+    const aws = (await mounts())['aws/'];
+    expect(aws).toMatchObject({ type: 'cloud', accessor: expect.stringMatching(/^auth_cloud_[0-9a-f]{8}$/) });
+    // The mount serves the cloud method's paths.
+    expect((await ts.client().secrets('POST', 'auth/aws/role/web', { body: { auth_type: 'ec2', bound_ami_id: 'ami-1' } }))).toBeUndefined();
+    expect((await ts.client().secrets('GET', 'auth/aws/role/web'))!.data).toMatchObject({ auth_type: 'ec2', bound_ami_id: ['ami-1'] });
+  });
+
   it('enables at a nested path and gives every mount its own accessor', async () => {
     await ts.client().secrets('POST', 'sys/auth/teams/blue', { body: { type: 'cloud' } });
     await ts.client().secrets('POST', 'sys/auth/teams2', { body: { type: 'cloud' } });
