@@ -12,7 +12,7 @@ import { requireUpdateCapability } from './path-entity-alias.js';
 import { formatRfc3339Nano } from './timestamps.js';
 
 /** As Vault's handleAliasReadCommon answers a group alias: group aliases carry no metadata of either kind. */
-function groupAliasData(services: Services, alias: GroupAliasEntry): Record<string, unknown> {
+export function groupAliasData(services: Services, alias: GroupAliasEntry): Record<string, unknown> {
   const mount = services.mounts.byAccessor(alias.mountAccessor);
   return {
     id: alias.id,

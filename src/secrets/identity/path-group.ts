@@ -11,22 +11,13 @@ import type { SecretsResponse } from '../framework/request.js';
 import { GROUP_FIELDS, GROUP_ID_FIELDS, GROUP_NAME_FIELDS } from './fields.js';
 import type { GroupAliasEntry, GroupEntry, GroupInput, IdentityService } from './identity-service.js';
 import { requireUpdateCapability } from './path-entity-alias.js';
+import { groupAliasData } from './path-group-alias.js';
 import { formatRfc3339Nano } from './timestamps.js';
 
-/** A group alias as Vault embeds it in a group read. */
+/** A group alias as Vault embeds it in a group read: its read, less the keys the embedding leaves out. */
 function embeddedAlias(services: Services, alias: GroupAliasEntry): Record<string, unknown> {
-  const mount = services.mounts.byAccessor(alias.mountAccessor);
-  return {
-    id: alias.id,
-    canonical_id: alias.canonicalId,
-    mount_accessor: alias.mountAccessor,
-    metadata: null,
-    name: alias.name,
-    merged_from_canonical_ids: null,
-    creation_time: formatRfc3339Nano(alias.creationTimeNs),
-    last_update_time: formatRfc3339Nano(alias.lastUpdateTimeNs),
-    ...(mount ? { mount_path: mount.path, mount_type: mount.type } : {}),
-  };
+  const { custom_metadata: _, namespace_id: __, local: ___, ...embedded } = groupAliasData(services, alias);
+  return embedded;
 }
 
 /** The group as identity/group/id/:id reads it. Vault answers null for the ID lists it builds by appending. */
