@@ -10,7 +10,8 @@
 import type { Acl } from '../../secrets/policy/acl.js';
 import type { Store } from '../../storage/store.js';
 import { ALLOC_IDS } from '../state/alloc-keys.js';
-import { ALLOCS_TABLE, getAlloc } from '../state/allocs.js';
+import { getAllocStub } from '../state/alloc-stubs.js';
+import { ALLOCS_TABLE } from '../state/allocs.js';
 import { DEPLOYMENTS_TABLE } from '../state/deployments.js';
 import { EVALS_TABLE } from '../state/evals.js';
 import { listNamespaces, NAMESPACES_TABLE } from '../state/namespaces.js';
@@ -25,7 +26,7 @@ export const SEARCH_CONTEXTS = ['allocs', 'deployment', 'evals', 'jobs', 'namesp
 export type SearchContext = (typeof SEARCH_CONTEXTS)[number];
 
 /** Matches per context, as Nomad's truncation limit. */
-export const TRUNCATE_LIMIT = 20;
+const TRUNCATE_LIMIT = 20;
 
 interface ContextDef {
   /** the table whose index the answer's index follows */
@@ -41,7 +42,7 @@ interface ContextDef {
 const readsJobs = (acl: Acl, namespace: string) => acl.allowsNamespace(namespace, 'read-job');
 
 /** Whether an item of namespace `of` is in the request's namespace `namespace` and readable there. */
-const visible = (acl: Acl, namespace: string, of: string) => (namespace === '*' ? readsJobs(acl, of) : of === namespace);
+export const visible = (acl: Acl, namespace: string, of: string): boolean => (namespace === '*' ? readsJobs(acl, of) : of === namespace);
 
 function* namespaced<T extends { ID: string; Namespace: string }>(store: Store, table: string, namespace: string, prefix: string, acl: Acl): Generator<string> {
   for (const { value } of scanTable<T>(store, table, prefix)) if (visible(acl, namespace, value.Namespace)) yield value.ID;
@@ -68,8 +69,8 @@ const CONTEXTS: Record<SearchContext, ContextDef> = {
     allowed: readsJobs,
     *ids(store, namespace, prefix, acl) {
       for (const id of scanKeys(store, ALLOC_IDS, prefix)) {
-        const alloc = getAlloc(store, id);
-        if (alloc && visible(acl, namespace, alloc.Namespace)) yield id;
+        const stub = getAllocStub(store, id);
+        if (stub && visible(acl, namespace, stub.Namespace)) yield id;
       }
     },
   },

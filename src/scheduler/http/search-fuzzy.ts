@@ -11,20 +11,20 @@
 import type { Acl } from '../../secrets/policy/acl.js';
 import type { Store } from '../../storage/store.js';
 import { ALLOC_IDS } from '../state/alloc-keys.js';
-import { getAlloc } from '../state/allocs.js';
+import { getAllocStub, type AllocStubRecord } from '../state/alloc-stubs.js';
 import { listNamespaces } from '../state/namespaces.js';
 import { NODES_TABLE } from '../state/nodes.js';
 import { scanKeys, scanTable } from '../state/scan.js';
 import { JOBS_TABLE, jobKey } from '../state/tables.js';
 import type { Job } from '../structs/job.js';
 import type { Node } from '../structs/node.js';
-import { searchContext, type SearchContext } from './search-contexts.js';
+import { searchContext, visible, type SearchContext } from './search-contexts.js';
 
 export const FUZZY_MIN_TERM_LENGTH = 2;
 const LIMIT_QUERY = 20;
 const LIMIT_RESULTS = 100;
 
-export interface FuzzyMatch {
+interface FuzzyMatch {
   ID: string;
   Scope?: string[];
 }
@@ -36,7 +36,7 @@ interface Scored {
 }
 
 /** What a fuzzy search answers: matches per context (job parts under groups, tasks, services, commands, images, classes). */
-export interface FuzzyResult {
+interface FuzzyResult {
   Matches: Record<string, FuzzyMatch[]>;
   Truncations: Record<string, boolean>;
 }
@@ -74,18 +74,13 @@ function firstItems<T>(source: Iterable<T>): { items: T[]; more: boolean } {
 }
 
 function* visibleJobs(store: Store, namespace: string, acl: Acl): Generator<Job> {
-  const prefix = namespace === '*' ? '' : jobKey(namespace, '');
-  for (const { value } of scanTable<Job>(store, JOBS_TABLE, prefix)) if (namespace !== '*' || acl.allowsNamespace(value.Namespace, 'read-job')) yield value;
+  for (const { value } of scanTable<Job>(store, JOBS_TABLE, namespace === '*' ? '' : jobKey(namespace, ''))) if (visible(acl, namespace, value.Namespace)) yield value;
 }
 
-function* nodes(store: Store): Generator<Node> {
-  for (const { value } of scanTable<Node>(store, NODES_TABLE)) yield value;
-}
-
-function* visibleAllocs(store: Store, namespace: string, acl: Acl): Generator<{ Name: string; ID: string; Namespace: string }> {
+function* visibleAllocs(store: Store, namespace: string, acl: Acl): Generator<AllocStubRecord> {
   for (const id of scanKeys(store, ALLOC_IDS)) {
-    const alloc = getAlloc(store, id);
-    if (alloc && (namespace === '*' ? acl.allowsNamespace(alloc.Namespace, 'read-job') : alloc.Namespace === namespace)) yield alloc;
+    const stub = getAllocStub(store, id);
+    if (stub && visible(acl, namespace, stub.Namespace)) yield stub;
   }
 }
 
@@ -126,7 +121,7 @@ export function fuzzySearch(store: Store, contexts: readonly SearchContext[], na
         scan('allocs', visibleAllocs(store, namespace, acl), (a) => add('allocs', a.Name, [a.Namespace, a.ID]));
         break;
       case 'nodes':
-        scan('nodes', nodes(store), (n) => add('nodes', n.Name, [n.ID]));
+        scan('nodes', scanTable<Node>(store, NODES_TABLE), ({ value: n }) => add('nodes', n.Name, [n.ID]));
         break;
       case 'namespaces':
         scan('namespaces', listNamespaces(store).filter((ns) => acl.canAccessNamespace(ns.Name)), (ns) => add('namespaces', ns.Name, undefined));
