@@ -21,6 +21,7 @@ import { IdentityStore } from '../secrets/identity/identity-store.js';
 import { sysBackend } from '../secrets/sys/backend.js';
 import { identityBackend } from '../secrets/identity/backend.js';
 import { tokenBackend } from '../secrets/token/backend.js';
+import { tokenTidySettled } from '../secrets/token/path-tidy.js';
 import { AUTH_METHOD_TYPE_ALIASES, AUTH_METHOD_TYPES, createAuthMethods, type AuthMethods } from '../secrets/auth/backends.js';
 import { deleteMountEntries } from '../secrets/auth/cloud/mount-storage.js';
 import { schedulerRoutes, schedulerWsRoutes } from '../scheduler/http/routes.js';
@@ -365,6 +366,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         // A background tidy stops at its next batch once `stopping` is set; let it get there, then the
         // methods' worker threads stop.
         for (const method of Object.values(authMethods)) await method.close();
+        await tokenTidySettled(store);
         await audit?.close();
         await store.close();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });

@@ -3,10 +3,16 @@
  * once, as Vault does; what it did goes to the server's log. One tidy runs at a time per store.
  */
 import type { Store } from '../../storage/store.js';
+import { TIDY_IN_PROGRESS, TIDY_STARTED } from '../auth/cloud/tidy.js';
 import { definePath, type PathDef } from '../framework/path.js';
 import { tidyTokens } from './token-tidy.js';
 
-const running = new WeakSet<Store>();
+const running = new WeakMap<Store, Promise<unknown>>();
+
+/** Resolves when the store's running token tidy (if any) has finished: the server waits for it before closing the store. */
+export async function tokenTidySettled(store: Store): Promise<void> {
+  await running.get(store);
+}
 
 export const tidyPaths: PathDef[] = [
   definePath({
@@ -22,16 +28,13 @@ export const tidyPaths: PathDef[] = [
         summary: 'Tidy the token store.',
         handler: async (req) => {
           const { store, tokens, log } = req.services;
-          if (running.has(store)) return { warnings: ['Tidy operation already in progress.'] };
-          running.add(store);
+          if (running.has(store)) return { warnings: [TIDY_IN_PROGRESS] };
           const tidyLog = log.named('tidy');
-          void tidyTokens(store, tokens, tidyLog)
+          const run = tidyTokens(store, tokens, tidyLog)
             .catch((err: Error) => tidyLog.error(`error running tidy: ${err.message}`))
             .finally(() => running.delete(store));
-          return {
-            status: 202,
-            warnings: ["Tidy operation successfully started. Any information from the operation will be printed to the server logs."],
-          };
+          running.set(store, run);
+          return { status: 202, warnings: [TIDY_STARTED] };
         },
       },
     },
