@@ -1,4 +1,5 @@
 /** The agent endpoints of the scheduler API: this server's description and its log stream. */
+import type { ServerMembers } from '../cluster/member-views.js';
 import type { ApiClient } from './client.js';
 import { openFrames, type Frame } from './fs.js';
 
@@ -34,18 +35,4 @@ export async function statusLeader(client: ApiClient): Promise<string> {
   return (await client.scheduler<string>('GET', '/v1/status/leader')).body;
 }
 
-export interface AgentMember {
-  Name: string;
-  Addr: string;
-  Port: number;
-  Tags: Record<string, string>;
-  Status: string;
-  ProtocolCur: number;
-}
-
-export interface ServerMembers {
-  ServerName: string;
-  ServerRegion: string;
-  ServerDC: string;
-  Members: AgentMember[];
-}
+export type { AgentMember, ServerMembers } from '../cluster/member-views.js';
