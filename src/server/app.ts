@@ -21,6 +21,7 @@ import { IdentityStore } from '../secrets/identity/identity-store.js';
 import { sysBackend } from '../secrets/sys/backend.js';
 import { identityBackend } from '../secrets/identity/backend.js';
 import { tokenBackend } from '../secrets/token/backend.js';
+import { ensureClusterId, initialized as stateInitialized } from '../secrets/sys/cluster-identity.js';
 import { tokenTidySettled } from '../secrets/token/path-tidy.js';
 import { AUTH_METHOD_TYPE_ALIASES, AUTH_METHOD_TYPES, createAuthMethods, type AuthMethods } from '../secrets/auth/backends.js';
 import { deleteMountEntries } from '../secrets/auth/cloud/mount-storage.js';
@@ -184,9 +185,10 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
 
     const tokenMount = await mounts.ensure('auth/token/', 'token', 'token based credentials');
     await secretMounts.ensureBuiltins();
+    await ensureClusterId(store);
     // -dev is for trying things: the cloud login is there without a setup step, at its usual path.
     if (opts.dev) await mounts.ensure('auth/cloud/', 'cloud', 'cloud instance and principal identity');
-    const initialized = store.get<boolean>(META_TABLE, 'initialized') === true;
+    const initialized = stateInitialized(store);
     let rootToken: string | undefined;
     const reusable = opts.dev && opts.devRootTokenId ? tokens.find(opts.devRootTokenId) : undefined;
     if (reusable) {

@@ -74,7 +74,7 @@ export const healthPaths = [
               server_time_utc: Math.floor(Date.now() / 1000),
               version: services.version,
               cluster_name: CLUSTER_NAME,
-              cluster_id: await clusterId(services.store),
+              cluster_id: clusterId(services.store),
             },
           };
         },

@@ -55,7 +55,7 @@ export const sealStatusPaths = [
               build_date: '',
               migration: false,
               cluster_name: CLUSTER_NAME,
-              cluster_id: await clusterId(services.store),
+              cluster_id: clusterId(services.store),
               recovery_seal: false,
               storage_type: services.config.storageType,
             },
