@@ -72,7 +72,7 @@ export function sysLeader(leadership: Leadership): SysLeader {
 }
 
 /** svc serves one region of one datacenter, as a Nomad server started with no region or datacenter. */
-const REGION = 'global';
+export const REGION = 'global';
 const DATACENTER = 'dc1';
 
 /** A member of Nomad's gossip pool (api.AgentMember). */
