@@ -32,7 +32,8 @@ async function mountHelp(client: ApiClient, mount: string, signal: AbortSignal):
   return typeof answer?.help === 'string' ? answer.help : '';
 }
 
-async function listNames(client: ApiClient, dir: string, signal: AbortSignal): Promise<string[]> {
+/** The keys a LIST of `dir` answers; [] when it answers none. */
+export async function listNames(client: ApiClient, dir: string, signal: AbortSignal): Promise<string[]> {
   const answer = await client.secrets('GET', dir, { query: { list: 'true' }, signal });
   const keys = answer?.data?.keys;
   return Array.isArray(keys) ? keys.map(String) : [];
@@ -50,16 +51,18 @@ async function underMount(client: ApiClient, mount: string, prefix: string, sign
 /** The candidates for `prefix`, cut after the segment being completed (`auth/cloud/config/`). */
 export async function secretsPaths(client: ApiClient, prefix: string, signal: AbortSignal): Promise<string[]> {
   const found = [...ROOTS];
-  // The secrets engines mounted (sys/mounts), of which identity/ and sys/ are always there.
-  const engines = await client.secrets('GET', 'sys/mounts', { signal }).catch(() => undefined);
-  let mounts = [...new Set(['identity/', 'sys/', ...Object.keys(engines?.data ?? {})])];
+  // An auth/ path is under one of the auth mounts (sys/auth); any other under a secrets engine
+  // (sys/mounts), of which identity/ and sys/ are always there.
+  let mounts: string[];
+  if (prefix.startsWith('auth/')) {
+    const answer = await client.secrets('GET', 'sys/auth', { signal }).catch(() => undefined);
+    mounts = Object.keys(answer?.data ?? {}).map((path) => `auth/${path}`);
+  } else {
+    const engines = await client.secrets('GET', 'sys/mounts', { signal }).catch(() => undefined);
+    mounts = [...new Set(['identity/', 'sys/', ...Object.keys(engines?.data ?? {})])];
+  }
   found.push(...mounts);
   if (prefix.includes('/')) {
-    if (prefix.startsWith('auth/')) {
-      const answer = await client.secrets('GET', 'sys/auth', { signal }).catch(() => undefined);
-      mounts = Object.keys(answer?.data ?? {}).map((path) => `auth/${path}`);
-      found.push(...mounts);
-    }
     const mount = mounts.filter((m) => prefix.startsWith(m)).sort((a, b) => b.length - a.length)[0];
     if (mount) found.push(...(await underMount(client, mount, prefix, signal)));
   }

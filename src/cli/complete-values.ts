@@ -8,7 +8,7 @@ import { clientFor } from './client-from-flags.js';
 import type { CommandContext } from './define.js';
 import { mountPrefix } from './auth-mount.js';
 import type { ServerKind } from '../shared/completion-kinds.js';
-import { secretsPaths } from './complete-secrets-paths.js';
+import { listNames, secretsPaths } from './complete-secrets-paths.js';
 
 interface Lookup {
   client: ApiClient;
@@ -41,11 +41,7 @@ const hexIdList =
     return (body ?? []).map((item) => item.ID);
   };
 
-async function listKeys({ client, signal }: Lookup, path: string): Promise<string[]> {
-  const answer = await client.secrets('GET', path, { query: { list: 'true' }, signal });
-  const keys = answer?.data?.keys;
-  return Array.isArray(keys) ? keys.map(String) : [];
-}
+const listKeys = ({ client, signal }: Lookup, path: string): Promise<string[]> => listNames(client, path, signal);
 
 const secretsList =
   (path: string): Resolver =>

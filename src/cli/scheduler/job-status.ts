@@ -95,7 +95,7 @@ export async function listJobs(client: ApiClient, prefix?: string): Promise<JobL
 }
 
 function allNamespaces(ctx: CommandContext): boolean {
-  return ((ctx.flags.namespace as string | undefined) || ctx.env.SVC_NAMESPACE) === '*';
+  return ctx.flags.namespace === '*';
 }
 
 /**
