@@ -43,5 +43,6 @@ export function rolePolicies(role: TokenRoleEntry, requested: readonly string[],
       throw new UserError(`token policy "${p}" is disallowed by this role`);
     }
   }
-  return sanitizePolicies(policies, false);
+  // Every branch above has sanitised its list already.
+  return policies;
 }

@@ -229,4 +229,11 @@ describe('renewal of role tokens', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(['original token role "renewing" could not be found, not renewing']);
   });
+
+  it('keeps the period the token was created with when its role has none', async () => {
+    await role('unperiodic', {});
+    // As root, which may ask for a period.
+    const secret = (await ok('POST', 'auth/token/create/unperiodic', { period: '30m' })).auth!.client_token;
+    expect((await ok('POST', 'auth/token/renew-self', {}, secret)).auth!.lease_duration).toBe(1800);
+  });
 });
