@@ -385,18 +385,21 @@ export function storeContract(name: string, location: () => Promise<StoreLocatio
 
             // Queued together, they share one transaction (LMDB) or one batch over the replica.
             const first = s.write((tx) => apply(tx, table, earlier));
-            const failed = s.write((tx) => {
-              apply(tx, table, own);
-              for (const [k] of committed) tx.delete(table, k);
-              tx.put(table, '', 'taken back');
-              throw new Error('taken back');
-            });
+            // Its refusal is awaited from the start: it may come while `first` is still being awaited.
+            const failed = expect(
+              s.write((tx) => {
+                apply(tx, table, own);
+                for (const [k] of committed) tx.delete(table, k);
+                tx.put(table, '', 'taken back');
+                throw new Error('taken back');
+              }),
+            ).rejects.toThrow('taken back');
             const last = s.write((tx) => {
               apply(tx, table, own);
               return read(tx, table, queries);
             });
             await first;
-            await expect(failed).rejects.toThrow('taken back');
+            await failed;
             expect((await last).result).toEqual(read(s, table, queries));
           }
         }),
