@@ -1,6 +1,6 @@
 /** The agent endpoints of the scheduler API: this server's description and its log stream. */
 import type { ServerMembers } from '../cluster/member-views.js';
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import { openFrames, type Frame } from './fs.js';
 
 /** GET /v1/agent/monitor: the server's log lines as frames, until the server ends the stream or `signal` aborts. */

@@ -1,5 +1,5 @@
 /** A task's pause schedule (scheduler API): read its ScheduleState, or override it. */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 
 const ns = (namespace?: string): Record<string, string> => (namespace ? { namespace } : {});
 const pausePath = (id: string) => `/v1/client/allocation/${encodeURIComponent(id)}/pause`;

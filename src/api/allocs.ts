@@ -1,5 +1,5 @@
 /** Allocations (scheduler API): typed calls for the CLI and the tests. */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 
 /** Why a placement failed, or how it was found (Nomad's AllocMetric). */
 export interface AllocMetric {

@@ -1,5 +1,5 @@
 /** Deployments (scheduler API): typed calls for the CLI and the tests. */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { AllocStub } from './allocs.js';
 
 /** The wire shape is the server's own record: one definition for both sides. */

@@ -1,5 +1,5 @@
 /** Evaluations (scheduler API): typed calls for the CLI and the tests. */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { AllocMetric, AllocStub } from './allocs.js';
 
 /** An evaluation as GET /v1/evaluation/:id answers (zero fields are omitted on the wire). */

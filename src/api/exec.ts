@@ -3,7 +3,7 @@
  * sends, the frames it reads, and the job's action list. No WebSocket code here: src/cli/exec/session.ts
  * drives the connection, so this module stays cheap for anything that only builds a URL.
  */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { ExecOutputFrame } from '../scheduler/wire/exec-stream.js';
 
 export type { ExecOutputFrame } from '../scheduler/wire/exec-stream.js';

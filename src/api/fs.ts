@@ -4,7 +4,7 @@
  * readat) passed on as they arrive.
  */
 import { ConnectionError } from '../shared/errors.js';
-import type { ApiClient, ApiResponse } from './client.js';
+import type { ApiClient, ApiResponse } from './http/client.js';
 
 export type { AllocFileInfo } from '../scheduler/wire/alloc-fs.js';
 import type { AllocFileInfo } from '../scheduler/wire/alloc-fs.js';

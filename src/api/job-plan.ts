@@ -1,5 +1,5 @@
 /** The scheduler's dry run of a job (POST /v1/job/:id/plan). */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { Evaluation } from './evals.js';
 import type { AllocMetric } from './allocs.js';
 import type { JobDiff } from '../scheduler/structs/diff.js';

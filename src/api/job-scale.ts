@@ -1,5 +1,5 @@
 /** A job's scale status and scaling requests (/v1/job/:id/scale). */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { RegisterResponse } from './jobs.js';
 import { jobPath } from './jobs.js';
 

@@ -1,5 +1,5 @@
 /** A job's versions: reverting to one, and tagging them (/v1/job/:id/revert, /v1/job/:id/versions/:tag/tag). */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { RegisterResponse } from './jobs.js';
 import { jobPath } from './jobs.js';
 

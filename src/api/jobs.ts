@@ -1,5 +1,5 @@
 /** Jobs (scheduler API): register, stop, and what a job has (allocations, evaluations, summary). */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { AllocStub } from './allocs.js';
 import type { Evaluation } from './evals.js';
 

@@ -1,5 +1,5 @@
 /** Nodes (scheduler API): typed calls for the CLI and the tests. Reading nodes needs a management token. */
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './http/client.js';
 import type { AllocStub } from './allocs.js';
 
 export interface DriverInfo {

@@ -1,7 +1,7 @@
 /** `svc agent`: fingerprints the node, joins the servers, prints the banner, and runs until a signal. */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClientTls } from '../api/tls.js';
+import type { ClientTls } from '../api/http/tls.js';
 import { fingerprintNode } from '../client/fingerprint.js';
 import { NodeAgent, NodeRegistrationRefused } from '../client/node-agent.js';
 import { createLogger, type LogLevel } from '../shared/log.js';

@@ -2,7 +2,7 @@
  * Builds the API client from the common flags and the token file. The flags hold what src/cli/argv.ts
  * read for the ones not given: their SVC_* variable, then Nomad's and Vault's (src/cli/flags/env-names.ts).
  */
-import { ApiClient } from '../api/client.js';
+import { ApiClient } from '../api/http/client.js';
 import type { CommandContext } from './define.js';
 import { readTokenFile } from './token-file.js';
 

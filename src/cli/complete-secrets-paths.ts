@@ -6,7 +6,7 @@
  * whose literal parts are offered. Where a pattern takes a name (auth/cloud/role/<role>), the names a
  * LIST of that directory answers are offered too. Every failure leaves out what it would have added.
  */
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/http/client.js';
 
 const ROOTS = ['auth/', 'identity/', 'sys/'];
 

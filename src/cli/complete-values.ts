@@ -3,7 +3,7 @@
  * with one API call. Scheduler listings use the client's namespace (-namespace or SVC_NAMESPACE, `*` for
  * every namespace); the cloud mount's listings use the mount -path names.
  */
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/http/client.js';
 import { clientFor } from './client-from-flags.js';
 import type { CommandContext } from './define.js';
 import { mountPrefix } from './auth-mount.js';

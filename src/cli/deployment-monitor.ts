@@ -28,7 +28,7 @@
  * succeeded: the version that was asked for did not deploy.
  */
 import { stripVTControlCharacters } from 'node:util';
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/http/client.js';
 import type { Io } from './io.js';
 import { ApiError } from '../shared/errors.js';
 import { deploymentAllocations, getDeployment, jobDeployments, type Deployment } from '../api/deployments.js';

@@ -15,7 +15,7 @@
  * (src/cli/deployment-monitor.ts). Lines go to stdout, one per change, on a terminal or not; while it
  * waits, a spinner on stderr when that is a terminal (src/cli/spinner.ts).
  */
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/http/client.js';
 import type { Io } from './io.js';
 import type { Evaluation } from '../api/evals.js';
 import type { AllocStub } from '../api/allocs.js';

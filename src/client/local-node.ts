@@ -4,7 +4,7 @@
  * node API over HTTP, as a node on another machine would.
  */
 import path from 'node:path';
-import type { ClientTls } from '../api/tls.js';
+import type { ClientTls } from '../api/http/tls.js';
 import type { Services } from '../server/services.js';
 import { authorizeNodeSecret } from '../scheduler/state/nodes.js';
 import { IN_PROCESS, recordHolder } from '../cluster/node-holders.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClientTls } from '../api/tls.js';
+import type { ClientTls } from '../api/http/tls.js';
 import type { Logger } from '../shared/log.js';
 import { ApiError, NotFound } from '../shared/errors.js';
 import type { LocalNodeControl } from '../scheduler/wire/node-control.js';

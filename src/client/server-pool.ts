@@ -3,8 +3,8 @@
  * the node on to the next in turn (round robin) and the request is tried there, so a node survives the
  * loss of the server it talked to, as a Nomad client does with its server list.
  */
-import { ApiClient, type RequestOptions } from '../api/client.js';
-import type { ClientTls } from '../api/tls.js';
+import { ApiClient, type RequestOptions } from '../api/http/client.js';
+import type { ClientTls } from '../api/http/tls.js';
 import { ApiError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 

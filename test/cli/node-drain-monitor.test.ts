@@ -8,7 +8,7 @@ import { drainStrategyText, goTimeString, monitorDrain } from '../../src/cli/sch
 import { formatDrain } from '../../src/cli/scheduler/node-status.js';
 import type { AllocStub } from '../../src/api/allocs.js';
 import type { DrainStrategy, Node } from '../../src/api/nodes.js';
-import type { RequestOptions } from '../../src/api/client.js';
+import type { RequestOptions } from '../../src/api/http/client.js';
 import { ApiError } from '../../src/shared/errors.js';
 import { formatTime } from '../../src/cli/output/nomad.js';
 

@@ -7,7 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { noProxy } from '../../src/api/proxy.js';
+import { noProxy } from '../../src/api/http/proxy.js';
 import { makeTempDir, runCli, startTestServer, type TestServer } from '../support/server.js';
 import { writeTestPki, type TestPkiFiles } from '../support/tls.js';
 

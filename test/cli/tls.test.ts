@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { makeTempDir, runCli, startTestServer, type CliResult, type TestServer } from '../support/server.js';
 import { writeTestPki, type TestPkiFiles } from '../support/tls.js';
 import { runningAlloc, sleeper } from '../support/exec-cli.js';

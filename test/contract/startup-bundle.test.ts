@@ -44,7 +44,7 @@ const LAZY = [
   /^src\/server\/config-file\.ts$/,
   /^test\/support\//,
   /^src\/secrets\/auth\/(cloud\/|token-fields\.ts$)/,
-  /^src\/api\/(jobs|allocs|evals|nodes|fs|exec|tls|proxy)\.ts$/,
+  /^src\/api\/(jobs|allocs|evals|nodes|fs|exec|http\/tls|http\/proxy)\.ts$/,
   /^src\/scheduler\//,
   /^src\/jobspec\//,
 ];

@@ -6,7 +6,7 @@
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { makeTempDir } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { running, spawnServer } from '../support/spawn-server.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { appendFile, copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { makeTempDir, runCli, SVC_BIN } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';

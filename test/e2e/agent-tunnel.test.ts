@@ -11,7 +11,7 @@ import { appendFile, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { makeTempDir, runCli, SVC_BIN } from '../support/server.js';
 import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { runningAgents, spawnAgent, stopAgent, type SpawnedAgent } from '../support/spawn-agent.js';

@@ -13,7 +13,7 @@ import { running, spawnServer, stopServer, type SpawnedServer } from '../support
 import { runningAgents, spawnAgent, stopAgent } from '../support/spawn-agent.js';
 import { writeTestPki } from '../support/tls.js';
 import { until as waitUntil } from '../support/wait.js';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { freePort } from '../support/free-port.js';
 
 let postgres: Postgres;

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { BUILTIN_CERTIFICATES } from '../../src/secrets/auth/cloud/login/builtin-certificates.js';
 import { verifyIdentitySignature } from '../../src/secrets/auth/cloud/login/identity-signature.js';
 import { indexCertificates, verifyPkcs7 } from '../../src/secrets/auth/cloud/login/pkcs7.js';

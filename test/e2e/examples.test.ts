@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import type { Allocation } from '../../src/scheduler/structs/allocation.js';
 import type { Job } from '../../src/scheduler/structs/job.js';
 import type { Node } from '../../src/scheduler/structs/node.js';

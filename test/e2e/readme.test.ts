@@ -13,7 +13,7 @@ import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { makeTempDir, REPO, runCli, SVC_BIN, type CliResult } from '../support/server.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { until } from '../support/wait.js';

@@ -12,7 +12,7 @@ import { makeTempDir, runCli } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { until } from '../support/wait.js';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 
 let postgres: Postgres;
 let home: string;

@@ -6,7 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { makeTempDir } from '../support/server.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { alive, until } from '../support/wait.js';

@@ -10,7 +10,7 @@ import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { getNamespace, upsertNamespace } from '../../src/scheduler/state/namespaces.js';
 import { fakeNode, registerFakeNode } from '../support/nodes.js';
 import { makeTempDir, startTestServer } from '../support/server.js';

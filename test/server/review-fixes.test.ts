@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/shared/errors.js';
 import { buildServer } from '../../src/server/app.js';
 import { makeTempDir, startTestServer, type TestServer } from '../support/server.js';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 
 const statusOf = async (p: Promise<unknown>) => {
   try {

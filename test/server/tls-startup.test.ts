@@ -6,7 +6,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import { loadConfigFile } from '../../src/server/config-file.js';
 import { makeTempDir, runCli } from '../support/server.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';

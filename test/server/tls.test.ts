@@ -6,8 +6,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
-import type { ClientTls } from '../../src/api/tls.js';
+import { ApiClient } from '../../src/api/http/client.js';
+import type { ClientTls } from '../../src/api/http/tls.js';
 import { makeTempDir, startTestServer, type TestServer } from '../support/server.js';
 import { writeTestPki, type TestPkiFiles } from '../support/tls.js';
 import { statusOf, until } from '../support/wait.js';

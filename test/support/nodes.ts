@@ -3,7 +3,7 @@
  * tests report task states for them as a node would. Each keeps its secret to speak for itself.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/http/client.js';
 import type { Node } from '../../src/scheduler/structs/node.js';
 
 export interface FakeNode {

@@ -4,7 +4,7 @@
  * and each one it is told to stop as complete. It reports a migration replacement healthy when asked to
  * (`healthy`), or when a test calls reportHealthy, so tests decide when a replacement has proven itself.
  */
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/api/http/client.js';
 import type { FakeNode } from './nodes.js';
 
 interface PulledAlloc {

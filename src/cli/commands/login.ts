@@ -2,7 +2,7 @@ import { defineCommand, type CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { kvSources } from '../kv-args.js';
 import { writeTokenFile } from '../token-file.js';
-import { ApiClient } from '../../api/client.js';
+import { ApiClient } from '../../api/http/client.js';
 import { UsageError } from '../../shared/errors.js';
 import { authMountName } from '../auth-mount.js';
 import type { OutputFormat, SecretResponse } from '../output/format.js';

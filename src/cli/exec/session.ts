@@ -11,7 +11,7 @@
 import type { RequestOptions } from 'node:https';
 import { constants as os } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import type { ClientTls } from '../../api/tls.js';
+import type { ClientTls } from '../../api/http/tls.js';
 import { HEARTBEAT_FRAME, STDIN_CLOSE_FRAME, exitCodeOf, handshakeFrame, stdinFrame, ttySizeFrame, type ExecOutputFrame } from '../../api/exec.js';
 import { EscapeFilter } from './escape.js';
 import { enterRawMode, isTerminalInput, onResize, sizeOf, sizedTerminal } from './terminal.js';
@@ -46,7 +46,7 @@ export async function runSession(o: SessionOptions): Promise<number> {
   // ws is loaded here, not at the top: only exec-like commands need it.
   const { default: WebSocket } = await import('ws');
   // Loaded before connecting: a failure is reported as it happens, before the close that follows it.
-  const tlsFailure = o.url.protocol === 'wss:' ? (await import('../../api/tls.js')).tlsFailure : undefined;
+  const tlsFailure = o.url.protocol === 'wss:' ? (await import('../../api/http/tls.js')).tlsFailure : undefined;
 
   return new Promise<number>((resolve, reject) => {
     const ws = new WebSocket(o.url, { headers: o.token ? { 'X-Svc-Token': o.token } : {}, perMessageDeflate: false, ...o.tls?.options });

@@ -5,7 +5,7 @@
  * the nonce the server hands out for the instance's later logins. A spinner shows while the metadata
  * service and the server are waited for (on a terminal; src/cli/spinner.ts).
  */
-import { ApiClient, type SecretsEnvelope } from '../../api/client.js';
+import { ApiClient, type SecretsEnvelope } from '../../api/http/client.js';
 import { isRegionName } from '../../cloud/endpoints.js';
 import { metadataClient, type IdentityDocument, type MetadataClient } from '../../cloud/metadata.js';
 import { UsageError } from '../../shared/errors.js';

@@ -3,7 +3,7 @@
  * check as Nomad's `alloc checks` prints them, and the `Nomad Service Checks:` table of `alloc status`.
  * The command's declaration is in src/cli/commands/alloc/checks.ts.
  */
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import type { AllocCheckResults, CheckQueryResult } from '../../scheduler/wire/check-result.js';
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';

@@ -4,7 +4,7 @@
  * exit 0 (as Nomad's commands do).
  */
 import type { Writable } from 'node:stream';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { getAlloc, type Allocation, type AllocStub } from '../../api/allocs.js';
 import { jobAllocations } from '../../api/jobs.js';
 import type { CommandContext } from '../define.js';

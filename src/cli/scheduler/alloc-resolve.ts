@@ -1,5 +1,5 @@
 /** Allocation ID prefixes, and the checks the alloc lifecycle commands share. */
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { listAllocs, type Allocation, type AllocStub } from '../../api/allocs.js';
 import { ApiError } from '../../shared/errors.js';
 import { CommandFailure } from '../command-failure.js';

@@ -8,7 +8,7 @@ import { reportingFailures } from '../command-failure.js';
 import { idLength } from '../output/nomad.js';
 import { promoteDeployment } from '../../api/deployments.js';
 import { followEvaluation } from '../monitor.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { monitorDeployment } from '../deployment-monitor.js';
 import { resolveDeployment } from './deployment-resolve.js';
 import { orFail } from './deployment-errors.js';

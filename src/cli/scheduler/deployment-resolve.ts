@@ -1,5 +1,5 @@
 /** Deployment ID prefixes, for the deployment commands. */
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { listDeployments, type Deployment } from '../../api/deployments.js';
 import { deploymentListTable } from '../output/deployment.js';
 import { newestFirst } from '../output/nomad.js';

@@ -1,5 +1,5 @@
 /** Evaluation ID prefixes, for the eval commands. */
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { listEvals, type Evaluation } from '../../api/evals.js';
 import { evalListTable, newestFirst } from '../output/nomad.js';
 import { resolveByPrefix } from '../prefix.js';

@@ -3,7 +3,7 @@
  * handshake, and a failed session reported as Nomad words it ("failed to exec into task: …", exit 1).
  */
 import type { CommandContext } from '../define.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { CommandFailure } from '../command-failure.js';
 import { runSession } from '../exec/session.js';
 import type { StreamOptions } from '../exec/options.js';

@@ -4,7 +4,7 @@
  * only candidate, a prompt on a terminal, else an error listing them, as Nomad's lookupAllocTask).
  */
 import type { CommandContext } from '../define.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import type { AllocStub } from '../../api/allocs.js';
 import { jobAllocations } from '../../api/jobs.js';
 import { CommandFailure } from '../command-failure.js';

@@ -8,7 +8,7 @@
  * with the list of the job's actions.
  */
 import type { CommandContext } from '../define.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { clientFor } from '../client-from-flags.js';
 import { UsageError } from '../../shared/errors.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';

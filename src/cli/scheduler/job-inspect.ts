@@ -6,7 +6,7 @@ import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { printSchedulerData, wantsTable } from '../output/scheduler-output.js';
 import { UsageError } from '../../shared/errors.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { JobCommandFailure, jobPath, reportingFailures, resolveJob, type JobListStub } from './job-status.js';
 
 type Job = Record<string, unknown> & { Version: number };

@@ -5,7 +5,7 @@
  * src/cli/commands/job/restart.ts.
  */
 import type { CommandContext } from '../define.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { clientFor } from '../client-from-flags.js';
 import { ApiError, UsageError } from '../../shared/errors.js';
 import { parseGoDuration, formatGoDuration } from '../../shared/duration.js';

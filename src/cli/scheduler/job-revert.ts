@@ -10,7 +10,7 @@ import { idLength } from '../output/nomad.js';
 import { resolveJob } from './job-status.js';
 import { jobVersionList, revertJob } from '../../api/job-versions.js';
 import { monitorEvaluation } from '../monitor.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 
 /** A version number as typed, or the version the tag of that name marks (resolved here, as Nomad's CLI does). */
 async function versionOf(client: ApiClient, jobId: string, namespace: string, typed: string): Promise<number> {

@@ -13,7 +13,7 @@ import { registerJob } from '../../api/jobs.js';
 import { followEvaluation } from '../monitor.js';
 import { monitorDeployment } from '../deployment-monitor.js';
 import { jobLatestDeployment } from '../../api/deployments.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import type { PeriodicConfig } from '../../scheduler/structs/policies.js';
 import { nextLaunchText } from './periodic-launch.js';
 

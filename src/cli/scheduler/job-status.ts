@@ -7,7 +7,7 @@
 import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { formatTable } from '../output/format.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { resolveByPrefix } from '../prefix.js';
 import {

@@ -11,7 +11,7 @@
  *
  * Following ends when both watches have; an error ends both (Nomad's monitor does not cancel the drain).
  */
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import type { AllocStub } from '../../api/allocs.js';
 import type { DrainStrategy, Node } from '../../api/nodes.js';
 import { ApiError } from '../../shared/errors.js';

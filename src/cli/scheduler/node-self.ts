@@ -4,7 +4,7 @@
  * description).
  */
 import type { CommandContext } from '../define.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { localNodeId } from '../../api/agent.js';
 import { ApiError, UsageError } from '../../shared/errors.js';
 import { CommandFailure } from '../command-failure.js';

@@ -8,7 +8,7 @@ import { reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
 import { allocListTable, formatKV, formatTaskTime, formatTime, idLength, limit, megabytes, newestFirst, parseWireTime, sortedKeys } from '../output/nomad.js';
 import { resolveByPrefix } from '../prefix.js';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../api/http/client.js';
 import { getAlloc, type Allocation, type AllocStub } from '../../api/allocs.js';
 import { getNode, listNodes, nodeAllocations, type Node, type NodeStub } from '../../api/nodes.js';
 import { printSchedulerData } from '../output/scheduler-output.js';

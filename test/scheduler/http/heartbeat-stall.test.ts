@@ -5,7 +5,7 @@
  * marked down as usual.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
+import { ApiClient } from '../../../src/api/http/client.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode } from '../../support/nodes.js';
 import { until } from '../../support/wait.js';

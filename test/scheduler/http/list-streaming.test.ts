@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
-import { ApiClient } from '../../../src/api/client.js';
+import { ApiClient } from '../../../src/api/http/client.js';
 import { statusOf, until } from '../../support/wait.js';
 
 type Rec = Record<string, unknown> & { ID: string; Namespace: string; CreateIndex: number };

@@ -12,7 +12,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
+import { ApiClient } from '../../../src/api/http/client.js';
 import { makeTempDir, startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import { SimNode } from '../../support/sim-node.js';

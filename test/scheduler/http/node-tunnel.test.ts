@@ -115,7 +115,7 @@ describe('node tunnels with node_client_cert', () => {
     pki = await writeTestPki(dir);
     srv = await startTestServer({ client: false, tls: { certFile: pki.serverCert, keyFile: pki.serverKey, clientCaFile: pki.caCert, nodeClientCert: true } });
     node = fakeNode();
-    const { ApiClient } = await import('../../../src/api/client.js');
+    const { ApiClient } = await import('../../../src/api/http/client.js');
     await registerFakeNode(new ApiClient({ address: srv.url, token: srv.rootToken, tls: { caCert: pki.caCert, clientCert: pki.clientCert, clientKey: pki.clientKey } }), node);
   });
   afterAll(async () => {

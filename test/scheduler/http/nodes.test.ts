@@ -3,7 +3,7 @@
  * (allocations lost and replaced), and system jobs following nodes as they join.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
+import { ApiClient } from '../../../src/api/http/client.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode } from '../../support/nodes.js';
 import { statusOf, until } from '../../support/wait.js';

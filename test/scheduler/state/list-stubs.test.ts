@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir, startTestServer, type TestServer } from '../../support/server.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
-import { ApiClient } from '../../../src/api/client.js';
+import { ApiClient } from '../../../src/api/http/client.js';
 import { until } from '../../support/wait.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
 import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';

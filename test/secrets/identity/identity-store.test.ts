@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRfc3339Nano } from '../../../src/secrets/identity/identity-store.js';
 import type { IdentityService } from '../../../src/secrets/identity/identity-service.js';
-import type { ApiClient } from '../../../src/api/client.js';
+import type { ApiClient } from '../../../src/api/http/client.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
 let ts: TestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/shared/errors.js';
-import type { ApiClient } from '../../../src/api/client.js';
+import type { ApiClient } from '../../../src/api/http/client.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
 let ts: TestServer;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { ApiError } from '../../../src/shared/errors.js';
-import type { ApiClient } from '../../../src/api/client.js';
+import type { ApiClient } from '../../../src/api/http/client.js';
 import { ACCESSORS_TABLE, TokenStore } from '../../../src/secrets/token/token-store.js';
 
 let srv: TestServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { ApiError } from '../../../src/shared/errors.js';
-import type { ApiClient, SecretsEnvelope } from '../../../src/api/client.js';
+import type { ApiClient, SecretsEnvelope } from '../../../src/api/http/client.js';
 
 let srv: TestServer;
 let root: ApiClient;

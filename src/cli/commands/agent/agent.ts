@@ -68,7 +68,7 @@ export default defineCommand({
       serverName: flags['tls-server-name'] as string | undefined,
     };
     // Checked now, so a missing or unusable file is a usage error rather than every request failing.
-    if (servers.some((s) => s.startsWith('https:'))) (await import('../../../api/tls.js')).tlsRequestOptions(tls);
+    if (servers.some((s) => s.startsWith('https:'))) (await import('../../../api/http/tls.js')).tlsRequestOptions(tls);
     const token = flags.token as string | undefined;
     // raw_exec tasks get the agent's environment: a management token must not go with it.
     delete env.SVC_TOKEN;

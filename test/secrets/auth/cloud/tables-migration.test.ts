@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../../src/api/client.js';
+import { ApiClient } from '../../../../src/api/http/client.js';
 import { CERTIFICATE_TABLE, CLOUD_TABLES, CONFIG_TABLE, LISTS_TABLE, ROLE_TABLE } from '../../../../src/secrets/auth/cloud/mount-storage.js';
 import { openLmdbStore } from '../../../../src/storage/lmdb-store.js';
 import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../../src/storage/migrations.js';

@@ -7,7 +7,7 @@
 import type http from 'node:http';
 import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Readable } from 'node:stream';
-import { ApiError, CurlStringRequested } from '../shared/errors.js';
+import { ApiError, CurlStringRequested } from '../../shared/errors.js';
 import type { ClientTls } from './tls.js';
 
 export interface ClientConfig {

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestOptions } from 'node:https';
 import tls, { type ConnectionOptions, type TLSSocket } from 'node:tls';
-import { ConnectionError, UsageError } from '../shared/errors.js';
+import { ConnectionError, UsageError } from '../../shared/errors.js';
 
 export interface ClientTls {
   /** PEM file of the CA certificates the server's certificate must chain to; Node's bundled roots without it */

@@ -2,7 +2,7 @@
  * Requests through an HTTP proxy, as curl makes them: https_proxy or HTTPS_PROXY for https:// addresses,
  * http_proxy or HTTP_PROXY for http:// ones (lower case first), unless no_proxy/NO_PROXY leaves the host
  * out. Only NO_PROXY exempts a host: loopback addresses are proxied like any other unless it names
- * them, as curl does. src/api/client.ts loads this module only when a proxy variable is set, and
+ * them, as curl does. src/api/http/client.ts loads this module only when a proxy variable is set, and
  * undici's ProxyAgent is loaded only for a request that goes through the proxy: CONNECT for https, the
  * absolute URL for http.
  */
@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import type { RequestOptions } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ProxyAgent } from 'undici';
-import { ConnectionError } from '../shared/errors.js';
+import { ConnectionError } from '../../shared/errors.js';
 import { connectionError, type ClientTls } from './tls.js';
 
 /** One NO_PROXY entry: `*`, a host name (itself and its subdomains; a leading `.` or `*.` changes nothing), an IP address or CIDR range, each optionally `:port`. */
