@@ -45,7 +45,7 @@ import { nodeForwarder } from '../cluster/node-forwarder.js';
 import { loadServerId } from '../cluster/server-id.js';
 import { joinCluster, startMemberHeartbeat, type MemberHeartbeat } from '../cluster/members.js';
 import { nodeDrivers } from '../client/drivers/registry.js';
-import type { LocalNodeOptions } from '../client/local-node.js';
+import type { LocalNodeOptions } from './local-node.js';
 import type { NodeAgent } from '../client/node-agent.js';
 import type { Node } from '../scheduler/structs/node.js';
 
@@ -326,7 +326,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         // The node reaches the server over HTTP, so it can only start once the server listens. Over TLS it
         // accepts only the server's own certificate, and presents it when asked for a client certificate.
         if (opts.client !== false) {
-          const { startLocalNode } = await import('../client/local-node.js');
+          const { startLocalNode } = await import('./local-node.js');
           const host = wildcard ? '127.0.0.1' : hostOf(bound.address);
           const server = tls
             ? { address: `https://${host}:${bound.port}`, tls: { clientCert: opts.tls!.certFile, clientKey: opts.tls!.keyFile, pinnedCert: tls.fingerprint } }

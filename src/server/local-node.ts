@@ -5,11 +5,11 @@
  */
 import path from 'node:path';
 import type { ClientTls } from '../api/http/tls.js';
-import type { Services } from '../server/services.js';
+import type { Services } from './services.js';
 import { authorizeNodeSecret } from '../scheduler/state/nodes.js';
 import { IN_PROCESS, recordHolder } from '../cluster/node-holders.js';
-import { fingerprintNode } from './fingerprint.js';
-import { NodeAgent } from './node-agent.js';
+import { fingerprintNode } from '../client/fingerprint.js';
+import { NodeAgent } from '../client/node-agent.js';
 
 export interface LocalNodeOptions {
   datacenter?: string;
