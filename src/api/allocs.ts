@@ -1,46 +1,29 @@
 /** Allocations (scheduler API): typed calls for the CLI and the tests. */
 import type { ApiClient } from './http/client.js';
+import type {
+  AllocatedPortMapping as AllocatedPort,
+  AllocMetric as AllocMetricRecord,
+  TaskEvent as TaskEventRecord,
+  TaskState as TaskStateRecord,
+} from '../scheduler/structs/allocation.js';
 
-/** Why a placement failed, or how it was found (Nomad's AllocMetric). */
-export interface AllocMetric {
-  NodesEvaluated?: number;
-  NodesFiltered?: number;
-  NodesInPool?: number;
-  NodePool?: string;
-  NodesAvailable?: Record<string, number> | null;
-  ClassFiltered?: Record<string, number> | null;
-  ConstraintFiltered?: Record<string, number> | null;
-  NodesExhausted?: number;
-  ClassExhausted?: Record<string, number> | null;
-  DimensionExhausted?: Record<string, number> | null;
-  QuotaExhausted?: string[] | null;
-  Scores?: Record<string, number> | null;
-  ScoreMetaData?: Array<{ NodeID: string; Scores: Record<string, number> | null; NormScore: number }> | null;
-  /** nanoseconds */
-  AllocationTime?: number;
-  CoalescedFailures?: number;
-}
+export type { AllocatedPort };
 
-export interface TaskEvent {
-  Type: string;
-  /** Unix nanoseconds */
-  Time: number;
-  Message?: string;
-  DisplayMessage?: string;
-  Details?: Record<string, string> | null;
-  [legacy: string]: unknown;
-}
+/**
+ * The scheduler's task event with only Type and Time required: readers look the legacy fields up by name
+ * when DisplayMessage is empty, and take any of them as possibly missing.
+ */
+export type TaskEvent = Pick<TaskEventRecord, 'Type' | 'Time'> & Partial<TaskEventRecord> & { [legacy: string]: unknown };
 
-export interface TaskState {
-  State: 'pending' | 'running' | 'dead' | string;
-  Failed: boolean;
-  Restarts: number;
-  /** RFC3339; Go's zero time when never */
-  LastRestart: string;
-  StartedAt: string;
-  FinishedAt: string;
+/** The scheduler's task state, read with the same leniency: any state name, no events, no pause. */
+export type TaskState = Omit<TaskStateRecord, 'State' | 'Events' | 'Paused'> & {
+  State: TaskStateRecord['State'] | string;
   Events: TaskEvent[] | null;
-}
+  Paused?: string;
+};
+
+/** Why a placement failed, or how it was found: the scheduler's AllocMetric, any field of it possibly absent. */
+export type AllocMetric = Partial<AllocMetricRecord>;
 
 /** The list stub (GET /v1/allocations, /v1/job/:id/allocations, /v1/evaluation/:id/allocations). */
 export interface AllocStub {
@@ -67,13 +50,6 @@ export interface AllocStub {
   /** Unix nanoseconds */
   CreateTime: number;
   ModifyTime: number;
-}
-
-export interface AllocatedPort {
-  Label: string;
-  Value: number;
-  To: number;
-  HostIP: string;
 }
 
 /** GET /v1/allocation/:id: the stub's fields (zero ones omitted) plus the job, resources and metrics. */

@@ -1,15 +1,15 @@
 /** Nodes (scheduler API): typed calls for the CLI and the tests. Reading nodes needs a management token. */
 import type { ApiClient } from './http/client.js';
 import type { AllocStub } from './allocs.js';
+import type { DrainMetadata, DrainStrategy, DriverInfo as NodeDriverInfo, NodeEvent as NodeEventRecord } from '../scheduler/structs/node.js';
 
-export interface DriverInfo {
-  Detected: boolean;
-  Healthy: boolean;
-  HealthDescription: string;
-  /** RFC3339 */
-  UpdateTime: string;
-  Attributes?: Record<string, string> | null;
-}
+export type { DrainMetadata, DrainStrategy };
+
+/** A node's driver as the scheduler stores it; readers need not expect the attributes. */
+export type DriverInfo = Omit<NodeDriverInfo, 'Attributes'> & Partial<Pick<NodeDriverInfo, 'Attributes'>>;
+
+/** A node event as the scheduler stores it, read without its index. */
+export type NodeEvent = Omit<NodeEventRecord, 'CreateIndex'>;
 
 /** GET /v1/nodes */
 export interface NodeStub {
@@ -28,24 +28,6 @@ export interface NodeStub {
   LastDrain?: DrainMetadata | null;
   CreateIndex: number;
   ModifyIndex: number;
-}
-
-/** A node's drain in progress (its DrainSpec fields sit beside ForceDeadline and StartedAt, as in Nomad). */
-export interface DrainStrategy {
-  /** nanoseconds; negative: forced; 0: no deadline */
-  Deadline: number;
-  IgnoreSystemJobs: boolean;
-  /** RFC3339; Go's zero time without a deadline */
-  ForceDeadline: string;
-  StartedAt: string;
-}
-
-export interface DrainMetadata {
-  StartedAt: string;
-  UpdatedAt: string;
-  Status: 'draining' | 'complete' | 'canceled';
-  AccessorID: string;
-  Meta: Record<string, string> | null;
 }
 
 /** GET /v1/node/:id */
@@ -68,7 +50,7 @@ export interface Node {
   SchedulingEligibility: string;
   DrainStrategy: DrainStrategy | null;
   LastDrain?: DrainMetadata | null;
-  Events: Array<{ Message: string; Subsystem: string; Details: Record<string, string> | null; Timestamp: string }> | null;
+  Events: NodeEvent[] | null;
   CreateIndex: number;
   ModifyIndex: number;
 }
