@@ -78,6 +78,27 @@ const SEPARATE = new Map([
  */
 const SHARED = [path.resolve('src/shared/errors.ts'), path.resolve('src/cli/output/colour.ts')];
 
+/**
+ * The commands' bodies, found by their names: each `<verb>.run.ts` beside its declaration `<verb>.ts` in
+ * src/cli/commands/<group>/ goes into that folder's bundle, dist/cli-<group>-run.cjs (dist/cli-run.cjs for
+ * the top-level commands), built from an entry that re-exports every body of the folder. The declaration's
+ * `run` reaches its body through `await import('./<verb>.run.js')`, which becomes a require of the bundle;
+ * anything else importing a body fails the build, since it would carry a second copy of it.
+ */
+const COMMANDS = path.resolve('src/cli/commands');
+
+async function findBodies(dir = COMMANDS) {
+  const bundles = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  const bodies = entries.filter((e) => e.isFile() && e.name.endsWith('.run.ts')).map((e) => path.join(dir, e.name)).sort();
+  if (bodies.length > 0) bundles.push({ out: ['cli', ...path.relative(COMMANDS, dir).split(path.sep).filter(Boolean), 'run'].join('-') + '.cjs', bodies });
+  for (const e of entries) if (e.isDirectory()) bundles.push(...(await findBodies(path.join(dir, e.name))));
+  return bundles;
+}
+
+const BODIES = await findBodies();
+const BUNDLE_OF_BODY = new Map(BODIES.flatMap((b) => b.bodies.map((file) => [file, b])));
+
 /** Packages bundled into the CLI's bundles (only the one that imports them) rather than loaded from node_modules. */
 const INLINED = ['chalk', 'commander'];
 const require = createRequire(import.meta.url);
@@ -89,7 +110,7 @@ const sourceOf = (args) => path.resolve(args.resolveDir, args.path.replace(/\.js
  * An import of a SEPARATE module becomes a require of its bundle; in a CLI bundle (fromMain), an import
  * of a SHARED module becomes main.cjs's instance of it; an INLINED package is bundled in.
  */
-const bundleLinks = ({ fromMain }) => ({
+const bundleLinks = ({ fromMain, bodies }) => ({
   name: 'bundle-links',
   setup(b) {
     for (const pkg of INLINED) b.onResolve({ filter: new RegExp(`^${pkg}$`) }, () => ({ path: require.resolve(pkg) }));
@@ -97,6 +118,14 @@ const bundleLinks = ({ fromMain }) => ({
       const file = sourceOf(args);
       const separate = SEPARATE.get(file);
       if (separate) return { path: `./${separate.out}`, external: true };
+      const body = BUNDLE_OF_BODY.get(file);
+      if (body) {
+        if (body === bodies && args.importer === BODIES_ENTRY) return undefined;
+        const declaration = file.replace(/\.run\.ts$/, '.ts');
+        if (args.importer !== declaration) return { errors: [{ text: `${rel(file)} is a command's body: only its declaration, ${rel(declaration)}, may import it (${rel(args.importer)} does)` }] };
+        if (args.kind !== 'dynamic-import') return { errors: [{ text: `${rel(declaration)} must import its body through \`await import('./${path.basename(file, '.ts')}.js')\`: a static import loads ${body.out} at start-up` }] };
+        return { path: `./${body.out}`, external: true };
+      }
       if (fromMain && SHARED.includes(file)) return { path: rel(file), namespace: 'from-main' };
       return undefined;
     });
@@ -106,6 +135,17 @@ const bundleLinks = ({ fromMain }) => ({
       loader: 'js',
     }));
   },
+});
+
+/** The importer esbuild names for a `stdin` entry: the bodies' generated entries. */
+const BODIES_ENTRY = '<stdin>';
+
+/** A bundle of bodies: every body of its folder, re-exported by name (each body's export is its own). */
+const bodiesEntry = (bundle) => ({
+  contents: bundle.bodies.map((file) => `export * from './${rel(file)}';`).join('\n'),
+  resolveDir: process.cwd(),
+  sourcefile: bundle.out.replace(/\.cjs$/, '-entry.ts'),
+  loader: 'ts',
 });
 
 /** The CLI's entry: src/main.ts, plus the SHARED modules for the CLI's other bundles. */
@@ -194,6 +234,7 @@ try {
     ...[...SEPARATE].map(([entry, { out: file, cli: part }]) =>
       build(part ? { ...cli, entryPoints: [entry], outfile: `${out}/${file}`, plugins: [bundleLinks({ fromMain: true })] } : { ...common, entryPoints: [entry], outfile: `${out}/${file}` }),
     ),
+    ...BODIES.map((bundle) => build({ ...cli, stdin: bodiesEntry(bundle), outfile: `${out}/${bundle.out}`, plugins: [bundleLinks({ fromMain: true, bodies: bundle })] })),
     // Started by the server with new Worker(), which finds it next to dist/server.cjs.
     build({ ...common, entryPoints: ['src/secrets/auth/cloud/login/verify-worker.ts'], outfile: `${out}/cloud-verify-worker.cjs` }),
   ]);

@@ -19,7 +19,7 @@ import {
 import { formatEvalStatus } from '../../src/cli/scheduler/eval-status.js';
 import { addressesSection, eventMessage, formatAllocStatus } from '../../src/cli/scheduler/alloc-status.js';
 import { allocatedResources, driverStatus, formatNode, nodeListTable } from '../../src/cli/scheduler/node-status.js';
-import { placementFailureSection, deploymentSection } from '../../src/cli/scheduler/job-status.js';
+import { placementFailureSection, deploymentSection } from '../../src/cli/commands/job/status-screen.js';
 import type { Allocation } from '../../src/api/allocs.js';
 import type { Evaluation } from '../../src/api/evals.js';
 import type { Node } from '../../src/api/nodes.js';

@@ -7,7 +7,7 @@ import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { agentSelf } from '../../api/agent.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 
 export function agentInfo(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

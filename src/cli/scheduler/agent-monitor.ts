@@ -7,7 +7,7 @@ import { clientFor } from '../client-from-flags.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { interruption } from './alloc-read.js';
 import { agentMonitor } from '../../api/agent.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 
 export function monitor(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

@@ -11,7 +11,7 @@ import { reportingFailures } from '../command-failure.js';
 import { printSchedulerData } from '../output/scheduler-output.js';
 import { formatTable } from '../output/format.js';
 import { formatKV, formatTime } from '../output/nomad.js';
-import { apiFailure, resolveAlloc } from './alloc-resolve.js';
+import { apiFailure, resolveAlloc } from '../resolve/alloc.js';
 
 export function fetchAllocChecks(client: ApiClient, allocId: string, namespace: string): Promise<AllocCheckResults> {
   return client.scheduler<AllocCheckResults>('GET', `/v1/client/allocation/${allocId}/checks`, { query: { namespace } }).then((r) => r.body ?? {});

@@ -8,12 +8,12 @@ import { UsageError } from '../../shared/errors.js';
 import { reportingFailures } from '../command-failure.js';
 import { getAlloc } from '../../api/allocs.js';
 import { execUrl } from '../../api/exec.js';
-import { groupTasks, resolveAlloc } from './alloc-resolve.js';
-import { resolveJob } from './job-status.js';
-import { chooseTask, randomRunningAlloc } from './exec-target.js';
+import { groupTasks, resolveAlloc } from '../resolve/alloc.js';
+import { resolveJob } from '../resolve/job.js';
+import { chooseTask, randomRunningAlloc } from '../exec/target.js';
 import { streamOptions } from '../exec/options.js';
 import { startSpinner } from '../spinner.js';
-import { runStreamingSession } from './exec-run.js';
+import { runStreamingSession } from '../exec/command-session.js';
 
 export function allocExec(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

@@ -9,7 +9,7 @@ import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
 import { formatTime, humanIBytes } from '../output/nomad.js';
-import { apiFailure } from './alloc-resolve.js';
+import { apiFailure } from '../resolve/alloc.js';
 import { allocForRead, fetchLastLines, interruption, tailOption, writeOut } from './alloc-read.js';
 
 function row(f: AllocFileInfo, machine: boolean, contentType: boolean): string[] {

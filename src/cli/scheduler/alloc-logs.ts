@@ -11,7 +11,7 @@ import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { limit } from '../output/nomad.js';
-import { apiFailure, checkTask, groupTasks } from './alloc-resolve.js';
+import { apiFailure, checkTask, groupTasks } from '../resolve/alloc.js';
 import { allocForRead, fetchLastLines, interruption, tailOption, writeOut } from './alloc-read.js';
 import { choose } from '../prompt.js';
 

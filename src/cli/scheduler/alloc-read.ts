@@ -9,8 +9,8 @@ import { getAlloc, type Allocation, type AllocStub } from '../../api/allocs.js';
 import { jobAllocations } from '../../api/jobs.js';
 import type { CommandContext } from '../define.js';
 import { CommandFailure } from '../command-failure.js';
-import { apiFailure, resolveAlloc } from './alloc-resolve.js';
-import { resolveJob } from './job-status.js';
+import { apiFailure, resolveAlloc } from '../resolve/alloc.js';
+import { resolveJob } from '../resolve/job.js';
 
 /** Nomad's guess at a line's length, to turn -n lines into bytes to ask for (bytesToLines). */
 const BYTES_PER_LINE = 120;

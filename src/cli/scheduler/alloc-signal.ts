@@ -6,7 +6,7 @@ import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { UsageError } from '../../shared/errors.js';
 import { reportingFailures } from '../command-failure.js';
-import { apiFailure, checkTask, resolveAlloc } from './alloc-resolve.js';
+import { apiFailure, checkTask, resolveAlloc } from '../resolve/alloc.js';
 import { getAlloc, signalAlloc } from '../../api/allocs.js';
 
 export function allocSignal(ctx: CommandContext): Promise<number> {

@@ -23,7 +23,7 @@ import {
 } from '../output/nomad.js';
 import { formatGoDuration } from '../../shared/duration.js';
 import { getAlloc, type Allocation, type TaskEvent, type TaskState } from '../../api/allocs.js';
-import { apiFailure, resolveAlloc } from './alloc-resolve.js';
+import { apiFailure, resolveAlloc } from '../resolve/alloc.js';
 import { getEval } from '../../api/evals.js';
 import type { AllocCheckResults } from '../../scheduler/wire/check-result.js';
 import { checksSection, fetchAllocChecks } from './alloc-checks.js';

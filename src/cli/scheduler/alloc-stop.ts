@@ -6,7 +6,7 @@ import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { idLength } from '../output/nomad.js';
-import { apiFailure, resolveAlloc } from './alloc-resolve.js';
+import { apiFailure, resolveAlloc } from '../resolve/alloc.js';
 import { stopAlloc } from '../../api/allocs.js';
 import { monitorEvaluation } from '../monitor.js';
 

@@ -9,7 +9,7 @@ import { idLength, quote } from '../output/nomad.js';
 import { failDeployment } from '../../api/deployments.js';
 import { monitorEvaluation } from '../monitor.js';
 import { resolveDeployment } from './deployment-resolve.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 
 export function deploymentFail(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

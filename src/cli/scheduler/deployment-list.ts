@@ -9,7 +9,7 @@ import { reportingFailures } from '../command-failure.js';
 import { idLength, newestFirst } from '../output/nomad.js';
 import { deploymentListTable } from '../output/deployment.js';
 import { listDeployments } from '../../api/deployments.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 import { printSchedulerData } from '../output/scheduler-output.js';
 
 /** The command line that fetches the next page: the user's flags, with the next page's token. */

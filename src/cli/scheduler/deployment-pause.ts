@@ -5,7 +5,7 @@ import { reportingFailures } from '../command-failure.js';
 import { idLength, quote } from '../output/nomad.js';
 import { pauseDeployment } from '../../api/deployments.js';
 import { resolveDeployment } from './deployment-resolve.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 
 export function deploymentPause(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

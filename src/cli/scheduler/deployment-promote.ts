@@ -7,11 +7,9 @@ import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { idLength } from '../output/nomad.js';
 import { promoteDeployment } from '../../api/deployments.js';
-import { followEvaluation } from '../monitor.js';
-import type { ApiClient } from '../../api/http/client.js';
-import { monitorDeployment } from '../deployment-monitor.js';
+import { followPromotion } from '../follow/promotion.js';
 import { resolveDeployment } from './deployment-resolve.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 
 export function deploymentPromote(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
@@ -27,12 +25,4 @@ export function deploymentPromote(ctx: CommandContext): Promise<number> {
     }
     return followPromotion(ctx, client, d.Namespace, u.EvalID, d.ID);
   });
-}
-
-/** The promotion's evaluation, then the deployment it carries on, as Nomad's monitor follows both. */
-export async function followPromotion(ctx: CommandContext, client: ApiClient, namespace: string, evalId: string, deploymentId: string): Promise<number> {
-  const length = idLength(ctx.flags.verbose);
-  const outcome = await followEvaluation({ client, io: ctx.io, length, namespace }, evalId);
-  if (outcome.code !== 0) return outcome.code;
-  return monitorDeployment({ client, io: ctx.io, length, verbose: ctx.flags.verbose === true }, outcome.deploymentId || deploymentId, namespace);
 }

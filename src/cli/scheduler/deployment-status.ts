@@ -12,7 +12,7 @@ import { formatDeployment } from '../output/deployment.js';
 import { getDeployment } from '../../api/deployments.js';
 import { monitorDeployment } from '../deployment-monitor.js';
 import { resolveDeployment } from './deployment-resolve.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 import { deploymentList } from './deployment-list.js';
 
 export function deploymentStatus(ctx: CommandContext): Promise<number> {

@@ -7,24 +7,6 @@
  *
  * Nothing outside this directory may import from it except through `await import()`.
  */
-export { jobAllocs } from './job-allocs.js';
-export { jobDispatch } from './job-dispatch.js';
-export { jobEval } from './job-eval.js';
-export { jobHistory } from './job-history.js';
-export { jobInspect } from './job-inspect.js';
-export { jobPeriodicForce } from './job-periodic-force.js';
-export { jobPlan } from './job-plan.js';
-export { jobRevert } from './job-revert.js';
-export { jobRun } from './job-run.js';
-export { jobScale } from './job-scale.js';
-export { jobScalingEvents } from './job-scaling-events.js';
-export { jobStatus } from './job-status.js';
-export { jobStop } from './job-stop.js';
-export { jobTagApply } from './job-tag-apply.js';
-export { jobTagUnset } from './job-tag-unset.js';
-export { jobValidate } from './job-validate.js';
-export { jobInit } from './job-init.js';
-export { jobRestart } from './job-restart.js';
 export { agentInfo } from './agent-info.js';
 export { serverMembers } from './server-members.js';
 export { statusByPrefix } from './status-prefix.js';
@@ -38,20 +20,17 @@ export { allocStop } from './alloc-stop.js';
 export { allocLogs } from './alloc-logs.js';
 export { allocFs } from './alloc-fs.js';
 export { allocExec } from './alloc-exec.js';
-export { jobAction } from './job-action.js';
 export { evalList } from './eval-list.js';
 export { evalStatus } from './eval-status.js';
 export { nodeStatus } from './node-status.js';
 export { nodeEligibility } from './node-eligibility.js';
 export { nodeDrain } from './node-drain.js';
-export { jobDeployments } from './job-deployments.js';
 export { deploymentList } from './deployment-list.js';
 export { deploymentStatus } from './deployment-status.js';
 export { deploymentFail } from './deployment-fail.js';
 export { deploymentPause } from './deployment-pause.js';
 export { deploymentResume } from './deployment-resume.js';
 export { deploymentPromote } from './deployment-promote.js';
-export { jobPromote } from './job-promote.js';
 export { serviceList } from './service-list.js';
 export { serviceInfo } from './service-info.js';
 export { namespaceList } from './namespace-list.js';

@@ -10,7 +10,7 @@ import { reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
 import { printSchedulerData } from '../output/scheduler-output.js';
 import { agentMembers, statusLeader, type AgentMember } from '../../api/agent.js';
-import { orFail } from './deployment-errors.js';
+import { orFail } from '../failures/api.js';
 
 /** Nomad's isLeader: the member's address with the port its tags announce. */
 function isLeader(m: AgentMember, leader: string): boolean {

@@ -8,7 +8,7 @@ import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { UsageError } from '../../shared/errors.js';
 import { formatTable } from '../output/format.js';
 import { formatKV, idLength, limit } from '../output/nomad.js';
-import { apiFailure } from './alloc-resolve.js';
+import { apiFailure } from '../resolve/alloc.js';
 import { printSchedulerData } from '../output/scheduler-output.js';
 import { fetchServiceList, formatServiceList } from './service-list.js';
 import type { ServiceRegistration } from '../../scheduler/state/services.js';

@@ -6,7 +6,7 @@ import type { CommandContext } from '../define.js';
 import { clientFor } from '../client-from-flags.js';
 import { reportingFailures } from '../command-failure.js';
 import { formatTable } from '../output/format.js';
-import { apiFailure } from './alloc-resolve.js';
+import { apiFailure } from '../resolve/alloc.js';
 import { printSchedulerData } from '../output/scheduler-output.js';
 
 export interface NamespaceServices {

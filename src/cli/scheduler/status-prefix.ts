@@ -1,24 +1,24 @@
 /**
  * `svc status PREFIX`, as `nomad status PREFIX`: the job, allocation, node, evaluation or deployment
- * whose ID the prefix names, shown by that kind's own status command. The command's declaration is in
- * src/cli/commands/status.ts. As Nomad decides: the one kind whose first match is the prefix itself
+ * whose ID the prefix names, shown by that kind's own status command, reached through its declaration
+ * as the CLI runs it. As Nomad decides: the one kind whose first match is the prefix itself
  * wins; else the one kind with a single match; anything else lists the matches by kind.
  */
 import type { CommandContext } from '../define.js';
 import { CommandFailure, reportingFailures } from '../command-failure.js';
 import { completeValues } from '../complete-values.js';
-import { jobStatus } from './job-status.js';
-import { allocStatus } from './alloc-status.js';
-import { nodeStatus } from './node-status.js';
-import { evalStatus } from './eval-status.js';
-import { deploymentStatus } from './deployment-status.js';
+import jobStatus from '../commands/job/status.js';
+import allocStatus from '../commands/alloc/status.js';
+import nodeStatus from '../commands/node/status.js';
+import evalStatus from '../commands/eval/status.js';
+import deploymentStatus from '../commands/deployment/status.js';
 
 const KINDS = [
-  { kind: 'job', title: 'Jobs', status: jobStatus },
-  { kind: 'alloc', title: 'Allocs', status: allocStatus },
-  { kind: 'node', title: 'Nodes', status: nodeStatus },
-  { kind: 'eval', title: 'Evals', status: evalStatus },
-  { kind: 'deployment', title: 'Deployments', status: deploymentStatus },
+  { kind: 'job', title: 'Jobs', command: jobStatus },
+  { kind: 'alloc', title: 'Allocs', command: allocStatus },
+  { kind: 'node', title: 'Nodes', command: nodeStatus },
+  { kind: 'eval', title: 'Evals', command: evalStatus },
+  { kind: 'deployment', title: 'Deployments', command: deploymentStatus },
 ] as const;
 
 type Kind = (typeof KINDS)[number];
@@ -46,6 +46,6 @@ export function statusByPrefix(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
     const id = ctx.args[0];
     // That kind's status command, given the HTTP and output settings of this one; its other flags are unset.
-    return chosen(id, await matchesOf(ctx, id)).status({ ...ctx, args: [id] });
+    return (await chosen(id, await matchesOf(ctx, id)).command.run({ ...ctx, args: [id] })) ?? 0;
   });
 }

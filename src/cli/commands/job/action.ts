@@ -23,5 +23,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'action', description: 'The action\'s name.', required: true }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobAction(ctx),
+  run: async (ctx) => (await import('./action.run.js')).jobAction(ctx),
 });

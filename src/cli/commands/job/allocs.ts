@@ -16,5 +16,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Full IDs, the evaluation and node name, and absolute times.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobAllocs(ctx),
+  run: async (ctx) => (await import('./allocs.run.js')).jobAllocs(ctx),
 });

@@ -22,5 +22,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobDeployments(ctx),
+  run: async (ctx) => (await import('./deployments.run.js')).jobDeployments(ctx),
 });

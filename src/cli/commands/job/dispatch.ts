@@ -30,5 +30,5 @@ export default defineCommand({
     { name: 'job', description: 'A parameterized job ID or a unique prefix of one.', required: true, complete: 'job' },
     { name: 'input', description: 'A file holding the payload, or "-" for stdin.', complete: 'file' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobDispatch(ctx),
+  run: async (ctx) => (await import('./dispatch.run.js')).jobDispatch(ctx),
 });

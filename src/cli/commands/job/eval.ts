@@ -18,5 +18,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobEval(ctx),
+  run: async (ctx) => (await import('./eval.run.js')).jobEval(ctx),
 });

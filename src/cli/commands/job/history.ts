@@ -27,5 +27,5 @@ export default defineCommand({
     { name: 'version', type: 'string', description: 'Show only this version.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobHistory(ctx),
+  run: async (ctx) => (await import('./history.run.js')).jobHistory(ctx),
 });

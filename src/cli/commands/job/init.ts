@@ -21,5 +21,5 @@ export default defineCommand({
     { name: 'connect', type: 'bool', description: 'Write an example of two services, one reading the other through the service catalogue.' },
   ],
   args: [{ name: 'file', description: 'Where to write the job (default example.nomad.hcl).', complete: 'file' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobInit(ctx),
+  run: async (ctx) => (await import('./init.run.js')).jobInit(ctx),
 });

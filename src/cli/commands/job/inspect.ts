@@ -20,5 +20,5 @@ export default defineCommand({
     { name: 'hcl', type: 'bool', description: 'Print the job file that was submitted for the version, instead of the JSON.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobInspect(ctx),
+  run: async (ctx) => (await import('./inspect.run.js')).jobInspect(ctx),
 });

@@ -17,5 +17,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'job', description: 'A periodic job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobPeriodicForce(ctx),
+  run: async (ctx) => (await import('./periodic-force.run.js')).jobPeriodicForce(ctx),
 });

@@ -33,5 +33,5 @@ export default defineCommand({
     { name: 'hcl2-strict', type: 'bool', default: true, description: 'Fail on unknown variables in -var and -var-file (always on; accepted for compatibility).' },
   ],
   args: [{ name: 'file', description: 'The job file, or "-" for stdin.', required: true, complete: 'file' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobPlan(ctx),
+  run: async (ctx) => (await import('./plan.run.js')).jobPlan(ctx),
 });

@@ -15,5 +15,5 @@ export default defineCommand({
   flagSets: ['http'],
   flags: PROMOTE_FLAGS,
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobPromote(ctx),
+  run: async (ctx) => (await import('./promote.run.js')).jobPromote(ctx),
 });

@@ -32,5 +32,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Full IDs, and the allocations that are skipped.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobRestart(ctx),
+  run: async (ctx) => (await import('./restart.run.js')).jobRestart(ctx),
 });

@@ -20,5 +20,5 @@ export default defineCommand({
     { name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' },
     { name: 'version', description: 'The version number, or the name of a version tag.', required: true },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobRevert(ctx),
+  run: async (ctx) => (await import('./revert.run.js')).jobRevert(ctx),
 });

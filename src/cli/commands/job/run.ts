@@ -41,7 +41,7 @@ export const runCommand = defineCommand({
     { name: 'hcl2-strict', type: 'bool', default: true, description: 'Fail on unknown variables in -var and -var-file (always on; accepted for compatibility).' },
   ],
   args: [{ name: 'file', description: 'The job file, or "-" for stdin.', required: true, complete: 'file' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobRun(ctx),
+  run: async (ctx) => (await import('./run.run.js')).jobRun(ctx),
 });
 
 /** `svc run`: the same command under its top-level name, as Nomad's `run` alias. */

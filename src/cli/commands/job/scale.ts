@@ -32,5 +32,5 @@ export default defineCommand({
     { name: 'group', description: 'The task group to scale; may be left out when the job has only one.' },
     { name: 'count', description: 'The new count.', required: true },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobScale(ctx),
+  run: async (ctx) => (await import('./scale.run.js')).jobScale(ctx),
 });

@@ -14,5 +14,5 @@ export default defineCommand({
   flagSets: ['http', 'scheduler-output'],
   flags: [{ name: 'verbose', type: 'bool', description: 'Add each event\'s error flag, message and evaluation ID.' }],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobScalingEvents(ctx),
+  run: async (ctx) => (await import('./scaling-events.run.js')).jobScalingEvents(ctx),
 });

@@ -1,6 +1,6 @@
 /**
- * `svc job status`: Nomad's job list, or one job's screen. What it does is in src/cli/scheduler/job-status.ts,
- * loaded with the other scheduler commands' code when one of them runs.
+ * `svc job status`: Nomad's job list, or one job's screen. What it does is in status.run.ts, loaded
+ * with the other job commands' bodies (dist/cli-job-run.cjs) when one of them runs.
  */
 import { defineCommand } from '../../define.js';
 
@@ -32,5 +32,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Full IDs, absolute times, and the evaluations.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobStatus(ctx),
+  run: async (ctx) => (await import('./status.run.js')).jobStatus(ctx),
 });

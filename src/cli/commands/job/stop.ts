@@ -26,7 +26,7 @@ export const stopCommand = defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'job', description: 'Job IDs or unique prefixes of them.', required: true, variadic: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobStop(ctx),
+  run: async (ctx) => (await import('./stop.run.js')).jobStop(ctx),
 });
 
 /** `svc stop`: the same command under its top-level name, as Nomad's `stop` alias. */

@@ -22,5 +22,5 @@ export default defineCommand({
     { name: 'version', type: 'string', description: 'The version to tag; the current one by default.' },
   ],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobTagApply(ctx),
+  run: async (ctx) => (await import('./tag-apply.run.js')).jobTagApply(ctx),
 });

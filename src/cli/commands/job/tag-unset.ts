@@ -11,5 +11,5 @@ export default defineCommand({
   flagSets: ['http'],
   flags: [{ name: 'name', type: 'string', description: 'The tag to remove (required).' }],
   args: [{ name: 'job', description: 'A job ID or a unique prefix of one.', required: true, complete: 'job' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobTagUnset(ctx),
+  run: async (ctx) => (await import('./tag-unset.run.js')).jobTagUnset(ctx),
 });

@@ -23,5 +23,5 @@ export default defineCommand({
     { name: 'var-file', type: 'strings', description: 'A file of variable values, HCL or JSON. Repeatable; later files win.', complete: 'file' },
   ],
   args: [{ name: 'file', description: 'The job file, or "-" for stdin.', required: true, complete: 'file' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).jobValidate(ctx),
+  run: async (ctx) => (await import('./validate.run.js')).jobValidate(ctx),
 });

@@ -3,9 +3,9 @@
  * src/cli/commands/job/init.ts.
  */
 import { writeFile } from 'node:fs/promises';
-import type { CommandContext } from '../define.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { CONNECT_EXAMPLE_JOB, EXAMPLE_JOB, withoutComments } from './job-init-examples.js';
+import type { CommandContext } from '../../define.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { CONNECT_EXAMPLE_JOB, EXAMPLE_JOB, withoutComments } from './init-examples.js';
 
 /** Nomad's default file name. */
 export const DEFAULT_JOB_FILE = 'example.nomad.hcl';

@@ -2,12 +2,12 @@
  * `svc job tag unset`: remove a tag from the job version that holds it. The command's declaration is in
  * src/cli/commands/job/tag-unset.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { resolveJob } from './job-status.js';
-import { untagJobVersion } from '../../api/job-versions.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { resolveJob } from '../../resolve/job.js';
+import { untagJobVersion } from '../../../api/job-versions.js';
 
 export function jobTagUnset(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

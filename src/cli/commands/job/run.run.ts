@@ -3,18 +3,18 @@
  * out under a deployment (service jobs), the deployment. The command's declaration is in
  * src/cli/commands/job/run.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { idLength } from '../output/nomad.js';
-import { loadJobFileOfCommand } from '../job-file.js';
-import { registerJob } from '../../api/jobs.js';
-import { followEvaluation } from '../monitor.js';
-import { monitorDeployment } from '../deployment-monitor.js';
-import { jobLatestDeployment } from '../../api/deployments.js';
-import type { ApiClient } from '../../api/http/client.js';
-import type { PeriodicConfig } from '../../scheduler/structs/policies.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { idLength } from '../../output/nomad.js';
+import { loadJobFileOfCommand } from '../../job-file.js';
+import { registerJob } from '../../../api/jobs.js';
+import { followEvaluation } from '../../monitor.js';
+import { monitorDeployment } from '../../deployment-monitor.js';
+import { jobLatestDeployment } from '../../../api/deployments.js';
+import type { ApiClient } from '../../../api/http/client.js';
+import type { PeriodicConfig } from '../../../scheduler/structs/policies.js';
 import { nextLaunchText } from './periodic-launch.js';
 
 /** The upstream message the CLI recognises a check-and-set conflict by. */

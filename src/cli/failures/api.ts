@@ -1,4 +1,4 @@
-/** How the deployment commands word a failed API call (Nomad's `Error pausing deployment: …`). */
+/** How the scheduler commands word a failed API call (Nomad's `Error pausing deployment: …`). */
 import { ApiError } from '../../shared/errors.js';
 import { CommandFailure } from '../command-failure.js';
 

@@ -2,14 +2,14 @@
  * `svc job eval`: force an evaluation of a job, then follow it. The command's declaration is in
  * src/cli/commands/job/eval.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { idLength, limit, quote } from '../output/nomad.js';
-import { resolveJob } from './job-status.js';
-import { evaluateJob } from '../../api/jobs.js';
-import { monitorEvaluation } from '../monitor.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { idLength, limit, quote } from '../../output/nomad.js';
+import { resolveJob } from '../../resolve/job.js';
+import { evaluateJob } from '../../../api/jobs.js';
+import { monitorEvaluation } from '../../monitor.js';
 
 export function jobEval(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

@@ -4,16 +4,16 @@
  * Exit 0 when no allocation would change, 1 when some would, 255 on any error. The command's declaration
  * is in src/cli/commands/job/plan.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError } from '../../shared/errors.js';
-import { CommandFailure } from '../command-failure.js';
-import { failedPlacementHeading, formatAllocMetrics, formatTime, sortedKeys } from '../output/nomad.js';
-import { formatGoDuration } from '../../shared/duration.js';
-import { loadJobFileOfCommand } from '../job-file.js';
-import { planJob, type PlanResponse } from '../../api/job-plan.js';
-import { formatJobDiff, goQuote } from '../../scheduler/structs/diff.js';
-import { colours, errColours, type Palette } from '../output/colour.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError } from '../../../shared/errors.js';
+import { CommandFailure } from '../../command-failure.js';
+import { failedPlacementHeading, formatAllocMetrics, formatTime, sortedKeys } from '../../output/nomad.js';
+import { formatGoDuration } from '../../../shared/duration.js';
+import { loadJobFileOfCommand } from '../../job-file.js';
+import { planJob, type PlanResponse } from '../../../api/job-plan.js';
+import { formatJobDiff, goQuote } from '../../../scheduler/structs/diff.js';
+import { colours, errColours, type Palette } from '../../output/colour.js';
 
 /** Nomad's exit code for a plan that could not be made. */
 const PLAN_ERROR = 255;

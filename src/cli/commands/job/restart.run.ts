@@ -4,19 +4,19 @@
  * `nomad job restart` does (same lines, same questions). The command's declaration is in
  * src/cli/commands/job/restart.ts.
  */
-import type { CommandContext } from '../define.js';
-import type { ApiClient } from '../../api/http/client.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError } from '../../shared/errors.js';
-import { parseGoDuration, formatGoDuration } from '../../shared/duration.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { formatAllocMetrics, formatTime, idLength, limit } from '../output/nomad.js';
-import { resolveJob } from './job-status.js';
-import { PromptInterrupted, askLine } from '../prompt.js';
-import { jobAllocations, jobEvaluations } from '../../api/jobs.js';
-import { jobDeployments } from '../../api/deployments.js';
-import { restartAlloc, stopAlloc, type AllocStub } from '../../api/allocs.js';
-import { describeApiError } from './deployment-errors.js';
+import type { CommandContext } from '../../define.js';
+import type { ApiClient } from '../../../api/http/client.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError } from '../../../shared/errors.js';
+import { parseGoDuration, formatGoDuration } from '../../../shared/duration.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { formatAllocMetrics, formatTime, idLength, limit } from '../../output/nomad.js';
+import { resolveJob } from '../../resolve/job.js';
+import { PromptInterrupted, askLine } from '../../prompt.js';
+import { jobAllocations, jobEvaluations } from '../../../api/jobs.js';
+import { jobDeployments } from '../../../api/deployments.js';
+import { restartAlloc, stopAlloc, type AllocStub } from '../../../api/allocs.js';
+import { describeApiError } from '../../failures/api.js';
 
 const TERMINAL_DEPLOYMENT = new Set(['failed', 'successful', 'cancelled']);
 /** How long each look at a replacement allocation blocks on the server before placements are checked again. */

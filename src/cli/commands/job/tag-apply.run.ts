@@ -2,13 +2,13 @@
  * `svc job tag apply`: name a job version (the current one unless -version), so it is kept and can be
  * compared with or reverted to by that name. The command's declaration is in src/cli/commands/job/tag-apply.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { resolveJob } from './job-status.js';
-import { tagJobVersion } from '../../api/job-versions.js';
-import { jobPath } from '../../api/jobs.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { resolveJob } from '../../resolve/job.js';
+import { tagJobVersion } from '../../../api/job-versions.js';
+import { jobPath } from '../../../api/jobs.js';
 
 export function jobTagApply(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

@@ -4,15 +4,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { formatKV, idLength, limit } from '../output/nomad.js';
-import { readFailure } from '../read-failure.js';
-import { jobPath, resolveJob } from './job-status.js';
-import { monitorEvaluation } from '../monitor.js';
-import type { DispatchResponse } from '../../api/jobs.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { formatKV, idLength, limit } from '../../output/nomad.js';
+import { readFailure } from '../../read-failure.js';
+import { jobPath } from '../../../api/jobs.js';
+import { resolveJob } from '../../resolve/job.js';
+import { monitorEvaluation } from '../../monitor.js';
+import type { DispatchResponse } from '../../../api/jobs.js';
 
 
 async function readAll(stream: Readable): Promise<Buffer> {

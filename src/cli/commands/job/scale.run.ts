@@ -2,14 +2,14 @@
  * `svc job scale`: change a task group's count, then follow the evaluation it creates. The command's
  * declaration is in src/cli/commands/job/scale.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { idLength } from '../output/nomad.js';
-import { resolveJob } from './job-status.js';
-import { jobScaleStatus, scaleJob } from '../../api/job-scale.js';
-import { monitorEvaluation } from '../monitor.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { idLength } from '../../output/nomad.js';
+import { resolveJob } from '../../resolve/job.js';
+import { jobScaleStatus, scaleJob } from '../../../api/job-scale.js';
+import { monitorEvaluation } from '../../monitor.js';
 
 /** The message every scaling event made by this command carries, as Nomad's CLI sends its own. */
 const SCALE_MESSAGE = 'submitted using the svc CLI';

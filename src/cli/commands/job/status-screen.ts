@@ -1,15 +1,11 @@
 /**
- * `svc job status`: Nomad's job list, or one job's screen (header, summary, evaluations, placement
- * failures, rescheduling, latest deployment, actions, allocations). Also home of the job ID prefix lookup, whose
- * ambiguity message is this command's list table, and of names other job commands import from here.
- * The command's declaration is in src/cli/commands/job/status.ts.
+ * One job's screen in `svc job status JOB`: header, summary, evaluations, placement failures,
+ * rescheduling, latest deployment, actions, allocations.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { formatTable } from '../output/format.js';
-import type { ApiClient } from '../../api/http/client.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { resolveByPrefix } from '../prefix.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { formatTable } from '../../output/format.js';
+import type { ApiClient } from '../../../api/http/client.js';
 import {
   allocListTable,
   evalFailureStatus,
@@ -23,101 +19,18 @@ import {
   prettyTimeDiff,
   quote,
   sortedKeys,
-} from '../output/nomad.js';
-import { ApiError } from '../../shared/errors.js';
-import { latestDeploymentSection } from '../output/deployment.js';
-import { jobAllocations, jobEvaluations, jobPath, jobSummary } from '../../api/jobs.js';
-import { jobLatestDeployment, type Deployment } from '../../api/deployments.js';
-import { getEval, type Evaluation } from '../../api/evals.js';
-import type { AllocStub } from '../../api/allocs.js';
-
-export { formatKV, formatNomadTime, reportingFailures };
-/** A failure the command reports as one message on stderr, exit 1 (the scheduler commands' CommandFailure). */
-export const JobCommandFailure = CommandFailure;
-export type JobCommandFailure = CommandFailure;
-
-/** A task group's allocations counted by status: the server's own summary record. */
-export type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/allocs.js';
-import type { GroupSummary as JobSummaryCounts } from '../../scheduler/state/allocs.js';
-import type { PeriodicConfig } from '../../scheduler/structs/policies.js';
+} from '../../output/nomad.js';
+import { ApiError } from '../../../shared/errors.js';
+import { latestDeploymentSection } from '../../output/deployment.js';
+import { jobAllocations, jobEvaluations, jobSummary } from '../../../api/jobs.js';
+import { jobLatestDeployment, type Deployment } from '../../../api/deployments.js';
+import { getEval, type Evaluation } from '../../../api/evals.js';
+import type { AllocStub } from '../../../api/allocs.js';
+import type { PeriodicConfig } from '../../../scheduler/structs/policies.js';
+import { listJobs, statusString, type JobListStub } from '../../resolve/job.js';
 import { nextLaunchText } from './periodic-launch.js';
-import { printSchedulerData } from '../output/scheduler-output.js';
 
-export interface JobListStub {
-  ID: string;
-  ParentID: string;
-  Name: string;
-  Namespace: string;
-  Type: string;
-  Priority: number;
-  Periodic: boolean;
-  ParameterizedJob: boolean;
-  Stop: boolean;
-  Status: string;
-  SubmitTime: number;
-  JobSummary: {
-    Namespace: string;
-    Summary: Record<string, JobSummaryCounts>;
-    Children: { Pending: number; Running: number; Dead: number } | null;
-  };
-}
-
-function typeString(job: JobListStub): string {
-  return job.Type + (job.Periodic ? '/periodic' : '') + (job.ParameterizedJob ? '/parameterized' : '');
-}
-
-export function statusString(status: string, stop: boolean): string {
-  return stop ? `${status} (stopped)` : status;
-}
-
-/** The job list table; a Namespace column when listing every namespace. */
-export function jobListTable(jobs: JobListStub[], withNamespace: boolean): string {
-  const headers = withNamespace ? ['ID', 'Namespace', 'Type', 'Priority', 'Status', 'Submit Date'] : ['ID', 'Type', 'Priority', 'Status', 'Submit Date'];
-  const rows = jobs.map((j) => [
-    j.ID,
-    ...(withNamespace ? [j.JobSummary?.Namespace ?? j.Namespace] : []),
-    typeString(j),
-    String(j.Priority),
-    statusString(j.Status, j.Stop),
-    formatNomadTime(j.SubmitTime),
-  ]);
-  return formatTable(headers, rows);
-}
-
-/** The Go client sorts job lists by ID; the server orders by namespace first. */
-function byId(jobs: JobListStub[]): JobListStub[] {
-  return [...jobs].sort((a, b) => (a.ID < b.ID ? -1 : a.ID > b.ID ? 1 : a.Namespace < b.Namespace ? -1 : a.Namespace > b.Namespace ? 1 : 0));
-}
-
-export async function listJobs(client: ApiClient, prefix?: string): Promise<JobListStub[]> {
-  const { body } = await client.scheduler<JobListStub[]>('GET', '/v1/jobs', { query: prefix !== undefined ? { prefix } : {} });
-  return byId(body ?? []);
-}
-
-function allNamespaces(ctx: CommandContext): boolean {
-  return ctx.flags.namespace === '*';
-}
-
-/**
- * The job a user means by an ID or ID prefix: an exact ID wins, a unique prefix is accepted, several
- * matches are refused with the list of them (as Nomad).
- */
-export async function resolveJob(ctx: CommandContext, client: ApiClient, typed: string): Promise<JobListStub> {
-  return resolveByPrefix<JobListStub>(
-    {
-      plural: 'jobs',
-      notFound: (prefix) => `No job(s) with prefix or id "${prefix}" found`,
-      list: (prefix) => listJobs(client, prefix),
-      idOf: (j) => j.ID,
-      table: (jobs) => jobListTable(jobs, allNamespaces(ctx)),
-    },
-    typed,
-  );
-}
-
-export { jobPath };
-
-interface FullJob {
+export interface FullJob {
   ID: string;
   Name: string;
   Namespace: string;
@@ -228,21 +141,8 @@ function nextLaunchRow(job: FullJob, show: boolean): Array<[string, string]> {
   return next ? [['Next Periodic Launch', next]] : [];
 }
 
-export function jobStatus(ctx: CommandContext): Promise<number> {
-  return reportingFailures(ctx, async () => {
-    const client = clientFor(ctx);
-    if (ctx.args.length === 0) {
-      const jobs = await listJobs(client);
-      return printSchedulerData(ctx, jobs, () => (jobs.length === 0 ? 'No running jobs' : jobListTable(jobs, allNamespaces(ctx))));
-    }
-    const stub = await resolveJob(ctx, client, ctx.args[0]);
-    const { body: job } = await client.scheduler<FullJob>('GET', jobPath(stub.ID), { query: { namespace: stub.Namespace } });
-    return printSchedulerData(ctx, job, () => jobScreen(ctx, client, stub, job));
-  });
-}
-
 /** One job's screen; fetches what only the screen shows (summary, allocations, evaluations, deployment). */
-async function jobScreen(ctx: CommandContext, client: ApiClient, stub: JobListStub, job: FullJob): Promise<string> {
+export async function jobScreen(ctx: CommandContext, client: ApiClient, stub: JobListStub, job: FullJob): Promise<string> {
   const periodic = job.Periodic !== null && job.Periodic !== undefined;
   const parameterized = job.ParameterizedJob !== null && job.ParameterizedJob !== undefined && job.Dispatched !== true;
   let out = formatKV([

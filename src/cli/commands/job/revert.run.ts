@@ -2,15 +2,15 @@
  * `svc job revert`: register an earlier version of a job again, named by number or by tag, then follow
  * the evaluation. The command's declaration is in src/cli/commands/job/revert.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { idLength } from '../output/nomad.js';
-import { resolveJob } from './job-status.js';
-import { jobVersionList, revertJob } from '../../api/job-versions.js';
-import { monitorEvaluation } from '../monitor.js';
-import type { ApiClient } from '../../api/http/client.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { idLength } from '../../output/nomad.js';
+import { resolveJob } from '../../resolve/job.js';
+import { jobVersionList, revertJob } from '../../../api/job-versions.js';
+import { monitorEvaluation } from '../../monitor.js';
+import type { ApiClient } from '../../../api/http/client.js';
 
 /** A version number as typed, or the version the tag of that name marks (resolved here, as Nomad's CLI does). */
 async function versionOf(client: ApiClient, jobId: string, namespace: string, typed: string): Promise<number> {

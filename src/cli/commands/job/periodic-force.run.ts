@@ -2,13 +2,14 @@
  * `svc job periodic force`: launch a periodic job's child now, then follow its evaluation. The
  * command's declaration is in src/cli/commands/job/periodic-force.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { idLength } from '../output/nomad.js';
-import { jobPath, resolveJob } from './job-status.js';
-import { monitorEvaluation } from '../monitor.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { idLength } from '../../output/nomad.js';
+import { jobPath } from '../../../api/jobs.js';
+import { resolveJob } from '../../resolve/job.js';
+import { monitorEvaluation } from '../../monitor.js';
 
 export function jobPeriodicForce(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

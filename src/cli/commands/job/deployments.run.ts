@@ -2,14 +2,15 @@
  * `svc job deployments`: a job's deployments, newest first, or its latest one. The command's declaration
  * is in src/cli/commands/job/deployments.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { idLength } from '../output/nomad.js';
-import { deploymentListTable, formatDeployment } from '../output/deployment.js';
-import { jobDeployments as listJobDeployments, jobLatestDeployment } from '../../api/deployments.js';
-import { reportingFailures, resolveJob } from './job-status.js';
-import { orFail } from './deployment-errors.js';
-import { printSchedulerData } from '../output/scheduler-output.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { idLength } from '../../output/nomad.js';
+import { deploymentListTable, formatDeployment } from '../../output/deployment.js';
+import { jobDeployments as listJobDeployments, jobLatestDeployment } from '../../../api/deployments.js';
+import { reportingFailures } from '../../command-failure.js';
+import { resolveJob } from '../../resolve/job.js';
+import { orFail } from '../../failures/api.js';
+import { printSchedulerData } from '../../output/scheduler-output.js';
 
 export function jobDeployments(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

@@ -2,13 +2,13 @@
  * `svc job allocs`: the allocations of a job. The command's declaration is in
  * src/cli/commands/job/allocs.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { reportingFailures } from '../command-failure.js';
-import { allocListTable, newestFirst } from '../output/nomad.js';
-import { resolveJob } from './job-status.js';
-import { jobAllocations } from '../../api/jobs.js';
-import { printSchedulerData } from '../output/scheduler-output.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { reportingFailures } from '../../command-failure.js';
+import { allocListTable, newestFirst } from '../../output/nomad.js';
+import { resolveJob } from '../../resolve/job.js';
+import { jobAllocations } from '../../../api/jobs.js';
+import { printSchedulerData } from '../../output/scheduler-output.js';
 
 export function jobAllocs(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

@@ -2,25 +2,20 @@
  * `svc job inspect`: a job as the server holds it, or the file it was submitted as. The command's
  * declaration is in src/cli/commands/job/inspect.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { printSchedulerData, wantsTable } from '../output/scheduler-output.js';
-import { UsageError } from '../../shared/errors.js';
-import type { ApiClient } from '../../api/http/client.js';
-import { JobCommandFailure, jobPath, reportingFailures, resolveJob, type JobListStub } from './job-status.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { printSchedulerData, wantsTable } from '../../output/scheduler-output.js';
+import { UsageError } from '../../../shared/errors.js';
+import type { ApiClient } from '../../../api/http/client.js';
+import { jobPath } from '../../../api/jobs.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { resolveJob, type JobListStub } from '../../resolve/job.js';
+import { parseVersionFlag } from './versions.js';
 
 type Job = Record<string, unknown> & { Version: number };
 
-/** A `-version` value: Nomad takes an unsigned integer. */
-export function parseVersionFlag(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value).trim();
-  if (!/^\d+$/.test(text)) throw new UsageError(`invalid value "${text}" for -version: expected a non-negative integer`);
-  return Number(text);
-}
-
 /** The job's versions, newest first, read in the job's own namespace. */
-export async function jobVersions(client: ApiClient, stub: JobListStub): Promise<Job[]> {
+async function jobVersions(client: ApiClient, stub: JobListStub): Promise<Job[]> {
   const { body } = await client.scheduler<{ Versions: Job[] }>('GET', jobPath(stub.ID, '/versions'), { query: { namespace: stub.Namespace } });
   return body?.Versions ?? [];
 }
@@ -36,7 +31,7 @@ export function jobInspect(ctx: CommandContext): Promise<number> {
       job = (await client.scheduler<Job>('GET', jobPath(stub.ID), { query: { namespace: stub.Namespace } })).body;
     } else {
       const found = (await jobVersions(client, stub)).find((v) => v.Version === version);
-      if (!found) throw new JobCommandFailure(`Error inspecting job: job "${stub.ID}" with version ${version} couldn't be found`);
+      if (!found) throw new CommandFailure(`Error inspecting job: job "${stub.ID}" with version ${version} couldn't be found`);
       job = found;
     }
     if (ctx.flags.hcl === true) {

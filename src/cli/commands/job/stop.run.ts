@@ -2,15 +2,15 @@
  * `svc job stop` (and `svc stop`): stop jobs, asking first when a prefix named one (on a terminal; elsewhere
  * that takes -yes). The command's declaration is in src/cli/commands/job/stop.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError, UsageError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { idLength } from '../output/nomad.js';
-import { resolveJob } from './job-status.js';
-import { deregisterJob } from '../../api/jobs.js';
-import { monitorEvaluation } from '../monitor.js';
-import { confirm } from '../prompt.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError, UsageError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { idLength } from '../../output/nomad.js';
+import { resolveJob } from '../../resolve/job.js';
+import { deregisterJob } from '../../../api/jobs.js';
+import { monitorEvaluation } from '../../monitor.js';
+import { confirm } from '../../prompt.js';
 
 export function jobStop(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

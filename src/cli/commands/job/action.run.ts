@@ -7,20 +7,20 @@
  * and the task among the tasks of its group that do. An unknown action is refused before connecting,
  * with the list of the job's actions.
  */
-import type { CommandContext } from '../define.js';
-import type { ApiClient } from '../../api/http/client.js';
-import { clientFor } from '../client-from-flags.js';
-import { UsageError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { getAlloc, type AllocStub } from '../../api/allocs.js';
-import { actionUrl, listJobActions, type JobAction } from '../../api/exec.js';
-import { formatTable } from '../output/format.js';
-import { resolveAlloc } from './alloc-resolve.js';
-import { resolveJob } from './job-status.js';
-import { chooseTask, randomRunningAlloc } from './exec-target.js';
-import { streamOptions } from '../exec/options.js';
-import { startSpinner } from '../spinner.js';
-import { runStreamingSession } from './exec-run.js';
+import type { CommandContext } from '../../define.js';
+import type { ApiClient } from '../../../api/http/client.js';
+import { clientFor } from '../../client-from-flags.js';
+import { UsageError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { getAlloc, type AllocStub } from '../../../api/allocs.js';
+import { actionUrl, listJobActions, type JobAction } from '../../../api/exec.js';
+import { formatTable } from '../../output/format.js';
+import { resolveAlloc } from '../../resolve/alloc.js';
+import { resolveJob } from '../../resolve/job.js';
+import { chooseTask, randomRunningAlloc } from '../../exec/target.js';
+import { streamOptions } from '../../exec/options.js';
+import { startSpinner } from '../../spinner.js';
+import { runStreamingSession } from '../../exec/command-session.js';
 
 export function jobAction(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

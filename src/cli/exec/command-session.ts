@@ -5,8 +5,8 @@
 import type { CommandContext } from '../define.js';
 import type { ApiClient } from '../../api/http/client.js';
 import { CommandFailure } from '../command-failure.js';
-import { runSession } from '../exec/session.js';
-import type { StreamOptions } from '../exec/options.js';
+import { runSession } from './session.js';
+import type { StreamOptions } from './options.js';
 import type { Spinner } from '../spinner.js';
 
 /** Answers the remote command's exit code. */

@@ -2,8 +2,8 @@
  * The next launch of a periodic job as `svc job run` and `svc job status` print it, as Nomad does:
  * the time in the job's time zone (RFC 3339) and how far off it is, as a Go duration.
  */
-import { periodicNext } from '../../scheduler/periodic/cron.js';
-import type { PeriodicConfig } from '../../scheduler/structs/policies.js';
+import { periodicNext } from '../../../scheduler/periodic/cron.js';
+import type { PeriodicConfig } from '../../../scheduler/structs/policies.js';
 
 const two = (n: number) => String(n).padStart(2, '0');
 

@@ -2,14 +2,14 @@
  * `svc job promote`: promote the canaries of a job's latest deployment, then follow the evaluation (as
  * Nomad's job promote). The command's declaration is in src/cli/commands/job/promote.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { quote } from '../output/nomad.js';
-import { jobLatestDeployment, promoteDeployment } from '../../api/deployments.js';
-import { describeApiError, orFail } from './deployment-errors.js';
-import { resolveJob } from './job-status.js';
-import { followPromotion } from './deployment-promote.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { quote } from '../../output/nomad.js';
+import { jobLatestDeployment, promoteDeployment } from '../../../api/deployments.js';
+import { describeApiError, orFail } from '../../failures/api.js';
+import { resolveJob } from '../../resolve/job.js';
+import { followPromotion } from '../../follow/promotion.js';
 
 export function jobPromote(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

@@ -2,15 +2,15 @@
  * `svc job scaling-events`: a job's scaling events, newest first across its groups. The command's
  * declaration is in src/cli/commands/job/scaling-events.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { ApiError } from '../../shared/errors.js';
-import { CommandFailure, reportingFailures } from '../command-failure.js';
-import { formatTable } from '../output/format.js';
-import { formatNomadTime } from '../output/nomad.js';
-import { printSchedulerData } from '../output/scheduler-output.js';
-import { resolveJob } from './job-status.js';
-import { jobScaleStatus, type ScalingEvent } from '../../api/job-scale.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { ApiError } from '../../../shared/errors.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { formatTable } from '../../output/format.js';
+import { formatNomadTime } from '../../output/nomad.js';
+import { printSchedulerData } from '../../output/scheduler-output.js';
+import { resolveJob } from '../../resolve/job.js';
+import { jobScaleStatus, type ScalingEvent } from '../../../api/job-scale.js';
 
 export function jobScalingEvents(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

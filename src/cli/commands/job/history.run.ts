@@ -2,14 +2,17 @@
  * `svc job history`: a job's versions, with what changed between them. The command's declaration is in
  * src/cli/commands/job/history.ts.
  */
-import type { CommandContext } from '../define.js';
-import { clientFor } from '../client-from-flags.js';
-import { printSchedulerData, wantsTable } from '../output/scheduler-output.js';
-import { UsageError } from '../../shared/errors.js';
-import { formatJobDiff, type JobDiff } from '../../scheduler/structs/diff.js';
-import { JobCommandFailure, formatNomadTime, jobPath, reportingFailures, resolveJob } from './job-status.js';
-import { parseVersionFlag } from './job-inspect.js';
-import { colours, type Palette } from '../output/colour.js';
+import type { CommandContext } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { printSchedulerData, wantsTable } from '../../output/scheduler-output.js';
+import { UsageError } from '../../../shared/errors.js';
+import { formatJobDiff, type JobDiff } from '../../../scheduler/structs/diff.js';
+import { jobPath } from '../../../api/jobs.js';
+import { CommandFailure, reportingFailures } from '../../command-failure.js';
+import { formatNomadTime } from '../../output/nomad.js';
+import { resolveJob } from '../../resolve/job.js';
+import { parseVersionFlag } from './versions.js';
+import { colours, type Palette } from '../../output/colour.js';
 
 interface JobVersion {
   Version: number;
@@ -60,7 +63,7 @@ export function jobHistory(ctx: CommandContext): Promise<number> {
     const diffs = new Map(versions.map((v, i) => [v, body?.Diffs?.[i]]));
     if (version !== undefined) {
       versions = versions.filter((v) => v.Version === version);
-      if (versions.length === 0) throw new JobCommandFailure(`Could not find job version ${version}`);
+      if (versions.length === 0) throw new CommandFailure(`Could not find job version ${version}`);
     }
     return printSchedulerData(ctx, version !== undefined ? versions[0] : versions, () =>
       versions.map((v) => versionBlock(v, ctx.flags.full === true, diffs.get(v), colours())).join('\n\n'),
