@@ -5,7 +5,7 @@
  * later is walked without touching this file, and a route that forgets its check fails here by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../support/in-process.js';
 import { schedulerRoutes } from '../../src/scheduler/http/routes.js';
 import { defineRoute, isOpenRoute, type RouteDef } from '../../src/scheduler/http/route.js';
 import { definePath, matchPath, type Backend, type PathDef } from '../../src/secrets/framework/path.js';
@@ -14,7 +14,7 @@ import type { Fields, Operation } from '../../src/framework/schema/field-schema.
 const NOTHING_POLICY = 'path "nothing/*" {\n  capabilities = ["read"]\n}\n';
 const HIDDEN_NAMESPACE = 'walk-hidden';
 
-let ts: TestServer;
+let ts: InProcessServer;
 let nothingToken: string;
 
 interface Probe {
@@ -170,7 +170,7 @@ async function checkScheduler(route: RouteDef, probe: Probe): Promise<string | u
 }
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   const root = ts.client();
   for (const type of Object.keys(ts.server.routing.authTypes)) {
     if (!ts.server.services.mounts.list().some((m) => m.type === type)) {

@@ -4,7 +4,7 @@ import type { FieldSchema, Fields } from '../../src/framework/schema/field-schem
 import { definePath, type Backend } from '../../src/secrets/framework/path.js';
 import { UserError } from '../../src/shared/errors.js';
 import { formatDuration, parseDurationSeconds } from '../../src/shared/duration.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../support/in-process.js';
 
 const field = (type: FieldSchema['type'], extra: Partial<FieldSchema> = {}): FieldSchema => ({ type, description: '', ...extra });
 
@@ -221,7 +221,7 @@ describe('durations (src/shared/duration.ts)', () => {
 });
 
 describe('field coercion through HTTP', () => {
-  let ts: TestServer;
+  let ts: InProcessServer;
   const seen: Array<Record<string, unknown>> = [];
 
   // A test-only backend with one field of each type, routed like a fixed mount, so the real pipeline
@@ -268,7 +268,7 @@ describe('field coercion through HTTP', () => {
   };
 
   beforeAll(async () => {
-    ts = await startTestServer();
+    ts = await startInProcessServer();
     ts.server.routing.fixed['auth/field-echo/'] = echo;
   });
   afterAll(async () => {

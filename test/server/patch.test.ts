@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../support/in-process.js';
 import { ApiError } from '../../src/shared/errors.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 const MERGE = { 'content-type': 'application/merge-patch+json' };
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ApiError);
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
 });
 
 afterAll(async () => {

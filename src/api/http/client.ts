@@ -97,6 +97,14 @@ export class ApiClient {
       headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(body.length);
     }
+    return this.send(method, url, headers, body, opts.signal);
+  }
+
+  /**
+   * Sends a prepared request: over HTTP or HTTPS, through a proxy, or as a curl command instead. The
+   * tests' in-process client answers it through the server's own request pipeline here instead.
+   */
+  protected async send(method: string, url: URL, headers: Record<string, string>, body: Buffer | undefined, signal?: AbortSignal): Promise<ApiResponse> {
     if (this.config.outputCurlString) {
       const { curlString } = await import('./curl-string.js');
       throw new CurlStringRequested(curlString(method, url, headers, body, this.config.tls));
@@ -104,13 +112,13 @@ export class ApiClient {
     const tls = url.protocol === 'https:' ? await this.tlsOptions() : {};
     const env = this.config.proxyEnv;
     if (env && (env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY)) {
-      const proxied = await (await import('./proxy.js')).openIfProxied(this.config, url, { method, headers, body, signal: opts.signal }, tls);
+      const proxied = await (await import('./proxy.js')).openIfProxied(this.config, url, { method, headers, body, signal }, tls);
       if (proxied) return proxied;
     }
     // Loaded here, not at the top: node:https pulls in TLS, which would slow every command's start.
     const lib = (url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as Pick<typeof http, 'request'>;
     return new Promise((resolve, reject) => {
-      const req = lib.request(url, { method, headers, agent: false, signal: opts.signal, ...tls }, resolve);
+      const req = lib.request(url, { method, headers, agent: false, signal, ...tls }, resolve);
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (err.name === 'AbortError') return reject(err);
         import('./tls.js').then((m) => reject(m.connectionError(err, url, this.config)), reject);

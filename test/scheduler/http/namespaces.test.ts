@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../../src/shared/errors.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
 describe('namespace endpoints', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   beforeAll(async () => {
-    srv = await startTestServer();
+    srv = await startInProcessServer();
   });
   afterAll(async () => srv?.close());
 

@@ -4,7 +4,7 @@ import { canonicalizeJob, type Job } from '../../../src/scheduler/structs/index.
 import { diffJobs, formatJobDiff, goQuote, type FieldDiff, type JobDiff, type ObjectDiff } from '../../../src/scheduler/structs/diff.js';
 import { ApiError } from '../../../src/shared/errors.js';
 import { JOB_VERSIONS_TABLE } from '../../../src/scheduler/state/jobs.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { loadPalette } from '../../../src/cli/output/colour.js';
 
 type In = Record<string, unknown>;
@@ -304,7 +304,7 @@ describe('formatJobDiff', () => {
 });
 
 describe('GET /v1/job/:id/versions diffs', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   type Versions = { Versions: Array<{ Version: number; Priority: number }>; Diffs: JobDiff[] | null };
   const versions = (query: Record<string, string | boolean | number> = {}) => srv.client().scheduler<Versions>('GET', '/v1/job/example/versions', { query });
   const failure = async (p: Promise<unknown>) => {
@@ -317,7 +317,7 @@ describe('GET /v1/job/:id/versions diffs', () => {
   };
 
   beforeAll(async () => {
-    srv = await startTestServer();
+    srv = await startInProcessServer();
     // versions 0, 1, 2: priority 50, 60, 70
     for (const Priority of [50, 60, 70]) {
       await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: { ID: 'example', Priority, TaskGroups: [group()] } } });

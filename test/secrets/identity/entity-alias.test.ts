@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/shared/errors.js';
 import type { ApiClient } from '../../../src/api/http/client.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 let c: ApiClient;
 let accA: string;
 let accB: string;
@@ -42,7 +42,7 @@ async function readAlias(id: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   c = ts.client();
   accA = await enableMount('alias-a');
   accB = await enableMount('alias-b');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/shared/errors.js';
 import type { ApiClient } from '../../../src/api/http/client.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 let c: ApiClient;
 let accessor: string;
 
@@ -29,7 +29,7 @@ async function read(id: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   c = ts.client();
   await c.secrets('POST', 'sys/auth/ent-cloud', { body: { type: 'cloud' } });
   accessor = ts.server.services.mounts.get('auth/ent-cloud/')!.accessor;

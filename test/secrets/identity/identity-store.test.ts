@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRfc3339Nano } from '../../../src/secrets/identity/identity-store.js';
 import type { IdentityService } from '../../../src/secrets/identity/identity-service.js';
 import type { ApiClient } from '../../../src/api/http/client.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 let c: ApiClient;
 let store: IdentityService;
 let accessor: string;
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   c = ts.client();
   store = ts.server.services.identity;
   accessor = (await ts.server.services.mounts.enable('store-cloud', 'cloud')).accessor;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/shared/errors.js';
 import type { ApiClient } from '../../../src/api/http/client.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 let c: ApiClient;
 let accessor: string;
 let entityId: string;
@@ -28,7 +28,7 @@ async function tokenWith(policy: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   c = ts.client();
   await c.secrets('POST', 'sys/auth/lookup-mount', { body: { type: 'cloud' } });
   accessor = ((await c.secrets('GET', 'sys/auth'))!.data!['lookup-mount/'] as { accessor: string }).accessor;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { ApiError } from '../../../src/shared/errors.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   await ts.client().secrets('POST', 'sys/auth/ci', { body: { type: 'cloud', description: 'CI machines' } });
 });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { ApiError } from '../../../src/shared/errors.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 let reader: { secret: string; accessor: string };
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   await ts.client().secrets('PUT', 'sys/policies/acl/reader', { body: { policy: 'path "secret/*" {\n  capabilities = ["read", "list"]\n}\n' } });
   const created = await ts.client().secrets('POST', 'auth/token/create', { body: { policies: ['reader'] } });
   reader = { secret: created!.auth!.client_token as string, accessor: created!.auth!.accessor as string };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { ApiError } from '../../../src/shared/errors.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 let reader: string;
 let defaultOnly: string;
 
@@ -34,7 +34,7 @@ async function tokenWith(policies: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
   await ts.client().secrets('PUT', 'sys/policies/acl/reader', { body: { policy: READER_POLICY } });
   reader = await tokenWith(['reader']);
   defaultOnly = await tokenWith([]);

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { ApiError } from '../../../src/shared/errors.js';
 import { DEFAULT_POLICY_TEXT } from '../../../src/secrets/policy/builtin.js';
 import { PolicyStore } from '../../../src/secrets/policy/policy-store.js';
 import { decodePolicyText } from '../../../src/secrets/sys/path-policies.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startInProcessServer();
 });
 
 afterAll(async () => {

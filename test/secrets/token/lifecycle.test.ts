@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { ApiError } from '../../../src/shared/errors.js';
 import type { ApiClient } from '../../../src/api/http/client.js';
 import { ACCESSORS_TABLE, TokenStore } from '../../../src/secrets/token/token-store.js';
 
-let srv: TestServer;
+let srv: InProcessServer;
 let root: ApiClient;
 
 async function create(body: Record<string, unknown>, client = root): Promise<{ token: string; accessor: string }> {
@@ -27,7 +27,7 @@ const lookupSelf = (token: string) => srv.client(token).secrets('GET', 'auth/tok
 const accessorRow = (accessor: string) => srv.server.services.store.get<string>(ACCESSORS_TABLE, accessor);
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startInProcessServer();
   root = srv.client();
   await root.secrets('PUT', 'sys/policies/acl/creator', { body: { policy: 'path "auth/token/create" { capabilities = ["update"] }' } });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { ApiError } from '../../../src/shared/errors.js';
 import type { ApiClient, SecretsEnvelope } from '../../../src/api/http/client.js';
 
-let srv: TestServer;
+let srv: InProcessServer;
 let root: ApiClient;
 
 async function create(body: Record<string, unknown>, client = root, path = 'auth/token/create'): Promise<{ token: string; accessor: string }> {
@@ -38,7 +38,7 @@ async function writePolicy(name: string, text: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startInProcessServer();
   root = srv.client();
   await writePolicy('creator', 'path "auth/token/create" { capabilities = ["update"] }\npath "auth/token/create-orphan" { capabilities = ["update"] }');
   await writePolicy('lister', 'path "auth/token/accessors" { capabilities = ["list"] }');
