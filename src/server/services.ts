@@ -1,24 +1,13 @@
 /**
- * What the request pipelines and the handlers reach: the server's services, built once by app.ts. The
- * secrets stores are seen through their interfaces (token-service.ts, policy-service.ts, ... beside each
- * store), so the pipelines depend on what they use, not on how each store works, and this module
- * imports no store class: the modules that use the services import it without a cycle.
+ * The server's services, built once by app.ts: the secrets side's context and the scheduler's in one
+ * object, each side's handlers seeing it through the context its side declares.
  */
-import type { Store } from '../storage/store.js';
-import type { Seal } from '../storage/seal.js';
-import type { Logger } from '../shared/log.js';
-import type { RenewSettings, TokenService } from '../secrets/token/token-service.js';
-import type { TokenEntry } from '../secrets/token/token-entry.js';
-import type { PolicyService } from '../secrets/policy/policy-service.js';
-import type { MountService } from '../secrets/mounts/mount-service.js';
-import type { SecretMountService } from '../secrets/mounts/secret-mount-table.js';
-import type { IdentityService } from '../secrets/identity/identity-service.js';
+import type { SecretsConfig, SecretsContext } from '../secrets/context.js';
 import type { SchedulerRuntime } from '../scheduler/runtime.js';
-import type { Leadership } from '../cluster/leadership.js';
 import type { LeaderForwarder } from '../cluster/forward-to-leader.js';
 import type { NodeForwarder } from '../cluster/node-forwarder.js';
 
-export interface ServerConfig {
+export interface ServerConfig extends SecretsConfig {
   dev: boolean;
   bind: string;
   port: number;
@@ -32,74 +21,15 @@ export interface ServerConfig {
   cloudTidyIntervalMs: number;
   /** how often an exec session sends its `{}` heartbeat frame, ms */
   execHeartbeatMs: number;
-  /**
-   * The cloud auth method: where it reads CLOUD_* credentials from, where it finds the metadata service,
-   * and whether ec2 logins may rely on SHA-1 (the DSA `pkcs7` document, and `identity` + `signature`,
-   * checked against a SHA-1 signed certificate; off unless -cloud-allow-sha1).
-   */
-  cloud: { env: Readonly<Record<string, string | undefined>>; metadataEndpoint?: string; allowSha1: boolean };
   /** the node API answers only connections with a verified client certificate (TLS `node_client_cert`) */
   nodeClientCert: boolean;
-  /** where the state is kept, by Vault's storage_type names (sys/seal-status) */
-  storageType: 'lmdb' | 'postgresql' | 'inmem';
-  /** the keyring is opened by an external seal key (-seal-key-file, SVC_SEAL_KEY) */
-  externalSealKey: boolean;
 }
 
-export interface Services {
-  version: string;
+export interface Services extends SecretsContext {
   config: ServerConfig;
-  log: Logger;
-  store: Store;
-  seal: Seal;
-  tokens: TokenService;
-  policies: PolicyService;
-  mounts: MountService;
-  /** the secrets engines table (sys/mounts) */
-  secretMounts: SecretMountService;
-  identity: IdentityService;
-  /** the auth methods' backends this server built, by type (token aside), as token renewal sees them */
-  authBackends: Readonly<Record<string, AuthRenewal>>;
   scheduler: SchedulerRuntime;
-  /** which server of the cluster leads (a server alone on its state always does) */
-  leadership: Leadership;
   /** sends a request only the leader answers on to it (a follower's part in node registration and heartbeats) */
   forwardToLeader: LeaderForwarder;
   /** sends a request that reaches into a task (exec, logs, files, signal) on to the server that reaches its node */
   forwardToNode: NodeForwarder;
-  /** true once shutdown began: blocking queries answer at once instead of waiting on */
-  stopping: boolean;
-  /** aborted when shutdown begins: long-lived streams (log follows, exec sessions) end on it */
-  shutdown: AbortSignal;
-  /** the audit devices: the configured one (-audit-file, audit { file }) and those enabled at sys/audit */
-  audit?: AuditDevices;
-}
-
-/**
- * An auth method's part in renewing the tokens it issued: its re-check (the role still exists, the
- * instance or principal still qualifies) and the lease settings now in force; it throws to refuse.
- */
-export interface AuthRenewal {
-  renew?: (services: Services, token: TokenEntry) => Promise<RenewSettings>;
-}
-
-/** An audit device as sys/audit lists it (Vault's audit table entry); `path` ends with '/'. */
-export interface AuditDeviceInfo {
-  path: string;
-  type: 'file';
-  description: string;
-  /** file_path among them */
-  options: Record<string, string>;
-  local: boolean;
-}
-
-/** What sys/audit and sys/audit-hash need of the audit devices. */
-export interface AuditDevices {
-  list(): AuditDeviceInfo[];
-  /** `hmac-sha256:<hex>`, as every device writes the value in its log; undefined while there is no device */
-  hash(input: string): string | undefined;
-  /** Opens the device's file (a file that cannot be opened is a 400) and stores the device. */
-  enable(entry: AuditDeviceInfo): Promise<void>;
-  /** Disabling a path with no device is not an error; the configured device cannot be disabled here. */
-  disable(path: string): Promise<void>;
 }

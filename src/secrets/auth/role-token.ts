@@ -4,7 +4,7 @@
  * auth method's role endpoint uses it with the fields of token-fields.ts.
  */
 import type { FieldData } from '../../framework/schema/field-data.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import { UserError } from '../../shared/errors.js';
 import { formatDuration } from '../../shared/duration.js';
 import { parseCidrList } from '../token/cidr.js';
@@ -133,7 +133,7 @@ export interface MountTtls {
   maxTtl: number;
 }
 
-export function mountTtls(services: Services, accessor: string): MountTtls {
+export function mountTtls(services: SecretsContext, accessor: string): MountTtls {
   const config = services.mounts.byAccessor(accessor)?.config;
   const maxTtl = config?.maxLeaseTtl || SYSTEM_MAX_TTL;
   // Without a default of its own, the system's, capped at the mount's maximum (Vault's DefaultLeaseTTL).

@@ -5,7 +5,7 @@
  */
 import type { Fields, Operation } from '../../framework/schema/field-schema.js';
 import type { FieldData } from '../../framework/schema/field-data.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import type { TokenEntry } from '../token/token-entry.js';
 import type { RenewSettings } from '../token/token-service.js';
 import type { SecretsRequest, SecretsResponse } from './request.js';
@@ -53,7 +53,7 @@ export interface Backend {
    * Re-checks a login when its token is renewed (the role still exists, the instance or principal still
    * qualifies) and answers the lease settings now in force; throws to refuse the renewal.
    */
-  renew?: (services: Services, token: TokenEntry) => Promise<RenewSettings>;
+  renew?: (services: SecretsContext, token: TokenEntry) => Promise<RenewSettings>;
 }
 
 export function definePath(def: PathDef): PathDef {

@@ -4,7 +4,7 @@
  */
 import type { Operation } from '../../framework/schema/field-schema.js';
 import type { RawRequest } from '../../framework/http/types.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import type { AuthBlock } from '../token/auth-block.js';
 import type { TokenCaller } from '../token/caller.js';
 
@@ -24,7 +24,7 @@ export interface SecretsRequest {
   clientToken?: string;
   remoteAddress: string;
   headers: RawRequest['headers'];
-  services: Services;
+  services: SecretsContext;
 }
 
 export interface SecretsResponse {

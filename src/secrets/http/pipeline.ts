@@ -11,7 +11,7 @@ import type { Operation } from '../../framework/schema/field-schema.js';
 import { classify, secretsError } from '../../framework/http/respond.js';
 import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import type { RawRequest, RawResponse } from '../../framework/http/types.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import { matchPath, type Backend, type PathDef } from '../framework/path.js';
 import { pathHelpResponse, renderBackendHelp } from '../framework/help.js';
 import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
@@ -34,7 +34,7 @@ export interface ResolvedRoute {
   rest: string;
 }
 
-export function resolveBackend(rel: string, services: Services, routing: SecretsRouting): ResolvedRoute | undefined {
+export function resolveBackend(rel: string, services: SecretsContext, routing: SecretsRouting): ResolvedRoute | undefined {
   for (const [mountPath, backend] of Object.entries(routing.fixed)) {
     if (`${rel}/`.startsWith(mountPath)) return { backend, mountPath, mountAccessor: '', rest: trimSlashes(rel.slice(mountPath.length)) };
   }
@@ -129,7 +129,7 @@ function withWarnings(answer: SecretsResponse | void, data: FieldData): SecretsR
   return warnings.length > 0 ? { ...answer, warnings } : answer;
 }
 
-async function authenticate(raw: RawRequest, services: Services): Promise<{ caller: TokenCaller; secret: string } | undefined> {
+async function authenticate(raw: RawRequest, services: SecretsContext): Promise<{ caller: TokenCaller; secret: string } | undefined> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) return undefined;
   const token = await services.tokens.resolve(secret, raw.remoteAddress);
@@ -137,13 +137,13 @@ async function authenticate(raw: RawRequest, services: Services): Promise<{ call
   return { caller: await callerOf(token, services), secret };
 }
 
-export async function handleSecrets(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<RawResponse> {
+export async function handleSecrets(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting): Promise<RawResponse> {
   const answer = await answerSecrets(raw, rel, requestId, services, routing);
   // A HEAD is answered with the status and headers its GET would have, and no body.
   return raw.method === 'HEAD' ? { ...answer, body: '' } : answer;
 }
 
-async function answerSecrets(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<RawResponse> {
+async function answerSecrets(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting): Promise<RawResponse> {
   try {
     const res = await dispatch(raw, rel, requestId, services, routing);
     return secretsOk(requestId, res, dataAtTopLevel(rel));
@@ -170,7 +170,7 @@ function checkAcl(caller: TokenCaller | undefined, def: PathDef, aclPath: string
   if (!acl.allows(aclPath, capability) || (def.sudo && !acl.capabilities(aclPath).has('sudo'))) throw new PermissionDenied();
 }
 
-async function dispatch(raw: RawRequest, rel: string, requestId: string, services: Services, routing: SecretsRouting): Promise<SecretsResponse | void> {
+async function dispatch(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting): Promise<SecretsResponse | void> {
   try {
     checkCanonical(rel);
   } catch (err) {

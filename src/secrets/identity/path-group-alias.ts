@@ -4,7 +4,7 @@
  * Vault's identity_store_group_aliases.go, and the rules and their messages are in group-store.ts.
  */
 import { NotFound } from '../../shared/errors.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import { definePath } from '../framework/path.js';
 import { GROUP_ALIAS_FIELDS, GROUP_ALIAS_ID_FIELDS } from './fields.js';
 import type { GroupAliasEntry } from './identity-service.js';
@@ -12,7 +12,7 @@ import { requireUpdateCapability } from './path-entity-alias.js';
 import { formatRfc3339Nano } from './timestamps.js';
 
 /** As Vault's handleAliasReadCommon answers a group alias: group aliases carry no metadata of either kind. */
-export function groupAliasData(services: Services, alias: GroupAliasEntry): Record<string, unknown> {
+export function groupAliasData(services: SecretsContext, alias: GroupAliasEntry): Record<string, unknown> {
   const mount = services.mounts.byAccessor(alias.mountAccessor);
   return {
     id: alias.id,

@@ -5,7 +5,7 @@
  */
 import { NotFound } from '../../shared/errors.js';
 import type { FieldData } from '../../framework/schema/field-data.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import { definePath } from '../framework/path.js';
 import type { SecretsResponse } from '../framework/request.js';
 import { GROUP_FIELDS, GROUP_ID_FIELDS, GROUP_NAME_FIELDS } from './fields.js';
@@ -15,13 +15,13 @@ import { groupAliasData } from './path-group-alias.js';
 import { formatRfc3339Nano } from './timestamps.js';
 
 /** A group alias as Vault embeds it in a group read: its read, less the keys the embedding leaves out. */
-function embeddedAlias(services: Services, alias: GroupAliasEntry): Record<string, unknown> {
+function embeddedAlias(services: SecretsContext, alias: GroupAliasEntry): Record<string, unknown> {
   const { custom_metadata: _, namespace_id: __, local: ___, ...embedded } = groupAliasData(services, alias);
   return embedded;
 }
 
 /** The group as identity/group/id/:id reads it. Vault answers null for the ID lists it builds by appending. */
-export function groupData(services: Services, group: GroupEntry): Record<string, unknown> {
+export function groupData(services: SecretsContext, group: GroupEntry): Record<string, unknown> {
   const memberGroupIds = services.identity.memberGroupIds(group.id);
   return {
     id: group.id,
@@ -40,7 +40,7 @@ export function groupData(services: Services, group: GroupEntry): Record<string,
   };
 }
 
-function keyInfo(services: Services, group: GroupEntry): Record<string, unknown> {
+function keyInfo(services: SecretsContext, group: GroupEntry): Record<string, unknown> {
   const info: Record<string, unknown> = {
     name: group.name,
     num_member_entities: group.memberEntityIds.length,

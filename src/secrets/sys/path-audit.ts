@@ -7,7 +7,7 @@
 import { InternalError, UserError } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
 import type { SecretsRequest } from '../framework/request.js';
-import type { AuditDevices } from '../../server/services.js';
+import type { AuditDevices } from '../context.js';
 import { AUDIT_ENABLE_FIELDS } from './fields.js';
 
 function devices(req: SecretsRequest): AuditDevices {

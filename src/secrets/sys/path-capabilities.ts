@@ -10,7 +10,7 @@ import type { FieldData } from '../../framework/schema/field-data.js';
 import type { Acl } from '../policy/acl.js';
 import type { TokenEntry } from '../token/token-entry.js';
 import { callerOf } from '../token/caller.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import { CAPABILITIES_ACCESSOR_FIELDS, CAPABILITIES_FIELDS, CAPABILITIES_SELF_FIELDS } from './fields.js';
 
 function requestedPaths(data: FieldData): string[] {
@@ -33,7 +33,7 @@ function answer(acl: Acl, paths: string[]) {
   return { data };
 }
 
-async function answerFor(services: Services, entry: TokenEntry, paths: string[]) {
+async function answerFor(services: SecretsContext, entry: TokenEntry, paths: string[]) {
   return answer((await callerOf(entry, services)).acl, paths);
 }
 

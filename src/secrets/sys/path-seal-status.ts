@@ -5,14 +5,14 @@
  * enter, no progress and no nonce: one key opens the keyring, t = n = 1.
  */
 import { definePath } from '../framework/path.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import { CLUSTER_NAME, clusterId, initialized } from './cluster-identity.js';
 
 /**
  * Vault's seal types: an operator-supplied key that unseals at start is its `static` seal; the key kept
  * with the data, which the server also applies by itself, is closest to a one-share `shamir` seal.
  */
-const sealType = (services: Services) => (services.config.externalSealKey ? 'static' : 'shamir');
+const sealType = (services: SecretsContext) => (services.config.externalSealKey ? 'static' : 'shamir');
 
 export const sealStatusPaths = [
   definePath({

@@ -1,7 +1,7 @@
 /** auth/token/renew, renew-self and renew-accessor: extend a token's lease within its limits. */
 import { definePath, type PathDef } from '../framework/path.js';
 import type { RenewSettings } from './token-service.js';
-import type { Services } from '../../server/services.js';
+import type { SecretsContext } from '../context.js';
 import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
 import { UserError } from '../../shared/errors.js';
 import { TOKEN_RENEW_ACCESSOR_FIELDS, TOKEN_RENEW_FIELDS, TOKEN_RENEW_SELF_FIELDS } from './fields.js';
@@ -10,14 +10,14 @@ import { callerEntry } from './path-lookup.js';
 import { readTokenRole } from './role-store.js';
 
 /** The issuing auth method's re-check, for tokens of a method that has one (the token store's own have none). */
-async function authMethodSettings(services: Services, entry: TokenEntry): Promise<RenewSettings | undefined> {
+async function authMethodSettings(services: SecretsContext, entry: TokenEntry): Promise<RenewSettings | undefined> {
   const mount = services.mounts.byAccessor(entry.mountAccessor);
   const backend = mount && Object.hasOwn(services.authBackends, mount.type) ? services.authBackends[mount.type] : undefined;
   return backend?.renew?.(services, entry);
 }
 
 /** A token created against a role renews with the role's current period, as Vault's token store does; a deleted role renews none. */
-function roleSettings(services: Services, entry: TokenEntry, roleName: string): RenewSettings {
+function roleSettings(services: SecretsContext, entry: TokenEntry, roleName: string): RenewSettings {
   const role = readTokenRole(services.store, roleName);
   if (!role) throw new UserError(`original token role "${roleName}" could not be found, not renewing`);
   return { ttl: entry.ttl, maxTtl: entry.maxTtl, period: role.token_period };

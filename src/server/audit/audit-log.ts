@@ -14,7 +14,7 @@ import type { IdentityService } from '../../secrets/identity/identity-service.js
 import { sideError } from '../../framework/http/router.js';
 import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import type { RawRequest, RawResponse } from '../../framework/http/types.js';
-import type { AuditDevices } from '../services.js';
+import type { AuditDevices } from '../../secrets/context.js';
 import { AUDIT_TABLE, normaliseAuditPath, type AuditDeviceEntry } from './audit-table.js';
 import { auditAuth, auditRequest, auditResponse, type AuditCaller, type AuditEntry } from './entry.js';
 import { AuditFile } from './file-device.js';

@@ -7,7 +7,7 @@ import { UserError } from '../../shared/errors.js';
 
 export const AUDIT_TABLE = 'audit_devices';
 
-import type { AuditDeviceInfo } from '../services.js';
+import type { AuditDeviceInfo } from '../../secrets/context.js';
 
 /** An audit device as the table holds it: as sys/audit lists it. */
 export type AuditDeviceEntry = AuditDeviceInfo;

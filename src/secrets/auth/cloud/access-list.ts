@@ -5,7 +5,7 @@
  * credential: it is sealed at rest with the entry's name as context, and these helpers are the only
  * place that opens it.
  */
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import type { WriteTx } from '../../../storage/store.js';
 import { deleteEntry, listEntries, readEntry, updateEntryInTx, writeEntry } from './mount-storage.js';
 
@@ -35,22 +35,22 @@ export const accessListEntryName = (instanceId: string) => `${ACCESS_LIST_PREFIX
 
 const nonceContext = (accessor: string, instanceId: string) => `auth-cloud/${accessor}/${accessListEntryName(instanceId)}/client_nonce`;
 
-function seal(services: Services, accessor: string, instanceId: string, entry: AccessListEntry): StoredEntry {
+function seal(services: SecretsContext, accessor: string, instanceId: string, entry: AccessListEntry): StoredEntry {
   const { client_nonce, ...rest } = entry;
   return { ...rest, client_nonce_sealed: client_nonce === '' ? '' : services.seal.encrypt(client_nonce, nonceContext(accessor, instanceId)) };
 }
 
-function open(services: Services, accessor: string, instanceId: string, stored: StoredEntry): AccessListEntry {
+function open(services: SecretsContext, accessor: string, instanceId: string, stored: StoredEntry): AccessListEntry {
   const { client_nonce_sealed, ...rest } = stored;
   return { ...rest, client_nonce: client_nonce_sealed === '' ? '' : services.seal.decrypt(client_nonce_sealed, nonceContext(accessor, instanceId)) };
 }
 
-export function readAccessListEntry(services: Services, accessor: string, instanceId: string): AccessListEntry | undefined {
+export function readAccessListEntry(services: SecretsContext, accessor: string, instanceId: string): AccessListEntry | undefined {
   const stored = readEntry<StoredEntry>(services.store, accessor, accessListEntryName(instanceId));
   return stored && open(services, accessor, instanceId, stored);
 }
 
-export async function putAccessListEntry(services: Services, accessor: string, instanceId: string, entry: AccessListEntry): Promise<void> {
+export async function putAccessListEntry(services: SecretsContext, accessor: string, instanceId: string, entry: AccessListEntry): Promise<void> {
   await writeEntry(services.store, accessor, accessListEntryName(instanceId), seal(services, accessor, instanceId, entry));
 }
 
@@ -60,7 +60,7 @@ export async function putAccessListEntry(services: Services, accessor: string, i
  * nothing is written then.
  */
 export async function updateAccessListEntry(
-  services: Services,
+  services: SecretsContext,
   accessor: string,
   instanceId: string,
   change: (current: AccessListEntry | undefined) => AccessListEntry,
@@ -72,7 +72,7 @@ export async function updateAccessListEntry(
 /** The same, inside a transaction of the caller's (a login writes its entry, alias and token at once). */
 export function updateAccessListEntryInTx(
   tx: WriteTx,
-  services: Services,
+  services: SecretsContext,
   accessor: string,
   instanceId: string,
   change: (current: AccessListEntry | undefined) => AccessListEntry,
@@ -85,11 +85,11 @@ export function updateAccessListEntryInTx(
   return next!;
 }
 
-export async function deleteAccessListEntry(services: Services, accessor: string, instanceId: string): Promise<void> {
+export async function deleteAccessListEntry(services: SecretsContext, accessor: string, instanceId: string): Promise<void> {
   await deleteEntry(services.store, accessor, accessListEntryName(instanceId));
 }
 
 /** Instance IDs with an entry, sorted. */
-export function listAccessListIds(services: Services, accessor: string): string[] {
+export function listAccessListIds(services: SecretsContext, accessor: string): string[] {
   return listEntries(services.store, accessor, ACCESS_LIST_PREFIX);
 }

@@ -2,7 +2,7 @@
  * The stored config/client of a mount. The secret key is sealed at rest (the seal's context binds it to
  * this mount's entry, so a sealed value copied elsewhere does not open) and only this module opens it.
  */
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import type { CloudClientConfig } from '../../../cloud/provider.js';
 import { Conflict } from '../../../shared/errors.js';
 import { deleteEntry, readEntry, updateEntry } from './mount-storage.js';
@@ -29,7 +29,7 @@ export const CLIENT_CONFIG_ENTRY = 'config/client';
 const sealContext = (accessor: string) => `auth-cloud/${accessor}/${CLIENT_CONFIG_ENTRY}/secret_key`;
 
 /** The configuration without its secret, as read returns it; undefined when none is stored. */
-export function readClientConfig(services: Services, accessor: string): ClientConfig | undefined {
+export function readClientConfig(services: SecretsContext, accessor: string): ClientConfig | undefined {
   const stored = readEntry<StoredClientConfig>(services.store, accessor, CLIENT_CONFIG_ENTRY);
   if (!stored) return undefined;
   const { secret_key_sealed: _sealed, ...config } = stored;
@@ -37,7 +37,7 @@ export function readClientConfig(services: Services, accessor: string): ClientCo
 }
 
 /** What the provider clients are built from, secret key opened. */
-export function providerClientConfig(services: Services, accessor: string): CloudClientConfig {
+export function providerClientConfig(services: SecretsContext, accessor: string): CloudClientConfig {
   const stored = readEntry<StoredClientConfig>(services.store, accessor, CLIENT_CONFIG_ENTRY);
   if (!stored) return {};
   return {
@@ -57,7 +57,7 @@ export function providerClientConfig(services: Services, accessor: string): Clou
  * may throw to store nothing. The sealed secret is kept unless `secretKey` is given ('' removes it).
  */
 export async function updateClientConfig(
-  services: Services,
+  services: SecretsContext,
   accessor: string,
   change: (current: ClientConfig | undefined, hasSecret: boolean) => ClientConfig,
   secretKey?: string,
@@ -76,7 +76,7 @@ export async function updateClientConfig(
  * rotate-root's compare-and-set: stores the new key pair only while access_key is still `expected`, so a
  * config/client write or another rotation that happened meanwhile is not overwritten (Conflict instead).
  */
-export async function replaceStaticKeys(services: Services, accessor: string, expected: string, accessKey: string, secretKey: string): Promise<void> {
+export async function replaceStaticKeys(services: SecretsContext, accessor: string, expected: string, accessKey: string, secretKey: string): Promise<void> {
   await updateEntry<StoredClientConfig>(services.store, accessor, CLIENT_CONFIG_ENTRY, (current) => {
     if (!current || current.access_key !== expected) {
       throw new Conflict(`config/client changed while rotate-root was running (access_key is no longer ${expected}); the new key was not stored`);
@@ -85,6 +85,6 @@ export async function replaceStaticKeys(services: Services, accessor: string, ex
   });
 }
 
-export async function deleteClientConfig(services: Services, accessor: string): Promise<void> {
+export async function deleteClientConfig(services: SecretsContext, accessor: string): Promise<void> {
   await deleteEntry(services.store, accessor, CLIENT_CONFIG_ENTRY);
 }

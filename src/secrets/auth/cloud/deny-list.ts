@@ -4,7 +4,7 @@
  * HMAC may hold does not make a storage name of two levels. As in Vault, tidy removes an entry once it is past its
  * expiration_time plus the safety buffer, and the tag is accepted again from then on.
  */
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import { deleteEntry, listEntries, readEntry, updateEntry } from './mount-storage.js';
 import { mountTtls } from '../role-token.js';
 import { verifyRoleTag } from './role-tag.js';
@@ -35,12 +35,12 @@ export function tagFromPathValue(value: string): string {
   return Buffer.from(value, 'base64').toString('utf8');
 }
 
-export function readDenyListEntry(services: Services, accessor: string, tag: string): DenyListEntry | undefined {
+export function readDenyListEntry(services: SecretsContext, accessor: string, tag: string): DenyListEntry | undefined {
   return readEntry<DenyListEntry>(services.store, accessor, entryName(tag));
 }
 
 /** Whether login must refuse this tag value (as read from the instance's tag). */
-export function isDenyListed(services: Services, accessor: string, tagValue: string): boolean {
+export function isDenyListed(services: SecretsContext, accessor: string, tagValue: string): boolean {
   return readDenyListEntry(services, accessor, tagValue) !== undefined;
 }
 
@@ -49,7 +49,7 @@ export function isDenyListed(services: Services, accessor: string, tagValue: str
  * longest lifetime a token issued with it could have: the tag's max TTL, the role's or the mount's.
  * Deny-listing it again keeps the creation time and moves the expiration.
  */
-export async function denyListTag(services: Services, accessor: string, tag: string, now = new Date()): Promise<DenyListEntry> {
+export async function denyListTag(services: SecretsContext, accessor: string, tag: string, now = new Date()): Promise<DenyListEntry> {
   const verified = verifyRoleTag(services, accessor, tag);
   const { longest } = ec2MaxTtls(mountTtls(services, accessor).maxTtl, verified.roleEntry.token_max_ttl, verified.maxTtl);
   const expiration = new Date(now.getTime() + longest * 1000).toISOString();
@@ -59,12 +59,12 @@ export async function denyListTag(services: Services, accessor: string, tag: str
   }));
 }
 
-export async function deleteDenyListEntry(services: Services, accessor: string, tag: string): Promise<void> {
+export async function deleteDenyListEntry(services: SecretsContext, accessor: string, tag: string): Promise<void> {
   await deleteEntry(services.store, accessor, entryName(tag));
 }
 
 /** The deny-listed tags themselves, sorted. */
-export function listDenyListedTags(services: Services, accessor: string): string[] {
+export function listDenyListedTags(services: SecretsContext, accessor: string): string[] {
   return listEntries(services.store, accessor, DENY_LIST_PREFIX)
     .map((key) => Buffer.from(key, 'base64url').toString('utf8'))
     .sort();

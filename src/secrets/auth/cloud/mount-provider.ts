@@ -4,7 +4,7 @@
  * again once the configuration table's index has moved, which any server process sharing the store moves
  * when it writes config/client or config/sts (or runs rotate-root).
  */
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import { cloudProvider, type CloudProvider } from '../../../cloud/provider.js';
 import { providerClientConfig } from './client-config.js';
 import { CONFIG_TABLE } from './mount-storage.js';
@@ -12,7 +12,7 @@ import { stsRoleFor } from './path-config-sts.js';
 
 export interface MountProviders {
   /** The mount's provider, as built from the configuration now stored. */
-  get(services: Services, accessor: string): CloudProvider;
+  get(services: SecretsContext, accessor: string): CloudProvider;
   /** The mount is gone: its provider goes too. */
   forget(accessor: string): void;
 }

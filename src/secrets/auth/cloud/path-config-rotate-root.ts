@@ -4,7 +4,7 @@
  * The calls are signed with the stored keys themselves (never the environment or metadata credentials:
  * those are not what gets rotated).
  */
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import { definePath } from '../../framework/path.js';
 import { Conflict, InternalError, UserError } from '../../../shared/errors.js';
 import { staticCredentials, regionFromEnv } from '../../../cloud/credentials.js';
@@ -39,7 +39,7 @@ async function createKey(iam: IdentityClient, userName: string, configured: stri
   }
 }
 
-async function rotate(services: Services, accessor: string): Promise<string> {
+async function rotate(services: SecretsContext, accessor: string): Promise<string> {
   if (!readClientConfig(services, accessor)) throw new UserError("can't update client config because it's unset");
   const config = providerClientConfig(services, accessor);
   if (!config.access_key) throw new UserError("can't update access_key because it's unset");

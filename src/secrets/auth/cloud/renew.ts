@@ -7,7 +7,7 @@
  */
 import { UserError } from '../../../shared/errors.js';
 import type { RenewSettings } from '../../token/token-service.js';
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import type { TokenEntry } from '../../token/token-entry.js';
 import { loginMaxTtl, mountTtls } from '../role-token.js';
 import { updateAccessListEntry } from './access-list.js';
@@ -20,15 +20,15 @@ import type { CloudState } from './cloud-state.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-async function stillRunning(state: CloudState, services: Services, accessor: string, id: InstanceIdentity): Promise<void> {
+async function stillRunning(state: CloudState, services: SecretsContext, accessor: string, id: InstanceIdentity): Promise<void> {
   await instanceCheck(`failed to verify instance ID "${id.instanceId}"`, describeRunningInstance(state.providers.get(services, accessor), id));
 }
 
-function settingsOf(services: Services, accessor: string, role: RoleEntry, maxTtl: number): RenewSettings {
+function settingsOf(services: SecretsContext, accessor: string, role: RoleEntry, maxTtl: number): RenewSettings {
   return { ttl: role.token_ttl || mountTtls(services, accessor).defaultTtl, maxTtl, period: role.token_period };
 }
 
-async function renewEc2(state: CloudState, services: Services, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
+async function renewEc2(state: CloudState, services: SecretsContext, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
   const accessor = token.mountAccessor;
   const id = { instanceId: str(internal.instance_id), region: str(internal.region), accountId: str(internal.account_id) };
   if (id.instanceId === '' || id.region === '') throw new UserError('the token holds no instance ID and region to re-check; log in again');
@@ -52,7 +52,7 @@ async function renewEc2(state: CloudState, services: Services, token: TokenEntry
   return settingsOf(services, accessor, role!, shortest);
 }
 
-async function renewIam(state: CloudState, services: Services, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
+async function renewIam(state: CloudState, services: SecretsContext, token: TokenEntry, internal: Record<string, unknown>): Promise<RenewSettings> {
   const accessor = token.mountAccessor;
   const roleName = str(internal.role_name);
   const role = readRole(services, accessor, roleName);
@@ -74,7 +74,7 @@ async function renewIam(state: CloudState, services: Services, token: TokenEntry
   return settingsOf(services, accessor, role, loginMaxTtl(role.token_max_ttl, mountTtls(services, accessor)));
 }
 
-export async function renewCloudToken(state: CloudState, services: Services, token: TokenEntry): Promise<RenewSettings> {
+export async function renewCloudToken(state: CloudState, services: SecretsContext, token: TokenEntry): Promise<RenewSettings> {
   const internal = token.authInternal ?? {};
   return str(internal.auth_type) === 'iam' ? renewIam(state, services, token, internal) : renewEc2(state, services, token, internal);
 }

@@ -3,7 +3,7 @@
  * that login, role tags, the deny list and tidy share one shape; writing is in path-role.ts and the rules
  * in role-validate.ts. Names are stored lower-cased, so any casing finds the role.
  */
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import type { LegacyTokenSettings, RoleTokenSettings } from '../role-token.js';
 import { listEntries, readEntry } from './mount-storage.js';
 
@@ -39,16 +39,16 @@ export const roleEntryName = (name: string) => `role/${name.toLowerCase()}`;
 
 export const hmacSealContext = (accessor: string, name: string) => `auth-cloud/${accessor}/${roleEntryName(name)}/hmac_key`;
 
-export function readRole(services: Services, accessor: string, name: string): RoleEntry | undefined {
+export function readRole(services: SecretsContext, accessor: string, name: string): RoleEntry | undefined {
   return readEntry<RoleEntry>(services.store, accessor, roleEntryName(name));
 }
 
 /** Role names, sorted. */
-export function listRoleNames(services: Services, accessor: string): string[] {
+export function listRoleNames(services: SecretsContext, accessor: string): string[] {
   return listEntries(services.store, accessor, 'role');
 }
 
 /** The role's HMAC key for role tags, opened. */
-export function roleHmacKey(services: Services, accessor: string, name: string, role: RoleEntry): string {
+export function roleHmacKey(services: SecretsContext, accessor: string, name: string, role: RoleEntry): string {
   return services.seal.decrypt(role.hmac_key_sealed, hmacSealContext(accessor, name));
 }

@@ -15,7 +15,7 @@
 import crypto from 'node:crypto';
 import { UserError } from '../../../shared/errors.js';
 import { parseGoBool } from '../../../shared/go-bool.js';
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import { sanitizePolicies } from '../../token/token-store.js';
 import { readRole, roleHmacKey, type RoleEntry } from './role-entry.js';
 
@@ -117,7 +117,7 @@ function sameText(given: string, expected: string): boolean {
  * Parses a tag and checks its signature under the key of the role it names. Login and the deny list
  * use it; every failure is a UserError, since the tag is what the caller sent.
  */
-export function verifyRoleTag(services: Services, accessor: string, value: string): VerifiedRoleTag {
+export function verifyRoleTag(services: SecretsContext, accessor: string, value: string): VerifiedRoleTag {
   const { tag, plaintext, hmac } = parseRoleTag(value);
   const roleEntry = readRole(services, accessor, tag.role);
   if (!roleEntry) throw new UserError(`entry not found for role ${quote(tag.role)} named in the role tag`);

@@ -9,7 +9,7 @@
  * each runs its own. Two tidies of one list at once are still correct, only wasted work: each entry is
  * checked again in the transaction that removes it.
  */
-import type { Services } from '../../../server/services.js';
+import type { SecretsContext } from '../../context.js';
 import { ACCESS_LIST_PREFIX } from './access-list.js';
 import { DENY_LIST_PREFIX } from './deny-list.js';
 import { deleteEntriesIf, listEntries } from './mount-storage.js';
@@ -29,7 +29,7 @@ const BATCH = 100;
  * entry is checked again inside the transaction that removes it: a login may have renewed it since the
  * list was read. Stops between batches when the server is shutting down.
  */
-export async function tidyList(services: Services, accessor: string, list: TidyList, safetyBufferSeconds: number, nowMs = Date.now()): Promise<number> {
+export async function tidyList(services: SecretsContext, accessor: string, list: TidyList, safetyBufferSeconds: number, nowMs = Date.now()): Promise<number> {
   const prefix = PREFIX[list];
   const cutoffMs = nowMs - safetyBufferSeconds * 1000;
   const names = listEntries(services.store, accessor, prefix);
@@ -43,9 +43,9 @@ export async function tidyList(services: Services, accessor: string, list: TidyL
 
 export interface Tidies {
   /** Starts a tidy in the background; false when one of this list of this mount is already running. */
-  start(services: Services, accessor: string, list: TidyList, safetyBufferSeconds: number): boolean;
+  start(services: SecretsContext, accessor: string, list: TidyList, safetyBufferSeconds: number): boolean;
   /** The periodic tidy: both lists of every cloud mount, as each mount's config/tidy/* says. */
-  periodic(services: Services): void;
+  periodic(services: SecretsContext): void;
   /** Resolves when every tidy started here has finished (shutdown waits for them before closing storage). */
   settled(): Promise<void>;
 }
@@ -54,7 +54,7 @@ export function createTidies(): Tidies {
   /** Running tidies by `<accessor>/<list>`. */
   const running = new Map<string, Promise<number>>();
 
-  function start(services: Services, accessor: string, list: TidyList, safetyBufferSeconds: number): boolean {
+  function start(services: SecretsContext, accessor: string, list: TidyList, safetyBufferSeconds: number): boolean {
     const key = `${accessor}/${list}`;
     if (running.has(key)) return false;
     const log = services.log.named('auth.cloud.tidy');

@@ -11,7 +11,7 @@
  */
 import { UserError } from '../../../../shared/errors.js';
 import { LruCache } from '../../../../shared/lru-cache.js';
-import type { Services } from '../../../../server/services.js';
+import type { SecretsContext } from '../../../context.js';
 import type { CloudState } from '../cloud-state.js';
 import { CONFIG_TABLE, ROLE_TABLE } from '../mount-storage.js';
 import type { RoleEntry } from '../role-entry.js';
@@ -44,7 +44,7 @@ export function globMatch(pattern: string, value: string): boolean {
   return value === pattern;
 }
 
-async function fullArnOf(state: CloudState, services: Services, accessor: string, p: Principal): Promise<string> {
+async function fullArnOf(state: CloudState, services: SecretsContext, accessor: string, p: Principal): Promise<string> {
   const { store } = services;
   const { fullArns } = state;
   const key = `${accessor}/${p.uniqueId}`;
@@ -64,7 +64,7 @@ async function fullArnOf(state: CloudState, services: Services, accessor: string
   return arn;
 }
 
-export async function principalIsBound(state: CloudState, services: Services, accessor: string, roleName: string, role: RoleEntry, p: Principal): Promise<boolean> {
+export async function principalIsBound(state: CloudState, services: SecretsContext, accessor: string, roleName: string, role: RoleEntry, p: Principal): Promise<boolean> {
   if (role.bound_iam_principal_id.includes(p.uniqueId)) return true;
   if (!role.resolve_cloud_unique_ids && role.bound_iam_principal_arn.includes(p.canonicalArn)) return true;
   const wildcards = role.bound_iam_principal_arn.filter((b) => b.endsWith('*'));

@@ -4,13 +4,13 @@
  * deny-listed and within the role's policies. The tag then narrows the login (see login-ec2.ts).
  */
 import { UserError } from '../../../../shared/errors.js';
-import type { Services } from '../../../../server/services.js';
+import type { SecretsContext } from '../../../context.js';
 import type { CloudInstance } from '../../../../cloud/compute.js';
 import { isDenyListed } from '../deny-list.js';
 import type { RoleEntry } from '../role-entry.js';
 import { policiesBeyondRole, verifyRoleTag, type VerifiedRoleTag } from '../role-tag.js';
 
-export function roleTagForLogin(services: Services, accessor: string, roleName: string, role: RoleEntry, instance: CloudInstance): VerifiedRoleTag {
+export function roleTagForLogin(services: SecretsContext, accessor: string, roleName: string, role: RoleEntry, instance: CloudInstance): VerifiedRoleTag {
   const value = instance.tags[role.role_tag] ?? '';
   if (value === '') throw new UserError(`missing tag with key "${role.role_tag}" on the instance: role "${roleName}" admits instances only with a role tag`);
   const tag = verifyRoleTag(services, accessor, value);
