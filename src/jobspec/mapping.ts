@@ -7,6 +7,8 @@ import { parseGoDurationNs } from './durations.js';
 import { JobspecError } from './errors.js';
 import { evaluateTop, isObject, typeName, type EvalContext } from './expressions.js';
 import type { Attribute, Block, Body, Expr, SourceFile, Value } from '../shared/hcl/syntax.js';
+import { hclArgumentsOf, type HclArgument } from '../scheduler/wire/job/fields.js';
+import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
 export interface ApiJob {
@@ -99,12 +101,8 @@ export function bodyItems(
 // ---------------------------------------------------------------------------------------------------
 // Schema.
 
-type AttrType = 'string' | 'int' | 'number' | 'bool' | 'duration' | 'strings' | 'stringMap' | 'stringListMap' | 'any';
-
-interface AttrSpec {
-  json: string;
-  type: AttrType;
-}
+type AttrType = HclArgument['type'];
+type AttrSpec = HclArgument;
 
 interface BlockSpec {
   json: string;
@@ -181,52 +179,35 @@ const SPREAD: Schema = {
 };
 
 const RESTART: Schema = {
-  attrs: { attempts: a('Attempts', 'int'), interval: a('Interval', 'duration'), delay: a('Delay', 'duration'), mode: a('Mode'), render_templates: a('RenderTemplates', 'bool') },
+  attrs: hclArgumentsOf(RESTART_FIELDS),
   blocks: {},
 };
 
 const RESCHEDULE: Schema = {
-  attrs: {
-    attempts: a('Attempts', 'int'),
-    interval: a('Interval', 'duration'),
-    delay: a('Delay', 'duration'),
-    delay_function: a('DelayFunction'),
-    max_delay: a('MaxDelay', 'duration'),
-    unlimited: a('Unlimited', 'bool'),
-  },
+  attrs: hclArgumentsOf(RESCHEDULE_FIELDS),
   blocks: {},
 };
 
 const UPDATE: Schema = {
-  attrs: {
-    max_parallel: a('MaxParallel', 'int'),
-    health_check: a('HealthCheck'),
-    min_healthy_time: a('MinHealthyTime', 'duration'),
-    healthy_deadline: a('HealthyDeadline', 'duration'),
-    progress_deadline: a('ProgressDeadline', 'duration'),
-    canary: a('Canary', 'int'),
-    auto_revert: a('AutoRevert', 'bool'),
-    auto_promote: a('AutoPromote', 'bool'),
-    stagger: a('Stagger', 'duration'),
-  },
+  attrs: hclArgumentsOf(UPDATE_FIELDS),
   blocks: {},
 };
 
 const MIGRATE: Schema = {
-  attrs: { max_parallel: a('MaxParallel', 'int'), health_check: a('HealthCheck'), min_healthy_time: a('MinHealthyTime', 'duration'), healthy_deadline: a('HealthyDeadline', 'duration') },
+  attrs: hclArgumentsOf(MIGRATE_FIELDS),
   blocks: {},
 };
 
 const PERIODIC: Schema = {
-  attrs: { cron: a('Spec'), crons: a('Specs', 'strings'), prohibit_overlap: a('ProhibitOverlap', 'bool'), time_zone: a('TimeZone'), enabled: a('Enabled', 'bool') },
+  attrs: hclArgumentsOf(PERIODIC_FIELDS),
   blocks: {},
   post: (out) => {
-    out.SpecType = 'cron';
+    out.SpecType = PERIODIC_FIELDS.SpecType.default;
   },
 };
 
 const PARAMETERIZED: Schema = {
-  attrs: { payload: a('Payload'), meta_required: a('MetaRequired', 'strings'), meta_optional: a('MetaOptional', 'strings') },
+  attrs: hclArgumentsOf(PARAMETERIZED_FIELDS),
   blocks: {},
 };
 
@@ -515,7 +496,7 @@ const GROUP: Schema = {
     reschedule: { json: 'ReschedulePolicy', schema: RESCHEDULE },
     update: { json: 'Update', schema: UPDATE },
     migrate: { json: 'Migrate', schema: MIGRATE },
-    ephemeral_disk: { json: 'EphemeralDisk', schema: { attrs: { size: a('SizeMB', 'int'), sticky: a('Sticky', 'bool'), migrate: a('Migrate', 'bool') }, blocks: {} } },
+    ephemeral_disk: { json: 'EphemeralDisk', schema: { attrs: hclArgumentsOf(EPHEMERAL_DISK), blocks: {} } },
     network: { json: 'Networks', multi: true, schema: NETWORK },
     service: { json: 'Services', multi: true, schema: SERVICE },
     volume: {
@@ -537,12 +518,12 @@ const GROUP: Schema = {
     },
     scaling: {
       json: 'Scaling',
-      schema: { attrs: { min: a('Min', 'int'), max: a('Max', 'int'), enabled: a('Enabled', 'bool'), type: a('Type') }, blocks: { policy: { json: 'Policy', schema: 'freeform' } } },
+      schema: { attrs: hclArgumentsOf(SCALING), blocks: { policy: { json: 'Policy', schema: 'freeform' } } },
     },
     consul: { json: 'Consul', schema: { attrs: { namespace: a('Namespace'), cluster: a('Cluster'), partition: a('Partition') }, blocks: {} } },
     disconnect: {
       json: 'Disconnect',
-      schema: { attrs: { lost_after: a('LostAfter', 'duration'), stop_on_client_after: a('StopOnClientAfter', 'duration'), replace: a('Replace', 'bool'), reconcile: a('Reconcile') }, blocks: {} },
+      schema: { attrs: hclArgumentsOf(DISCONNECT), blocks: {} },
     },
     meta: META,
     vault: { json: '__vault', schema: VAULT },

@@ -26,9 +26,11 @@ const FLOORS: ReadonlyArray<{ floor: string; areas: readonly string[] }> = [
   // HTTP, TLS and proxies to a server, and no route of svc: the CLI and the node both reach servers through it.
   { floor: 'http client', areas: ['api/http'] },
   // Each knows one outside format or service and no feature of svc.
-  { floor: 'libraries', areas: ['cloud', 'cloudsim', 'jobspec'] },
+  { floor: 'libraries', areas: ['cloud', 'cloudsim'] },
   // Below both sides: the scheduler's routes relay these frames as much as the node speaks them.
   { floor: 'wire', areas: ['scheduler/wire'] },
+  // The job-file reader maps HCL onto the job's field tables, which the wire holds.
+  { floor: 'jobspec', areas: ['jobspec'] },
   // Below both sides and the node: each of them reads the members, the leader or the node holders.
   { floor: 'cluster', areas: ['cluster'] },
   { floor: 'sides', areas: ['secrets', 'scheduler'] },
@@ -40,9 +42,7 @@ const FLOORS: ReadonlyArray<{ floor: string; areas: readonly string[] }> = [
 ];
 
 /** Imports against the floors that are still to be taken out, at most `imports` of them each. */
-const EXCEPTIONS: ReadonlyArray<{ from: string; to: string; imports: number; why: string }> = [
-  { from: 'scheduler', to: 'server', imports: 11, why: 'the pipeline and the agent endpoints reach server/services.ts instead of a context scheduler/ declares' },
-];
+const EXCEPTIONS: ReadonlyArray<{ from: string; to: string; imports: number; why: string }> = [];
 
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -27,9 +27,12 @@ import {
   defaultUpdateStrategy,
   emptyUpdateStrategy,
 } from './policies.js';
+import { defaultsOf } from '../wire/job/fields.js';
+import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
 import type { NetworkResource, Port, RequestedDevice, Resources } from './resources.js';
 import { DEFAULT_CPU_MHZ, DEFAULT_MEMORY_MB } from './resources.js';
-import { isPlainObject, JOB_SCHEMA, lookup, type Kind, type Schema } from './schema.js';
+import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
+import type { Kind, Schema } from '../wire/job/fields.js';
 import type { CheckRestart, Service, ServiceCheck } from './service.js';
 import { CHECK_RESTART_DEFAULT_GRACE } from './service.js';
 import type {
@@ -303,19 +306,20 @@ function spread(s: In): Spread {
 }
 
 function periodic(p: In): PeriodicConfig {
+  const d = defaultsOf(PERIODIC);
   return {
-    Enabled: p.Enabled === undefined ? true : bool(p.Enabled),
+    Enabled: p.Enabled === undefined ? d.Enabled : bool(p.Enabled),
     Spec: str(p.Spec),
-    Specs: strList(p.Specs) ?? [],
-    SpecType: str(p.SpecType) || 'cron',
+    Specs: strList(p.Specs) ?? d.Specs,
+    SpecType: str(p.SpecType) || d.SpecType,
     ProhibitOverlap: bool(p.ProhibitOverlap),
-    TimeZone: str(p.TimeZone) || 'UTC',
+    TimeZone: str(p.TimeZone) || d.TimeZone,
   };
 }
 
 function parameterized(p: In): ParameterizedJobConfig {
   return {
-    Payload: str(p.Payload) || 'optional',
+    Payload: str(p.Payload) || PARAMETERIZED.Payload.default,
     MetaRequired: strList(p.MetaRequired),
     MetaOptional: strList(p.MetaOptional),
   };
@@ -335,12 +339,12 @@ function versionTag(v: In): JobVersionTag {
 function scalingPolicy(s: In): ScalingPolicy {
   return {
     ID: str(s.ID),
-    Type: str(s.Type) || 'horizontal',
+    Type: str(s.Type) || SCALING.Type.default,
     Target: strMap(s.Target),
     Policy: anyObj(s.Policy),
     Min: num(s.Min, 0),
     Max: num(s.Max, 0),
-    Enabled: s.Enabled === undefined ? true : bool(s.Enabled),
+    Enabled: s.Enabled === undefined ? SCALING.Enabled.default : bool(s.Enabled),
     CreateIndex: num(s.CreateIndex, 0),
     ModifyIndex: num(s.ModifyIndex, 0),
   };
@@ -350,8 +354,8 @@ function disconnect(d: In): DisconnectStrategy {
   return {
     LostAfter: num(d.LostAfter, 0),
     StopOnClientAfter: optNum(d.StopOnClientAfter),
-    Replace: d.Replace === undefined ? true : bool(d.Replace),
-    Reconcile: str(d.Reconcile) || 'best_score',
+    Replace: d.Replace === undefined ? DISCONNECT.Replace.default : bool(d.Replace),
+    Reconcile: str(d.Reconcile) || DISCONNECT.Reconcile.default,
   };
 }
 

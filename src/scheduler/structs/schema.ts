@@ -1,27 +1,21 @@
 /**
  * The input shape of a job, declared once: validateJobInput checks types against it and canonicalizeJob
- * reads fields through it. Keys match case-insensitively because Nomad decodes request bodies with Go's
- * encoding/json, which does, and job files in the wild rely on it.
+ * reads fields through it; the structs that have a field table take their entry from it. Keys match
+ * case-insensitively because Nomad decodes request bodies with Go's encoding/json, which does, and job
+ * files in the wild rely on it.
  */
-
-export type Kind =
-  | 'string'
-  | 'int'
-  | 'number'
-  | 'bool'
-  /** int nanoseconds, or a Go duration string such as "30s" */
-  | 'duration'
-  | 'strings'
-  | 'stringMap'
-  | 'stringListMap'
-  /** free-form JSON kept verbatim (driver config, mesh settings) */
-  | 'any'
-  | 'object'
-  | { obj: Schema }
-  | { list: Schema }
-  | { map: Schema };
-
-export type Schema = { readonly [field: string]: Kind };
+import { schemaOf, type Schema } from '../wire/job/fields.js';
+import {
+  DISCONNECT,
+  EPHEMERAL_DISK,
+  MIGRATE as MIGRATE_FIELDS,
+  PARAMETERIZED,
+  PERIODIC,
+  RESCHEDULE as RESCHEDULE_FIELDS,
+  RESTART as RESTART_FIELDS,
+  SCALING as SCALING_FIELDS,
+  UPDATE as UPDATE_FIELDS,
+} from '../wire/job/policies.js';
 
 const CONSTRAINT: Schema = { LTarget: 'string', RTarget: 'string', Operand: 'string' };
 const AFFINITY: Schema = { ...CONSTRAINT, Weight: 'int' };
@@ -30,38 +24,10 @@ const SPREAD: Schema = {
   Weight: 'int',
   SpreadTarget: { list: { Value: 'string', Percent: 'int' } },
 };
-const RESTART: Schema = {
-  Attempts: 'int',
-  Interval: 'duration',
-  Delay: 'duration',
-  Mode: 'string',
-  RenderTemplates: 'bool',
-};
-const RESCHEDULE: Schema = {
-  Attempts: 'int',
-  Interval: 'duration',
-  Delay: 'duration',
-  DelayFunction: 'string',
-  MaxDelay: 'duration',
-  Unlimited: 'bool',
-};
-const UPDATE: Schema = {
-  Stagger: 'duration',
-  MaxParallel: 'int',
-  HealthCheck: 'string',
-  MinHealthyTime: 'duration',
-  HealthyDeadline: 'duration',
-  ProgressDeadline: 'duration',
-  AutoRevert: 'bool',
-  AutoPromote: 'bool',
-  Canary: 'int',
-};
-const MIGRATE: Schema = {
-  MaxParallel: 'int',
-  HealthCheck: 'string',
-  MinHealthyTime: 'duration',
-  HealthyDeadline: 'duration',
-};
+const RESTART = schemaOf(RESTART_FIELDS);
+const RESCHEDULE = schemaOf(RESCHEDULE_FIELDS);
+const UPDATE = schemaOf(UPDATE_FIELDS);
+const MIGRATE = schemaOf(MIGRATE_FIELDS);
 const PORT: Schema = { Label: 'string', Value: 'int', To: 'int', HostNetwork: 'string', IgnoreCollision: 'bool' };
 const NETWORK: Schema = {
   Mode: 'string',
@@ -230,17 +196,7 @@ const TASK: Schema = {
   Schedule: { obj: { Cron: { obj: { Start: 'string', End: 'string', Timezone: 'string' } } } },
   Secrets: { list: { Name: 'string', Provider: 'string', Path: 'string', Config: 'object', Env: 'stringMap' } },
 };
-const SCALING: Schema = {
-  ID: 'string',
-  Type: 'string',
-  Target: 'stringMap',
-  Policy: 'object',
-  Min: 'int',
-  Max: 'int',
-  Enabled: 'bool',
-  CreateIndex: 'int',
-  ModifyIndex: 'int',
-};
+const SCALING = schemaOf(SCALING_FIELDS);
 const GROUP: Schema = {
   Name: 'string',
   Count: 'int',
@@ -249,11 +205,9 @@ const GROUP: Schema = {
   Constraints: { list: CONSTRAINT },
   Scaling: { obj: SCALING },
   RestartPolicy: { obj: RESTART },
-  Disconnect: {
-    obj: { LostAfter: 'duration', StopOnClientAfter: 'duration', Replace: 'bool', Reconcile: 'string' },
-  },
+  Disconnect: { obj: schemaOf(DISCONNECT) },
   Tasks: { list: TASK },
-  EphemeralDisk: { obj: { Sticky: 'bool', SizeMB: 'int', Migrate: 'bool' } },
+  EphemeralDisk: { obj: schemaOf(EPHEMERAL_DISK) },
   Meta: 'stringMap',
   ReschedulePolicy: { obj: RESCHEDULE },
   Affinities: { list: AFFINITY },
@@ -298,17 +252,8 @@ export const JOB_SCHEMA: Schema = {
   TaskGroups: { list: GROUP },
   Update: { obj: UPDATE },
   Multiregion: 'object',
-  Periodic: {
-    obj: {
-      Enabled: 'bool',
-      Spec: 'string',
-      Specs: 'strings',
-      SpecType: 'string',
-      ProhibitOverlap: 'bool',
-      TimeZone: 'string',
-    },
-  },
-  ParameterizedJob: { obj: { Payload: 'string', MetaRequired: 'strings', MetaOptional: 'strings' } },
+  Periodic: { obj: schemaOf(PERIODIC) },
+  ParameterizedJob: { obj: schemaOf(PARAMETERIZED) },
   Dispatched: 'bool',
   DispatchIdempotencyToken: 'string',
   Payload: 'string',

@@ -12,19 +12,11 @@ import { formatDurationNs, parseDurationNs } from './duration.js';
 import type { Job } from './job.js';
 import { JOB_MAX_PRIORITY, JOB_MIN_PRIORITY, JOB_TYPES } from './job.js';
 import type { ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
-import {
-  DELAY_FUNCTIONS,
-  DISCONNECT_RECONCILE,
-  PAYLOAD_MODES,
-  RESCHEDULE_MIN_DELAY,
-  RESCHEDULE_MIN_INTERVAL,
-  RESTART_MIN_INTERVAL,
-  RESTART_MODES,
-  UPDATE_HEALTH_CHECKS,
-} from './policies.js';
+import { DISCONNECT, PARAMETERIZED, RESCHEDULE, RESTART, UPDATE } from '../wire/job/policies.js';
 import type { NetworkResource, Resources } from './resources.js';
 import { NUMA_AFFINITIES } from './resources.js';
-import { isPlainObject, JOB_SCHEMA, type Kind, type Schema } from './schema.js';
+import { isPlainObject, JOB_SCHEMA } from './schema.js';
+import type { Kind, Schema } from '../wire/job/fields.js';
 import type { Service } from './service.js';
 import { CHECK_TYPES, ON_UPDATE_MODES, SERVICE_ADDRESS_MODES, SERVICE_PROVIDERS } from './service.js';
 import type { Task } from './task.js';
@@ -286,8 +278,8 @@ function validateTaskGroup(g: TaskGroup, job: Job): string[] {
   }
   if (g.Disconnect) {
     const d = g.Disconnect;
-    if (d.LostAfter < 0) errs.push('Disconnect: lost_after cannot be a negative duration');
-    if (!(DISCONNECT_RECONCILE as readonly string[]).includes(d.Reconcile)) {
+    if (d.LostAfter < DISCONNECT.LostAfter.min) errs.push('Disconnect: lost_after cannot be a negative duration');
+    if (!(DISCONNECT.Reconcile.oneOf as readonly string[]).includes(d.Reconcile)) {
       errs.push(`Disconnect: invalid reconcile option ${JSON.stringify(d.Reconcile)}`);
     }
   }
@@ -425,11 +417,11 @@ function validateResources(r: Resources): string[] {
 
 function validateRestart(r: RestartPolicy, owner: string): string[] {
   const errs: string[] = [];
-  if (!(RESTART_MODES as readonly string[]).includes(r.Mode)) errs.push(`Unsupported restart mode: "${r.Mode}"`);
+  if (!(RESTART.Mode.oneOf as readonly string[]).includes(r.Mode)) errs.push(`Unsupported restart mode: "${r.Mode}"`);
   if (r.Attempts < 0) errs.push(`Restart attempts can not be negative (${r.Attempts})`);
   if (r.Attempts === 0 && r.Mode !== 'fail') errs.push(`Restart policy "${r.Mode}" with ${r.Attempts} attempts is ambiguous`);
-  if (r.Interval < RESTART_MIN_INTERVAL) {
-    errs.push(`Interval can not be less than ${formatDurationNs(RESTART_MIN_INTERVAL)} (got ${formatDurationNs(r.Interval)})`);
+  if (r.Interval < RESTART.Interval.min) {
+    errs.push(`Interval can not be less than ${formatDurationNs(RESTART.Interval.min)} (got ${formatDurationNs(r.Interval)})`);
   }
   if (r.Attempts * r.Delay > r.Interval) {
     errs.push(
@@ -446,17 +438,17 @@ function validateReschedule(r: ReschedulePolicy): string[] {
   if (r.Attempts > 0 && r.Unlimited) {
     errs.push(`Reschedule Policy with Attempts = ${r.Attempts}, Interval = ${formatDurationNs(r.Interval)}, and Unlimited = true is ambiguous`);
   }
-  if (r.Delay < RESCHEDULE_MIN_DELAY) {
-    errs.push(`Delay cannot be less than ${formatDurationNs(RESCHEDULE_MIN_DELAY)} (got ${formatDurationNs(r.Delay)})`);
+  if (r.Delay < RESCHEDULE.Delay.min) {
+    errs.push(`Delay cannot be less than ${formatDurationNs(RESCHEDULE.Delay.min)} (got ${formatDurationNs(r.Delay)})`);
   }
-  if (!r.Unlimited && r.Interval < RESCHEDULE_MIN_INTERVAL) {
-    errs.push(`Interval cannot be less than ${formatDurationNs(RESCHEDULE_MIN_INTERVAL)} (got ${formatDurationNs(r.Interval)})`);
+  if (!r.Unlimited && r.Interval < RESCHEDULE.Interval.min) {
+    errs.push(`Interval cannot be less than ${formatDurationNs(RESCHEDULE.Interval.min)} (got ${formatDurationNs(r.Interval)})`);
   }
-  if (!(DELAY_FUNCTIONS as readonly string[]).includes(r.DelayFunction)) {
-    errs.push(`Invalid delay function "${r.DelayFunction}", must be one of ${JSON.stringify(DELAY_FUNCTIONS)}`);
+  if (!(RESCHEDULE.DelayFunction.oneOf as readonly string[]).includes(r.DelayFunction)) {
+    errs.push(`Invalid delay function "${r.DelayFunction}", must be one of ${JSON.stringify(RESCHEDULE.DelayFunction.oneOf)}`);
   } else if (r.DelayFunction !== 'constant') {
-    if (r.MaxDelay < RESCHEDULE_MIN_DELAY) {
-      errs.push(`Max Delay cannot be less than ${formatDurationNs(RESCHEDULE_MIN_DELAY)} (got ${formatDurationNs(r.MaxDelay)})`);
+    if (r.MaxDelay < RESCHEDULE.Delay.min) {
+      errs.push(`Max Delay cannot be less than ${formatDurationNs(RESCHEDULE.Delay.min)} (got ${formatDurationNs(r.MaxDelay)})`);
     }
     if (r.MaxDelay < r.Delay) {
       errs.push(`Max Delay cannot be less than Delay ${formatDurationNs(r.Delay)} (got ${formatDurationNs(r.MaxDelay)})`);
@@ -467,7 +459,7 @@ function validateReschedule(r: ReschedulePolicy): string[] {
 
 function validateUpdate(u: UpdateStrategy): string[] {
   const errs: string[] = [];
-  if (!(UPDATE_HEALTH_CHECKS as readonly string[]).includes(u.HealthCheck)) errs.push(`Invalid health check given: "${u.HealthCheck}"`);
+  if (!(UPDATE.HealthCheck.oneOf as readonly string[]).includes(u.HealthCheck)) errs.push(`Invalid health check given: "${u.HealthCheck}"`);
   if (u.MaxParallel < 0) errs.push(`Max parallel can not be less than zero: ${u.MaxParallel} < 0`);
   if (u.Canary < 0) errs.push(`Canary count can not be less than zero: ${u.Canary} < 0`);
   if (u.Canary === 0 && u.AutoPromote) errs.push('Auto Promote requires a Canary count greater than zero');
@@ -511,7 +503,7 @@ function isTimeZone(tz: string): boolean {
 
 function validateParameterized(p: NonNullable<Job['ParameterizedJob']>): string[] {
   const errs: string[] = [];
-  if (!(PAYLOAD_MODES as readonly string[]).includes(p.Payload)) {
+  if (!(PARAMETERIZED.Payload.oneOf as readonly string[]).includes(p.Payload)) {
     errs.push(`Unknown payload requirement: "${p.Payload}"`);
   }
   const optional = new Set(p.MetaOptional ?? []);

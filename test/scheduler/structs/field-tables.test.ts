@@ -1,0 +1,147 @@
+/**
+ * The structs derived from the field tables are the ones the server has always stored: the same field
+ * types, the same defaults, the same input schema and the same job-file arguments.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { defaultsOf, hclArgumentsOf, NS, schemaOf, zeroOf } from '../../../src/scheduler/wire/job/fields.js';
+import * as policyTables from '../../../src/scheduler/wire/job/policies.js';
+import {
+  defaultEphemeralDisk,
+  defaultMigrateStrategy,
+  defaultReschedulePolicy,
+  defaultRestartPolicy,
+  defaultUpdateStrategy,
+  emptyUpdateStrategy,
+  type DisconnectStrategy,
+  type EphemeralDisk,
+  type MigrateStrategy,
+  type ParameterizedJobConfig,
+  type PeriodicConfig,
+  type ReschedulePolicy,
+  type RestartPolicy,
+  type ScalingPolicy,
+  type UpdateStrategy,
+} from '../../../src/scheduler/structs/policies.js';
+
+describe('policy structs', () => {
+  it('have the field types the scheduler reads', () => {
+    expectTypeOf<RestartPolicy>().toEqualTypeOf<{ Attempts: number; Interval: number; Delay: number; Mode: string; RenderTemplates: boolean }>();
+    expectTypeOf<ReschedulePolicy>().toEqualTypeOf<{
+      Attempts: number;
+      Interval: number;
+      Delay: number;
+      DelayFunction: string;
+      MaxDelay: number;
+      Unlimited: boolean;
+    }>();
+    expectTypeOf<UpdateStrategy>().toEqualTypeOf<{
+      Stagger: number;
+      MaxParallel: number;
+      HealthCheck: string;
+      MinHealthyTime: number;
+      HealthyDeadline: number;
+      ProgressDeadline: number;
+      AutoRevert: boolean;
+      AutoPromote: boolean;
+      Canary: number;
+    }>();
+    expectTypeOf<MigrateStrategy>().toEqualTypeOf<{ MaxParallel: number; HealthCheck: string; MinHealthyTime: number; HealthyDeadline: number }>();
+    expectTypeOf<PeriodicConfig>().toEqualTypeOf<{
+      Enabled: boolean;
+      Spec: string;
+      Specs: string[];
+      SpecType: string;
+      ProhibitOverlap: boolean;
+      TimeZone: string;
+    }>();
+    expectTypeOf<ParameterizedJobConfig>().toEqualTypeOf<{ Payload: string; MetaRequired: string[] | null; MetaOptional: string[] | null }>();
+    expectTypeOf<EphemeralDisk>().toEqualTypeOf<{ Sticky: boolean; SizeMB: number; Migrate: boolean }>();
+    expectTypeOf<DisconnectStrategy>().toEqualTypeOf<{ LostAfter: number; StopOnClientAfter: number | null; Replace: boolean | null; Reconcile: string }>();
+    expectTypeOf<ScalingPolicy>().toEqualTypeOf<{
+      ID: string;
+      Type: string;
+      Target: Record<string, string> | null;
+      Policy: Record<string, unknown> | null;
+      Min: number;
+      Max: number;
+      Enabled: boolean;
+      CreateIndex: number;
+      ModifyIndex: number;
+    }>();
+  });
+
+  it('default as Nomad does, by job type, with fields in their wire order', () => {
+    const batchRestart = { Attempts: 3, Interval: 24 * NS.hour, Delay: 15 * NS.second, Mode: 'fail', RenderTemplates: false };
+    const serviceRestart = { Attempts: 2, Interval: 30 * NS.minute, Delay: 15 * NS.second, Mode: 'fail', RenderTemplates: false };
+    const ordered = (v: object) => JSON.stringify(v);
+    expect(ordered(defaultRestartPolicy('batch'))).toBe(ordered(batchRestart));
+    expect(ordered(defaultRestartPolicy('sysbatch'))).toBe(ordered(batchRestart));
+    expect(ordered(defaultRestartPolicy('service'))).toBe(ordered(serviceRestart));
+    expect(ordered(defaultRestartPolicy('system'))).toBe(ordered(serviceRestart));
+    expect(ordered(defaultReschedulePolicy('service')!)).toBe(
+      ordered({ Attempts: 0, Interval: 0, Delay: 30 * NS.second, DelayFunction: 'exponential', MaxDelay: NS.hour, Unlimited: true }),
+    );
+    expect(ordered(defaultReschedulePolicy('batch')!)).toBe(
+      ordered({ Attempts: 1, Interval: 24 * NS.hour, Delay: 5 * NS.second, DelayFunction: 'constant', MaxDelay: 0, Unlimited: false }),
+    );
+    expect(defaultReschedulePolicy('system')).toBeNull();
+    expect(defaultReschedulePolicy('sysbatch')).toBeNull();
+    expect(ordered(defaultUpdateStrategy())).toBe(
+      ordered({
+        Stagger: 30 * NS.second,
+        MaxParallel: 1,
+        HealthCheck: 'checks',
+        MinHealthyTime: 10 * NS.second,
+        HealthyDeadline: 5 * NS.minute,
+        ProgressDeadline: 10 * NS.minute,
+        AutoRevert: false,
+        AutoPromote: false,
+        Canary: 0,
+      }),
+    );
+    expect(ordered(emptyUpdateStrategy())).toBe(
+      ordered({ Stagger: 0, MaxParallel: 0, HealthCheck: '', MinHealthyTime: 0, HealthyDeadline: 0, ProgressDeadline: 0, AutoRevert: false, AutoPromote: false, Canary: 0 }),
+    );
+    expect(ordered(defaultMigrateStrategy())).toBe(ordered({ MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * NS.second, HealthyDeadline: 5 * NS.minute }));
+    expect(ordered(defaultEphemeralDisk())).toBe(ordered({ Sticky: false, SizeMB: 300, Migrate: false }));
+  });
+
+  it('hand out a fresh default each time', () => {
+    const a = defaultsOf(policyTables.PERIODIC);
+    a.Specs.push('* * * * *');
+    expect(defaultsOf(policyTables.PERIODIC).Specs).toEqual([]);
+    expect(zeroOf(policyTables.DISCONNECT)).toEqual({ LostAfter: 0, StopOnClientAfter: null, Replace: null, Reconcile: '' });
+  });
+
+  it('give the input schema and the job-file arguments they replaced', () => {
+    expect(schemaOf(policyTables.UPDATE)).toEqual({
+      Stagger: 'duration',
+      MaxParallel: 'int',
+      HealthCheck: 'string',
+      MinHealthyTime: 'duration',
+      HealthyDeadline: 'duration',
+      ProgressDeadline: 'duration',
+      AutoRevert: 'bool',
+      AutoPromote: 'bool',
+      Canary: 'int',
+    });
+    expect(hclArgumentsOf(policyTables.PERIODIC)).toEqual({
+      enabled: { json: 'Enabled', type: 'bool' },
+      cron: { json: 'Spec', type: 'string' },
+      crons: { json: 'Specs', type: 'strings' },
+      prohibit_overlap: { json: 'ProhibitOverlap', type: 'bool' },
+      time_zone: { json: 'TimeZone', type: 'string' },
+    });
+    expect(hclArgumentsOf(policyTables.SCALING)).toEqual({
+      type: { json: 'Type', type: 'string' },
+      min: { json: 'Min', type: 'int' },
+      max: { json: 'Max', type: 'int' },
+      enabled: { json: 'Enabled', type: 'bool' },
+    });
+    expect(hclArgumentsOf(policyTables.EPHEMERAL_DISK)).toEqual({
+      sticky: { json: 'Sticky', type: 'bool' },
+      size: { json: 'SizeMB', type: 'int' },
+      migrate: { json: 'Migrate', type: 'bool' },
+    });
+  });
+});
