@@ -5,8 +5,8 @@
  * unlabeled `{type: [body, ...]}`. An expression that is not a literal is kept as its `${...}` source text,
  * which no setting accepts as a keyword. Unlike hcl2json, every body remembers where it was written.
  */
-import { HclError, type HclErrorClass } from './source.js';
-import { parseHcl, type Body, type Expr, type SourceFile } from './syntax.js';
+import { HclError, type HclErrorClass, type LineIndex } from './source.js';
+import { parseHcl, type Body, type Expr } from './syntax.js';
 
 export type Plain = string | number | boolean | null | Plain[] | { [key: string]: Plain };
 export type PlainBody = { [key: string]: Plain };
@@ -15,7 +15,7 @@ export type PlainBody = { [key: string]: Plain };
 export interface Place {
   /** The block's first character; 0 for the file's top level. */
   start: number;
-  /** The start of each item (attribute or block) of that name, in order. */
+  /** The start of each item (attribute or block) of that name, in order; in JSON, of the key kept. */
   items: Map<string, number[]>;
   /** The start of each attribute's value. */
   values: Map<string, number>;
@@ -23,7 +23,8 @@ export interface Place {
 
 export interface Document {
   value: PlainBody;
-  source: SourceFile;
+  /** Turns the offsets of a place into line and column. */
+  lines: LineIndex;
   /** The place of the top level or of any block body found in `value`. */
   place(body: object): Place | undefined;
 }
@@ -71,7 +72,7 @@ export function readDocument(text: string, file: string, error: HclErrorClass = 
 
   const value = read(source.body, 0);
   sortKeys(value);
-  return { value, source, place: (body) => places.get(body) };
+  return { value, lines: source.lines, place: (body) => places.get(body) };
 }
 
 /** hcl2json's objects come from Go maps, whose keys it writes sorted; in place, so places stay found. */
