@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_KEY_PART_BYTES } from '../../src/shared/key-length.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../support/in-process.js';
 
-let ts: TestServer;
+let ts: InProcessServer;
 beforeAll(async () => {
-  ts = await startTestServer({ client: false });
+  ts = await startInProcessServer();
 });
 afterAll(async () => {
   await ts?.close();

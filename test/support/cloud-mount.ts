@@ -8,7 +8,8 @@ import { clientConfigFor } from '../../src/cloudsim/index.js';
 import type { TestServer } from './server.js';
 
 export async function mountCloud(
-  srv: TestServer,
+  /** a listening server or an in-process one: only its client is used */
+  srv: Pick<TestServer, 'client'>,
   mount: string,
   sim: CloudSim,
   clientConfig: Record<string, unknown> = {},

@@ -9,7 +9,7 @@ import type { RawRequest } from '../../../src/framework/http/types.js';
 import { handleScheduler } from '../../../src/scheduler/http/pipeline.js';
 import type { Caller } from '../../../src/scheduler/http/caller.js';
 import { defineRoute, type RouteDef } from '../../../src/scheduler/http/route.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 
 // A node route's handler is given a node, which has no token to read.
@@ -35,13 +35,13 @@ const routes: RouteDef[] = [
 ];
 
 describe('scheduler route callers', () => {
-  let ts: TestServer;
+  let ts: InProcessServer;
   let node: FakeNode;
   let rootAccessor: string;
   let writer: { secret: string; accessor: string };
 
   beforeAll(async () => {
-    ts = await startTestServer({ client: false });
+    ts = await startInProcessServer();
     node = fakeNode();
     await registerFakeNode(ts.client(), node);
     rootAccessor = String((await ts.client().secrets('GET', 'auth/token/lookup-self'))?.data?.accessor);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../../src/shared/errors.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
 interface Eval {
   ID: string;
@@ -20,10 +20,10 @@ const job = (id: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('evaluations', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   beforeAll(async () => {
     // No node: every evaluation ends complete with a blocked follow-up, deterministically.
-    srv = await startTestServer({ client: false });
+    srv = await startInProcessServer();
   });
   afterAll(async () => srv?.close());
 

@@ -4,7 +4,7 @@
  * concurrent calls), ACL, and a dispatched instance of a periodic parameterized job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { statusOf } from '../../support/wait.js';
 import type { DispatchResponse } from '../../../src/api/jobs.js';
 
@@ -32,7 +32,7 @@ const parameterized = (id: string, block: Record<string, unknown>, extra: Record
 });
 
 describe('POST /v1/job/:job_id/dispatch', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   const c = () => srv.client();
   const dispatch = (id: string, body: Record<string, unknown> = {}, query: Record<string, string> = {}, token?: string) =>
     srv.client(token).scheduler<DispatchResponse>('POST', `/v1/job/${encodeURIComponent(id)}/dispatch`, { body, query });
@@ -40,7 +40,7 @@ describe('POST /v1/job/:job_id/dispatch', () => {
   const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
   beforeAll(async () => {
-    srv = await startTestServer({ client: false });
+    srv = await startInProcessServer();
     const register = (job: Record<string, unknown>) => c().scheduler('POST', '/v1/jobs', { body: { Job: job } });
     await register(parameterized('encode', { Payload: 'optional', MetaRequired: ['input'], MetaOptional: ['quality'] }));
     await register(parameterized('needs', { Payload: 'required' }));

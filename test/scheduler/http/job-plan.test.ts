@@ -4,7 +4,7 @@
  * Nomad's annotations, and nothing is written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { fakeNode, registerFakeNode } from '../../support/nodes.js';
 import { statusOf, until } from '../../support/wait.js';
 
@@ -46,7 +46,7 @@ const batchJob = (id: string, count: number, taskExtra: Record<string, unknown> 
 });
 
 describe('job plan endpoint', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   const c = () => srv.client();
   const plan = async (job: Record<string, unknown>, diff = true) =>
     (await c().scheduler<PlanResponse>('POST', `/v1/job/${String(job.ID)}/plan`, { body: { Job: job, Diff: diff } })).body;
@@ -68,7 +68,7 @@ describe('job plan endpoint', () => {
   }
 
   beforeAll(async () => {
-    srv = await startTestServer({ client: false, heartbeatTtlMs: 600_000 });
+    srv = await startInProcessServer({ heartbeatTtlMs: 600_000 });
     for (const n of [fakeNode(), fakeNode()]) await registerFakeNode(c(), n);
   });
   afterAll(async () => srv?.close());

@@ -5,7 +5,7 @@
  * too, after earlier ones finished), and the 20 events kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import { statusOf, until } from '../../support/wait.js';
 import type { ScaleStatus } from '../../../src/api/job-scale.js';
@@ -32,7 +32,7 @@ interface DeploymentView {
 }
 
 describe('job scale endpoint', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   const c = () => srv.client();
   const scale = (id: string, body: Record<string, unknown>) => c().scheduler<ScaleResponse>('POST', `/v1/job/${id}/scale`, { body });
   const status = async (id: string) => (await c().scheduler<ScaleStatus>('GET', `/v1/job/${id}/scale`)).body;
@@ -69,7 +69,7 @@ describe('job scale endpoint', () => {
   }
 
   beforeAll(async () => {
-    srv = await startTestServer({ client: false, heartbeatTtlMs: 600_000 });
+    srv = await startInProcessServer({ heartbeatTtlMs: 600_000 });
     for (const n of nodes) await registerFakeNode(c(), n);
     await register(job('batch', 'batch', [group('g', 2), group('bounded', 2, { Scaling: { Min: 1, Max: 3, Enabled: true, Type: 'horizontal' } })]));
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/shared/errors.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
 const job = (id: string, extra: Record<string, unknown> = {}) => ({
   ID: id,
@@ -10,11 +10,11 @@ const job = (id: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('job endpoints', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   let readOnly: string;
   beforeAll(async () => {
     // No node: these tests are about the job API, and with nothing to place on, jobs stay pending.
-    srv = await startTestServer({ client: false });
+    srv = await startInProcessServer();
     const c = srv.client();
     await c.secrets('PUT', 'sys/policies/acl/reader', { body: { policy: 'namespace "default" { policy = "read" }' } });
     await c.secrets('PUT', 'sys/policies/acl/writer', { body: { policy: 'namespace "default" { policy = "write" }' } });
@@ -206,10 +206,10 @@ describe('job endpoints', () => {
 });
 
 describe('POST /v1/jobs/parse', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   beforeAll(async () => {
     // No node: these tests are about the job API, and with nothing to place on, jobs stay pending.
-    srv = await startTestServer({ client: false });
+    srv = await startInProcessServer();
   });
   afterAll(async () => srv?.close());
 
@@ -290,10 +290,10 @@ job "web" {
 });
 
 describe('registration rules', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   beforeAll(async () => {
     // No node: these tests are about the job API, and with nothing to place on, jobs stay pending.
-    srv = await startTestServer({ client: false });
+    srv = await startInProcessServer();
     await srv.client().scheduler('PUT', '/v1/namespace/dev', { body: {} });
   });
   afterAll(async () => srv?.close());

@@ -3,12 +3,12 @@
  * namespace rules alone grant nothing on nodes, and a `deny` in any policy of the token wins.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import { statusOf, until } from '../../support/wait.js';
 
 describe('node ACL rule', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   let node: FakeNode;
   const tokens: Record<string, string> = {};
 
@@ -30,7 +30,7 @@ describe('node ACL rule', () => {
     srv.client(t).scheduler('POST', `/v1/node/${node.node.ID}/eligibility`, { body: { Eligibility: eligibility } });
 
   beforeAll(async () => {
-    srv = await startTestServer({ client: false });
+    srv = await startInProcessServer();
     node = fakeNode();
     await registerFakeNode(srv.client(), node);
     await policy('node-read', 'node {\n  policy = "read"\n}\n');

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { statusOf, until } from '../../support/wait.js';
 
 const mockJob = (id: string, extra: Record<string, unknown> = {}, group: Record<string, unknown> = {}) => ({
@@ -17,13 +17,13 @@ const mockJob = (id: string, extra: Record<string, unknown> = {}, group: Record<
 const constraint = (RTarget: string) => ({ LTarget: '${attr.kernel.name}', RTarget, Operand: 'regexp' });
 
 describe('RE2 patterns through the scheduler API', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   let linux: FakeNode;
   let windows: FakeNode;
   const c = () => srv.client();
 
   beforeAll(async () => {
-    srv = await startTestServer({ client: false, heartbeatTtlMs: 600_000 });
+    srv = await startInProcessServer({ heartbeatTtlMs: 600_000 });
     linux = fakeNode();
     windows = fakeNode();
     windows.node.Attributes['kernel.name'] = 'windows';

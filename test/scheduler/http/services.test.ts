@@ -4,7 +4,7 @@
  * both path prefixes, blocking queries, and the 404 and empty answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 import { fakeNode, registerFakeNode, type FakeNode } from '../../support/nodes.js';
 import type { ApiError } from '../../../src/shared/errors.js';
 import type { ServiceRegistration } from '../../../src/scheduler/state/services.js';
@@ -35,7 +35,7 @@ const serviceJob = (id: string) => ({
 });
 
 describe('service registrations', () => {
-  let srv: TestServer;
+  let srv: InProcessServer;
   let node: FakeNode;
   const c = () => srv.client();
 
@@ -61,7 +61,7 @@ describe('service registrations', () => {
   };
 
   beforeAll(async () => {
-    srv = await startTestServer({ client: false, heartbeatTtlMs: 600_000 });
+    srv = await startInProcessServer({ heartbeatTtlMs: 600_000 });
     node = fakeNode();
     await registerFakeNode(c(), node);
     await c().scheduler('PUT', '/v1/namespace/other', { body: { Name: 'other' } });

@@ -5,7 +5,7 @@
  * Vault), a refused update writes nothing, the deprecated identity-whitelist name, and the ACL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../../support/in-process.js';
 import { statusOf } from '../../../support/wait.js';
 import {
   putAccessListEntry,
@@ -15,7 +15,7 @@ import {
 } from '../../../../src/secrets/auth/cloud/access-list.js';
 import { LISTS_TABLE } from '../../../../src/secrets/auth/cloud/mount-storage.js';
 
-let srv: TestServer;
+let srv: InProcessServer;
 let accessor: string;
 const c = () => srv.client();
 const services = () => srv.server.services;
@@ -36,7 +36,7 @@ function entry(overrides: Partial<AccessListEntry> = {}): AccessListEntry {
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ client: false });
+  srv = await startInProcessServer();
   await c().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
   accessor = ((await c().secrets('GET', 'sys/auth'))!.data!['cloud/'] as { accessor: string }).accessor;
 });

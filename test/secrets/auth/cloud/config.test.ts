@@ -8,15 +8,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../../support/in-process.js';
 import { statusOf } from '../../../support/wait.js';
 
-let srv: TestServer;
+let srv: InProcessServer;
 const c = () => srv.client();
 const read = async (path: string) => (await c().secrets('GET', path))?.data;
 
 beforeAll(async () => {
-  srv = await startTestServer({ client: false });
+  srv = await startInProcessServer();
   await c().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
 });
 afterAll(async () => srv?.close());

@@ -4,11 +4,11 @@
  * isDenyListed (what login calls), the deprecated roletag-blacklist name and the ACL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../../support/in-process.js';
 import { statusOf } from '../../../support/wait.js';
 import { isDenyListed } from '../../../../src/secrets/auth/cloud/deny-list.js';
 
-let srv: TestServer;
+let srv: InProcessServer;
 let accessor: string;
 const c = () => srv.client();
 const HOUR = 3600_000;
@@ -35,7 +35,7 @@ const oneSlash = (t: string) => t.includes('/') && !t.includes('//');
 const entry = async (value: string, mount = 'cloud') => (await c().secrets('GET', `auth/${mount}/roletag-denylist/${value}`))!.data as { creation_time: string; expiration_time: string };
 
 beforeAll(async () => {
-  srv = await startTestServer({ client: false });
+  srv = await startInProcessServer();
   await c().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
   await c().secrets('POST', 'sys/auth/short', { body: { type: 'cloud', config: { max_lease_ttl: '1h' } } });
   accessor = ((await c().secrets('GET', 'sys/auth'))!.data!['cloud/'] as { accessor: string }).accessor;

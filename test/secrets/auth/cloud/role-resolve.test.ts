@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientConfigFor, startCloudSim, type CloudSim } from '../../../../src/cloudsim/index.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../../support/in-process.js';
 import { statusOf } from '../../../support/wait.js';
 
 const HOME = '123456789012';
 const SATELLITE = '210987654321';
 const STRANGER = '333333333333';
 
-let srv: TestServer;
+let srv: InProcessServer;
 let sim: CloudSim;
 const c = () => srv.client();
 const write = (mount: string, name: string, body: Record<string, unknown>) => c().secrets('POST', `auth/${mount}/role/${name}`, { body });
@@ -30,7 +30,7 @@ async function pointClientAt(mount: string, provider: CloudSim): Promise<void> {
 
 beforeAll(async () => {
   sim = await startCloudSim({ account: HOME });
-  srv = await startTestServer({ client: false });
+  srv = await startInProcessServer();
   await mountWithClient('cloud', sim);
 });
 afterAll(async () => {

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRole, roleHmacKey } from '../../../../src/secrets/auth/cloud/role-entry.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../../support/in-process.js';
 import { statusOf } from '../../../support/wait.js';
 
-let srv: TestServer;
+let srv: InProcessServer;
 const c = () => srv.client();
 const ALL_ROLES = 'arn:aws:iam::123456789012:role/*';
 
@@ -31,7 +31,7 @@ async function expectRefused(name: string, body: Record<string, unknown>, messag
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ client: false });
+  srv = await startInProcessServer();
   await c().secrets('POST', 'sys/auth/cloud', { body: { type: 'cloud' } });
 });
 afterAll(async () => srv?.close());

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCloudSim, type CloudSim } from '../../../../../src/cloudsim/index.js';
-import { startTestServer, type TestServer } from '../../../../support/server.js';
+import { startInProcessServer, type InProcessServer } from '../../../../support/in-process.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { ApiError } from '../../../../../src/shared/errors.js';
 import { mountCloud, startLoginWorld, type InstanceDocuments, type LoginWorld } from './login-support.js';
@@ -66,9 +66,9 @@ describe('accepted documents', () => {
 });
 
 describe('the SHA-1 flows, off unless the server allows SHA-1', () => {
-  let plain: TestServer;
+  let plain: InProcessServer;
   beforeAll(async () => {
-    plain = await startTestServer({ client: false });
+    plain = await startInProcessServer();
     await mountCloud(plain, 'cloud', w.sim);
     await plain.client().secrets('POST', 'auth/cloud/role/web', { body: { auth_type: 'ec2', bound_account_id: w.sim.account } });
   });
