@@ -3,33 +3,18 @@
  * object, each side's handlers seeing it through the context its side declares.
  */
 import type { SecretsConfig, SecretsContext } from '../secrets/context.js';
-import type { SchedulerRuntime } from '../scheduler/runtime.js';
-import type { LeaderForwarder } from '../cluster/forward-to-leader.js';
-import type { NodeForwarder } from '../cluster/node-forwarder.js';
+import type { SchedulerConfig, SchedulerContext } from '../scheduler/context.js';
 
-export interface ServerConfig extends SecretsConfig {
-  dev: boolean;
-  bind: string;
-  port: number;
-  dataDir?: string;
-  logLevel: string;
+/** Both sides' settings, and those only the server's own loops and listener read. */
+export interface ServerConfig extends SecretsConfig, SchedulerConfig {
   /** request bodies above this are refused with 413 */
   maxRequestBytes: number;
   /** how often expired tokens are swept, ms */
   sweepIntervalMs: number;
   /** how often the cloud auth mounts' access and deny lists are tidied, ms */
   cloudTidyIntervalMs: number;
-  /** how often an exec session sends its `{}` heartbeat frame, ms */
-  execHeartbeatMs: number;
-  /** the node API answers only connections with a verified client certificate (TLS `node_client_cert`) */
-  nodeClientCert: boolean;
 }
 
-export interface Services extends SecretsContext {
+export interface Services extends SecretsContext, SchedulerContext {
   config: ServerConfig;
-  scheduler: SchedulerRuntime;
-  /** sends a request only the leader answers on to it (a follower's part in node registration and heartbeats) */
-  forwardToLeader: LeaderForwarder;
-  /** sends a request that reaches into a task (exec, logs, files, signal) on to the server that reaches its node */
-  forwardToNode: NodeForwarder;
 }

@@ -6,7 +6,7 @@
  * for that this server lacks (no node: `-client=false`) is unhealthy. Nomad asks no token for it.
  */
 import { NO_LEADER } from '../../cluster/forward-to-leader.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import { defineRoute } from './route.js';
 
 interface AgentHealth {
@@ -16,7 +16,7 @@ interface AgentHealth {
 
 const OK: AgentHealth = { ok: true, message: 'ok' };
 
-export function agentHealth(services: Services, types: string[]): { client?: AgentHealth; server?: AgentHealth } {
+export function agentHealth(services: SchedulerContext, types: string[]): { client?: AgentHealth; server?: AgentHealth } {
   const wantClient = types.length === 0 || types.includes('client');
   const wantServer = types.length === 0 || types.includes('server');
   const health: { client?: AgentHealth; server?: AgentHealth } = {};

@@ -4,7 +4,7 @@
  * from `config`. Only settings svc has are answered, and no secret is among them. One port serves HTTP
  * and what Nomad splits into RPC and serf, so the three ports (and addresses) are the same.
  */
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import { listMembers, type Member } from '../../cluster/members.js';
 import { agentMembers, type AgentMember } from '../../cluster/member-views.js';
 import { getNode } from '../state/nodes.js';
@@ -27,7 +27,7 @@ export interface AgentSelfConfig {
   Version: { Revision: string; Version: string; VersionPrerelease: string; VersionMetadata: string; BuildDate: string };
 }
 
-export function agentSelf(services: Services): { config: AgentSelfConfig; member: AgentMember } {
+export function agentSelf(services: SchedulerContext): { config: AgentSelfConfig; member: AgentMember } {
   const { config, leadership, store, scheduler } = services;
   const self = leadership.self;
   // Before its first heartbeat is written the server is not in the member list yet; it is alive all the same.

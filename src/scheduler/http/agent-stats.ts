@@ -5,7 +5,7 @@
  * Node.js process where Nomad's describes Go's.
  */
 import os from 'node:os';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import { allocsOfNode } from '../state/allocs.js';
 import { allocTerminal } from '../structs/allocation.js';
 import { formatGoDuration } from '../../shared/duration.js';
@@ -16,7 +16,7 @@ const GO_ARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm: 'arm',
 
 export type AgentStats = Record<string, Record<string, string>>;
 
-export function agentStats(services: Services): AgentStats {
+export function agentStats(services: SchedulerContext): AgentStats {
   const { config, scheduler, store, leadership } = services;
   const address = `${config.bind}:${config.port}`;
   const leader = leadership.leader();

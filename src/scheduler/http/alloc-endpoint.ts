@@ -16,7 +16,7 @@ import { compareCreateIndexTokens, validateHexPrefix } from './paging.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
 import type { Caller } from './caller.js';
 import type { NodeControl } from '../wire/node-control.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import { UUID } from '../../shared/ids.js';
 
 
@@ -78,7 +78,7 @@ export function bodyObject(req: SchedulerRequest<Caller>, what: string, required
  * server reaches never gets here: the request was forwarded to that server (node-forward.ts). The message
  * fits a WebSocket close reason (123 bytes) whole, as exec refusals are sent.
  */
-export function nodeControl(req: { services: Services }, alloc: Allocation): NodeControl {
+export function nodeControl(req: { services: SchedulerContext }, alloc: Allocation): NodeControl {
   const control = req.services.scheduler.nodeControl(alloc.NodeID);
   if (!control) throw new UserError(`node ${alloc.NodeID} of allocation ${alloc.ID} is not connected to any server`);
   return control;

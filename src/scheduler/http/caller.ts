@@ -6,7 +6,7 @@
 import { PermissionDenied } from '../../shared/errors.js';
 import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import type { RawRequest } from '../../framework/http/types.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import { callerOf, tokenUsable, type TokenCaller } from '../../secrets/token/caller.js';
 import { nodeSecretMatches } from '../state/nodes.js';
 
@@ -23,7 +23,7 @@ export interface AnonymousCaller {
 }
 
 /** The request's token as a caller; refused in Nomad's words when it is missing, unknown or no longer usable. */
-export async function authenticate(raw: RawRequest, services: Services): Promise<TokenCaller> {
+export async function authenticate(raw: RawRequest, services: SchedulerContext): Promise<TokenCaller> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) throw new PermissionDenied('Permission denied');
   let token;
@@ -38,7 +38,7 @@ export async function authenticate(raw: RawRequest, services: Services): Promise
 }
 
 /** Why the request's token is not usable, or undefined when it is (for answers that must tell an anonymous caller nothing). */
-export async function tokenRefusal(raw: RawRequest, services: Services): Promise<PermissionDenied | undefined> {
+export async function tokenRefusal(raw: RawRequest, services: SchedulerContext): Promise<PermissionDenied | undefined> {
   try {
     await authenticate(raw, services);
     return undefined;
@@ -49,7 +49,7 @@ export async function tokenRefusal(raw: RawRequest, services: Services): Promise
 }
 
 /** The node named by the path, when the request's token is its secret. */
-export function authenticateNode(raw: RawRequest, nodeId: string, services: Services): NodeCaller {
+export function authenticateNode(raw: RawRequest, nodeId: string, services: SchedulerContext): NodeCaller {
   const secret = tokenFromHeaders(raw.headers) ?? '';
   if (!nodeSecretMatches(services.store, nodeId, secret)) throw new PermissionDenied('Permission denied');
   return { kind: 'node', nodeId };
@@ -59,7 +59,7 @@ export function authenticateNode(raw: RawRequest, nodeId: string, services: Serv
  * The node a registration comes from, when it proves itself: its secret matches the one its ID (Node.ID
  * in the body) is known by. Undefined otherwise: the registration needs a management token then.
  */
-export function registeringNode(raw: RawRequest, services: Services): NodeCaller | undefined {
+export function registeringNode(raw: RawRequest, services: SchedulerContext): NodeCaller | undefined {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) return undefined;
   let nodeId: unknown;

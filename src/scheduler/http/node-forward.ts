@@ -8,13 +8,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { holderElsewhere } from '../../cluster/node-holders.js';
 import { FORWARDED_HEADER } from '../../cluster/node-forwarder.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import { getAlloc } from '../state/allocs.js';
 import { UUID } from '../../shared/ids.js';
 
 
 /** The address of the server to forward to, or undefined to answer here. */
-export function nodeServerFor(services: Services, allocId: string, headers: IncomingHttpHeaders): string | undefined {
+export function nodeServerFor(services: SchedulerContext, allocId: string, headers: IncomingHttpHeaders): string | undefined {
   if (headers[FORWARDED_HEADER] !== undefined || !UUID.test(allocId)) return undefined;
   const alloc = getAlloc(services.store, allocId);
   if (!alloc || services.scheduler.nodeControl(alloc.NodeID)) return undefined;

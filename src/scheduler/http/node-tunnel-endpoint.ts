@@ -16,7 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { TUNNEL_PROTOCOL } from '../wire/tunnel-protocol.js';
 import { forgetHolder, recordHolder } from '../../cluster/node-holders.js';
 import type { RawRequest } from '../../framework/http/types.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import { NotFound, PermissionDenied, UserError } from '../../shared/errors.js';
 import { authenticateNode } from './caller.js';
 import { NODE_CERT_REQUIRED } from './pipeline.js';
@@ -40,7 +40,7 @@ export function tunnelTarget(path: string): TunnelTarget | undefined {
   }
 }
 
-export function createTunnelEndpoint(services: Services) {
+export function createTunnelEndpoint(services: SchedulerContext) {
   // The control socket carries nothing from the node but pongs.
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096 });
   const { tunnels } = services.scheduler;

@@ -10,7 +10,7 @@ import { FieldData } from '../../framework/schema/field-data.js';
 import type { Fields } from '../../framework/schema/field-schema.js';
 import { classify, schedulerError, schedulerJson } from '../../framework/http/respond.js';
 import type { RawRequest, RawResponse, ResponseStream } from '../../framework/http/types.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import { authenticate, authenticateNode, registeringNode, type AnonymousCaller, type Caller } from './caller.js';
 import { tokenFromHeaders } from '../../framework/http/token-header.js';
@@ -83,7 +83,7 @@ type BaseRequest = Omit<SchedulerRequest<never>, 'caller'>;
  * token), an open route to anyone (but a token sent must be valid, as Nomad refuses an unknown one), any
  * other route to a token only.
  */
-async function bindCaller(route: RouteDef, raw: RawRequest, params: Record<string, string>, services: Services): Promise<{ caller: Caller | AnonymousCaller; serve: (req: BaseRequest) => Promise<RouteResult> }> {
+async function bindCaller(route: RouteDef, raw: RawRequest, params: Record<string, string>, services: SchedulerContext): Promise<{ caller: Caller | AnonymousCaller; serve: (req: BaseRequest) => Promise<RouteResult> }> {
   if (isNodeRoute(route)) {
     const caller = authenticateNode(raw, params.node_id ?? '', services);
     return { caller, serve: (req) => route.handler({ ...req, caller }) };
@@ -141,7 +141,7 @@ function waitMs(text: string | null): number {
  * (closable at once) instead of holding close() up. Failures once streaming are logged here, since the
  * client only sees the connection cut.
  */
-function untilShutdown(stream: ResponseStream, raw: RawRequest, requestId: string, services: Services): ResponseStream {
+function untilShutdown(stream: ResponseStream, raw: RawRequest, requestId: string, services: SchedulerContext): ResponseStream {
   return async (write, clientGone) => {
     const signal = AbortSignal.any([clientGone, services.shutdown]);
     try {
@@ -157,7 +157,7 @@ export async function handleScheduler(
   raw: RawRequest,
   parts: string[],
   requestId: string,
-  services: Services,
+  services: SchedulerContext,
   routes: RouteDef[],
 ): Promise<RawResponse | undefined> {
   const candidates = findRoute(routes, parts);

@@ -6,7 +6,7 @@
 import type { Fields } from '../../framework/schema/field-schema.js';
 import type { FieldData } from '../../framework/schema/field-data.js';
 import type { RawRequest, ResponseStream } from '../../framework/http/types.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import type { AnonymousCaller, Caller, NodeCaller } from './caller.js';
 
@@ -40,7 +40,7 @@ export interface SchedulerRequest<C extends Caller | AnonymousCaller = TokenCall
   /** the `namespace` query parameter, default `default`; may be `*` on routes that allow it */
   namespace: string;
   caller: C;
-  services: Services;
+  services: SchedulerContext;
   /** the JSON body, parsed; 400 when malformed */
   body(): unknown;
 }

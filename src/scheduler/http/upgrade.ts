@@ -17,7 +17,7 @@ import { clientCertVerified } from '../../framework/http/listener.js';
 import { classify, refuseSocket } from '../../framework/http/respond.js';
 import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import type { RawRequest } from '../../framework/http/types.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import { authenticate } from './caller.js';
 import { Inbox, closeReason, runExecStream } from '../wire/exec-stream.js';
@@ -43,7 +43,7 @@ interface Upgrade {
 /** Answers the upgrade request with an HTTP error, as the scheduler API words them (plain text). */
 const refuse = (socket: Duplex, status: number, message: string): void => refuseSocket(socket, status, message, { 'x-svc-request-id': uuid() });
 
-function closeWith(ws: WebSocket, err: unknown, services: Services, what: string): void {
+function closeWith(ws: WebSocket, err: unknown, services: SchedulerContext, what: string): void {
   const { status, message, internal } = classify(err);
   if (internal) services.log.error(`${what}: ${(err as Error)?.stack ?? message}`);
   if (ws.readyState === ws.OPEN) ws.close(status >= 500 ? CLOSE_INTERNAL : CLOSE_POLICY, closeReason(message));
@@ -85,7 +85,7 @@ function queryOf(up: Upgrade): FieldData {
   return new FieldData(values, schema, 'read');
 }
 
-async function authorize(raw: RawRequest, services: Services): Promise<TokenCaller> {
+async function authorize(raw: RawRequest, services: SchedulerContext): Promise<TokenCaller> {
   const caller = await authenticate(raw, services);
   await services.tokens.use(caller.token);
   return caller;
@@ -107,7 +107,7 @@ async function handshakeToken(inbox: Inbox, headerToken: string | undefined): Pr
   return token || headerToken || '';
 }
 
-export function createUpgradeHandler(services: Services, routes: WsRouteDef[]) {
+export function createUpgradeHandler(services: SchedulerContext, routes: WsRouteDef[]) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const sessions = new Set<Promise<void>>();
   /** upgrades handed to the server that reaches the node: byte pipes this server does not speak in */

@@ -7,7 +7,7 @@
 import type { Fields } from '../../framework/schema/field-schema.js';
 import type { FieldData } from '../../framework/schema/field-data.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
-import type { Services } from '../../server/services.js';
+import type { SchedulerContext } from '../context.js';
 import type { ExecLaunch } from '../wire/exec.js';
 
 export interface WsRequest {
@@ -15,7 +15,7 @@ export interface WsRequest {
   query: FieldData;
   namespace: string;
   caller: TokenCaller;
-  services: Services;
+  services: SchedulerContext;
 }
 
 export interface WsRouteDef {
