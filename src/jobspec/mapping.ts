@@ -8,6 +8,7 @@ import { JobspecError } from './errors.js';
 import { evaluateTop, isObject, typeName, type EvalContext } from './expressions.js';
 import type { Attribute, Block, Body, Expr, SourceFile, Value } from '../shared/hcl/syntax.js';
 import { hclArgumentsOf, type HclArgument } from '../scheduler/wire/job/fields.js';
+import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS, SPREAD_TARGET } from '../scheduler/wire/job/placement.js';
 import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
@@ -135,9 +136,7 @@ const CONSTRAINT_OPERANDS = ['distinct_hosts', 'distinct_property', 'regexp', 'v
 
 const CONSTRAINT: Schema = {
   attrs: {
-    attribute: a('LTarget'),
-    operator: a('Operand'),
-    value: a('RTarget'),
+    ...hclArgumentsOf(CONSTRAINT_FIELDS),
     ...Object.fromEntries(CONSTRAINT_OPERANDS.map((op) => [op, a(`__${op}`, 'any')])),
   },
   blocks: {},
@@ -166,7 +165,7 @@ const CONSTRAINT: Schema = {
 };
 
 const AFFINITY: Schema = {
-  attrs: { attribute: a('LTarget'), operator: a('Operand'), value: a('RTarget'), weight: a('Weight', 'int') },
+  attrs: hclArgumentsOf(AFFINITY_FIELDS),
   blocks: {},
   post: (out) => {
     out.Operand ??= '=';
@@ -174,8 +173,8 @@ const AFFINITY: Schema = {
 };
 
 const SPREAD: Schema = {
-  attrs: { attribute: a('Attribute'), weight: a('Weight', 'int') },
-  blocks: { target: { json: 'SpreadTarget', labels: 1, labelField: 'Value', multi: true, schema: { attrs: { value: a('Value'), percent: a('Percent', 'int') }, blocks: {} } } },
+  attrs: hclArgumentsOf(SPREAD_FIELDS),
+  blocks: { target: { json: 'SpreadTarget', labels: 1, labelField: 'Value', multi: true, schema: { attrs: hclArgumentsOf(SPREAD_TARGET), blocks: {} } } },
 };
 
 const RESTART: Schema = {

@@ -3,7 +3,6 @@
  * return is what a Nomad server would return for the same job file. Pure: the input is never mutated.
  */
 import type { Affinity, Constraint, Spread } from './constraint.js';
-import { AFFINITY_DEFAULT_WEIGHT, SPREAD_DEFAULT_WEIGHT } from './constraint.js';
 import { copyValue } from './copy.js';
 import { parseDurationNs } from './duration.js';
 import type { Job, JobUI, JobVersionTag } from './job.js';
@@ -28,6 +27,7 @@ import {
   emptyUpdateStrategy,
 } from './policies.js';
 import { defaultsOf } from '../wire/job/fields.js';
+import { AFFINITY, SPREAD } from '../wire/job/placement.js';
 import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
 import type { NetworkResource, Port, RequestedDevice, Resources } from './resources.js';
 import { DEFAULT_CPU_MHZ, DEFAULT_MEMORY_MB } from './resources.js';
@@ -294,13 +294,13 @@ function constraint(c: In): Constraint {
 }
 
 function affinity(a: In): Affinity {
-  return { ...constraint(a), Weight: num(a.Weight, AFFINITY_DEFAULT_WEIGHT) };
+  return { ...constraint(a), Weight: num(a.Weight, AFFINITY.Weight.default) };
 }
 
 function spread(s: In): Spread {
   return {
     Attribute: str(s.Attribute),
-    Weight: num(s.Weight, SPREAD_DEFAULT_WEIGHT),
+    Weight: num(s.Weight, SPREAD.Weight.default),
     SpreadTarget: list(s.SpreadTarget, (t) => ({ Value: str(t.Value), Percent: num(t.Percent, 0) })),
   };
 }

@@ -1,52 +1,8 @@
-/** Placement rules shared by jobs, groups and tasks. */
+/** Placement rules shared by jobs, groups and tasks, as their field tables declare them. */
+import type { StructOf } from '../wire/job/fields.js';
+import type { AFFINITY, CONSTRAINT, SPREAD, SPREAD_TARGET } from '../wire/job/placement.js';
 
-export interface Constraint {
-  LTarget: string;
-  RTarget: string;
-  Operand: string;
-}
-
-export interface Affinity {
-  LTarget: string;
-  RTarget: string;
-  Operand: string;
-  /** −100..100, never 0; 50 when unset */
-  Weight: number;
-}
-
-export interface SpreadTarget {
-  Value: string;
-  Percent: number;
-}
-
-export interface Spread {
-  Attribute: string;
-  Weight: number;
-  SpreadTarget: SpreadTarget[] | null;
-}
-
-/** Every operand Nomad accepts; `is`/`not` and `set_contains` are aliases kept because job files use them. */
-export const CONSTRAINT_OPERANDS = [
-  '=',
-  '==',
-  'is',
-  '!=',
-  'not',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'regexp',
-  'version',
-  'semver',
-  'set_contains',
-  'set_contains_all',
-  'set_contains_any',
-  'distinct_hosts',
-  'distinct_property',
-  'is_set',
-  'is_not_set',
-] as const;
-
-export const AFFINITY_DEFAULT_WEIGHT = 50;
-export const SPREAD_DEFAULT_WEIGHT = 50;
+export type Constraint = StructOf<typeof CONSTRAINT>;
+export type Affinity = StructOf<typeof AFFINITY>;
+export type SpreadTarget = StructOf<typeof SPREAD_TARGET>;
+export type Spread = StructOf<typeof SPREAD>;

@@ -5,6 +5,7 @@
  * files in the wild rely on it.
  */
 import { schemaOf, type Schema } from '../wire/job/fields.js';
+import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS } from '../wire/job/placement.js';
 import {
   DISCONNECT,
   EPHEMERAL_DISK,
@@ -17,13 +18,9 @@ import {
   UPDATE as UPDATE_FIELDS,
 } from '../wire/job/policies.js';
 
-const CONSTRAINT: Schema = { LTarget: 'string', RTarget: 'string', Operand: 'string' };
-const AFFINITY: Schema = { ...CONSTRAINT, Weight: 'int' };
-const SPREAD: Schema = {
-  Attribute: 'string',
-  Weight: 'int',
-  SpreadTarget: { list: { Value: 'string', Percent: 'int' } },
-};
+const CONSTRAINT = schemaOf(CONSTRAINT_FIELDS);
+const AFFINITY = schemaOf(AFFINITY_FIELDS);
+const SPREAD = schemaOf(SPREAD_FIELDS);
 const RESTART = schemaOf(RESTART_FIELDS);
 const RESCHEDULE = schemaOf(RESCHEDULE_FIELDS);
 const UPDATE = schemaOf(UPDATE_FIELDS);

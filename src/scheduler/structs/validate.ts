@@ -7,11 +7,11 @@ import { keyPartProblem } from '../../shared/key-length.js';
 import { UserError } from '../../shared/errors.js';
 import { Re2SyntaxError, compileRe2 } from '../../shared/re2/index.js';
 import type { Affinity, Constraint, Spread } from './constraint.js';
-import { CONSTRAINT_OPERANDS } from './constraint.js';
 import { formatDurationNs, parseDurationNs } from './duration.js';
 import type { Job } from './job.js';
 import { JOB_MAX_PRIORITY, JOB_MIN_PRIORITY, JOB_TYPES } from './job.js';
 import type { ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
+import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
 import { DISCONNECT, PARAMETERIZED, RESCHEDULE, RESTART, UPDATE } from '../wire/job/policies.js';
 import type { NetworkResource, Resources } from './resources.js';
 import { NUMA_AFFINITIES } from './resources.js';
@@ -550,7 +550,7 @@ export function validateConstraint(c: Constraint): string[] {
       if (c.RTarget !== '') errs.push(`Operator "${c.Operand}" does not support an RTarget`);
       break;
     default:
-      if ((CONSTRAINT_OPERANDS as readonly string[]).includes(c.Operand)) {
+      if ((CONSTRAINT.Operand.oneOf as readonly string[]).includes(c.Operand)) {
         if (c.RTarget === '') errs.push(`Operator "${c.Operand}" requires an RTarget`);
       } else {
         errs.push(`Unknown constraint type "${c.Operand}"`);
@@ -588,7 +588,7 @@ function validateAffinity(a: Affinity): string[] {
   }
   if (a.LTarget === '') errs.push('No LTarget provided but is required');
   if (a.RTarget === '') errs.push('No RTarget provided but is required');
-  if (a.Weight === 0 || a.Weight < -100 || a.Weight > 100) {
+  if (a.Weight === 0 || a.Weight < AFFINITY.Weight.min || a.Weight > AFFINITY.Weight.max) {
     errs.push('Affinity weight must be within the range [-100,100] and not equal to zero');
   }
   return errs;
@@ -597,7 +597,7 @@ function validateAffinity(a: Affinity): string[] {
 function validateSpread(s: Spread): string[] {
   const errs: string[] = [];
   if (s.Attribute === '') errs.push('Missing spread attribute');
-  if (s.Weight <= 0 || s.Weight > 100) errs.push('Spread block must have a positive weight from 0 to 100');
+  if (s.Weight <= 0 || s.Weight > SPREAD.Weight.max) errs.push('Spread block must have a positive weight from 0 to 100');
   const values = new Set<string>();
   let sum = 0;
   for (const t of s.SpreadTarget ?? []) {

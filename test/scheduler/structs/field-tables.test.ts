@@ -4,7 +4,9 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defaultsOf, hclArgumentsOf, NS, schemaOf, zeroOf } from '../../../src/scheduler/wire/job/fields.js';
+import * as placementTables from '../../../src/scheduler/wire/job/placement.js';
 import * as policyTables from '../../../src/scheduler/wire/job/policies.js';
+import type { Affinity, Constraint, Spread, SpreadTarget } from '../../../src/scheduler/structs/constraint.js';
 import {
   defaultEphemeralDisk,
   defaultMigrateStrategy,
@@ -143,5 +145,27 @@ describe('policy structs', () => {
       size: { json: 'SizeMB', type: 'int' },
       migrate: { json: 'Migrate', type: 'bool' },
     });
+  });
+});
+
+describe('placement structs', () => {
+  it('have the field types the scheduler reads', () => {
+    expectTypeOf<Constraint>().toEqualTypeOf<{ LTarget: string; RTarget: string; Operand: string }>();
+    expectTypeOf<Affinity>().toEqualTypeOf<{ LTarget: string; RTarget: string; Operand: string; Weight: number }>();
+    expectTypeOf<SpreadTarget>().toEqualTypeOf<{ Value: string; Percent: number }>();
+    expectTypeOf<Spread>().toEqualTypeOf<{ Attribute: string; Weight: number; SpreadTarget: { Value: string; Percent: number }[] | null }>();
+  });
+
+  it('give the input schema and the job-file arguments they replaced', () => {
+    expect(schemaOf(placementTables.SPREAD)).toEqual({ Attribute: 'string', Weight: 'int', SpreadTarget: { list: { Value: 'string', Percent: 'int' } } });
+    expect(schemaOf(placementTables.AFFINITY)).toEqual({ LTarget: 'string', RTarget: 'string', Operand: 'string', Weight: 'int' });
+    expect(hclArgumentsOf(placementTables.AFFINITY)).toEqual({
+      attribute: { json: 'LTarget', type: 'string' },
+      value: { json: 'RTarget', type: 'string' },
+      operator: { json: 'Operand', type: 'string' },
+      weight: { json: 'Weight', type: 'int' },
+    });
+    expect(hclArgumentsOf(placementTables.SPREAD)).toEqual({ attribute: { json: 'Attribute', type: 'string' }, weight: { json: 'Weight', type: 'int' } });
+    expect(defaultsOf(placementTables.SPREAD)).toEqual({ Attribute: '', Weight: 50, SpreadTarget: null });
   });
 });

@@ -48,8 +48,9 @@ export interface Field<K extends FieldKind = FieldKind> {
   readonly default?: unknown;
   /** The values the field accepts (checked by the job's validation, which words the error). */
   readonly oneOf?: readonly string[];
-  /** The least value the field accepts. */
+  /** The least and the greatest value the field accepts. */
   readonly min?: number;
+  readonly max?: number;
   /** The field is null on the wire when unset (Go's nil pointer, slice or map). */
   readonly nullable?: true;
 }
