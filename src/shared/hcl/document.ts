@@ -13,9 +13,9 @@ export type PlainBody = { [key: string]: Plain };
 
 /** Where a body's items are written, as offsets into the text. */
 export interface Place {
-  /** The block's first character; 0 for the file's top level. */
+  /** The block's first character, or the attribute's or key's an object is the value of; 0 for the top level. */
   start: number;
-  /** The start of each item (attribute or block) of that name, in order; in JSON, of the key kept. */
+  /** The start of each item (attribute or block) of that name, in order; of a repeated key, the one kept. */
   items: Map<string, number[]>;
   /** The start of each attribute's value. */
   values: Map<string, number>;
@@ -25,14 +25,13 @@ export interface Document {
   value: PlainBody;
   /** Turns the offsets of a place into line and column. */
   lines: LineIndex;
-  /** The place of the top level or of any block body found in `value`. */
+  /** The place of the top level or of any block body or object found in `value`. */
   place(body: object): Place | undefined;
 }
 
 export function readDocument(text: string, file: string, error: HclErrorClass = HclError): Document {
   const source = parseHcl(text, file, error, true);
   const places = new WeakMap<object, Place>();
-  const plain = (e: Expr): Plain => plainValue(text, e);
 
   const read = (body: Body, start: number): PlainBody => {
     const out: PlainBody = {};
@@ -52,7 +51,7 @@ export function readDocument(text: string, file: string, error: HclErrorClass = 
         }
         attrs.set(name, item.start);
         place.values.set(name, item.expr.start);
-        out[name] = plain(item.expr);
+        out[name] = plainValue(text, item.expr, places, item.start);
         continue;
       }
       // An attribute of the same name hides the blocks, as in hcl2json.
@@ -87,24 +86,31 @@ function sortKeys(v: Plain): void {
   }
 }
 
-function plainValue(text: string, e: Expr): Plain {
+/** An object is placed as a body is, starting at `at`, the attribute or key it is the value of. */
+function plainValue(text: string, e: Expr, places: WeakMap<object, Place>, at = e.start): Plain {
   const literal = literalValue(text, e);
   if (literal !== undefined) return literal;
   switch (e.k) {
     case 'tuple':
-      return e.items.map((i) => plainValue(text, i));
+      return e.items.map((i) => plainValue(text, i, places));
     case 'object': {
       const out: { [key: string]: Plain } = {};
+      const place: Place = { start: at, items: new Map(), values: new Map() };
+      places.set(out, place);
       for (const { key, value } of e.items) {
-        const k = plainValue(text, key);
-        out[typeof k === 'string' ? k : JSON.stringify(k)] = plainValue(text, value);
+        const k = plainValue(text, key, places);
+        const name = typeof k === 'string' ? k : JSON.stringify(k);
+        // The last of repeated keys is the one kept, so it is the one placed.
+        place.items.set(name, [key.start]);
+        place.values.set(name, value.start);
+        out[name] = plainValue(text, value, places, key.start);
       }
       return out;
     }
     case 'tmpl': {
       // `"${x}"` alone is x itself; otherwise literal parts are joined and the rest kept as written.
       const [only] = e.parts;
-      if (e.parts.length === 1 && typeof only !== 'string' && 'text' in only) return plainValue(text, only.expr);
+      if (e.parts.length === 1 && typeof only !== 'string' && 'text' in only) return plainValue(text, only.expr, places);
       const texts = e.parts.map((p) => {
         if (typeof p === 'string') return p;
         if (!('text' in p)) return undefined;

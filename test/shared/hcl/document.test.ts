@@ -61,4 +61,16 @@ describe('readDocument', () => {
     const body = (doc.value.node as object[])[0];
     expect(doc.place(body)!.values.get('policy')).toBe(22);
   });
+
+  it('places an object value as a body, at the attribute or key it is the value of', () => {
+    const text = 'path = {\n  "a" = { capabilities = ["read"] }\n  a = { x = 1 }\n}\n';
+    const doc = readDocument(text, 'p.hcl');
+    const path = doc.value.path as Record<string, object>;
+    expect(doc.place(path)!.start).toBe(0);
+    // The last of repeated keys is kept, and placed.
+    expect(path.a).toEqual({ x: 1 });
+    expect(doc.place(path)!.items.get('a')).toEqual([text.indexOf('a = {')]);
+    expect(doc.place(path.a)!.start).toBe(text.indexOf('a = {'));
+    expect(doc.place(path.a)!.values.get('x')).toBe(text.indexOf('1 }'));
+  });
 });
