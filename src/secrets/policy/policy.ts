@@ -8,6 +8,7 @@
  */
 import { UserError } from '../../shared/errors.js';
 import { readDocument, type Document } from '../../shared/hcl/document.js';
+import { readJsonDocument } from '../../shared/hcl/json-document.js';
 import type { SourcePos } from '../../shared/hcl/source.js';
 import {
   NAMESPACE_CAPABILITIES,
@@ -62,18 +63,17 @@ type Format = 'json' | 'hcl';
 
 interface Ctx {
   name: string;
-  text: string;
   format: Format;
-  /** The HCL document read, whose bodies know where they were written; undefined for JSON. */
-  document?: Document;
+  /** The document read, whose bodies know where they were written. */
+  document: Document;
 }
 
 export async function parsePolicy(name: string, text: string): Promise<Policy> {
   const policy: Policy = { name, text, paths: [], namespaces: [] };
   if (text.trim() === '') return policy;
   const format: Format = text.trimStart().startsWith('{') ? 'json' : 'hcl';
-  const ctx: Ctx = { name, text, format };
-  const doc = format === 'json' ? decodeJson(ctx) : decodeHcl(ctx);
+  const ctx: Ctx = { name, format, document: readPolicy(name, text, format) };
+  const doc = ctx.document.value;
 
   const paths = new Map<string, Set<string>>();
   const namespaces = new Map<string, Set<string>>();
@@ -104,8 +104,8 @@ interface Block {
   kind: 'path' | 'namespace';
   label: string;
   body: Record<string, unknown>;
-  /** Which occurrence of this kind+label in the text, to point at the right line. */
-  occurrence: number;
+  /** Where the block is written, to cite it. */
+  at: number | undefined;
 }
 
 function parsePathBlock(ctx: Ctx, block: Block): [string, string[]] {
@@ -170,19 +170,19 @@ function parseNodeBlock(ctx: Ctx, value: unknown): NodePolicy {
   const bodies = Array.isArray(value) && value.every(isObject) ? value : ctx.format === 'json' && isObject(value) ? [value] : undefined;
   if (bodies === undefined) {
     const expected = ctx.format === 'json' ? 'an object, as in {"node": {"policy": "read"}}' : 'a block without a label, as in node { policy = "read" }';
-    throw failAt(ctx, nodePosition(ctx, 0), `"node" must be ${expected}`);
+    throw failAt(ctx, topLevelItem(ctx, 'node'), `"node" must be ${expected}`);
   }
-  if (bodies.length === 0) throw failAt(ctx, nodePosition(ctx, 0), `node: expected a block body`);
-  if (bodies.length > 1) throw failAt(ctx, nodePosition(ctx, 1), 'node: only one node block is allowed in a policy');
+  if (bodies.length === 0) throw failAt(ctx, topLevelItem(ctx, 'node'), `node: expected a block body`);
+  if (bodies.length > 1) throw failAt(ctx, nodePosition(ctx, bodies[1]), 'node: only one node block is allowed in a policy');
   const body = bodies[0];
   for (const key of Object.keys(body)) {
     if (key !== 'policy') {
-      throw failAt(ctx, nodePosition(ctx, 0, key), `node: unknown attribute "${key}": only "policy" is supported`);
+      throw failAt(ctx, nodePosition(ctx, body, key), `node: unknown attribute "${key}": only "policy" is supported`);
     }
   }
-  if (!('policy' in body)) throw failAt(ctx, nodePosition(ctx, 0), `node: "policy" is required (valid: ${valid})`);
+  if (!('policy' in body)) throw failAt(ctx, nodePosition(ctx, body), `node: "policy" is required (valid: ${valid})`);
   if (!isNodePolicy(body.policy)) {
-    throw failAt(ctx, nodePosition(ctx, 0, 'policy', true), `node: invalid policy ${JSON.stringify(body.policy)} (valid: ${valid})`);
+    throw failAt(ctx, nodePosition(ctx, body, 'policy', true), `node: invalid policy ${JSON.stringify(body.policy)} (valid: ${valid})`);
   }
   return body.policy;
 }
@@ -208,16 +208,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * `{label: body}`, and JSON may also wrap the label map in an array (`[{label: body}, ...]`).
  */
 function labeledBlocks(ctx: Ctx, kind: Block['kind'], value: unknown): Block[] {
-  const seen = new Map<string, number>();
   const out: Block[] = [];
   const addLabelMap = (map: Record<string, unknown>): void => {
+    // A block is cited where its body is placed, else at its label (a value that is not a body).
+    const labelAt = (label: string) => ctx.document.place(map)?.items.get(label)?.[0];
     for (const [label, raw] of Object.entries(map)) {
       for (const body of Array.isArray(raw) ? raw : [raw]) {
-        const occurrence = seen.get(label) ?? 0;
-        seen.set(label, occurrence + 1);
-        const block: Block = { kind, label, body: {}, occurrence };
-        if (!isObject(body)) throw fail(ctx, block, `${kind} "${label}": expected a block body`);
-        out.push({ ...block, body });
+        const at = (isObject(body) ? ctx.document.place(body)?.start : undefined) ?? labelAt(label);
+        if (!isObject(body)) throw failAt(ctx, at, `${kind} "${label}": expected a block body`);
+        out.push({ kind, label, body, at });
       }
     }
   };
@@ -232,158 +231,34 @@ function labeledBlocks(ctx: Ctx, kind: Block['kind'], value: unknown): Block[] {
   return out;
 }
 
-function decodeJson(ctx: Ctx): Record<string, unknown> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(ctx.text);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const pos = /at position (\d+)/.exec(message);
-    const at = pos ? `${position(ctx.text, Number(pos[1]))}: ` : '';
-    throw new UserError(`failed to parse policy "${ctx.name}": ${at}invalid JSON: ${message}`);
-  }
-  if (!isObject(doc)) throw new UserError(`failed to parse policy "${ctx.name}": a JSON policy must be an object`);
-  return doc;
-}
-
-function decodeHcl(ctx: Ctx): Record<string, unknown> {
-  const { name } = ctx;
+/** Reads the text as plain data; a syntax error is cited by line and column, as every other error is. */
+function readPolicy(name: string, text: string, format: Format): Document {
   const SyntaxError = class extends UserError {
     constructor(message: string, pos: SourcePos) {
-      super(`failed to parse policy "${name}": line ${pos.line}, column ${pos.column}: ${message}`);
+      super(`failed to parse policy "${name}": line ${pos.line}, column ${pos.column}: ${format === 'json' ? 'invalid JSON: ' : ''}${message}`);
     }
   };
-  ctx.document = readDocument(ctx.text, name, SyntaxError);
-  return ctx.document.value;
-}
-
-function position(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}`;
+  return format === 'json' ? readJsonDocument(text, name, SyntaxError) : readDocument(text, name, SyntaxError);
 }
 
 function fail(ctx: Ctx, block: Block, message: string): UserError {
-  const place = ctx.document?.place(block.body);
-  if (place) return failAt(ctx, place.start, message);
-  const line = blockLine(ctx, block);
-  const at = line === undefined ? '' : `line ${line}: `;
-  return new UserError(`failed to parse policy "${ctx.name}": ${at}${message}`);
+  return failAt(ctx, block.at, message);
 }
 
-/** Where the first top-level item of that name is written in an HCL policy. */
+/** Where the first top-level item of that name is written. */
 function topLevelItem(ctx: Ctx, name: string): number | undefined {
-  return ctx.document?.place(ctx.document.value)?.items.get(name)?.[0];
-}
-
-/**
- * JSON.parse drops positions, so a JSON block is found by searching the text for its key. Best effort:
- * when the label is written with escapes we cannot reproduce, the line is simply omitted.
- */
-function blockLine(ctx: Ctx, block: Block): number | undefined {
-  const header = new RegExp(`${escapeRegExp(JSON.stringify(block.label))}\\s*:`, 'g');
-  let match: RegExpExecArray | null = null;
-  for (let i = 0; i <= block.occurrence; i++) {
-    match = header.exec(ctx.text);
-    if (match === null) return undefined;
-  }
-  return match === null ? undefined : ctx.text.slice(0, match.index).split('\n').length;
+  return ctx.document.place(ctx.document.value)?.items.get(name)?.[0];
 }
 
 function failAt(ctx: Ctx, offset: number | undefined, message: string): UserError {
-  const at = offset === undefined ? '' : `${position(ctx.text, offset)}: `;
+  const pos = offset === undefined ? undefined : ctx.document.lines.pos(offset);
+  const at = pos === undefined ? '' : `line ${pos.line}, column ${pos.column}: `;
   return new UserError(`failed to parse policy "${ctx.name}": ${at}${message}`);
 }
 
-/**
- * The offset where the `occurrence`-th node block (0-based) starts; with `key`, where that key sits in it;
- * with `atValue`, where the key's value starts. Best effort: undefined when the block cannot be found, and
- * the block's start when the key cannot.
- */
-function nodePosition(ctx: Ctx, occurrence: number, key?: string, atValue = false): number | undefined {
-  return ctx.document ? hclNodePosition(ctx.document, occurrence, key, atValue) : jsonNodePosition(ctx.text, occurrence, key, atValue);
-}
-
-function hclNodePosition(document: Document, occurrence: number, key: string | undefined, atValue: boolean): number | undefined {
-  const start = document.place(document.value)?.items.get('node')?.[occurrence];
-  if (start === undefined || key === undefined) return start;
-  const bodies = document.value.node;
-  const body = Array.isArray(bodies) ? bodies[occurrence] : undefined;
-  const place = isObject(body) ? document.place(body) : undefined;
-  return (atValue ? place?.values.get(key) : undefined) ?? place?.items.get(key)?.[0] ?? start;
-}
-
-interface Token {
-  offset: number;
-  /** Brace/bracket nesting before the token; a closing bracket carries the depth it closes back to. */
-  depth: number;
-  kind: 'string' | 'punct' | 'other';
-  text: string;
-}
-
-/** A rough JSON tokenizer, only run to place an error: it yields strings and punctuation, tracking nesting. */
-function tokenizeJson(text: string): Token[] {
-  const out: Token[] = [];
-  let depth = 0;
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i];
-    if (/\s/.test(ch)) {
-      i++;
-    } else if (ch === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      out.push({ offset: i, depth, kind: 'string', text: text.slice(i, j + 1) });
-      i = j + 1;
-    } else if (/[A-Za-z_]/.test(ch)) {
-      const word = /^[A-Za-z_][\w-]*/.exec(text.slice(i, i + 256))![0];
-      out.push({ offset: i, depth, kind: 'other', text: word });
-      i += word.length;
-    } else {
-      if (ch === '}' || ch === ']') depth = Math.max(0, depth - 1);
-      out.push({ offset: i, depth, kind: 'punct', text: ch });
-      if (ch === '{' || ch === '[') depth++;
-      i++;
-    }
-  }
-  return out;
-}
-
-/** A JSON key spelled `name`. */
-function isName(tok: Token | undefined, name: string): boolean {
-  return tok !== undefined && tok.kind === 'string' && tok.text === JSON.stringify(name);
-}
-
-function jsonNodePosition(text: string, occurrence: number, key: string | undefined, atValue: boolean): number | undefined {
-  const toks = tokenizeJson(text);
-  // The top-level `node` keys: inside the outer object, followed by a colon.
-  const headers: number[] = [];
-  toks.forEach((t, i) => {
-    if (t.depth === 1 && isName(t, 'node') && toks[i + 1]?.text === ':') headers.push(i);
-  });
-  if (headers.length === 0) return undefined;
-  // JSON.parse keeps the last of repeated keys; several blocks are the elements of an array value.
-  let start = headers[headers.length - 1];
-  const value = start + 2;
-  if (toks[value]?.text === '[') {
-    const elements: number[] = [];
-    for (let i = value + 1; i < toks.length && toks[i].depth > toks[value].depth; i++) {
-      if (toks[i].text === '{' && toks[i].depth === toks[value].depth + 1) elements.push(i);
-    }
-    start = elements[occurrence] ?? start;
-  }
-  const open = key === undefined ? -1 : toks.findIndex((t, i) => i > start && t.text === '{');
-  if (open === -1) return toks[start].offset;
-  const inner = toks[open].depth + 1;
-  for (let i = open + 1; i < toks.length && toks[i].depth >= inner; i++) {
-    if (toks[i].depth !== inner || !isName(toks[i], key!)) continue;
-    const sep = toks[i + 1];
-    return atValue && sep?.text === ':' && toks[i + 2] ? toks[i + 2].offset : toks[i].offset;
-  }
-  return toks[start].offset;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Where a node body is written; with `key`, where that key sits in it; with `atValue`, where its value starts. */
+function nodePosition(ctx: Ctx, body: object, key?: string, atValue = false): number | undefined {
+  const place = ctx.document.place(body);
+  if (key === undefined) return place?.start;
+  return (atValue ? place?.values.get(key) : undefined) ?? place?.items.get(key)?.[0] ?? place?.start;
 }

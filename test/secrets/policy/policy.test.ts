@@ -218,10 +218,10 @@ describe('parsePolicy: JSON', () => {
     expect(err.message).toContain('invalid JSON');
   });
 
-  it('applies the same validation as HCL, with the line of the offending block', async () => {
+  it('applies the same validation as HCL, with the line and column of the offending block', async () => {
     const err = await parseError('{\n  "path": {\n    "secret/x": {"capabilities": ["nope"]}\n  }\n}');
     expect(err.message).toContain('"nope"');
-    expect(err.message).toContain('line 3');
+    expect(err.message).toContain('line 3, column 5: ');
     expect((await parseError('{"foo": {}}')).message).toContain('"foo"');
     expect((await parseError('{"path": {"a": {"capabilities": ["read"], "max_wrapping_ttl": "1h"}}}')).message).toContain('"max_wrapping_ttl"');
     expect((await parseError('{"path": {"a": 5}}')).message).toContain('block body');
