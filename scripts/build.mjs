@@ -1,7 +1,9 @@
 // Bundles svc into CommonJS files:
 //   dist/main.cjs           the CLI: the commands' declarations, the argv parser, help, the API client,
 //                           and what the secrets commands do;
-//   dist/cli-scheduler.cjs  what the scheduler commands (job, alloc, eval, node) do, loaded by those commands;
+//   dist/cli-<group>-run.cjs  what the scheduler commands of src/cli/commands/<group>/ do: the bodies in
+//                           its `<verb>.run.ts` files (dist/cli-run.cjs for the top-level commands), found
+//                           by their names, each loaded by its declaration's `run` (findBodies below);
 //   dist/cli-auth-cloud.cjs the `svc auth cloud` commands, declarations included (their field schemas are
 //                           large), loaded by src/cli/registry.ts when argv starts with `auth cloud` or
 //                           when every command is listed;
@@ -49,7 +51,6 @@ const SEPARATE = new Map([
   [path.resolve('src/cli/server-start.ts'), { out: 'server.cjs' }],
   [path.resolve('src/cli/agent-start.ts'), { out: 'agent.cjs' }],
   [path.resolve('src/jobspec/index.ts'), { out: 'jobspec.cjs' }],
-  [path.resolve('src/cli/scheduler/index.ts'), { out: 'cli-scheduler.cjs', cli: true }],
   [path.resolve('src/cli/commands/auth/cloud/index.ts'), { out: 'cli-auth-cloud.cjs', cli: true }],
   [path.resolve('src/cli/commands/job/index.ts'), { out: 'cli-job.cjs', cli: true }],
   [path.resolve('src/cli/commands/alloc/index.ts'), { out: 'cli-alloc.cjs', cli: true }],

@@ -1,11 +1,11 @@
 /**
- * The drain monitor of `svc node drain` (src/cli/scheduler/node-drain-monitor.ts) against scripted API
+ * The drain monitor of `svc node drain` (src/cli/commands/node/drain-monitor.ts) against scripted API
  * answers, so every line Nomad's MonitorDrain prints is checked in order, and the Drain line of
  * `svc node status`.
  */
 import { describe, expect, it } from 'vitest';
-import { drainStrategyText, goTimeString, monitorDrain } from '../../src/cli/scheduler/node-drain-monitor.js';
-import { formatDrain } from '../../src/cli/scheduler/node-status.js';
+import { drainStrategyText, goTimeString, monitorDrain } from '../../src/cli/commands/node/drain-monitor.js';
+import { formatDrain } from '../../src/cli/commands/node/status-screen.js';
 import type { AllocStub } from '../../src/api/allocs.js';
 import type { DrainStrategy, Node } from '../../src/api/nodes.js';
 import type { RequestOptions } from '../../src/api/http/client.js';

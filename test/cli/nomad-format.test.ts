@@ -16,9 +16,10 @@ import {
   prettyTimeDiff,
   type AllocRow,
 } from '../../src/cli/output/nomad.js';
-import { formatEvalStatus } from '../../src/cli/scheduler/eval-status.js';
-import { addressesSection, eventMessage, formatAllocStatus } from '../../src/cli/scheduler/alloc-status.js';
-import { allocatedResources, driverStatus, formatNode, nodeListTable } from '../../src/cli/scheduler/node-status.js';
+import { formatEvalStatus } from '../../src/cli/commands/eval/status-screen.js';
+import { addressesSection, eventMessage, formatAllocStatus } from '../../src/cli/commands/alloc/status-screen.js';
+import { allocatedResources, driverStatus, formatNode } from '../../src/cli/commands/node/status-screen.js';
+import { nodeListTable } from '../../src/cli/resolve/node.js';
 import { placementFailureSection, deploymentSection } from '../../src/cli/commands/job/status-screen.js';
 import type { Allocation } from '../../src/api/allocs.js';
 import type { Evaluation } from '../../src/api/evals.js';

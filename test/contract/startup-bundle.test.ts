@@ -6,7 +6,7 @@
  * dist/main.cjs fails here rather than only in `npm run bench`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -25,7 +25,10 @@ function modulesOf(bundle: string): Map<string, number> {
 
 /** Modules only some commands run; none may be compiled by every start. */
 const LAZY = [
-  /^src\/cli\/scheduler\//,
+  // The commands' bodies and what only they use.
+  /\.run\.ts$/,
+  /^src\/cli\/(resolve|failures|follow)\//,
+  /^src\/cli\/commands\/.+\/(status-screen|checks-section|services|drain-monitor|self)\.ts$/,
   /^src\/cli\/complete-(values|secrets-paths)\.ts$/,
   /^src\/cli\/monitor\.ts$/,
   /^src\/cli\/prefix\.ts$/,
@@ -63,10 +66,12 @@ const MAIN_BUDGET = 184_000;
 describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.cjs)', () => {
   const main = readFileSync(dist('main.cjs'), 'utf8');
   const modules = modulesOf(main);
+  /** The bundles of the commands' bodies, one per folder of src/cli/commands (scripts/build.mjs). */
+  const bodies = readdirSync(dist('')).filter((name) => /^cli-([a-z-]+-)?run\.cjs$/.test(name));
 
   it('is a build of the current layout', () => {
     expect(modules.size, 'no module markers: is dist/main.cjs minified?').toBeGreaterThan(50);
-    for (const bundle of ['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-alloc.cjs', 'cli-login-cloud.cjs', 'completions.cjs', 'cli-complete.cjs', 'dev-cloud.cjs']) expect(existsSync(dist(bundle)), `dist/${bundle} is missing: run npm run build`).toBe(true);
+    for (const bundle of ['cli-run.cjs', 'cli-job-run.cjs', 'cli-alloc-run.cjs', 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-alloc.cjs', 'cli-login-cloud.cjs', 'completions.cjs', 'cli-complete.cjs', 'dev-cloud.cjs']) expect(existsSync(dist(bundle)), `dist/${bundle} is missing: run npm run build`).toBe(true);
   });
 
   it('holds no code that only some commands run', () => {
@@ -95,7 +100,8 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
   });
 
   it('loads the scheduler commands, the auth cloud commands and the completion scripts from their own bundles', () => {
-    expect(main).toContain('require("./cli-scheduler.cjs")');
+    expect(main).toContain('require("./cli-run.cjs")');
+    expect(main).toContain('require("./cli-job-run.cjs")');
     expect(main).toContain('require("./cli-auth-cloud.cjs")');
     expect(main).toContain('require("./cli-job.cjs")');
     expect(main).toContain('require("./cli-alloc.cjs")');
@@ -105,7 +111,7 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
   });
 
   // cli-alloc.cjs holds declarations only, which throw nothing.
-  it.each(['cli-scheduler.cjs', 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-login-cloud.cjs', 'cli-flags.cjs'])('shares the error classes with %s, so exit codes follow the error type', (bundle) => {
+  it.each([...bodies, 'cli-auth-cloud.cjs', 'cli-job.cjs', 'cli-login-cloud.cjs', 'cli-flags.cjs'])('shares the error classes with %s, so exit codes follow the error type', (bundle) => {
     const text = readFileSync(dist(bundle), 'utf8');
     expect(modulesOf(text).has('src/shared/errors.ts'), `dist/${bundle} carries its own copy of src/shared/errors.ts`).toBe(false);
     expect(text).toContain('require("./main.cjs").__shared["src/shared/errors.ts"]');

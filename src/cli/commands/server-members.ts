@@ -10,5 +10,5 @@ export default defineCommand({
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
   flags: [{ name: 'verbose', type: 'bool', description: "Show the members' protocol and tags." }],
-  run: async (ctx) => (await import('../scheduler/index.js')).serverMembers(ctx),
+  run: async (ctx) => (await import('./server-members.run.js')).serverMembers(ctx),
 });

@@ -15,7 +15,7 @@ export default defineCommand({
   flagSets: ['http', 'output'],
   args: [{ name: 'prefix', description: 'An ID, or a prefix of one, of a job, allocation, node, evaluation or deployment.' }],
   async run(ctx) {
-    if (ctx.args.length > 0) return (await import('../scheduler/index.js')).statusByPrefix(ctx);
+    if (ctx.args.length > 0) return (await import('./status.run.js')).statusByPrefix(ctx);
     const answer = await clientFor(ctx).request('GET', '/v1/sys/health');
     const health = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
     const { renderData, renderSecret } = await import('../output/format.js');

@@ -14,5 +14,5 @@ export default defineCommand({
   exitCodes: { 0: 'success', 1: 'an error' },
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
-  run: async (ctx) => (await import('../../scheduler/index.js')).agentInfo(ctx),
+  run: async (ctx) => (await import('./info.run.js')).agentInfo(ctx),
 });

@@ -20,5 +20,5 @@ export default defineCommand({
     { name: 'log-level', type: 'string', default: 'info', description: 'The lowest level of the lines printed: trace, debug, info, warn or error.' },
     { name: 'json', type: 'bool', description: 'Print each line as JSON.' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).monitor(ctx),
+  run: async (ctx) => (await import('./monitor.run.js')).monitor(ctx),
 });

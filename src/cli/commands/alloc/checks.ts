@@ -21,5 +21,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs when a prefix matches several allocations.' },
   ],
   args: [{ name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocChecks(ctx),
+  run: async (ctx) => (await import('./checks.run.js')).allocChecks(ctx),
 });

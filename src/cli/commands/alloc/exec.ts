@@ -27,5 +27,5 @@ export default defineCommand({
     { name: 'command', description: 'The command and its arguments, passed untouched.', required: true, variadic: true },
   ],
   stopAtFirstArg: true,
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocExec(ctx),
+  run: async (ctx) => (await import('./exec.run.js')).allocExec(ctx),
 });

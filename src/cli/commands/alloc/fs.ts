@@ -25,5 +25,5 @@ export default defineCommand({
     ALLOC_ARG,
     { name: 'path', description: 'A path in the allocation directory.' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocFs(ctx),
+  run: async (ctx) => (await import('./fs.run.js')).allocFs(ctx),
 });

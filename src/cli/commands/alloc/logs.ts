@@ -31,5 +31,5 @@ export default defineCommand({
     ALLOC_ARG,
     { name: 'task', description: 'The task whose log to print.' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocLogs(ctx),
+  run: async (ctx) => (await import('./logs.run.js')).allocLogs(ctx),
 });

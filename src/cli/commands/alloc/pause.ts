@@ -33,5 +33,5 @@ export default defineCommand({
     { name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' },
     { name: 'task', description: 'The task whose schedule to override or read.' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocPause(ctx),
+  run: async (ctx) => (await import('./pause.run.js')).allocPause(ctx),
 });

@@ -21,5 +21,5 @@ export default defineCommand({
     { name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' },
     { name: 'task', description: 'Restart only this task.' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocRestart(ctx),
+  run: async (ctx) => (await import('./restart.run.js')).allocRestart(ctx),
 });

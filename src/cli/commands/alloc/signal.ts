@@ -20,5 +20,5 @@ export default defineCommand({
     { name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' },
     { name: 'task', description: 'Signal only this task.' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocSignal(ctx),
+  run: async (ctx) => (await import('./signal.run.js')).allocSignal(ctx),
 });

@@ -21,5 +21,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Full IDs, absolute times, and the placement metrics.' },
   ],
   args: [{ name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocStatus(ctx),
+  run: async (ctx) => (await import('./status.run.js')).allocStatus(ctx),
 });

@@ -18,5 +18,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).allocStop(ctx),
+  run: async (ctx) => (await import('./stop.run.js')).allocStop(ctx),
 });

@@ -17,5 +17,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'deployment', description: 'A deployment ID or a unique prefix of one.', required: true, complete: 'deployment' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).deploymentFail(ctx),
+  run: async (ctx) => (await import('./fail.run.js')).deploymentFail(ctx),
 });

@@ -23,5 +23,5 @@ export default defineCommand({
     { name: 'page-token', type: 'string', description: 'Where the page starts: the token the previous page printed.' },
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
-  run: async (ctx) => (await import('../../scheduler/index.js')).deploymentList(ctx),
+  run: async (ctx) => (await import('./list.run.js')).deploymentList(ctx),
 });

@@ -13,5 +13,5 @@ export default defineCommand({
   flagSets: ['http'],
   flags: [{ name: 'verbose', type: 'bool', description: 'Show full IDs.' }],
   args: [{ name: 'deployment', description: 'A deployment ID or a unique prefix of one.', required: true, complete: 'deployment' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).deploymentPause(ctx),
+  run: async (ctx) => (await import('./pause.run.js')).deploymentPause(ctx),
 });

@@ -21,5 +21,5 @@ export default defineCommand({
   flagSets: ['http'],
   flags: PROMOTE_FLAGS,
   args: [{ name: 'deployment', description: 'A deployment ID or a unique prefix of one.', required: true, complete: 'deployment' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).deploymentPromote(ctx),
+  run: async (ctx) => (await import('./promote.run.js')).deploymentPromote(ctx),
 });

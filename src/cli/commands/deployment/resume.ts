@@ -20,5 +20,5 @@ export default defineCommand({
     { name: 'verbose', type: 'bool', description: 'Show full IDs.' },
   ],
   args: [{ name: 'deployment', description: 'A deployment ID or a unique prefix of one.', required: true, complete: 'deployment' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).deploymentResume(ctx),
+  run: async (ctx) => (await import('./resume.run.js')).deploymentResume(ctx),
 });

@@ -25,5 +25,5 @@ export default defineCommand({
     { name: 'monitor', type: 'bool', description: 'Follow the deployment until it succeeds, fails or is cancelled.' },
   ],
   args: [{ name: 'deployment', description: 'A deployment ID or a unique prefix of one.', complete: 'deployment' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).deploymentStatus(ctx),
+  run: async (ctx) => (await import('./status.run.js')).deploymentStatus(ctx),
 });

@@ -21,5 +21,5 @@ export default defineCommand({
     { name: 'monitor', type: 'bool', description: 'Follow the evaluation until it finishes, as `svc job run` does.' },
   ],
   args: [{ name: 'eval', description: 'An evaluation ID or a unique prefix of one.', required: true, complete: 'eval' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).evalStatus(ctx),
+  run: async (ctx) => (await import('./status.run.js')).evalStatus(ctx),
 });

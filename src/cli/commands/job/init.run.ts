@@ -8,7 +8,7 @@ import { CommandFailure, reportingFailures } from '../../command-failure.js';
 import { CONNECT_EXAMPLE_JOB, EXAMPLE_JOB, withoutComments } from './init-examples.js';
 
 /** Nomad's default file name. */
-export const DEFAULT_JOB_FILE = 'example.nomad.hcl';
+const DEFAULT_JOB_FILE = 'example.nomad.hcl';
 
 export function jobInit(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {

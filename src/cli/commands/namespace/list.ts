@@ -12,5 +12,5 @@ export default defineCommand({
   exitCodes: { 0: 'success', 1: 'an error' },
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
-  run: async (ctx) => (await import('../../scheduler/index.js')).namespaceList(ctx),
+  run: async (ctx) => (await import('./list.run.js')).namespaceList(ctx),
 });

@@ -13,5 +13,5 @@ export default defineCommand({
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
   args: [{ name: 'name', description: 'The namespace to show.', required: true, complete: 'namespace' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).namespaceStatus(ctx),
+  run: async (ctx) => (await import('./status.run.js')).namespaceStatus(ctx),
 });

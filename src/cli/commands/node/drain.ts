@@ -44,5 +44,5 @@ export default defineCommand({
     { name: 'self', type: 'bool', description: 'Drain the node of the server the command talks to.' },
   ],
   args: [{ name: 'node', description: 'A node ID or a unique prefix of one (none with -self).', complete: 'node' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).nodeDrain(ctx),
+  run: async (ctx) => (await import('./drain.run.js')).nodeDrain(ctx),
 });

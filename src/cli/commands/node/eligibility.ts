@@ -23,5 +23,5 @@ export default defineCommand({
     { name: 'self', type: 'bool', description: 'Set the eligibility of the node of the server the command talks to.' },
   ],
   args: [{ name: 'node', description: 'A node ID or a unique prefix of one (none with -self).', complete: 'node' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).nodeEligibility(ctx),
+  run: async (ctx) => (await import('./eligibility.run.js')).nodeEligibility(ctx),
 });

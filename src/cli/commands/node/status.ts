@@ -24,5 +24,5 @@ export default defineCommand({
     { name: 'self', type: 'bool', description: 'Show the node of the server the command talks to.' },
   ],
   args: [{ name: 'node', description: 'A node ID or a unique prefix of one (none with -self).', complete: 'node' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).nodeStatus(ctx),
+  run: async (ctx) => (await import('./status.run.js')).nodeStatus(ctx),
 });

@@ -17,5 +17,5 @@ export default defineCommand({
   flagSets: ['http', 'scheduler-output'],
   flags: [{ name: 'verbose', type: 'bool', description: 'Show each registration in full, with full IDs.' }],
   args: [{ name: 'service', description: 'A service name or a unique prefix of one.', complete: 'service' }],
-  run: async (ctx) => (await import('../../scheduler/index.js')).serviceInfo(ctx),
+  run: async (ctx) => (await import('./info.run.js')).serviceInfo(ctx),
 });

@@ -15,5 +15,5 @@ export default defineCommand({
   exitCodes: { 0: 'success (also when no service is registered)', 1: 'an error' },
   family: 'scheduler',
   flagSets: ['http', 'scheduler-output'],
-  run: async (ctx) => (await import('../../scheduler/index.js')).serviceList(ctx),
+  run: async (ctx) => (await import('./list.run.js')).serviceList(ctx),
 });
