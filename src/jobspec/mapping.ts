@@ -9,6 +9,7 @@ import { evaluateTop, isObject, typeName, type EvalContext } from './expressions
 import type { Attribute, Block, Body, Expr, SourceFile, Value } from '../shared/hcl/syntax.js';
 import { hclArgumentsOf, type HclArgument } from '../scheduler/wire/job/fields.js';
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS, SPREAD_TARGET } from '../scheduler/wire/job/placement.js';
+import { CNI, DEVICE, DNS, NETWORK as NETWORK_FIELDS, NUMA, PORT as PORT_FIELDS, RESOURCES as RESOURCES_FIELDS } from '../scheduler/wire/job/resources.js';
 import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
@@ -330,16 +331,16 @@ const SERVICE: Schema = {
 };
 
 const PORT: Schema = {
-  attrs: { static: a('Value', 'int'), to: a('To', 'int'), host_network: a('HostNetwork'), ignore_collision: a('IgnoreCollision', 'bool') },
+  attrs: hclArgumentsOf(PORT_FIELDS),
   blocks: {},
 };
 
 const NETWORK: Schema = {
-  attrs: { mode: a('Mode'), hostname: a('Hostname'), mbits: a('MBits', 'int'), device: a('Device'), cidr: a('CIDR'), ip: a('IP') },
+  attrs: hclArgumentsOf(NETWORK_FIELDS),
   blocks: {
     port: { json: '__ports', labels: 1, labelField: 'Label', multi: true, schema: PORT },
-    dns: { json: 'DNS', schema: { attrs: { servers: a('Servers', 'strings'), searches: a('Searches', 'strings'), options: a('Options', 'strings') }, blocks: {} } },
-    cni: { json: 'CNI', schema: { attrs: { args: a('Args', 'stringMap') }, blocks: { args: { json: 'Args', schema: 'stringMap' } } } },
+    dns: { json: 'DNS', schema: { attrs: hclArgumentsOf(DNS), blocks: {} } },
+    cni: { json: 'CNI', schema: { attrs: hclArgumentsOf(CNI), blocks: { args: { json: 'Args', schema: 'stringMap' } } } },
   },
   post: (out) => {
     // Ports with a static value are reserved; the rest are allocated by the scheduler.
@@ -353,24 +354,16 @@ const NETWORK: Schema = {
 };
 
 const RESOURCES: Schema = {
-  attrs: {
-    cpu: a('CPU', 'int'),
-    cores: a('Cores', 'int'),
-    memory: a('MemoryMB', 'int'),
-    memory_max: a('MemoryMaxMB', 'int'),
-    disk: a('DiskMB', 'int'),
-    secrets: a('SecretsMB', 'int'),
-    iops: a('IOPS', 'int'),
-  },
+  attrs: hclArgumentsOf(RESOURCES_FIELDS),
   blocks: {
     network: { json: 'Networks', multi: true, schema: NETWORK },
     device: {
       json: 'Devices',
       labels: 1,
       multi: true,
-      schema: { attrs: { count: a('Count', 'int') }, blocks: { constraint: { json: 'Constraints', multi: true, schema: CONSTRAINT }, affinity: { json: 'Affinities', multi: true, schema: AFFINITY } } },
+      schema: { attrs: hclArgumentsOf(DEVICE), blocks: { constraint: { json: 'Constraints', multi: true, schema: CONSTRAINT }, affinity: { json: 'Affinities', multi: true, schema: AFFINITY } } },
     },
-    numa: { json: 'NUMA', schema: { attrs: { affinity: a('Affinity'), devices: a('Devices', 'strings') }, blocks: {} } },
+    numa: { json: 'NUMA', schema: { attrs: hclArgumentsOf(NUMA), blocks: {} } },
   },
 };
 

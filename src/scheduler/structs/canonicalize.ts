@@ -28,9 +28,9 @@ import {
 } from './policies.js';
 import { defaultsOf } from '../wire/job/fields.js';
 import { AFFINITY, SPREAD } from '../wire/job/placement.js';
+import { DEVICE, NETWORK, NUMA, PORT, RESOURCES } from '../wire/job/resources.js';
 import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
 import type { NetworkResource, Port, RequestedDevice, Resources } from './resources.js';
-import { DEFAULT_CPU_MHZ, DEFAULT_MEMORY_MB } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
 import type { CheckRestart, Service, ServiceCheck } from './service.js';
@@ -235,11 +235,11 @@ function task(t: In, ctx: JobContext, group: TaskGroup): Task {
 
 function resources(r: In): Resources {
   // Asking for whole cores replaces the MHz default: a task pinned to cores has no shared CPU share.
-  const cpuDefault = r.Cores !== undefined ? 0 : DEFAULT_CPU_MHZ;
+  const cpuDefault = r.Cores !== undefined ? 0 : RESOURCES.CPU.default;
   return {
     CPU: num(r.CPU, cpuDefault),
     Cores: num(r.Cores, 0),
-    MemoryMB: num(r.MemoryMB, DEFAULT_MEMORY_MB),
+    MemoryMB: num(r.MemoryMB, RESOURCES.MemoryMB.default),
     MemoryMaxMB: num(r.MemoryMaxMB, 0),
     DiskMB: num(r.DiskMB, 0),
     IOPS: num(r.IOPS, 0),
@@ -251,13 +251,13 @@ function resources(r: In): Resources {
 }
 
 function numa(n: In): Resources['NUMA'] {
-  return { Affinity: str(n.Affinity) || 'none', Devices: strList(n.Devices) };
+  return { Affinity: str(n.Affinity) || NUMA.Affinity.default, Devices: strList(n.Devices) };
 }
 
 function device(d: In): RequestedDevice {
   return {
     Name: str(d.Name),
-    Count: num(d.Count, 1),
+    Count: num(d.Count, DEVICE.Count.default),
     Constraints: list(d.Constraints, constraint),
     Affinities: list(d.Affinities, affinity),
   };
@@ -269,11 +269,11 @@ function network(n: In): NetworkResource {
     Label: str(p.Label),
     Value: num(p.Value, 0),
     To: num(p.To, 0),
-    HostNetwork: str(p.HostNetwork) || 'default',
+    HostNetwork: str(p.HostNetwork) || PORT.HostNetwork.default,
     IgnoreCollision: bool(p.IgnoreCollision),
   });
   return {
-    Mode: str(n.Mode) || 'host',
+    Mode: str(n.Mode) || NETWORK.Mode.default,
     Device: str(n.Device),
     CIDR: str(n.CIDR),
     IP: str(n.IP),

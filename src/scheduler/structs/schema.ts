@@ -5,6 +5,7 @@
  * files in the wild rely on it.
  */
 import { schemaOf, type Schema } from '../wire/job/fields.js';
+import { NETWORK as NETWORK_FIELDS, RESOURCES as RESOURCES_FIELDS } from '../wire/job/resources.js';
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS } from '../wire/job/placement.js';
 import {
   DISCONNECT,
@@ -25,19 +26,7 @@ const RESTART = schemaOf(RESTART_FIELDS);
 const RESCHEDULE = schemaOf(RESCHEDULE_FIELDS);
 const UPDATE = schemaOf(UPDATE_FIELDS);
 const MIGRATE = schemaOf(MIGRATE_FIELDS);
-const PORT: Schema = { Label: 'string', Value: 'int', To: 'int', HostNetwork: 'string', IgnoreCollision: 'bool' };
-const NETWORK: Schema = {
-  Mode: 'string',
-  Device: 'string',
-  CIDR: 'string',
-  IP: 'string',
-  Hostname: 'string',
-  MBits: 'int',
-  DNS: { obj: { Servers: 'strings', Searches: 'strings', Options: 'strings' } },
-  ReservedPorts: { list: PORT },
-  DynamicPorts: { list: PORT },
-  CNI: { obj: { Args: 'stringMap' } },
-};
+const NETWORK = schemaOf(NETWORK_FIELDS);
 const CHECK_RESTART: Schema = { Limit: 'int', Grace: 'duration', IgnoreWarnings: 'bool' };
 const CHECK: Schema = {
   Name: 'string',
@@ -91,18 +80,7 @@ const SERVICE: Schema = {
   Identity: 'object',
   Weights: { obj: { Passing: 'int', Warning: 'int' } },
 };
-const RESOURCES: Schema = {
-  CPU: 'int',
-  Cores: 'int',
-  MemoryMB: 'int',
-  MemoryMaxMB: 'int',
-  DiskMB: 'int',
-  IOPS: 'int',
-  Networks: { list: NETWORK },
-  Devices: { list: { Name: 'string', Count: 'int', Constraints: { list: CONSTRAINT }, Affinities: { list: AFFINITY } } },
-  NUMA: { obj: { Affinity: 'string', Devices: 'strings' } },
-  SecretsMB: 'int',
-};
+const RESOURCES = schemaOf(RESOURCES_FIELDS);
 const IDENTITY: Schema = {
   Name: 'string',
   Audience: 'strings',

@@ -12,9 +12,9 @@ import type { Job } from './job.js';
 import { JOB_MAX_PRIORITY, JOB_MIN_PRIORITY, JOB_TYPES } from './job.js';
 import type { ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
+import { NUMA } from '../wire/job/resources.js';
 import { DISCONNECT, PARAMETERIZED, RESCHEDULE, RESTART, UPDATE } from '../wire/job/policies.js';
 import type { NetworkResource, Resources } from './resources.js';
-import { NUMA_AFFINITIES } from './resources.js';
 import { isPlainObject, JOB_SCHEMA } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
 import type { Service } from './service.js';
@@ -405,7 +405,7 @@ function validateResources(r: Resources): string[] {
   if (r.MemoryMaxMB !== 0 && r.MemoryMaxMB < r.MemoryMB) {
     errs.push(`MemoryMaxMB value (${r.MemoryMaxMB}) should be larger than MemoryMB value (${r.MemoryMB})`);
   }
-  if (r.NUMA && !(NUMA_AFFINITIES as readonly string[]).includes(r.NUMA.Affinity)) {
+  if (r.NUMA && !(NUMA.Affinity.oneOf as readonly string[]).includes(r.NUMA.Affinity)) {
     errs.push(`numa affinity must be one of none, prefer, or require; got ${r.NUMA.Affinity}`);
   }
   for (const d of r.Devices ?? []) {

@@ -6,7 +6,9 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defaultsOf, hclArgumentsOf, NS, schemaOf, zeroOf } from '../../../src/scheduler/wire/job/fields.js';
 import * as placementTables from '../../../src/scheduler/wire/job/placement.js';
 import * as policyTables from '../../../src/scheduler/wire/job/policies.js';
+import * as resourceTables from '../../../src/scheduler/wire/job/resources.js';
 import type { Affinity, Constraint, Spread, SpreadTarget } from '../../../src/scheduler/structs/constraint.js';
+import type { DNSConfig, NetworkResource, NUMAResource, Port, RequestedDevice, Resources } from '../../../src/scheduler/structs/resources.js';
 import {
   defaultEphemeralDisk,
   defaultMigrateStrategy,
@@ -167,5 +169,75 @@ describe('placement structs', () => {
     });
     expect(hclArgumentsOf(placementTables.SPREAD)).toEqual({ attribute: { json: 'Attribute', type: 'string' }, weight: { json: 'Weight', type: 'int' } });
     expect(defaultsOf(placementTables.SPREAD)).toEqual({ Attribute: '', Weight: 50, SpreadTarget: null });
+  });
+});
+
+describe('resource structs', () => {
+  it('have the field types the scheduler reads', () => {
+    type ExpectedPort = { Label: string; Value: number; To: number; HostNetwork: string; IgnoreCollision: boolean };
+    type ExpectedDNS = { Servers: string[] | null; Searches: string[] | null; Options: string[] | null };
+    type ExpectedNetwork = {
+      Mode: string;
+      Device: string;
+      CIDR: string;
+      IP: string;
+      Hostname: string;
+      MBits: number;
+      DNS: ExpectedDNS | null;
+      ReservedPorts: ExpectedPort[] | null;
+      DynamicPorts: ExpectedPort[] | null;
+      CNI: { Args: Record<string, string> | null } | null;
+    };
+    type ExpectedDevice = { Name: string; Count: number; Constraints: Constraint[] | null; Affinities: Affinity[] | null };
+    type ExpectedNUMA = { Affinity: string; Devices: string[] | null };
+    expectTypeOf<Port>().toEqualTypeOf<ExpectedPort>();
+    expectTypeOf<DNSConfig>().toEqualTypeOf<ExpectedDNS>();
+    expectTypeOf<NetworkResource>().toEqualTypeOf<ExpectedNetwork>();
+    expectTypeOf<RequestedDevice>().toEqualTypeOf<ExpectedDevice>();
+    expectTypeOf<NUMAResource>().toEqualTypeOf<ExpectedNUMA>();
+    expectTypeOf<Resources>().toEqualTypeOf<{
+      CPU: number;
+      Cores: number;
+      MemoryMB: number;
+      MemoryMaxMB: number;
+      DiskMB: number;
+      IOPS: number;
+      Networks: ExpectedNetwork[] | null;
+      Devices: ExpectedDevice[] | null;
+      NUMA: ExpectedNUMA | null;
+      SecretsMB: number;
+    }>();
+  });
+
+  it('give the input schema and the job-file arguments they replaced', () => {
+    const port = { Label: 'string', Value: 'int', To: 'int', HostNetwork: 'string', IgnoreCollision: 'bool' };
+    expect(schemaOf(resourceTables.NETWORK)).toEqual({
+      Mode: 'string',
+      Device: 'string',
+      CIDR: 'string',
+      IP: 'string',
+      Hostname: 'string',
+      MBits: 'int',
+      DNS: { obj: { Servers: 'strings', Searches: 'strings', Options: 'strings' } },
+      ReservedPorts: { list: port },
+      DynamicPorts: { list: port },
+      CNI: { obj: { Args: 'stringMap' } },
+    });
+    expect(Object.keys(schemaOf(resourceTables.RESOURCES))).toEqual(['CPU', 'Cores', 'MemoryMB', 'MemoryMaxMB', 'DiskMB', 'IOPS', 'Networks', 'Devices', 'NUMA', 'SecretsMB']);
+    expect(hclArgumentsOf(resourceTables.PORT)).toEqual({
+      static: { json: 'Value', type: 'int' },
+      to: { json: 'To', type: 'int' },
+      host_network: { json: 'HostNetwork', type: 'string' },
+      ignore_collision: { json: 'IgnoreCollision', type: 'bool' },
+    });
+    expect(hclArgumentsOf(resourceTables.RESOURCES)).toEqual({
+      cpu: { json: 'CPU', type: 'int' },
+      cores: { json: 'Cores', type: 'int' },
+      memory: { json: 'MemoryMB', type: 'int' },
+      memory_max: { json: 'MemoryMaxMB', type: 'int' },
+      disk: { json: 'DiskMB', type: 'int' },
+      iops: { json: 'IOPS', type: 'int' },
+      secrets: { json: 'SecretsMB', type: 'int' },
+    });
   });
 });

@@ -38,8 +38,8 @@ export interface PerJobType<V> {
   readonly otherwise: V;
 }
 
-/** The kinds a table field may have: a scalar kind, or a list of another table's struct. */
-export type FieldKind = Exclude<Kind, { obj: Schema } | { list: Schema } | { map: Schema }> | { readonly list: Table };
+/** The kinds a table field may have: a scalar kind, or another table's struct, alone or in a list. */
+export type FieldKind = Exclude<Kind, { obj: Schema } | { list: Schema } | { map: Schema }> | { readonly obj: Table } | { readonly list: Table };
 
 export interface Field<K extends FieldKind = FieldKind> {
   readonly kind: K;
@@ -79,9 +79,11 @@ type Scalar<K> = K extends 'string'
             ? Record<string, string[]>
             : K extends 'object'
               ? Record<string, unknown>
-              : K extends { list: infer T extends Table }
-                ? StructOf<T>[]
-                : unknown;
+              : K extends { obj: infer T extends Table }
+                ? StructOf<T>
+                : K extends { list: infer T extends Table }
+                  ? StructOf<T>[]
+                  : unknown;
 
 /** A field's TypeScript type: its kind's, with null when the table says the field may be nil. */
 type FieldType<F> = F extends { kind: infer K } ? Scalar<K> | (F extends { nullable: true } ? null : never) : never;
@@ -92,14 +94,19 @@ export type StructOf<T extends Table> = { -readonly [F in keyof T]: FieldType<T[
 /** The input schema entry of a table: what validateJobInput checks and canonicalizeJob normalizes. */
 export function schemaOf(table: Table): Schema {
   return Object.fromEntries(
-    Object.entries(table).map(([json, f]) => [json, typeof f.kind === 'object' ? { list: schemaOf(f.kind.list) } : f.kind]),
+    Object.entries(table).map(([json, f]) => [json, kindOf(f.kind)]),
   );
+}
+
+function kindOf(kind: FieldKind): Kind {
+  if (typeof kind !== 'object') return kind;
+  return 'obj' in kind ? { obj: schemaOf(kind.obj) } : { list: schemaOf(kind.list) };
 }
 
 /** A job-file argument: the JSON field it sets and the kind its value is converted to. */
 export interface HclArgument {
   json: string;
-  type: Exclude<FieldKind, 'object' | { list: Table }>;
+  type: Exclude<FieldKind, 'object' | { obj: Table } | { list: Table }>;
 }
 
 /** The arguments a job-file block accepts for the table's struct, by their HCL names. */
