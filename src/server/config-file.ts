@@ -41,8 +41,8 @@ const STORAGE_KINDS = new Set(['postgres']);
 const POSTGRES_KNOWN = new Set(['url']);
 const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'failover_heartbeat_ttl', 'advertise']);
 
-/** Cited after "cannot parse config file FILE: ", as policies cite theirs. */
-class HclSyntaxError extends Error {
+/** Cited after "cannot parse config file FILE: ", as policies cite theirs; YAML's errors cite their own. */
+class PlacedSyntaxError extends Error {
   constructor(message: string, pos: SourcePos) {
     super(`line ${pos.line}, column ${pos.column}: ${message}`);
   }
@@ -65,10 +65,11 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
       const { parse } = await import('yaml');
       doc = (parse(text) ?? {}) as Record<string, unknown>;
     } else if (text.trimStart().startsWith('{')) {
-      doc = JSON.parse(text) as Record<string, unknown>;
+      const { readJsonDocument } = await import('../shared/hcl/json-document.js');
+      doc = readJsonDocument(text, file, PlacedSyntaxError).value;
     } else {
       const { readDocument } = await import('../shared/hcl/document.js');
-      doc = readDocument(text, file, HclSyntaxError).value;
+      doc = readDocument(text, file, PlacedSyntaxError).value;
     }
   } catch (err) {
     throw new UsageError(`cannot parse config file ${file}: ${(err as Error).message}`);

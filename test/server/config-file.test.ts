@@ -118,4 +118,29 @@ describe('config file: HCL syntax', () => {
   it('keeps what is not a literal as its source text, as hcl2json did', async () => {
     expect((await load('x3.hcl', 'data_dir = foo\n')).dataDir).toBe('${foo}');
   });
+
+  it('cites a syntax error deep in a block', async () => {
+    const text = 'port = 1\nclient {\n  meta {\n    rack = "r1"\n    zone = \n  }\n}\n';
+    await expect(load('x4.hcl', text)).rejects.toThrow(/^cannot parse config file .*x4\.hcl: line 5, column 12: Invalid expression/);
+  });
+});
+
+describe('config file: JSON and YAML syntax', () => {
+  it('cites the line and column of a JSON syntax error deep inside, in JSON.parse words', async () => {
+    const text = '{\n  "port": 1,\n  "client": {\n    "meta": {\n      "rack": "r1"\n      "zone": "z"\n    }\n  }\n}\n';
+    await expect(load('j1.json', text)).rejects.toThrow(
+      /^cannot parse config file .*j1\.json: line 6, column 7: Expected ',' or '}' after property value in JSON at position 68$/,
+    );
+    await expect(load('j2.json', '{\n  "client": {"servers": ["a",]}\n}\n')).rejects.toThrow(/^cannot parse config file .*j2\.json: line 2, column 30: Unexpected token '\]'/);
+  });
+
+  it('reads JSON as JSON.parse does: the last of repeated keys wins', async () => {
+    expect((await load('j3.json', '{"port": 1, "port": 2}')).port).toBe(2);
+  });
+
+  it("cites a YAML syntax error by the yaml package's line and column", async () => {
+    await expect(load('y1.yaml', 'client:\n  meta:\n    rack: r1: x\n')).rejects.toThrow(
+      /^cannot parse config file .*y1\.yaml: Nested mappings are not allowed in compact mappings at line 3, column 11:/,
+    );
+  });
 });
