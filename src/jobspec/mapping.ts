@@ -10,6 +10,7 @@ import type { Attribute, Block, Body, Expr, SourceFile, Value } from '../shared/
 import { hclArgumentsOf, type HclArgument } from '../scheduler/wire/job/fields.js';
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS, SPREAD_TARGET } from '../scheduler/wire/job/placement.js';
 import { CNI, DEVICE, DNS, NETWORK as NETWORK_FIELDS, NUMA, PORT as PORT_FIELDS, RESOURCES as RESOURCES_FIELDS } from '../scheduler/wire/job/resources.js';
+import { CHECK as CHECK_FIELDS, CHECK_RESTART as CHECK_RESTART_FIELDS, SERVICE as SERVICE_FIELDS, SERVICE_WEIGHTS } from '../scheduler/wire/job/service.js';
 import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
@@ -239,39 +240,12 @@ const SECRET: BlockSpec = {
 };
 
 const CHECK_RESTART: Schema = {
-  attrs: { limit: a('Limit', 'int'), grace: a('Grace', 'duration'), ignore_warnings: a('IgnoreWarnings', 'bool') },
+  attrs: hclArgumentsOf(CHECK_RESTART_FIELDS),
   blocks: {},
 };
 
 const CHECK: Schema = {
-  attrs: {
-    name: a('Name'),
-    type: a('Type'),
-    command: a('Command'),
-    args: a('Args', 'strings'),
-    path: a('Path'),
-    protocol: a('Protocol'),
-    method: a('Method'),
-    body: a('Body'),
-    port: a('PortLabel'),
-    address_mode: a('AddressMode'),
-    advertise: a('Advertise'),
-    interval: a('Interval', 'duration'),
-    timeout: a('Timeout', 'duration'),
-    initial_status: a('InitialStatus'),
-    notes: a('Notes'),
-    task: a('TaskName'),
-    on_update: a('OnUpdate'),
-    expose: a('Expose', 'bool'),
-    tls_server_name: a('TLSServerName'),
-    tls_skip_verify: a('TLSSkipVerify', 'bool'),
-    grpc_service: a('GRPCService'),
-    grpc_use_tls: a('GRPCUseTLS', 'bool'),
-    success_before_passing: a('SuccessBeforePassing', 'int'),
-    failures_before_critical: a('FailuresBeforeCritical', 'int'),
-    failures_before_warning: a('FailuresBeforeWarning', 'int'),
-    header: a('Header', 'stringListMap'),
-  },
+  attrs: hclArgumentsOf(CHECK_FIELDS),
   blocks: {
     header: { json: 'Header', schema: 'stringListMap' },
     check_restart: { json: 'CheckRestart', schema: CHECK_RESTART },
@@ -295,28 +269,12 @@ const IDENTITY: Schema = {
 };
 
 const SERVICE: Schema = {
-  attrs: {
-    name: a('Name'),
-    provider: a('Provider'),
-    port: a('PortLabel'),
-    tags: a('Tags', 'strings'),
-    canary_tags: a('CanaryTags', 'strings'),
-    address: a('Address'),
-    address_mode: a('AddressMode'),
-    task: a('TaskName'),
-    on_update: a('OnUpdate'),
-    enable_tag_override: a('EnableTagOverride', 'bool'),
-    cluster: a('Cluster'),
-    kind: a('Kind'),
-    meta: a('Meta', 'stringMap'),
-    canary_meta: a('CanaryMeta', 'stringMap'),
-    tagged_addresses: a('TaggedAddresses', 'stringMap'),
-  },
+  attrs: hclArgumentsOf(SERVICE_FIELDS),
   blocks: {
     meta: META,
     canary_meta: { json: 'CanaryMeta', schema: 'stringMap' },
     tagged_addresses: { json: 'TaggedAddresses', schema: 'stringMap' },
-    weights: { json: 'Weights', schema: { attrs: { passing: a('Passing', 'int'), warning: a('Warning', 'int') }, blocks: {} } },
+    weights: { json: 'Weights', schema: { attrs: hclArgumentsOf(SERVICE_WEIGHTS), blocks: {} } },
     identity: { json: 'Identity', schema: IDENTITY },
     connect: { json: 'Connect', schema: 'freeform' },
     check_restart: { json: '__check_restart', schema: CHECK_RESTART },

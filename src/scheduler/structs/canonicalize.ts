@@ -29,12 +29,12 @@ import {
 import { defaultsOf } from '../wire/job/fields.js';
 import { AFFINITY, SPREAD } from '../wire/job/placement.js';
 import { DEVICE, NETWORK, NUMA, PORT, RESOURCES } from '../wire/job/resources.js';
+import { CHECK_RESTART, SERVICE, SERVICE_WEIGHTS } from '../wire/job/service.js';
 import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
 import type { NetworkResource, Port, RequestedDevice, Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
 import type { CheckRestart, Service, ServiceCheck } from './service.js';
-import { CHECK_RESTART_DEFAULT_GRACE } from './service.js';
 import type {
   LogConfig,
   Task,
@@ -519,16 +519,16 @@ function service(s: In, owner: ServiceOwner): Service {
   };
   const defaultName = owner.task ? `${owner.job}-${owner.group}-${owner.task}` : `${owner.job}-${owner.group}`;
   const name = (str(s.Name) || defaultName).replace(/\$\{(JOB|TASKGROUP|TASK|BASE)\}/g, (_m, k: string) => vars[k]);
-  const provider = str(s.Provider) || 'consul';
+  const provider = str(s.Provider) || SERVICE.Provider.default;
   // Consul reports an unset namespace as "default"; Nomad's own registry lives in the job's namespace.
-  const namespace = provider === 'nomad' ? owner.namespace : str(s.Namespace) || 'default';
-  const onUpdate = str(s.OnUpdate) || 'require_healthy';
+  const namespace = provider === 'nomad' ? owner.namespace : str(s.Namespace) || SERVICE.Namespace.default;
+  const onUpdate = str(s.OnUpdate) || SERVICE.OnUpdate.default;
   const serviceRestart = s.CheckRestart === undefined ? undefined : obj(s.CheckRestart);
   return {
     Name: name,
     TaskName: str(s.TaskName) || owner.task,
     PortLabel: str(s.PortLabel),
-    AddressMode: str(s.AddressMode) || 'auto',
+    AddressMode: str(s.AddressMode) || SERVICE.AddressMode.default,
     Address: str(s.Address),
     Tags: strList(s.Tags),
     CanaryTags: strList(s.CanaryTags),
@@ -540,11 +540,14 @@ function service(s: In, owner: ServiceOwner): Service {
     TaggedAddresses: strMap(s.TaggedAddresses),
     OnUpdate: onUpdate,
     Provider: provider,
-    Cluster: str(s.Cluster) || 'default',
+    Cluster: str(s.Cluster) || SERVICE.Cluster.default,
     Kind: str(s.Kind),
     Namespace: namespace,
     Identity: anyObj(s.Identity),
-    Weights: s.Weights === undefined ? null : { Passing: num(obj(s.Weights).Passing, 1), Warning: num(obj(s.Weights).Warning, 1) },
+    Weights:
+      s.Weights === undefined
+        ? null
+        : { Passing: num(obj(s.Weights).Passing, SERVICE_WEIGHTS.Passing.default), Warning: num(obj(s.Weights).Warning, SERVICE_WEIGHTS.Warning.default) },
   };
 }
 
@@ -552,7 +555,7 @@ function check(c: In, serviceName: string, serviceOnUpdate: string, serviceResta
   // A service-level check_restart applies to every check; a check's own block wins field by field.
   const restartIn = serviceRestart || c.CheckRestart !== undefined ? { ...(serviceRestart ?? {}), ...obj(c.CheckRestart) } : undefined;
   const restart: CheckRestart | null = restartIn
-    ? { Limit: num(restartIn.Limit, 0), Grace: num(restartIn.Grace, CHECK_RESTART_DEFAULT_GRACE), IgnoreWarnings: bool(restartIn.IgnoreWarnings) }
+    ? { Limit: num(restartIn.Limit, 0), Grace: num(restartIn.Grace, CHECK_RESTART.Grace.default), IgnoreWarnings: bool(restartIn.IgnoreWarnings) }
     : null;
   return {
     Name: str(c.Name) || `service: "${serviceName}" check`,

@@ -5,6 +5,7 @@
  * files in the wild rely on it.
  */
 import { schemaOf, type Schema } from '../wire/job/fields.js';
+import { SERVICE as SERVICE_FIELDS } from '../wire/job/service.js';
 import { NETWORK as NETWORK_FIELDS, RESOURCES as RESOURCES_FIELDS } from '../wire/job/resources.js';
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS } from '../wire/job/placement.js';
 import {
@@ -27,59 +28,7 @@ const RESCHEDULE = schemaOf(RESCHEDULE_FIELDS);
 const UPDATE = schemaOf(UPDATE_FIELDS);
 const MIGRATE = schemaOf(MIGRATE_FIELDS);
 const NETWORK = schemaOf(NETWORK_FIELDS);
-const CHECK_RESTART: Schema = { Limit: 'int', Grace: 'duration', IgnoreWarnings: 'bool' };
-const CHECK: Schema = {
-  Name: 'string',
-  Type: 'string',
-  Command: 'string',
-  Args: 'strings',
-  Path: 'string',
-  Protocol: 'string',
-  PortLabel: 'string',
-  Expose: 'bool',
-  AddressMode: 'string',
-  Advertise: 'string',
-  Interval: 'duration',
-  Timeout: 'duration',
-  InitialStatus: 'string',
-  Notes: 'string',
-  TLSServerName: 'string',
-  TLSSkipVerify: 'bool',
-  Header: 'stringListMap',
-  Method: 'string',
-  Body: 'string',
-  CheckRestart: { obj: CHECK_RESTART },
-  GRPCService: 'string',
-  GRPCUseTLS: 'bool',
-  TaskName: 'string',
-  SuccessBeforePassing: 'int',
-  FailuresBeforeCritical: 'int',
-  FailuresBeforeWarning: 'int',
-  OnUpdate: 'string',
-};
-const SERVICE: Schema = {
-  Name: 'string',
-  TaskName: 'string',
-  PortLabel: 'string',
-  AddressMode: 'string',
-  Address: 'string',
-  Tags: 'strings',
-  CanaryTags: 'strings',
-  EnableTagOverride: 'bool',
-  Checks: { list: CHECK },
-  CheckRestart: { obj: CHECK_RESTART },
-  Connect: 'object',
-  Meta: 'stringMap',
-  CanaryMeta: 'stringMap',
-  TaggedAddresses: 'stringMap',
-  OnUpdate: 'string',
-  Provider: 'string',
-  Cluster: 'string',
-  Kind: 'string',
-  Namespace: 'string',
-  Identity: 'object',
-  Weights: { obj: { Passing: 'int', Warning: 'int' } },
-};
+const SERVICE = schemaOf(SERVICE_FIELDS);
 const RESOURCES = schemaOf(RESOURCES_FIELDS);
 const IDENTITY: Schema = {
   Name: 'string',

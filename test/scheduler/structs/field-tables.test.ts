@@ -7,6 +7,8 @@ import { defaultsOf, hclArgumentsOf, NS, schemaOf, zeroOf } from '../../../src/s
 import * as placementTables from '../../../src/scheduler/wire/job/placement.js';
 import * as policyTables from '../../../src/scheduler/wire/job/policies.js';
 import * as resourceTables from '../../../src/scheduler/wire/job/resources.js';
+import * as serviceTables from '../../../src/scheduler/wire/job/service.js';
+import type { CheckRestart, Service, ServiceCheck } from '../../../src/scheduler/structs/service.js';
 import type { Affinity, Constraint, Spread, SpreadTarget } from '../../../src/scheduler/structs/constraint.js';
 import type { DNSConfig, NetworkResource, NUMAResource, Port, RequestedDevice, Resources } from '../../../src/scheduler/structs/resources.js';
 import {
@@ -238,6 +240,121 @@ describe('resource structs', () => {
       disk: { json: 'DiskMB', type: 'int' },
       iops: { json: 'IOPS', type: 'int' },
       secrets: { json: 'SecretsMB', type: 'int' },
+    });
+  });
+});
+
+describe('service structs', () => {
+  it('have the field types the scheduler reads', () => {
+    type ExpectedCheckRestart = { Limit: number; Grace: number; IgnoreWarnings: boolean };
+    type ExpectedCheck = {
+      Name: string;
+      Type: string;
+      Command: string;
+      Args: string[] | null;
+      Path: string;
+      Protocol: string;
+      PortLabel: string;
+      Expose: boolean;
+      AddressMode: string;
+      Advertise: string;
+      Interval: number;
+      Timeout: number;
+      InitialStatus: string;
+      Notes: string;
+      TLSServerName: string;
+      TLSSkipVerify: boolean;
+      Header: Record<string, string[]> | null;
+      Method: string;
+      Body: string;
+      CheckRestart: ExpectedCheckRestart | null;
+      GRPCService: string;
+      GRPCUseTLS: boolean;
+      TaskName: string;
+      SuccessBeforePassing: number;
+      FailuresBeforeCritical: number;
+      FailuresBeforeWarning: number;
+      OnUpdate: string;
+    };
+    expectTypeOf<CheckRestart>().toEqualTypeOf<ExpectedCheckRestart>();
+    expectTypeOf<ServiceCheck>().toEqualTypeOf<ExpectedCheck>();
+    expectTypeOf<Service>().toEqualTypeOf<{
+      Name: string;
+      TaskName: string;
+      PortLabel: string;
+      AddressMode: string;
+      Address: string;
+      Tags: string[] | null;
+      CanaryTags: string[] | null;
+      EnableTagOverride: boolean;
+      Checks: ExpectedCheck[] | null;
+      Connect: Record<string, unknown> | null;
+      Meta: Record<string, string> | null;
+      CanaryMeta: Record<string, string> | null;
+      TaggedAddresses: Record<string, string> | null;
+      OnUpdate: string;
+      Provider: string;
+      Cluster: string;
+      Kind: string;
+      Namespace: string;
+      Identity: Record<string, unknown> | null;
+      Weights: { Passing: number; Warning: number } | null;
+    }>();
+  });
+
+  it('accept the input-only check_restart of a service without storing it', () => {
+    expect(schemaOf(serviceTables.SERVICE).CheckRestart).toEqual({ obj: { Limit: 'int', Grace: 'duration', IgnoreWarnings: 'bool' } });
+    expect('CheckRestart' in defaultsOf(serviceTables.SERVICE)).toBe(false);
+    expect('CheckRestart' in zeroOf(serviceTables.SERVICE)).toBe(false);
+  });
+
+  it('give the job-file arguments they replaced', () => {
+    const named = (table: Parameters<typeof hclArgumentsOf>[0]) =>
+      Object.fromEntries(Object.entries(hclArgumentsOf(table)).map(([hcl, arg]) => [hcl, `${arg.json}:${arg.type}`]));
+    expect(named(serviceTables.SERVICE)).toEqual({
+      name: 'Name:string',
+      provider: 'Provider:string',
+      port: 'PortLabel:string',
+      tags: 'Tags:strings',
+      canary_tags: 'CanaryTags:strings',
+      address: 'Address:string',
+      address_mode: 'AddressMode:string',
+      task: 'TaskName:string',
+      on_update: 'OnUpdate:string',
+      enable_tag_override: 'EnableTagOverride:bool',
+      cluster: 'Cluster:string',
+      kind: 'Kind:string',
+      meta: 'Meta:stringMap',
+      canary_meta: 'CanaryMeta:stringMap',
+      tagged_addresses: 'TaggedAddresses:stringMap',
+    });
+    expect(named(serviceTables.CHECK)).toEqual({
+      name: 'Name:string',
+      type: 'Type:string',
+      command: 'Command:string',
+      args: 'Args:strings',
+      path: 'Path:string',
+      protocol: 'Protocol:string',
+      method: 'Method:string',
+      body: 'Body:string',
+      port: 'PortLabel:string',
+      address_mode: 'AddressMode:string',
+      advertise: 'Advertise:string',
+      interval: 'Interval:duration',
+      timeout: 'Timeout:duration',
+      initial_status: 'InitialStatus:string',
+      notes: 'Notes:string',
+      task: 'TaskName:string',
+      on_update: 'OnUpdate:string',
+      expose: 'Expose:bool',
+      tls_server_name: 'TLSServerName:string',
+      tls_skip_verify: 'TLSSkipVerify:bool',
+      grpc_service: 'GRPCService:string',
+      grpc_use_tls: 'GRPCUseTLS:bool',
+      success_before_passing: 'SuccessBeforePassing:int',
+      failures_before_critical: 'FailuresBeforeCritical:int',
+      failures_before_warning: 'FailuresBeforeWarning:int',
+      header: 'Header:stringListMap',
     });
   });
 });

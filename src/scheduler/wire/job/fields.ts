@@ -53,6 +53,8 @@ export interface Field<K extends FieldKind = FieldKind> {
   readonly max?: number;
   /** The field is null on the wire when unset (Go's nil pointer, slice or map). */
   readonly nullable?: true;
+  /** Accepted on input and read while canonicalizing, but not a field of the stored struct. */
+  readonly inputOnly?: true;
 }
 
 export type Table = { readonly [json: string]: Field };
@@ -89,7 +91,7 @@ type Scalar<K> = K extends 'string'
 type FieldType<F> = F extends { kind: infer K } ? Scalar<K> | (F extends { nullable: true } ? null : never) : never;
 
 /** The struct a table declares, as the server stores and returns it. */
-export type StructOf<T extends Table> = { -readonly [F in keyof T]: FieldType<T[F]> };
+export type StructOf<T extends Table> = { -readonly [F in keyof T as T[F] extends { inputOnly: true } ? never : F]: FieldType<T[F]> };
 
 /** The input schema entry of a table: what validateJobInput checks and canonicalizeJob normalizes. */
 export function schemaOf(table: Table): Schema {
@@ -144,6 +146,7 @@ function isPerJobType(v: unknown): v is PerJobType<unknown> {
 export function defaultsOf<T extends Table>(table: T, jobType = ''): StructOf<T> {
   const out: Record<string, unknown> = {};
   for (const [json, f] of Object.entries(table)) {
+    if (f.inputOnly) continue;
     const d = f.default;
     const v = d === undefined ? zero(f) : isPerJobType(d) ? (Object.hasOwn(d.byType, jobType) ? d.byType[jobType] : d.otherwise) : d;
     out[json] = Array.isArray(v) ? [...v] : v;
@@ -153,5 +156,5 @@ export function defaultsOf<T extends Table>(table: T, jobType = ''): StructOf<T>
 
 /** The struct with every field at Go's zero value, defaults ignored. */
 export function zeroOf<T extends Table>(table: T): StructOf<T> {
-  return Object.fromEntries(Object.entries(table).map(([json, f]) => [json, zero(f)])) as StructOf<T>;
+  return Object.fromEntries(Object.entries(table).flatMap(([json, f]) => (f.inputOnly ? [] : [[json, zero(f)]]))) as StructOf<T>;
 }
