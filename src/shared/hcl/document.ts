@@ -61,8 +61,15 @@ export function readDocument(text: string, file: string, error: HclErrorClass = 
         out[name] = [...((out[name] as Plain[] | undefined) ?? []), inner];
         continue;
       }
+      // A label map is placed too (at its first block, each label at the blocks that carry it), so a block
+      // that is not one body, as `path "a" "b"` is to a policy, can still be cited.
       let map = (out[name] ??= {}) as { [key: string]: Plain };
-      for (const label of item.labels.slice(0, -1)) map = (map[label] ??= {}) as { [key: string]: Plain };
+      item.labels.forEach((label, n) => {
+        const at = places.get(map) ?? { start: item.start, items: new Map(), values: new Map() };
+        places.set(map, at);
+        at.items.set(label, [...(at.items.get(label) ?? []), item.start]);
+        if (n < item.labels.length - 1) map = (map[label] ??= {}) as { [key: string]: Plain };
+      });
       const last = item.labels[item.labels.length - 1];
       map[last] = [...((map[last] as Plain[] | undefined) ?? []), inner];
     }

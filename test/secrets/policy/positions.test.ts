@@ -44,6 +44,12 @@ describe('policy error positions', () => {
     expect(await message('{"path": "x"}')).toBe('failed to parse policy "p": line 1, column 2: "path" must be a labeled block, as in path "<pattern>" { ... }');
   });
 
+  it('cites an HCL block with one label too many at that block', async () => {
+    expect(await message('path "x" {\n  capabilities = ["read"]\n}\n\npath "a" "b" {\n  capabilities = ["read"]\n}\n')).toBe(
+      'failed to parse policy "p": line 5, column 1: path "a": unknown attribute "b": only "capabilities" is supported',
+    );
+  });
+
   it('cites an HCL policy in attribute form at the key', async () => {
     expect(await message('path = {\n  "a" = { capabilities = ["nope"] }\n}\n')).toBe(
       'failed to parse policy "p": line 2, column 3: path "a": unknown capability "nope" (valid: create, read, update, patch, delete, list, sudo, deny)',

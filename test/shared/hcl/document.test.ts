@@ -62,6 +62,15 @@ describe('readDocument', () => {
     expect(doc.place(body)!.values.get('policy')).toBe(22);
   });
 
+  it('places a label map at its first block, each label at the blocks that carry it', () => {
+    const text = 'p "a" "b" {\n}\np "a" "c" {\n}\np "d" {\n}\n';
+    const doc = readDocument(text, 'p.hcl');
+    const labels = doc.value.p as Record<string, object>;
+    const [c, d] = [text.indexOf('p "a" "c"'), text.indexOf('p "d"')];
+    expect(doc.place(labels)).toMatchObject({ start: 0, items: new Map([['a', [0, c]], ['d', [d]]]) });
+    expect(doc.place(labels.a)).toMatchObject({ start: 0, items: new Map([['b', [0]], ['c', [c]]]) });
+  });
+
   it('places an object value as a body, at the attribute or key it is the value of', () => {
     const text = 'path = {\n  "a" = { capabilities = ["read"] }\n  a = { x = 1 }\n}\n';
     const doc = readDocument(text, 'p.hcl');
