@@ -8,7 +8,7 @@
 import { UserError } from '../../shared/errors.js';
 import type { WriteTx } from '../../storage/store.js';
 import { ENTITIES_TABLE, ENTITY_NAMES_TABLE, MERGED_ENTITIES_TABLE, aliasesOfTx, dropAlias, putAlias } from './entity-tables.js';
-import { addEntityToGroup, removeEntityFromGroups } from './group-store.js';
+import { replaceEntityInGroups } from './group-store.js';
 import type { AliasEntry, EntityEntry, MergeInput } from './identity-service.js';
 import { laterThan } from './timestamps.js';
 
@@ -93,7 +93,7 @@ export function mergeEntitiesInTx(tx: WriteTx, input: MergeInput): void {
   const merged = [...(to.mergedEntityIds ?? [])];
   for (const from of mergeTargets(tx, to, input)) {
     moveAliases(tx, from, to, input.conflictingAliasIdsToKeep);
-    for (const group of removeEntityFromGroups(tx, from.id)) addEntityToGroup(tx, group.id, to.id);
+    replaceEntityInGroups(tx, from.id, to.id);
     const absorbed = [...(from.mergedEntityIds ?? []), from.id];
     merged.push(...absorbed);
     for (const id of absorbed) tx.put(MERGED_ENTITIES_TABLE, id, to.id);

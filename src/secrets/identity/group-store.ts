@@ -225,20 +225,23 @@ export function deleteGroupInTx(tx: WriteTx, id: string): boolean {
 }
 
 /** Removes an entity from every group that lists it (the entity is being deleted or merged away). */
-export function removeEntityFromGroups(tx: WriteTx, entityId: string): GroupEntry[] {
-  const groups: GroupEntry[] = [];
-  for (const groupId of directGroupIdsOf(tx, entityId)) {
-    const group = groupById(tx, groupId);
-    if (!group) continue;
-    groups.push(putGroup(tx, { ...group, memberEntityIds: group.memberEntityIds.filter((e) => e !== entityId) }, group));
-  }
-  return groups;
+/** Takes the entity out of every group it is a direct member of (the entity is being deleted). */
+export function removeEntityFromGroups(tx: WriteTx, entityId: string): void {
+  replaceEntityInGroups(tx, entityId, undefined);
 }
 
-export function addEntityToGroup(tx: WriteTx, groupId: string, entityId: string): void {
-  const group = groupById(tx, groupId);
-  if (!group || group.memberEntityIds.includes(entityId)) return;
-  putGroup(tx, { ...group, memberEntityIds: [...group.memberEntityIds, entityId].sort() }, group);
+/**
+ * Puts `to` in place of `from` in every group `from` is a direct member of, one write per group (an
+ * entity merge); without `to`, only takes `from` out.
+ */
+export function replaceEntityInGroups(tx: WriteTx, from: string, to: string | undefined): void {
+  for (const groupId of directGroupIdsOf(tx, from)) {
+    const group = groupById(tx, groupId);
+    if (!group) continue;
+    const members = group.memberEntityIds.filter((e) => e !== from);
+    const joined = to !== undefined && !members.includes(to) ? [...members, to].sort() : members;
+    putGroup(tx, { ...group, memberEntityIds: joined }, group);
+  }
 }
 
 /**
