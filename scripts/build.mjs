@@ -4,12 +4,11 @@
 //   dist/cli-<group>-run.cjs  what the scheduler commands of src/cli/commands/<group>/ do: the bodies in
 //                           its `<verb>.run.ts` files (dist/cli-run.cjs for the top-level commands), found
 //                           by their names, each loaded by its declaration's `run` (findBodies below);
-//   dist/cli-auth-cloud.cjs the `svc auth cloud` commands, declarations included (their field schemas are
-//                           large), loaded by src/cli/registry.ts when argv starts with `auth cloud` or
-//                           when every command is listed;
-//   dist/cli-job.cjs, dist/cli-alloc.cjs, dist/cli-deployment.cjs, dist/cli-node.cjs, dist/cli-identity.cjs
-//                           the `job`, `alloc`, `deployment`, `node` and `identity` command declarations,
-//                           loaded the same way;
+//   dist/cli-<folder>.cjs   the declarations of a group that loads them on demand (its `load`, found by
+//                           findLazyGroups below): today dist/cli-job.cjs, cli-alloc.cjs, cli-deployment.cjs,
+//                           cli-node.cjs, cli-identity.cjs and cli-auth-cloud.cjs (`svc auth cloud`, whose
+//                           field schemas are large), loaded by src/cli/registry.ts when argv reaches the
+//                           group or when every command is listed;
 //   dist/completions.cjs    the completion scripts, loaded only by `svc completion`;
 //   dist/cli-template.cjs   the Go template language of `-t`, loaded only when a command is given one;
 //   dist/server.cjs         the embedded server, loaded only by `svc server`;
@@ -37,13 +36,13 @@
 // `node scripts/build.mjs --analyze` also prints the largest inputs of each bundle.
 import { analyzeMetafile, build } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { copyFile, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
  * Modules the CLI loads only for some commands, built as bundles of their own so that `svc version`
- * does not compile them. They must be reached only through `await import()`: a static import would load
+ * does not compile them (the commands' own bundles are found below, from src/cli/commands). They must be reached only through `await import()`: a static import would load
  * the bundle at start-up. `cli: true` marks parts of the CLI itself, which take the SHARED modules from
  * dist/main.cjs.
  */
@@ -51,12 +50,6 @@ const SEPARATE = new Map([
   [path.resolve('src/cli/server-start.ts'), { out: 'server.cjs' }],
   [path.resolve('src/cli/agent-start.ts'), { out: 'agent.cjs' }],
   [path.resolve('src/jobspec/index.ts'), { out: 'jobspec.cjs' }],
-  [path.resolve('src/cli/commands/auth/cloud/index.ts'), { out: 'cli-auth-cloud.cjs', cli: true }],
-  [path.resolve('src/cli/commands/job/index.ts'), { out: 'cli-job.cjs', cli: true }],
-  [path.resolve('src/cli/commands/alloc/index.ts'), { out: 'cli-alloc.cjs', cli: true }],
-  [path.resolve('src/cli/commands/deployment/index.ts'), { out: 'cli-deployment.cjs', cli: true }],
-  [path.resolve('src/cli/commands/node/index.ts'), { out: 'cli-node.cjs', cli: true }],
-  [path.resolve('src/cli/commands/identity/index.ts'), { out: 'cli-identity.cjs', cli: true }],
   [path.resolve('src/cli/docs/completions.ts'), { out: 'completions.cjs', cli: true }],
   [path.resolve('src/cli/complete-values.ts'), { out: 'cli-complete.cjs', cli: true }],
   [path.resolve('src/cli/output/go-template.ts'), { out: 'cli-template.cjs', cli: true }],
@@ -100,6 +93,25 @@ async function findBodies(dir = COMMANDS) {
 const BODIES = await findBodies();
 const BUNDLE_OF_BODY = new Map(BODIES.flatMap((b) => b.bodies.map((file) => [file, b])));
 
+/**
+ * The command groups whose declarations load on demand: a group that declares its loader,
+ * `load: () => import('./index.js')` (src/cli/define.ts), has that module built as dist/cli-<folder>.cjs,
+ * the folder's path under src/cli/commands joined by dashes (dist/cli-job.cjs, dist/cli-auth-cloud.cjs).
+ */
+const LOADER = /\bload: \(\) => import\('(\.[^']*\/index\.js)'\)/g;
+
+async function findLazyGroups(dir = COMMANDS) {
+  const found = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, e.name);
+    if (e.isDirectory()) found.push(...(await findLazyGroups(file)));
+    else if (e.name.endsWith('.ts')) for (const m of (await readFile(file, 'utf8')).matchAll(LOADER)) found.push(path.resolve(dir, m[1].replace(/\.js$/, '.ts')));
+  }
+  return found;
+}
+
+for (const index of await findLazyGroups()) SEPARATE.set(index, { out: `cli-${path.relative(COMMANDS, path.dirname(index)).split(path.sep).join('-')}.cjs`, cli: true });
+
 /** Packages bundled into the CLI's bundles (only the one that imports them) rather than loaded from node_modules. */
 const INLINED = ['chalk', 'commander'];
 const require = createRequire(import.meta.url);
@@ -119,6 +131,9 @@ const bundleLinks = ({ fromMain, bodies }) => ({
       const file = sourceOf(args);
       const separate = SEPARATE.get(file);
       if (separate) return { path: `./${separate.out}`, external: true };
+      if (args.kind === 'dynamic-import' && file.startsWith(COMMANDS + path.sep) && path.basename(file) === 'index.ts') {
+        return { errors: [{ text: `${rel(file)} is loaded on demand but not as a group's loader: declare it in the group as \`load: () => import('./index.js')\`, so that the build makes it a bundle` }] };
+      }
       const body = BUNDLE_OF_BODY.get(file);
       if (body) {
         if (body === bodies && args.importer === BODIES_ENTRY) return undefined;

@@ -87,10 +87,22 @@ export interface CommandSpec {
   run(ctx: CommandContext): Promise<number | void>;
 }
 
+/** What a lazily loaded group's module exports: the commands and subgroups below it. */
+export interface Subtree {
+  commands: CommandSpec[];
+  groups?: GroupSpec[];
+}
+
 export interface GroupSpec {
   path: string[];
   synopsis: string;
   description: string;
+  /**
+   * The group's commands and subgroups, when their declarations are too large for every start: written
+   * `load: () => import('./index.js')`, which scripts/build.mjs finds and builds as a bundle of its own
+   * (dist/cli-<folder>.cjs). The registry loads it when argv reaches the group or every command is listed.
+   */
+  load?: () => Promise<Subtree>;
 }
 
 export function defineCommand(spec: CommandSpec): CommandSpec {

@@ -1,11 +1,11 @@
 /**
  * Every command and group of the CLI, in one ordered list: the CLI's table of contents. Help, the man
  * pages and the completions are generated from it. Command modules are small; each imports what is
- * heavy inside its `run`, so loading this list stays fast. A subtree whose declarations alone are too
- * large for every start lives in a bundle of its own (LAZY_SUBTREES), so the full list is reached
- * through `registryFor(argv)` and `fullRegistry()`.
+ * heavy inside its `run`, so loading this list stays fast. A group whose declarations alone are too
+ * large for every start declares their loader (`GroupSpec.load`) and lives in a bundle of its own, so
+ * the full list is reached through `registryFor(argv)` and `fullRegistry()`.
  */
-import type { CommandSpec, GroupSpec } from './define.js';
+import type { CommandSpec, GroupSpec, Subtree } from './define.js';
 import serverCommand from './commands/server.js';
 import serverMembersCommand from './commands/server-members.js';
 import statusCommand from './commands/status.js';
@@ -58,24 +58,13 @@ export interface Registry {
   groups: GroupSpec[];
 }
 
-/**
- * A subtree whose groups and commands are loaded on demand, from a bundle of its own (scripts/build.mjs).
- * Its root group is in `groups` above, so its parent's help lists it without loading it.
- */
-interface LazySubtree {
-  root: GroupSpec;
-  load(): Promise<Registry>;
-}
+type LazyGroup = GroupSpec & Required<Pick<GroupSpec, 'load'>>;
 
-const LAZY_SUBTREES: LazySubtree[] = [
-  { root: authCloudGroup, load: () => import('./commands/auth/cloud/index.js') },
-  // The scheduler's two largest groups: their declarations are most of what the CLI would parse at start.
-  { root: jobGroup, load: async () => { const m = await import('./commands/job/index.js'); return { commands: m.jobCommands, groups: m.jobGroups }; } },
-  { root: allocGroup, load: async () => ({ commands: (await import('./commands/alloc/index.js')).allocCommands, groups: [] }) },
-  { root: deploymentGroup, load: async () => ({ commands: (await import('./commands/deployment/index.js')).deploymentCommands, groups: [] }) },
-  { root: identityGroup, load: async () => { const m = await import('./commands/identity/index.js'); return { commands: m.identityCommands, groups: m.identitySubgroups }; } },
-  { root: nodeGroup, load: async () => ({ commands: (await import('./commands/node/index.js')).nodeCommands, groups: [] }) },
-];
+/**
+ * The groups whose commands and subgroups are loaded on demand, from a bundle of their own. Each is in
+ * `groups` above, so its parent's help lists it without loading it.
+ */
+const lazyGroups = groups.filter((g): g is LazyGroup => g.load !== undefined);
 
 /**
  * Where a subtree's commands go so that listings keep the table-of-contents order: after the commands of
@@ -92,22 +81,22 @@ function insertionPoint(list: CommandSpec[], root: GroupSpec): number {
   return after === -1 ? list.length : after + 1;
 }
 
-async function withSubtrees(subtrees: LazySubtree[]): Promise<Registry> {
+async function withSubtrees(roots: LazyGroup[]): Promise<Registry> {
   const all: Registry = { commands: [...commands], groups: [...groups] };
-  for (const tree of subtrees) {
-    const loaded = await tree.load();
-    all.commands.splice(insertionPoint(all.commands, tree.root), 0, ...loaded.commands);
-    all.groups.push(...loaded.groups);
+  for (const root of roots) {
+    const loaded: Subtree = await root.load();
+    all.commands.splice(insertionPoint(all.commands, root), 0, ...loaded.commands);
+    all.groups.push(...(loaded.groups ?? []));
   }
   return all;
 }
 
 /** What argv can reach: every command declared here, and the subtrees whose words argv starts with. */
 export function registryFor(argv: string[]): Promise<Registry> {
-  return withSubtrees(LAZY_SUBTREES.filter((t) => t.root.path.every((w, i) => argv[i] === w)));
+  return withSubtrees(lazyGroups.filter((g) => g.path.every((w, i) => argv[i] === w)));
 }
 
 /** Every command and group, for what lists them all: the man pages, the completions, the contract tests. */
 export function fullRegistry(): Promise<Registry> {
-  return withSubtrees(LAZY_SUBTREES);
+  return withSubtrees(lazyGroups);
 }

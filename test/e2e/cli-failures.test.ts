@@ -44,7 +44,7 @@ describe('an incomplete install', () => {
   });
 
   it('an exception thrown after the bundle loaded: one line, exit 1', async () => {
-    await writeFile(path.join(root, 'dist/cli-alloc.cjs'), "setTimeout(() => { throw new Error('thrown later'); });\nmodule.exports = { allocCommands: [] };\n");
+    await writeFile(path.join(root, 'dist/cli-alloc.cjs'), "setTimeout(() => { throw new Error('thrown later'); });\nmodule.exports = { commands: [] };\n");
     // The bare group: its help goes to stdout, so stderr holds only what the failure printed.
     const r = svc(['alloc']);
     expect(r.code).toBe(1);
@@ -52,7 +52,7 @@ describe('an incomplete install', () => {
   });
 
   it('a promise rejected with nobody waiting for it: one line, exit 1; the stack with SVC_DEBUG=1', async () => {
-    await writeFile(path.join(root, 'dist/cli-alloc.cjs'), "Promise.reject(new Error('rejected later'));\nmodule.exports = { allocCommands: [] };\n");
+    await writeFile(path.join(root, 'dist/cli-alloc.cjs'), "Promise.reject(new Error('rejected later'));\nmodule.exports = { commands: [] };\n");
     expect(svc(['alloc'])).toMatchObject({ code: 1, stderr: 'Error: rejected later\n' });
     expect(svc(['alloc'], { SVC_DEBUG: '1' }).stderr).toMatch(/^Error: rejected later\nError: rejected later\n {4}at /);
   });

@@ -7,4 +7,5 @@ export const allocGroup = defineGroup({
   description:
     'An allocation is one task group of a job placed on a node, with its tasks. Allocations may be named by ' +
     'ID or by a unique ID prefix of at least two characters.',
+  load: () => import('./index.js'),
 });

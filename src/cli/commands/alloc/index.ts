@@ -16,4 +16,4 @@ import fsCommand from './fs.js';
 
 export { allocGroup } from './group.js';
 
-export const allocCommands: CommandSpec[] = [checksCommand, execCommand, fsCommand, logsCommand, pauseCommand, restartCommand, signalCommand, statusCommand, stopCommand];
+export const commands: CommandSpec[] = [checksCommand, execCommand, fsCommand, logsCommand, pauseCommand, restartCommand, signalCommand, statusCommand, stopCommand];

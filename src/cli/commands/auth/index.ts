@@ -27,4 +27,5 @@ export const authCloudGroup = defineGroup({
     'Configure the cloud auth method mounted at auth/cloud/, or at the mount given by -path: its roles ' +
     'and role tags, its provider client and certificates, and its access and deny lists. Machines log in ' +
     'to it with their instance identity (ec2) or a signed caller-identity request (iam).',
+  load: () => import('./cloud/index.js'),
 });

@@ -10,4 +10,5 @@ export const deploymentGroup = defineGroup({
     'deployment succeeds when every group is healthy (the version then becomes stable), and fails on an ' +
     'unhealthy allocation or a missed progress deadline, rolling back to the last stable version when ' +
     'auto_revert is set. Deployments may be named by ID or by a unique ID prefix.',
+  load: () => import('./index.js'),
 });

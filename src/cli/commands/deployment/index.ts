@@ -7,4 +7,4 @@ import pauseCommand from './pause.js';
 import resumeCommand from './resume.js';
 import promoteCommand from './promote.js';
 
-export const deploymentCommands: CommandSpec[] = [listCommand, statusCommand, failCommand, pauseCommand, resumeCommand, promoteCommand];
+export const commands: CommandSpec[] = [listCommand, statusCommand, failCommand, pauseCommand, resumeCommand, promoteCommand];

@@ -9,4 +9,5 @@ export const identityGroup = defineGroup({
     'alias links an identity in one auth mount (a name plus the mount\'s accessor) to an entity. Logins ' +
     'create both as needed, and the entity\'s policies are added to every token it gets. Changing an ' +
     'entity or alias can grant privileges, so give write access to identity/ with care.',
+  load: () => import('./index.js'),
 });

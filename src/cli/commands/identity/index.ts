@@ -13,7 +13,7 @@ import aliasList from './entity-alias/list.js';
 import lookupEntity from './lookup/entity.js';
 
 /** The groups below `identity` (the root is in group.ts, listed on every start). */
-export const identitySubgroups: GroupSpec[] = [
+export const groups: GroupSpec[] = [
   defineGroup({
     path: ['identity', 'entity'],
     synopsis: 'Manage entities',
@@ -36,7 +36,7 @@ export const identitySubgroups: GroupSpec[] = [
   }),
 ];
 
-export const identityCommands: CommandSpec[] = [
+export const commands: CommandSpec[] = [
   entityCreate,
   entityRead,
   entityUpdate,

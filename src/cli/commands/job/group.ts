@@ -7,4 +7,5 @@ export const jobGroup = defineGroup({
   description:
     'Jobs are what the scheduler runs. Job files written for Nomad (HCL2, HCL-JSON or API JSON) are read ' +
     'unchanged. Jobs may be named by ID or by a unique ID prefix.',
+  load: () => import('./index.js'),
 });

@@ -28,7 +28,7 @@ import restartCommand from './restart.js';
 
 export { jobGroup } from './group.js';
 
-export const jobGroups: GroupSpec[] = [
+export const groups: GroupSpec[] = [
   defineGroup({
     path: ['job', 'periodic'],
     synopsis: 'Interact with periodic jobs',
@@ -41,5 +41,5 @@ export const jobGroups: GroupSpec[] = [
   }),
 ];
 
-export const jobCommands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand, planCommand, scaleCommand, scalingEventsCommand, revertCommand, promoteCommand, tagApplyCommand, tagUnsetCommand, initCommand, restartCommand];
+export const commands: CommandSpec[] = [validateCommand, runCommand, inspectCommand, historyCommand, statusCommand, allocsCommand, deploymentsCommand, evalCommand, stopCommand, actionCommand, dispatchCommand, periodicForceCommand, planCommand, scaleCommand, scalingEventsCommand, revertCommand, promoteCommand, tagApplyCommand, tagUnsetCommand, initCommand, restartCommand];
 

@@ -7,4 +7,5 @@ export const nodeGroup = defineGroup({
   description:
     'Nodes are the machines that run allocations: `svc server` runs one in the same process. Nodes may be ' +
     'named by ID or by a unique ID prefix. Reading nodes needs a management token.',
+  load: () => import('./index.js'),
 });

@@ -4,4 +4,4 @@ import statusCommand from './status.js';
 import eligibilityCommand from './eligibility.js';
 import drainCommand from './drain.js';
 
-export const nodeCommands: CommandSpec[] = [statusCommand, eligibilityCommand, drainCommand];
+export const commands: CommandSpec[] = [statusCommand, eligibilityCommand, drainCommand];
