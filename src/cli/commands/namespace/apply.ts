@@ -1,6 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
-import { ApiError } from '../../../shared/errors.js';
 
 export default defineCommand({
   path: ['namespace', 'apply'],
@@ -15,20 +13,5 @@ export default defineCommand({
   flagSets: ['http'],
   flags: [{ name: 'description', type: 'string', description: 'A human-readable description of the namespace.' }],
   args: [{ name: 'name', description: 'The namespace to create or update.', required: true, complete: 'namespace' }],
-  async run(ctx) {
-    const name = ctx.args[0];
-    const client = clientFor(ctx);
-    const path = `/v1/namespace/${encodeURIComponent(name)}`;
-    let current: Record<string, unknown> = { Name: name };
-    try {
-      current = (await client.scheduler<Record<string, unknown>>('GET', path)).body;
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.statusCode !== 404) throw err;
-    }
-    const ns = { Name: name, Description: current.Description ?? '', Meta: current.Meta ?? {} };
-    if (ctx.flags.description !== undefined) ns.Description = ctx.flags.description as string;
-    await client.scheduler('POST', path, { body: ns });
-    ctx.io.out(`Successfully applied namespace ${JSON.stringify(name)}!`);
-    return 0;
-  },
+  run: async (ctx) => (await import('./apply.run.js')).namespaceApply(ctx),
 });

@@ -1,5 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
 
 export default defineCommand({
   path: ['namespace', 'delete'],
@@ -11,10 +10,5 @@ export default defineCommand({
   family: 'scheduler',
   flagSets: ['http'],
   args: [{ name: 'name', description: 'The namespace to delete.', required: true, complete: 'namespace' }],
-  async run(ctx) {
-    const name = ctx.args[0];
-    await clientFor(ctx).scheduler('DELETE', `/v1/namespace/${encodeURIComponent(name)}`);
-    ctx.io.out(`Successfully deleted namespace ${JSON.stringify(name)}!`);
-    return 0;
-  },
+  run: async (ctx) => (await import('./delete.run.js')).namespaceDelete(ctx),
 });

@@ -1,5 +1,4 @@
 import { defineCommand } from '../../define.js';
-import { clientFor } from '../../client-from-flags.js';
 
 export default defineCommand({
   path: ['system', 'gc'],
@@ -15,8 +14,5 @@ export default defineCommand({
   exitCodes: { 0: 'collected', 1: 'an error' },
   family: 'scheduler',
   flagSets: ['http'],
-  async run(ctx) {
-    await clientFor(ctx).scheduler('PUT', '/v1/system/gc');
-    return 0;
-  },
+  run: async (ctx) => (await import('./gc.run.js')).systemGc(ctx),
 });
