@@ -24,6 +24,8 @@ export function readJsonDocument(text: string, file: string, error: HclErrorClas
   const places = new WeakMap<object, Place>();
   let i = 0;
 
+  // The words are JSON.parse's, which users and tests already know; the reader adds only where. It refuses
+  // what JSON.parse refuses, so the last line is only there for the type.
   const fail = (at: number): never => {
     try {
       JSON.parse(text);
