@@ -11,6 +11,21 @@ import { hclArgumentsOf, type HclArgument } from '../scheduler/wire/job/fields.j
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS, SPREAD_TARGET } from '../scheduler/wire/job/placement.js';
 import { CNI, DEVICE, DNS, NETWORK as NETWORK_FIELDS, NUMA, PORT as PORT_FIELDS, RESOURCES as RESOURCES_FIELDS } from '../scheduler/wire/job/resources.js';
 import { CHECK as CHECK_FIELDS, CHECK_RESTART as CHECK_RESTART_FIELDS, SERVICE as SERVICE_FIELDS, SERVICE_WEIGHTS } from '../scheduler/wire/job/service.js';
+import {
+  ACTION,
+  ARTIFACT as ARTIFACT_FIELDS,
+  CHANGE_SCRIPT,
+  CRON_WINDOW,
+  DISPATCH_PAYLOAD,
+  IDENTITY as IDENTITY_FIELDS,
+  LIFECYCLE,
+  LOG_CONFIG,
+  SECRET as SECRET_FIELDS,
+  TEMPLATE as TEMPLATE_FIELDS,
+  TEMPLATE_WAIT,
+  VAULT as VAULT_FIELDS,
+  VOLUME_MOUNT,
+} from '../scheduler/wire/job/task.js';
 import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
@@ -213,22 +228,12 @@ const PARAMETERIZED: Schema = {
 };
 
 const VAULT: Schema = {
-  attrs: {
-    policies: a('Policies', 'strings'),
-    namespace: a('Namespace'),
-    cluster: a('Cluster'),
-    role: a('Role'),
-    env: a('Env', 'bool'),
-    disable_file: a('DisableFile', 'bool'),
-    change_mode: a('ChangeMode'),
-    change_signal: a('ChangeSignal'),
-    allow_token_expiration: a('AllowTokenExpiration', 'bool'),
-  },
+  attrs: hclArgumentsOf(VAULT_FIELDS),
   blocks: {},
   post: (out) => {
-    out.Env ??= true;
+    out.Env ??= VAULT_FIELDS.Env.default;
     out.DisableFile ??= false;
-    out.ChangeMode ??= 'restart';
+    out.ChangeMode ??= VAULT_FIELDS.ChangeMode.default;
   },
 };
 
@@ -236,7 +241,7 @@ const SECRET: BlockSpec = {
   json: 'Secrets',
   labels: 1,
   multi: true,
-  schema: { attrs: { provider: a('Provider'), path: a('Path') }, blocks: { config: { json: 'Config', schema: 'freeform' }, env: { json: 'Env', schema: 'stringMap' } } },
+  schema: { attrs: hclArgumentsOf(SECRET_FIELDS), blocks: { config: { json: 'Config', schema: 'freeform' }, env: { json: 'Env', schema: 'stringMap' } } },
 };
 
 const CHECK_RESTART: Schema = {
@@ -253,18 +258,7 @@ const CHECK: Schema = {
 };
 
 const IDENTITY: Schema = {
-  attrs: {
-    name: a('Name'),
-    aud: a('Audience', 'strings'),
-    env: a('Env', 'bool'),
-    file: a('File', 'bool'),
-    filepath: a('Filepath'),
-    ttl: a('TTL', 'duration'),
-    change_mode: a('ChangeMode'),
-    change_signal: a('ChangeSignal'),
-    service_name: a('ServiceName'),
-    extra_claims: a('ExtraClaims', 'stringMap'),
-  },
+  attrs: hclArgumentsOf(IDENTITY_FIELDS),
   blocks: {},
 };
 
@@ -326,48 +320,24 @@ const RESOURCES: Schema = {
 };
 
 const TEMPLATE: Schema = {
-  attrs: {
-    source: a('SourcePath'),
-    destination: a('DestPath'),
-    data: a('EmbeddedTmpl'),
-    change_mode: a('ChangeMode'),
-    change_signal: a('ChangeSignal'),
-    once: a('Once', 'bool'),
-    splay: a('Splay', 'duration'),
-    perms: a('Perms'),
-    uid: a('Uid', 'int'),
-    gid: a('Gid', 'int'),
-    left_delimiter: a('LeftDelim'),
-    right_delimiter: a('RightDelim'),
-    env: a('Envvars', 'bool'),
-    vault_grace: a('VaultGrace', 'duration'),
-    error_on_missing_key: a('ErrMissingKey', 'bool'),
-  },
+  attrs: hclArgumentsOf(TEMPLATE_FIELDS),
   blocks: {
     change_script: {
       json: 'ChangeScript',
-      schema: { attrs: { command: a('Command'), args: a('Args', 'strings'), timeout: a('Timeout', 'duration'), fail_on_error: a('FailOnError', 'bool') }, blocks: {} },
+      schema: { attrs: hclArgumentsOf(CHANGE_SCRIPT), blocks: {} },
     },
-    wait: { json: 'Wait', schema: { attrs: { min: a('Min', 'duration'), max: a('Max', 'duration') }, blocks: {} } },
+    wait: { json: 'Wait', schema: { attrs: hclArgumentsOf(TEMPLATE_WAIT), blocks: {} } },
   },
   post: (out) => {
-    out.ChangeMode ??= 'restart';
-    out.Perms ??= '0644';
-    out.Splay ??= 5_000_000_000;
+    out.ChangeMode ??= TEMPLATE_FIELDS.ChangeMode.default;
+    out.Perms ??= TEMPLATE_FIELDS.Perms.default;
+    out.Splay ??= TEMPLATE_FIELDS.Splay.default;
     out.ErrMissingKey ??= false;
   },
 };
 
 const ARTIFACT: Schema = {
-  attrs: {
-    source: a('GetterSource'),
-    destination: a('RelativeDest'),
-    mode: a('GetterMode'),
-    chown: a('Chown', 'bool'),
-    insecure: a('GetterInsecure', 'bool'),
-    options: a('GetterOptions', 'stringMap'),
-    headers: a('GetterHeaders', 'stringMap'),
-  },
+  attrs: hclArgumentsOf(ARTIFACT_FIELDS),
   blocks: { options: { json: 'GetterOptions', schema: 'stringMap' }, headers: { json: 'GetterHeaders', schema: 'stringMap' } },
 };
 
@@ -390,8 +360,9 @@ const TASK: Schema = {
     meta: META,
     resources: { json: 'Resources', schema: RESOURCES },
     restart: { json: 'RestartPolicy', schema: RESTART },
-    lifecycle: { json: 'Lifecycle', schema: { attrs: { hook: a('Hook'), sidecar: a('Sidecar', 'bool') }, blocks: {} } },
-    logs: { json: 'LogConfig', schema: { attrs: { max_files: a('MaxFiles', 'int'), max_file_size: a('MaxFileSizeMB', 'int'), disabled: a('Disabled', 'bool'), enabled: a('Enabled', 'bool') }, blocks: {} } },
+    lifecycle: { json: 'Lifecycle', schema: { attrs: hclArgumentsOf(LIFECYCLE), blocks: {} } },
+    // `enabled` is accepted as jobspec2 does; the server keeps only `disabled`.
+    logs: { json: 'LogConfig', schema: { attrs: { ...hclArgumentsOf(LOG_CONFIG), enabled: a('Enabled', 'bool') }, blocks: {} } },
     artifact: { json: 'Artifacts', multi: true, schema: ARTIFACT },
     template: { json: 'Templates', multi: true, schema: TEMPLATE },
     vault: { json: 'Vault', schema: VAULT },
@@ -399,21 +370,21 @@ const TASK: Schema = {
     service: { json: 'Services', multi: true, schema: SERVICE },
     constraint: { json: 'Constraints', multi: true, schema: CONSTRAINT },
     affinity: { json: 'Affinities', multi: true, schema: AFFINITY },
-    dispatch_payload: { json: 'DispatchPayload', schema: { attrs: { file: a('File') }, blocks: {} } },
+    dispatch_payload: { json: 'DispatchPayload', schema: { attrs: hclArgumentsOf(DISPATCH_PAYLOAD), blocks: {} } },
     volume_mount: {
       json: 'VolumeMounts',
       multi: true,
-      schema: { attrs: { volume: a('Volume'), destination: a('Destination'), read_only: a('ReadOnly', 'bool'), propagation_mode: a('PropagationMode'), selinux_label: a('SELinuxLabel') }, blocks: {} },
+      schema: { attrs: hclArgumentsOf(VOLUME_MOUNT), blocks: {} },
     },
     csi_plugin: {
       json: 'CSIPluginConfig',
       schema: { attrs: { id: a('ID'), type: a('Type'), mount_dir: a('MountDir'), stage_publish_base_dir: a('StagePublishBaseDir'), health_timeout: a('HealthTimeout', 'duration') }, blocks: {} },
     },
     identity: { json: '__identities', multi: true, schema: IDENTITY },
-    action: { json: 'Actions', labels: 1, multi: true, schema: { attrs: { command: a('Command'), args: a('Args', 'strings') }, blocks: {} } },
+    action: { json: 'Actions', labels: 1, multi: true, schema: { attrs: hclArgumentsOf(ACTION), blocks: {} } },
     schedule: {
       json: 'Schedule',
-      schema: { attrs: {}, blocks: { cron: { json: 'Cron', schema: { attrs: { start: a('Start'), end: a('End'), timezone: a('Timezone') }, blocks: {} } } } },
+      schema: { attrs: {}, blocks: { cron: { json: 'Cron', schema: { attrs: hclArgumentsOf(CRON_WINDOW), blocks: {} } } } },
     },
     secret: SECRET,
   },

@@ -30,6 +30,7 @@ import { defaultsOf } from '../wire/job/fields.js';
 import { AFFINITY, SPREAD } from '../wire/job/placement.js';
 import { DEVICE, NETWORK, NUMA, PORT, RESOURCES } from '../wire/job/resources.js';
 import { CHECK_RESTART, SERVICE, SERVICE_WEIGHTS } from '../wire/job/service.js';
+import { ARTIFACT, CHANGE_SCRIPT, DEFAULT_IDENTITY_AUDIENCE, TEMPLATE, VAULT, VOLUME_MOUNT } from '../wire/job/task.js';
 import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
 import type { NetworkResource, Port, RequestedDevice, Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
@@ -45,7 +46,7 @@ import type {
   VolumeMount,
   WorkloadIdentity,
 } from './task.js';
-import { DEFAULT_IDENTITY_AUDIENCE, DEFAULT_KILL_TIMEOUT, defaultLogConfig } from './task.js';
+import { DEFAULT_KILL_TIMEOUT, defaultLogConfig } from './task.js';
 import type { TaskGroup, VolumeRequest } from './task-group.js';
 
 /** The input shape: every field optional, as sent inside `{"Job": …}` or produced by a jobspec parser. */
@@ -387,7 +388,7 @@ function lifecycle(l: In): Task['Lifecycle'] {
 }
 
 function artifact(a: In): TaskArtifact {
-  const mode = str(a.GetterMode) || 'any';
+  const mode = str(a.GetterMode) || ARTIFACT.GetterMode.default;
   const source = str(a.GetterSource);
   let dest = str(a.RelativeDest);
   if (dest === '') {
@@ -412,7 +413,7 @@ function basename(source: string): string {
 }
 
 function template(t: In): Template {
-  const mode = str(t.ChangeMode) || 'restart';
+  const mode = str(t.ChangeMode) || TEMPLATE.ChangeMode.default;
   let signal = str(t.ChangeSignal).toUpperCase();
   if (signal === '' && mode === 'signal') signal = 'SIGHUP';
   const script = obj(t.ChangeScript);
@@ -428,17 +429,17 @@ function template(t: In): Template {
         ? null
         : {
             Command: str(script.Command),
-            Args: strList(script.Args) ?? [],
-            Timeout: num(script.Timeout, 5_000_000_000),
+            Args: strList(script.Args) ?? [...CHANGE_SCRIPT.Args.default],
+            Timeout: num(script.Timeout, CHANGE_SCRIPT.Timeout.default),
             FailOnError: bool(script.FailOnError),
           },
     Once: bool(t.Once),
-    Splay: num(t.Splay, 5_000_000_000),
-    Perms: str(t.Perms) || '0644',
+    Splay: num(t.Splay, TEMPLATE.Splay.default),
+    Perms: str(t.Perms) || TEMPLATE.Perms.default,
     Uid: optNum(t.Uid),
     Gid: optNum(t.Gid),
-    LeftDelim: str(t.LeftDelim) || '{{',
-    RightDelim: str(t.RightDelim) || '}}',
+    LeftDelim: str(t.LeftDelim) || TEMPLATE.LeftDelim.default,
+    RightDelim: str(t.RightDelim) || TEMPLATE.RightDelim.default,
     Envvars: bool(t.Envvars),
     VaultGrace: num(t.VaultGrace, 0),
     Wait: t.Wait === undefined ? null : { Min: optNum(wait.Min), Max: optNum(wait.Max) },
@@ -450,11 +451,11 @@ function vault(v: In): Vault {
   return {
     Role: str(v.Role),
     Namespace: str(v.Namespace),
-    Cluster: str(v.Cluster) || 'default',
-    Env: v.Env === undefined ? true : bool(v.Env),
+    Cluster: str(v.Cluster) || VAULT.Cluster.default,
+    Env: v.Env === undefined ? VAULT.Env.default : bool(v.Env),
     DisableFile: bool(v.DisableFile),
-    ChangeMode: str(v.ChangeMode) || 'restart',
-    ChangeSignal: str(v.ChangeSignal) || 'SIGHUP',
+    ChangeMode: str(v.ChangeMode) || VAULT.ChangeMode.default,
+    ChangeSignal: str(v.ChangeSignal) || VAULT.ChangeSignal.default,
     AllowTokenExpiration: bool(v.AllowTokenExpiration),
   };
 }
@@ -495,7 +496,7 @@ function volumeMount(v: In): VolumeMount {
     Volume: str(v.Volume),
     Destination: str(v.Destination),
     ReadOnly: bool(v.ReadOnly),
-    PropagationMode: str(v.PropagationMode) || 'private',
+    PropagationMode: str(v.PropagationMode) || VOLUME_MOUNT.PropagationMode.default,
     SELinuxLabel: str(v.SELinuxLabel),
   };
 }

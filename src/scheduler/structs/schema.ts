@@ -6,6 +6,19 @@
  */
 import { schemaOf, type Schema } from '../wire/job/fields.js';
 import { SERVICE as SERVICE_FIELDS } from '../wire/job/service.js';
+import {
+  ACTION,
+  ARTIFACT,
+  DISPATCH_PAYLOAD,
+  IDENTITY,
+  LIFECYCLE,
+  LOG_CONFIG,
+  SECRET,
+  TASK_SCHEDULE,
+  TEMPLATE,
+  VAULT,
+  VOLUME_MOUNT,
+} from '../wire/job/task.js';
 import { NETWORK as NETWORK_FIELDS, RESOURCES as RESOURCES_FIELDS } from '../wire/job/resources.js';
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS } from '../wire/job/placement.js';
 import {
@@ -30,51 +43,6 @@ const MIGRATE = schemaOf(MIGRATE_FIELDS);
 const NETWORK = schemaOf(NETWORK_FIELDS);
 const SERVICE = schemaOf(SERVICE_FIELDS);
 const RESOURCES = schemaOf(RESOURCES_FIELDS);
-const IDENTITY: Schema = {
-  Name: 'string',
-  Audience: 'strings',
-  ChangeMode: 'string',
-  ChangeSignal: 'string',
-  Env: 'bool',
-  File: 'bool',
-  Filepath: 'string',
-  ServiceName: 'string',
-  TTL: 'duration',
-  ExtraClaims: 'stringMap',
-};
-const TEMPLATE: Schema = {
-  SourcePath: 'string',
-  DestPath: 'string',
-  EmbeddedTmpl: 'string',
-  ChangeMode: 'string',
-  ChangeSignal: 'string',
-  ChangeScript: {
-    obj: { Command: 'string', Args: 'strings', Timeout: 'duration', FailOnError: 'bool' },
-  },
-  Once: 'bool',
-  Splay: 'duration',
-  Perms: 'string',
-  Uid: 'int',
-  Gid: 'int',
-  LeftDelim: 'string',
-  RightDelim: 'string',
-  Envvars: 'bool',
-  VaultGrace: 'duration',
-  Wait: { obj: { Min: 'duration', Max: 'duration' } },
-  ErrMissingKey: 'bool',
-};
-const VAULT: Schema = {
-  Role: 'string',
-  Namespace: 'string',
-  Cluster: 'string',
-  Env: 'bool',
-  DisableFile: 'bool',
-  ChangeMode: 'string',
-  ChangeSignal: 'string',
-  AllowTokenExpiration: 'bool',
-  // Accepted because old job files carry it; the server drops it as Nomad's does.
-  Policies: 'strings',
-};
 const TASK: Schema = {
   Name: 'string',
   Driver: 'string',
@@ -82,43 +50,31 @@ const TASK: Schema = {
   Config: 'object',
   Env: 'stringMap',
   Services: { list: SERVICE },
-  Vault: { obj: VAULT },
+  Vault: { obj: schemaOf(VAULT) },
   Consul: 'object',
-  Templates: { list: TEMPLATE },
+  Templates: { list: schemaOf(TEMPLATE) },
   Constraints: { list: CONSTRAINT },
   Affinities: { list: AFFINITY },
   Resources: { obj: RESOURCES },
   RestartPolicy: { obj: RESTART },
-  DispatchPayload: { obj: { File: 'string' } },
-  Lifecycle: { obj: { Hook: 'string', Sidecar: 'bool' } },
+  DispatchPayload: { obj: schemaOf(DISPATCH_PAYLOAD) },
+  Lifecycle: { obj: schemaOf(LIFECYCLE) },
   Meta: 'stringMap',
   KillTimeout: 'duration',
-  LogConfig: { obj: { MaxFiles: 'int', MaxFileSizeMB: 'int', Disabled: 'bool' } },
-  Artifacts: {
-    list: {
-      GetterSource: 'string',
-      GetterOptions: 'stringMap',
-      GetterHeaders: 'stringMap',
-      GetterMode: 'string',
-      GetterInsecure: 'bool',
-      RelativeDest: 'string',
-      Chown: 'bool',
-    },
-  },
+  LogConfig: { obj: schemaOf(LOG_CONFIG) },
+  Artifacts: { list: schemaOf(ARTIFACT) },
   Leader: 'bool',
   ShutdownDelay: 'duration',
-  VolumeMounts: {
-    list: { Volume: 'string', Destination: 'string', ReadOnly: 'bool', PropagationMode: 'string', SELinuxLabel: 'string' },
-  },
+  VolumeMounts: { list: schemaOf(VOLUME_MOUNT) },
   ScalingPolicies: 'any',
   KillSignal: 'string',
   Kind: 'string',
   CSIPluginConfig: 'object',
-  Identity: { obj: IDENTITY },
-  Identities: { list: IDENTITY },
-  Actions: { list: { Name: 'string', Command: 'string', Args: 'strings' } },
-  Schedule: { obj: { Cron: { obj: { Start: 'string', End: 'string', Timezone: 'string' } } } },
-  Secrets: { list: { Name: 'string', Provider: 'string', Path: 'string', Config: 'object', Env: 'stringMap' } },
+  Identity: { obj: schemaOf(IDENTITY) },
+  Identities: { list: schemaOf(IDENTITY) },
+  Actions: { list: schemaOf(ACTION) },
+  Schedule: { obj: schemaOf(TASK_SCHEDULE) },
+  Secrets: { list: schemaOf(SECRET) },
 };
 const SCALING = schemaOf(SCALING_FIELDS);
 const GROUP: Schema = {

@@ -14,13 +14,13 @@ import type { ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies
 import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
 import { NUMA } from '../wire/job/resources.js';
 import { CHECK, SERVICE } from '../wire/job/service.js';
+import { ARTIFACT, LIFECYCLE, TEMPLATE } from '../wire/job/task.js';
 import { DISCONNECT, PARAMETERIZED, RESCHEDULE, RESTART, UPDATE } from '../wire/job/policies.js';
 import type { NetworkResource, Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
 import type { Service } from './service.js';
 import type { Task } from './task.js';
-import { GETTER_MODES, LIFECYCLE_HOOKS, TEMPLATE_CHANGE_MODES } from './task.js';
 import type { TaskGroup } from './task-group.js';
 import { posix } from 'node:path';
 import { cronProblem } from '../periodic/cron.js';
@@ -342,13 +342,13 @@ function validateTask(t: Task, g: TaskGroup, job: Job): string[] {
   });
   (t.Affinities ?? []).forEach((a, i) => nest(errs, `Affinity ${i + 1} validation failed`, validateAffinity(a)));
 
-  if (t.Lifecycle && !(LIFECYCLE_HOOKS as readonly string[]).includes(t.Lifecycle.Hook)) {
+  if (t.Lifecycle && !(LIFECYCLE.Hook.oneOf as readonly string[]).includes(t.Lifecycle.Hook)) {
     errs.push(`invalid hook: ${t.Lifecycle.Hook}`);
   }
   (t.Artifacts ?? []).forEach((a, i) => {
     const inner: string[] = [];
     if (a.GetterSource === '') inner.push('source must be specified');
-    if (!(GETTER_MODES as readonly string[]).includes(a.GetterMode)) inner.push(`invalid artifact mode ${JSON.stringify(a.GetterMode)}`);
+    if (!(ARTIFACT.GetterMode.oneOf as readonly string[]).includes(a.GetterMode)) inner.push(`invalid artifact mode ${JSON.stringify(a.GetterMode)}`);
     if (a.RelativeDest.startsWith('..') || a.RelativeDest.includes('/../')) {
       inner.push('destination escapes allocation directory');
     }
@@ -358,7 +358,7 @@ function validateTask(t: Task, g: TaskGroup, job: Job): string[] {
     const inner: string[] = [];
     if (tm.SourcePath === '' && tm.EmbeddedTmpl === '') inner.push('Must specify a source path or have an embedded template');
     if (tm.DestPath === '') inner.push('Must specify a destination for the template');
-    if (!(TEMPLATE_CHANGE_MODES as readonly string[]).includes(tm.ChangeMode)) inner.push(`Invalid change mode (${tm.ChangeMode})`);
+    if (!(TEMPLATE.ChangeMode.oneOf as readonly string[]).includes(tm.ChangeMode)) inner.push(`Invalid change mode (${tm.ChangeMode})`);
     if (tm.ChangeMode === 'script' && (!tm.ChangeScript || tm.ChangeScript.Command === '')) {
       inner.push('must specify script path value when change mode is script');
     }

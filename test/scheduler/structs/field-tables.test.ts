@@ -8,6 +8,22 @@ import * as placementTables from '../../../src/scheduler/wire/job/placement.js';
 import * as policyTables from '../../../src/scheduler/wire/job/policies.js';
 import * as resourceTables from '../../../src/scheduler/wire/job/resources.js';
 import * as serviceTables from '../../../src/scheduler/wire/job/service.js';
+import * as taskTables from '../../../src/scheduler/wire/job/task.js';
+import { defaultLogConfig } from '../../../src/scheduler/structs/task.js';
+import type {
+  ChangeScript,
+  DispatchPayloadConfig,
+  LogConfig,
+  Secret,
+  TaskAction,
+  TaskArtifact,
+  TaskLifecycle,
+  TaskSchedule,
+  Template,
+  Vault,
+  VolumeMount,
+  WorkloadIdentity,
+} from '../../../src/scheduler/structs/task.js';
 import type { CheckRestart, Service, ServiceCheck } from '../../../src/scheduler/structs/service.js';
 import type { Affinity, Constraint, Spread, SpreadTarget } from '../../../src/scheduler/structs/constraint.js';
 import type { DNSConfig, NetworkResource, NUMAResource, Port, RequestedDevice, Resources } from '../../../src/scheduler/structs/resources.js';
@@ -356,5 +372,80 @@ describe('service structs', () => {
       failures_before_warning: 'FailuresBeforeWarning:int',
       header: 'Header:stringListMap',
     });
+  });
+});
+
+describe('task blocks', () => {
+  it('have the field types the scheduler reads', () => {
+    expectTypeOf<TaskLifecycle>().toEqualTypeOf<{ Hook: string; Sidecar: boolean }>();
+    expectTypeOf<LogConfig>().toEqualTypeOf<{ MaxFiles: number; MaxFileSizeMB: number; Disabled: boolean }>();
+    expectTypeOf<TaskArtifact>().toEqualTypeOf<{
+      GetterSource: string;
+      GetterOptions: Record<string, string> | null;
+      GetterHeaders: Record<string, string> | null;
+      GetterMode: string;
+      GetterInsecure: boolean;
+      RelativeDest: string;
+      Chown: boolean;
+    }>();
+    type ExpectedChangeScript = { Command: string; Args: string[]; Timeout: number; FailOnError: boolean };
+    expectTypeOf<ChangeScript>().toEqualTypeOf<ExpectedChangeScript>();
+    expectTypeOf<Template>().toEqualTypeOf<{
+      SourcePath: string;
+      DestPath: string;
+      EmbeddedTmpl: string;
+      ChangeMode: string;
+      ChangeSignal: string;
+      ChangeScript: ExpectedChangeScript | null;
+      Once: boolean;
+      Splay: number;
+      Perms: string;
+      Uid: number | null;
+      Gid: number | null;
+      LeftDelim: string;
+      RightDelim: string;
+      Envvars: boolean;
+      VaultGrace: number;
+      Wait: { Min: number | null; Max: number | null } | null;
+      ErrMissingKey: boolean;
+    }>();
+    expectTypeOf<DispatchPayloadConfig>().toEqualTypeOf<{ File: string }>();
+    expectTypeOf<Vault>().toEqualTypeOf<{
+      Role: string;
+      Namespace: string;
+      Cluster: string;
+      Env: boolean;
+      DisableFile: boolean;
+      ChangeMode: string;
+      ChangeSignal: string;
+      AllowTokenExpiration: boolean;
+    }>();
+    expectTypeOf<WorkloadIdentity>().toEqualTypeOf<{
+      Name: string;
+      Audience: string[] | null;
+      ChangeMode: string;
+      ChangeSignal: string;
+      Env: boolean;
+      File: boolean;
+      Filepath: string;
+      ServiceName: string;
+      TTL: number;
+      ExtraClaims: Record<string, string> | null;
+    }>();
+    expectTypeOf<Secret>().toEqualTypeOf<{ Name: string; Provider: string; Path: string; Config: Record<string, unknown> | null; Env: Record<string, string> | null }>();
+    expectTypeOf<VolumeMount>().toEqualTypeOf<{ Volume: string; Destination: string; ReadOnly: boolean; PropagationMode: string; SELinuxLabel: string }>();
+    expectTypeOf<TaskAction>().toEqualTypeOf<{ Name: string; Command: string; Args: string[] | null }>();
+    expectTypeOf<TaskSchedule>().toEqualTypeOf<{ Cron: { Start: string; End: string; Timezone: string } | null }>();
+  });
+
+  it('default and read as before', () => {
+    expect(JSON.stringify(defaultLogConfig())).toBe(JSON.stringify({ MaxFiles: 10, MaxFileSizeMB: 10, Disabled: false }));
+    expect(schemaOf(taskTables.VAULT).Policies).toBe('strings');
+    expect(hclArgumentsOf(taskTables.VAULT).policies).toEqual({ json: 'Policies', type: 'strings' });
+    expect(Object.keys(hclArgumentsOf(taskTables.TEMPLATE)).sort()).toEqual(
+      ['source', 'destination', 'data', 'change_mode', 'change_signal', 'once', 'splay', 'perms', 'uid', 'gid', 'left_delimiter', 'right_delimiter', 'env', 'vault_grace', 'error_on_missing_key'].sort(),
+    );
+    expect(hclArgumentsOf(taskTables.TEMPLATE).env).toEqual({ json: 'Envvars', type: 'bool' });
+    expect(Object.keys(hclArgumentsOf(taskTables.SECRET))).toEqual(['provider', 'path']);
   });
 });
