@@ -6,6 +6,11 @@ import type { SvcServer } from '../server/app.js';
 import type { DevCloud } from '../server/dev-cloud.js';
 import { removeCloudEndpointFile, writeCloudEndpointFile } from './cloud-endpoint-file.js';
 import { nodeBannerLines, stopSignal } from './daemon.js';
+import { formatDuration } from '../shared/duration.js';
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
 
 /** 127.0.0.0/8 and ::1 (also IPv4-mapped): addresses no other host can reach. */
 function isLoopback(address: string): boolean {
@@ -85,6 +90,16 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
 
   const name = await signal;
   io.out(`==> Caught ${name}, shutting down`);
+  const { tasks, withinMs } = server.tasksToStop();
+  if (tasks > 0) {
+    io.out(`==> Stopping ${plural(tasks, 'task')} (up to ${formatDuration(Math.ceil(withinMs / 1000))}); a second SIGINT or SIGTERM leaves ${tasks === 1 ? 'it' : 'them'} running`);
+    // A second signal while they stop: leave them and finish closing at once.
+    void stopSignal().then((again) => {
+      const left = server.leaveTasks();
+      if (left.tasks === 0) return;
+      io.out(`==> Caught ${again}: leaving ${plural(left.tasks, 'task')} running; \`svc server -dev -data-dir ${left.dataDir}\` reattaches ${left.tasks === 1 ? 'it' : 'them'}`);
+    });
+  }
   try {
     await server.close();
   } catch (err) {

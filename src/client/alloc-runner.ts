@@ -15,7 +15,7 @@ import { AllocShuttingDownError, UnknownTaskError, UnknownTaskGroupError } from 
 import { type AllocDirs, allocDirs, buildAllocDir } from './task-dir.js';
 import * as ev from './task-events.js';
 import { type SavedTask, TaskRunner } from './task-runner.js';
-import type { AllocClientUpdate, AllocRunnerHandle, AllocRunnerOptions, ClientAlloc } from './types.js';
+import type { AllocClientUpdate, AllocRunnerHandle, AllocRunnerOptions, ClientAlloc, LiveTask } from './types.js';
 import { AllocHealthWatcher } from './alloc-health.js';
 import { AllocChecks } from './checks/alloc-checks.js';
 import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
@@ -109,6 +109,15 @@ class Runner implements AllocRunner {
     const TaskStates = Object.fromEntries([...this.tasks].map(([name, tr]) => [name, tr.state()]));
     const { status, description } = clientStatusFromTasks(TaskStates);
     return { ID: this.alloc.ID, ClientStatus: status, ClientDescription: description, TaskStates, DeploymentStatus: this.health.current() ?? null };
+  }
+
+  liveTasks(): Record<string, LiveTask> {
+    const live: Record<string, LiveTask> = {};
+    for (const [name, tr] of this.tasks) {
+      const task = tr.live();
+      if (task) live[name] = task;
+    }
+    return live;
   }
 
   update(alloc: ClientAlloc): void {

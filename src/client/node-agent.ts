@@ -94,6 +94,9 @@ export class NodeAgent implements LocalNodeControl {
    * a server to answer them (one that accepted the connection may never answer).
    */
   private readonly stopping = new AbortController();
+  private leaving = false;
+  private left!: () => void;
+  private readonly tasksLeft = new Promise<void>((resolve) => (this.left = resolve));
   /** how long a heartbeat may be late, as the server last answered (ms) */
   private heartbeatTtlMs = 10_000;
 
@@ -208,6 +211,32 @@ export class NodeAgent implements LocalNodeControl {
     return this.runners.get(allocId)?.checks() ?? {};
   }
 
+  /** What stop() will wait for: the running tasks it stops (none when they outlive the node), and for how long at most. */
+  tasksToStop(): { tasks: number; withinMs: number } {
+    let tasks = 0;
+    let withinMs = 0;
+    if (!this.opts.stopTasksOnShutdown || this.leaving) return { tasks, withinMs };
+    for (const runner of this.runners.values()) {
+      for (const task of Object.values(runner.liveTasks())) {
+        tasks++;
+        withinMs = Math.max(withinMs, task.stopWithinMs);
+      }
+    }
+    return { tasks, withinMs };
+  }
+
+  /**
+   * Lets go of every task, also while stop() is stopping them: they keep running for the next start on
+   * this data directory to reattach, and stop() no longer waits. Answers how many were running.
+   */
+  leaveTasks(): number {
+    const running = [...this.runners.values()].reduce((n, runner) => n + Object.keys(runner.liveTasks()).length, 0);
+    this.leaving = true;
+    for (const runner of this.runners.values()) runner.detach();
+    this.left();
+    return running;
+  }
+
   /**
    * Stops pulling and heartbeating. The server must already be answering blocking queries at once
    * (Services.stopping), or the pull in flight would hold this up for its whole wait.
@@ -218,7 +247,8 @@ export class NodeAgent implements LocalNodeControl {
     this.stopping.abort();
     this.tunnel?.stop();
     await this.pullDone;
-    if (this.opts.stopTasksOnShutdown) await Promise.all([...this.runners.values()].map((r) => r.shutdown()));
+    // A detached runner's shutdown never settles: leaveTasks() ends the wait instead.
+    if (this.opts.stopTasksOnShutdown && !this.leaving) await Promise.race([Promise.all([...this.runners.values()].map((r) => r.shutdown())), this.tasksLeft]);
     else for (const runner of this.runners.values()) runner.detach();
     clearTimeout(this.reportTimer);
     await this.flushReports();

@@ -137,6 +137,15 @@ export class TaskRunner {
     return this.task;
   }
 
+  /**
+   * The process running now and the longest its stop may take (shutdown delay, then the kill timeout):
+   * what a stopping node waits for and whose usage it reads. Undefined without a running process.
+   */
+  live(): { pid: number; stopWithinMs: number } | undefined {
+    if (this.detached || this.st.State !== 'running' || !this.handle) return undefined;
+    return { pid: this.handle.pid, stopWithinMs: (this.task.ShutdownDelay + this.killTimeoutNs()) / 1e6 };
+  }
+
   /** Whether the alloc runner has started it (it may be dead since). */
   get hasBegun(): boolean {
     return this.began;

@@ -57,4 +57,12 @@ export interface AllocRunnerHandle {
   detach(): void;
   /** the current client state */
   state(): AllocClientUpdate;
+  /** its tasks with a running process, by name */
+  liveTasks(): Record<string, LiveTask>;
+}
+
+export interface LiveTask {
+  pid: number;
+  /** the longest stopping it may take: shutdown delay, then kill timeout */
+  stopWithinMs: number;
 }

@@ -111,6 +111,13 @@ export interface SvcServer {
   listen(): Promise<{ address: string; port: number }>;
   /** Opens GET /v1/sys/health, held back with `holdHealthUntilReady` until the caller is done starting. */
   ready(): void;
+  /** the tasks close() stops and waits for (the node's, in dev mode), and the longest that may take */
+  tasksToStop(): { tasks: number; withinMs: number };
+  /**
+   * Lets close() go on without stopping the node's tasks, also once it has begun: they keep running, and
+   * the data directory (kept, even a temporary one) lets a server started on it reattach them.
+   */
+  leaveTasks(): { tasks: number; dataDir: string };
   close(): Promise<void>;
 }
 
@@ -292,6 +299,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     let memberHeartbeat: MemberHeartbeat | undefined;
 
     let closed = false;
+    let keepDataDir = false;
     return {
       services,
       routing,
@@ -340,6 +348,12 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         return bound;
       },
       ready: markReady,
+      tasksToStop: () => localNode?.tasksToStop() ?? { tasks: 0, withinMs: 0 },
+      leaveTasks() {
+        const tasks = localNode?.leaveTasks() ?? 0;
+        if (tasks > 0) keepDataDir = true;
+        return { tasks, dataDir };
+      },
       async close() {
         if (closed) return;
         closed = true;
@@ -371,7 +385,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         await tokenTidySettled(store);
         await audit?.close();
         await store.close();
-        if (tempDir) await rm(tempDir, { recursive: true, force: true });
+        if (tempDir && !keepDataDir) await rm(tempDir, { recursive: true, force: true });
       },
     };
   } catch (err) {

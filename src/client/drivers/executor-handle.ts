@@ -70,6 +70,7 @@ class ExecutorHandle implements DriverHandle {
   private finish!: (r: ExitResult) => void;
   private finished = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly killWaits = new Set<AbortController>();
 
   constructor(
     private readonly f: ExecutorFiles,
@@ -119,7 +120,13 @@ class ExecutorHandle implements DriverHandle {
   async kill(signal: string, timeoutMs: number): Promise<void> {
     if (this.finished) return;
     await this.signal(signal);
-    const exited = await Promise.race([this.done.then(() => true), sleep(timeoutMs).then(() => false)]);
+    // Cancelled as soon as the task is gone or let go: a pending timer would hold a stopping server's
+    // process open for the rest of the kill timeout.
+    const grace = new AbortController();
+    this.killWaits.add(grace);
+    const exited = await Promise.race([this.done.then(() => true), sleep(timeoutMs, false, { signal: grace.signal }).catch(() => false)]);
+    grace.abort();
+    this.killWaits.delete(grace);
     if (!exited && !this.finished) {
       if (this.st.pgid > 0) killQuietly(-this.st.pgid, 'SIGKILL');
       if (this.taskAlive()) killQuietly(this.st.taskPid, 'SIGKILL');
@@ -129,6 +136,7 @@ class ExecutorHandle implements DriverHandle {
 
   release(): void {
     clearInterval(this.timer);
+    for (const grace of this.killWaits) grace.abort();
     this.finished = true;
   }
 }
