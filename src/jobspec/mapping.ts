@@ -26,6 +26,8 @@ import {
   VAULT as VAULT_FIELDS,
   VOLUME_MOUNT,
 } from '../scheduler/wire/job/task.js';
+import { MOUNT_OPTIONS, VOLUME_REQUEST } from '../scheduler/wire/job/group.js';
+import { JOB_UI, UI_LINK } from '../scheduler/wire/job/job.js';
 import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
@@ -425,16 +427,8 @@ const GROUP: Schema = {
       labels: 1,
       keyed: true,
       schema: {
-        attrs: {
-          type: a('Type'),
-          source: a('Source'),
-          read_only: a('ReadOnly', 'bool'),
-          sticky: a('Sticky', 'bool'),
-          access_mode: a('AccessMode'),
-          attachment_mode: a('AttachmentMode'),
-          per_alloc: a('PerAlloc', 'bool'),
-        },
-        blocks: { mount_options: { json: 'MountOptions', schema: { attrs: { fs_type: a('FSType'), mount_flags: a('MountFlags', 'strings') }, blocks: {} } } },
+        attrs: hclArgumentsOf(VOLUME_REQUEST),
+        blocks: { mount_options: { json: 'MountOptions', schema: { attrs: hclArgumentsOf(MOUNT_OPTIONS), blocks: {} } } },
       },
     },
     scaling: {
@@ -510,7 +504,7 @@ const JOB: Schema = {
     },
     ui: {
       json: 'UI',
-      schema: { attrs: { description: a('Description') }, blocks: { link: { json: 'Links', multi: true, schema: { attrs: { label: a('Label'), url: a('URL') }, blocks: {} } } } },
+      schema: { attrs: hclArgumentsOf(JOB_UI), blocks: { link: { json: 'Links', multi: true, schema: { attrs: { ...hclArgumentsOf(UI_LINK), url: a('URL') }, blocks: {} } } } },
     },
     meta: META,
     group: { json: 'TaskGroups', labels: 1, multi: true, schema: GROUP },

@@ -2,6 +2,8 @@
 import type { Affinity, Constraint, Spread } from './constraint.js';
 import type { ParameterizedJobConfig, PeriodicConfig, UpdateStrategy } from './policies.js';
 import type { TaskGroup } from './task-group.js';
+import type { StructOf } from '../wire/job/fields.js';
+import type { JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
 
 export const JOB_TYPES = ['service', 'batch', 'system', 'sysbatch'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
@@ -10,17 +12,8 @@ export const JOB_MIN_PRIORITY = 1;
 export const JOB_MAX_PRIORITY = 100;
 export const JOB_DEFAULT_PRIORITY = 50;
 
-export interface JobUI {
-  Description: string;
-  Links: { Label: string; Url: string }[] | null;
-}
-
-export interface JobVersionTag {
-  Name: string;
-  Description: string;
-  /** Unix nanoseconds */
-  TaggedTime: number;
-}
+export type JobUI = StructOf<typeof JOB_UI>;
+export type JobVersionTag = StructOf<typeof JOB_VERSION_TAG>;
 
 export interface Job {
   Region: string;

@@ -6,6 +6,8 @@
  */
 import { schemaOf, type Schema } from '../wire/job/fields.js';
 import { SERVICE as SERVICE_FIELDS } from '../wire/job/service.js';
+import { VOLUME_REQUEST } from '../wire/job/group.js';
+import { JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
 import {
   ACTION,
   ARTIFACT,
@@ -95,19 +97,7 @@ const GROUP: Schema = {
   Networks: { list: NETWORK },
   Consul: 'object',
   Services: { list: SERVICE },
-  Volumes: {
-    map: {
-      Name: 'string',
-      Type: 'string',
-      Source: 'string',
-      ReadOnly: 'bool',
-      Sticky: 'bool',
-      AccessMode: 'string',
-      AttachmentMode: 'string',
-      PerAlloc: 'bool',
-      MountOptions: { obj: { FSType: 'string', MountFlags: 'strings' } },
-    },
-  },
+  Volumes: { map: schemaOf(VOLUME_REQUEST) },
   ShutdownDelay: 'duration',
   StopAfterClientDisconnect: 'duration',
   MaxClientDisconnect: 'duration',
@@ -150,8 +140,8 @@ export const JOB_SCHEMA: Schema = {
   ModifyIndex: 'int',
   JobModifyIndex: 'int',
   Stop: 'bool',
-  UI: { obj: { Description: 'string', Links: { list: { Label: 'string', Url: 'string' } } } },
-  VersionTag: { obj: { Name: 'string', Description: 'string', TaggedTime: 'int' } },
+  UI: { obj: schemaOf(JOB_UI) },
+  VersionTag: { obj: schemaOf(JOB_VERSION_TAG) },
   // Input-only job-level defaults, merged into each group.
   Reschedule: { obj: RESCHEDULE },
   Migrate: { obj: MIGRATE },

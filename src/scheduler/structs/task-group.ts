@@ -12,18 +12,10 @@ import type {
 import type { NetworkResource } from './resources.js';
 import type { Service } from './service.js';
 import type { Task } from './task.js';
+import type { StructOf } from '../wire/job/fields.js';
+import type { VOLUME_REQUEST } from '../wire/job/group.js';
 
-export interface VolumeRequest {
-  Name: string;
-  Type: string;
-  Source: string;
-  ReadOnly: boolean;
-  Sticky: boolean;
-  AccessMode: string;
-  AttachmentMode: string;
-  PerAlloc: boolean;
-  MountOptions: { FSType: string; MountFlags: string[] | null } | null;
-}
+export type VolumeRequest = StructOf<typeof VOLUME_REQUEST>;
 
 export interface TaskGroup {
   Name: string;

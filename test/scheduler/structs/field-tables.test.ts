@@ -9,6 +9,9 @@ import * as policyTables from '../../../src/scheduler/wire/job/policies.js';
 import * as resourceTables from '../../../src/scheduler/wire/job/resources.js';
 import * as serviceTables from '../../../src/scheduler/wire/job/service.js';
 import * as taskTables from '../../../src/scheduler/wire/job/task.js';
+import * as groupTables from '../../../src/scheduler/wire/job/group.js';
+import type { VolumeRequest } from '../../../src/scheduler/structs/task-group.js';
+import type { JobUI, JobVersionTag } from '../../../src/scheduler/structs/job.js';
 import { defaultLogConfig } from '../../../src/scheduler/structs/task.js';
 import type {
   ChangeScript,
@@ -447,5 +450,28 @@ describe('task blocks', () => {
     );
     expect(hclArgumentsOf(taskTables.TEMPLATE).env).toEqual({ json: 'Envvars', type: 'bool' });
     expect(Object.keys(hclArgumentsOf(taskTables.SECRET))).toEqual(['provider', 'path']);
+  });
+});
+
+describe('group volumes and job blocks', () => {
+  it('have the field types the scheduler reads', () => {
+    expectTypeOf<VolumeRequest>().toEqualTypeOf<{
+      Name: string;
+      Type: string;
+      Source: string;
+      ReadOnly: boolean;
+      Sticky: boolean;
+      AccessMode: string;
+      AttachmentMode: string;
+      PerAlloc: boolean;
+      MountOptions: { FSType: string; MountFlags: string[] | null } | null;
+    }>();
+    expectTypeOf<JobUI>().toEqualTypeOf<{ Description: string; Links: { Label: string; Url: string }[] | null }>();
+    expectTypeOf<JobVersionTag>().toEqualTypeOf<{ Name: string; Description: string; TaggedTime: number }>();
+  });
+
+  it('give the job-file arguments they replaced', () => {
+    expect(Object.keys(hclArgumentsOf(groupTables.VOLUME_REQUEST))).toEqual(['type', 'source', 'read_only', 'sticky', 'access_mode', 'attachment_mode', 'per_alloc']);
+    expect(hclArgumentsOf(groupTables.MOUNT_OPTIONS)).toEqual({ fs_type: { json: 'FSType', type: 'string' }, mount_flags: { json: 'MountFlags', type: 'strings' } });
   });
 });
