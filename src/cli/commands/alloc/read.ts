@@ -1,7 +1,6 @@
 /**
  * What `svc alloc logs` and `svc alloc fs` share: the allocation named by an ID prefix or (-job) by its
- * job, Nomad's -tail/-n/-c options, output that waits for a slow reader, and Ctrl-C ending a follow with
- * exit 0 (as Nomad's commands do).
+ * job, Nomad's -tail/-n/-c options, and output that waits for a slow reader.
  */
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../../../api/http/client.js';
