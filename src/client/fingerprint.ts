@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import type { Driver } from './drivers/driver.js';
 import { nodeDrivers } from './drivers/registry.js';
 import { hostSignalNames } from './drivers/signals.js';
+import { type NodeCgroupOptions, configureNodeCgroups, nodeCgroups } from './cgroups/node-cgroups.js';
 
 export interface FingerprintOptions {
   /** defaults to the host name */
@@ -30,6 +31,8 @@ export interface FingerprintOptions {
   enableMockDriver?: boolean;
   /** replaces the node's drivers (tests) */
   drivers?: Map<string, Driver>;
+  /** the client's `cgroup_parent`, `pids_limit` and `memory_oversubscription` (node-cgroups.ts has the defaults) */
+  cgroups?: Partial<NodeCgroupOptions>;
 }
 
 /** The node's identity: kept in the data dir so the node is the same node after a restart. */
@@ -132,6 +135,10 @@ export async function fingerprintNode(opts: FingerprintOptions): Promise<{ node:
     'nomad.version': VERSION,
     'nomad.advertise.address': httpAddr,
   };
+
+  // Before the drivers: the exec driver's health depends on the cgroups.
+  configureNodeCgroups(opts.cgroups ?? {});
+  Object.assign(attributes, nodeCgroups().attributes());
 
   const drivers: Record<string, DriverInfo> = {};
   const available = opts.drivers ?? nodeDrivers({ enableMockDriver: opts.enableMockDriver });

@@ -486,6 +486,19 @@ export class TaskRunner {
       dirs: this.dirs,
       logConfig: task.LogConfig,
       stateDir: path.join(this.stateRoot, launch),
+      resources: this.resources(task),
+    };
+  }
+
+  /** What the scheduler allocated the task (the task's own ask for an allocation placed without it). */
+  private resources(task: Task): TaskStartRequest['resources'] {
+    const a = this.alloc.AllocatedResources?.Tasks?.[task.Name];
+    const r = task.Resources;
+    return {
+      cpuShares: a?.Cpu.CpuShares || r.CPU,
+      memoryMB: a?.Memory.MemoryMB || r.MemoryMB,
+      memoryMaxMB: a?.Memory.MemoryMaxMB ?? r.MemoryMaxMB ?? 0,
+      cores: a?.Cpu.ReservedCores ?? [],
     };
   }
 

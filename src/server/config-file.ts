@@ -3,6 +3,7 @@
  *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"
  *   datacenter = "dc1"   name = "node-1"   client { enabled = true, node_class = "gpu", meta { rack = "r1" } }
  *   client { servers = ["https://10.0.0.1:4646", "https://10.0.0.2:4646"] }   (read by `svc agent` only)
+ *   client { cgroup_parent = "svc"  pids_limit = 4096  memory_oversubscription = false }
  *   cloud { allow_sha1 = false }   seal { key_file = "/etc/svc/seal.key" }   audit { file = "/var/log/svc/audit.log" }
  *   tls { cert_file = "/etc/svc/tls/server.pem"  key_file = "..."  client_ca_file = "..."  require_client_cert = false  node_client_cert = false }
  *   storage "postgres" { url = "postgres://svc@db.internal/svc" }
@@ -22,7 +23,13 @@ export interface FileConfig {
   logLevel?: LogLevel;
   datacenter?: string;
   name?: string;
-  client?: { enabled?: boolean; nodeClass?: string; meta?: Record<string, string>; servers?: string[] };
+  client?: {
+    enabled?: boolean;
+    nodeClass?: string;
+    meta?: Record<string, string>;
+    servers?: string[];
+    cgroups?: { parent?: string; pidsLimit?: number; memoryOversubscription?: boolean };
+  };
   cloud?: { allowSha1?: boolean };
   tls?: { certFile?: string; keyFile?: string; clientCaFile?: string; requireClientCert?: boolean; nodeClientCert?: boolean };
   seal?: { keyFile?: string };
@@ -32,7 +39,7 @@ export interface FileConfig {
 }
 
 const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server']);
-const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta', 'servers']);
+const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta', 'servers', 'cgroup_parent', 'pids_limit', 'memory_oversubscription']);
 const CLOUD_KNOWN = new Set(['allow_sha1']);
 const TLS_KNOWN = new Set(['cert_file', 'key_file', 'client_ca_file', 'require_client_cert', 'node_client_cert']);
 const SEAL_KNOWN = new Set(['key_file']);
@@ -111,6 +118,7 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
       nodeClass: typed<string>(client.node_class, 'client.node_class', 'string'),
       meta: meta as Record<string, string> | undefined,
       servers: servers as string[] | undefined,
+      cgroups: clientCgroups(client, file),
     };
   }
   const cloud = block('cloud', CLOUD_KNOWN);
@@ -172,4 +180,20 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     out.port = port as number;
   }
   return out;
+}
+
+/** The client's cgroup settings; the parent is one directory name, since it sits beneath the node's own cgroup. */
+function clientCgroups(client: Record<string, unknown>, file: string): NonNullable<NonNullable<FileConfig['client']>['cgroups']> | undefined {
+  const parent = single(client.cgroup_parent);
+  const pids = single(client.pids_limit);
+  const oversub = single(client.memory_oversubscription);
+  if (parent === undefined && pids === undefined && oversub === undefined) return undefined;
+  if (parent !== undefined && (typeof parent !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(parent) || parent === '.' || parent === '..')) {
+    throw new UsageError(`config file ${file}: "client.cgroup_parent" must be one directory name (letters, digits, "_", "-", "."), such as "svc"`);
+  }
+  if (pids !== undefined && (typeof pids !== 'number' || !Number.isInteger(pids) || pids < 0)) {
+    throw new UsageError(`config file ${file}: "client.pids_limit" must be a whole number of processes (0 for no limit)`);
+  }
+  if (oversub !== undefined && typeof oversub !== 'boolean') throw new UsageError(`config file ${file}: "client.memory_oversubscription" must be a boolean`);
+  return { parent: parent as string | undefined, pidsLimit: pids as number | undefined, memoryOversubscription: oversub as boolean | undefined };
 }

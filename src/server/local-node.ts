@@ -9,6 +9,7 @@ import type { Services } from './services.js';
 import { authorizeNodeSecret } from '../scheduler/state/nodes.js';
 import { IN_PROCESS, recordHolder } from '../cluster/node-holders.js';
 import { fingerprintNode } from '../client/fingerprint.js';
+import type { NodeCgroupOptions } from '../client/cgroups/node-cgroups.js';
 import { NodeAgent } from '../client/node-agent.js';
 
 export interface LocalNodeOptions {
@@ -20,6 +21,8 @@ export interface LocalNodeOptions {
   enableMockDriver?: boolean;
   /** stop every task when the server stops (dev mode, tests); otherwise tasks outlive a restart */
   stopTasksOnShutdown?: boolean;
+  /** the client's cgroup settings: `cgroup_parent`, `pids_limit`, `memory_oversubscription` */
+  cgroups?: Partial<NodeCgroupOptions>;
 }
 
 /** `server` is where the node reaches the server's API, and the TLS it does that with. */
@@ -33,6 +36,7 @@ export async function startLocalNode(services: Services, server: { address: stri
     meta: opts.meta ?? {},
     httpAddr: new URL(server.address).host,
     enableMockDriver: opts.enableMockDriver ?? false,
+    cgroups: opts.cgroups,
   });
   await authorizeNodeSecret(services.store, node.ID, secret);
   const agent = new NodeAgent({

@@ -5,6 +5,8 @@
 import type { LogConfig } from '../../scheduler/structs/task.js';
 import type { TaskDirs } from '../task-dir.js';
 import type { ExecProcessSpec } from '../exec/session.js';
+import type { TaskCgroup } from '../cgroups/cgroup.js';
+import type { TaskResources } from '../cgroups/node-cgroups.js';
 
 export interface DriverFingerprint {
   detected: boolean;
@@ -25,6 +27,8 @@ export interface TaskStartRequest {
   logConfig: LogConfig;
   /** a directory private to this launch of the task, where the driver keeps what it needs to recover it */
   stateDir: string;
+  /** what the scheduler allocated the task: the limits its cgroup holds it to */
+  resources: TaskResources;
 }
 
 /** How a task ended. `exitCode` is 128 + signal number when a signal ended it, as a shell reports it. */
@@ -38,6 +42,8 @@ export interface ExitResult {
 
 export interface DriverHandle {
   readonly pid: number;
+  /** the task's cgroup, for its resource usage; undefined when the node has none for it */
+  readonly cgroup?: TaskCgroup;
   /** resolves once, when the task has ended */
   wait(): Promise<ExitResult>;
   signal(signal: string): Promise<void>;

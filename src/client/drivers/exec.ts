@@ -1,7 +1,10 @@
 /**
  * exec: the task runs in its own pid, mount, ipc and uts namespaces, chrooted into its task root (see
- * task-root.ts). Only where the host lets us create those namespaces: otherwise the driver is reported
- * undetected with the reason, so the scheduler places no exec task here and users can see why.
+ * task-root.ts), and in a cgroup of its own that holds it to its `resources` (memory, CPU weight,
+ * reserved cores) and to the node's pids limit. Only where the host lets us create those namespaces:
+ * otherwise the driver is reported undetected with the reason, so the scheduler places no exec task
+ * here and users can see why. A node without usable cgroups reports the driver unhealthy, for the same
+ * reason: its tasks would run unlimited.
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -13,6 +16,8 @@ import { logSpec } from './raw-exec.js';
 import { DEFAULT_TASK_PATH, checkCommandInRoot, prepareTaskRoot } from './task-root.js';
 import type { ExecProcessSpec } from '../exec/session.js';
 import { ExecCommandError } from '../errors.js';
+import { nodeCgroups } from '../cgroups/node-cgroups.js';
+import { prepareTaskCgroup } from './task-cgroup.js';
 
 const run = promisify(execFile);
 
@@ -54,10 +59,16 @@ export class ExecDriver implements Driver {
   /** `tools` overrides where unshare, chroot and mount are (tests use it to see a host without them). */
   constructor(private readonly tools: Partial<ExecTools> = {}) {}
 
-  /** Probed once per process: whether namespaces can be created does not change while we run. */
-  fingerprint(): Promise<DriverFingerprint> {
+  /**
+   * Namespaces are probed once per process: whether they can be created does not change while we run.
+   * The cgroups are the node's as configured now.
+   */
+  async fingerprint(): Promise<DriverFingerprint> {
     this.probe ??= this.detect();
-    return this.probe;
+    const fp = await this.probe;
+    const cgroups = nodeCgroups();
+    if (!fp.healthy || !cgroups.problem) return fp;
+    return { ...fp, healthy: false, description: `exec driver unhealthy: tasks cannot be held to their resources: ${cgroups.problem}` };
   }
 
   private resolveTools(): ExecTools | string {
@@ -96,6 +107,8 @@ export class ExecDriver implements Driver {
     const { cwd, env } = insideRoot(req);
     checkCommandInRoot(req.dirs, command, cwd, env.PATH);
     const mounts = await prepareTaskRoot(req.dirs);
+    const cgroup = await prepareTaskCgroup(req, { pidsLimit: true, oomScoreAdj: 0 });
+    if (!cgroup) throw new DriverStartError(fp.description, false);
     return launchExecutor(req.stateDir, {
       taskName: req.taskName,
       command,
@@ -104,7 +117,8 @@ export class ExecDriver implements Driver {
       env,
       logs: logSpec(req),
       isolation: { ...tools, root: req.dirs.root, mounts },
-    });
+      cgroup: cgroup.spec,
+    }, cgroup);
   }
 
   /**

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readJsonIfExists, writeJsonAtomic } from '../atomic-file.js';
 import { executorPath } from '../executor/locate.js';
+import type { TaskCgroup } from '../cgroups/cgroup.js';
+import { nodeCgroups, taskCgroupId } from '../cgroups/node-cgroups.js';
 import { DriverStartError, type DriverHandle, type ExitResult } from './driver.js';
 import { isSameProcessAlive, killQuietly } from './proc.js';
 import { normalizeSignal } from './signals.js';
@@ -31,6 +33,21 @@ export interface LaunchSpec {
   env: Record<string, string>;
   logs: { disabled: boolean; dir: string; maxFiles: number; maxFileSizeBytes: number };
   isolation?: Isolation;
+  /**
+   * The task's cgroup: the process that becomes the task writes its pid to each file and sets its
+   * oom_score_adj before it execs the command (see executor.cjs).
+   */
+  cgroup?: { procsFiles: string[]; oomScoreAdj: number };
+}
+
+/** What a launch records of its cgroup, to find it again after a restart. */
+export interface LaunchCgroup {
+  allocId: string;
+  taskName: string;
+  /** the cores the task holds for itself, taken out of the shared pool again on reattach */
+  cores: number[];
+  /** the hard memory limit, for the OOM message */
+  memoryBytes?: number;
 }
 
 interface ExecutorState {
@@ -61,6 +78,7 @@ function files(stateDir: string) {
     exit: path.join(stateDir, 'exit.json'),
     initPid: path.join(stateDir, 'init-pid.json'),
     initResult: path.join(stateDir, 'init-result.json'),
+    cgroup: path.join(stateDir, 'cgroup.json'),
   };
 }
 type ExecutorFiles = ReturnType<typeof files>;
@@ -76,6 +94,8 @@ class ExecutorHandle implements DriverHandle {
     private readonly f: ExecutorFiles,
     private readonly st: ExecutorState,
     child?: ChildProcess,
+    readonly cgroup?: TaskCgroup,
+    private readonly cgroupInfo?: LaunchCgroup,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
     // Polling covers an executor that is not our child (after a restart); the exit event makes ours prompt.
@@ -97,13 +117,28 @@ class ExecutorHandle implements DriverHandle {
     exit ??= readJsonIfExists<ExitFile>(this.f.exit);
     this.finished = true;
     clearInterval(this.timer);
-    this.finish(
-      exit
-        ? { exitCode: exit.exitCode, signal: exit.signal, oomKilled: false, err: exit.err ?? exit.startError }
-        : { exitCode: 0, signal: 0, oomKilled: false, err: 'executor exited without recording how the task ended' },
-    );
+    const result: ExitResult = exit
+      ? { exitCode: exit.exitCode, signal: exit.signal, oomKilled: false, err: exit.err ?? exit.startError }
+      : { exitCode: 0, signal: 0, oomKilled: false, err: 'executor exited without recording how the task ended' };
+    void this.endCgroup(result).then(() => this.finish(result));
   }
 
+  /**
+   * The task has ended: what it left running in its cgroup (a daemon it double-forked) goes with it,
+   * and the cgroup is removed, once its OOM counter is read.
+   */
+  private async endCgroup(result: ExitResult): Promise<void> {
+    const cg = this.cgroup;
+    if (!cg) return;
+    try {
+      if (cg.oomKilled() && (result.signal === 9 || result.exitCode === 137)) {
+        Object.assign(result, { oomKilled: true, exitCode: 137, signal: 9, err: oomMessage(this.cgroupInfo?.memoryBytes) });
+      }
+      await nodeCgroups().remove(cg);
+    } catch {
+      // a cgroup removed by hand, or one the kernel still holds: the task's end stands either way
+    }
+  }
   wait(): Promise<ExitResult> {
     return this.done;
   }
@@ -128,6 +163,8 @@ class ExecutorHandle implements DriverHandle {
     grace.abort();
     this.killWaits.delete(grace);
     if (!exited && !this.finished) {
+      // The cgroup holds every process of the task, those that left its process group too.
+      if (this.cgroup) await this.cgroup.killAll().catch(() => undefined);
       if (this.st.pgid > 0) killQuietly(-this.st.pgid, 'SIGKILL');
       if (this.taskAlive()) killQuietly(this.st.taskPid, 'SIGKILL');
     }
@@ -141,10 +178,28 @@ class ExecutorHandle implements DriverHandle {
   }
 }
 
-/** Starts the executor and resolves once the task runs (or has already ended); rejects when it could not start. */
-export async function launchExecutor(stateDir: string, spec: LaunchSpec): Promise<DriverHandle> {
+/** Nomad's words for an OOM kill, with the limit the task reached. */
+function oomMessage(memoryBytes: number | undefined): string {
+  return memoryBytes ? `OOM Killed (memory limit ${Math.round(memoryBytes / (1024 * 1024))} MiB)` : 'OOM Killed';
+}
+
+/**
+ * Starts the executor and resolves once the task runs (or has already ended); rejects when it could not
+ * start. `cgroup` is the task's, already created with its limits: it is removed when the launch fails.
+ */
+export async function launchExecutor(stateDir: string, spec: LaunchSpec, cgroup?: { cg: TaskCgroup; info: LaunchCgroup }): Promise<DriverHandle> {
+  try {
+    return await launch(stateDir, spec, cgroup);
+  } catch (err) {
+    if (cgroup) await nodeCgroups().remove(cgroup.cg).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function launch(stateDir: string, spec: LaunchSpec, cgroup?: { cg: TaskCgroup; info: LaunchCgroup }): Promise<DriverHandle> {
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const f = files(stateDir);
+  if (cgroup) writeJsonAtomic(f.cgroup, cgroup.info);
   const isolation = spec.isolation && { ...spec.isolation, initPidFile: f.initPid, initResultFile: f.initResult };
   writeJsonAtomic(f.spec, { ...spec, isolation, stateFile: f.state, exitFile: f.exit });
 
@@ -165,7 +220,7 @@ export async function launchExecutor(stateDir: string, spec: LaunchSpec): Promis
     // A command that cannot be run will not become runnable by retrying.
     if (exit?.startError) throw new DriverStartError(`failed to launch command with executor: ${exit.startError}`, false);
     const state = readJsonIfExists<ExecutorState>(f.state);
-    if (state && (exit || state.taskPid > 0)) return new ExecutorHandle(f, state, child);
+    if (state && (exit || state.taskPid > 0)) return new ExecutorHandle(f, state, child, cgroup?.cg, cgroup?.info);
     if (exited) throw new DriverStartError('executor exited before starting the task', true);
     if (Date.now() > deadline) {
       killQuietly(-child.pid!, 'SIGKILL');
@@ -185,6 +240,12 @@ export function reattachExecutor(stateDir: string): DriverHandle | undefined {
   if (!state) return undefined;
   // Liveness first: the executor writes the exit file before it exits, so one found gone has written
   // whatever it was going to. Read the other way round, a task ending just then would count as lost.
-  if (!isSameProcessAlive(state.executorPid, state.executorStartTime) && !readJsonIfExists<ExitFile>(f.exit)) return undefined;
-  return new ExecutorHandle(f, state);
+  const info = readJsonIfExists<LaunchCgroup>(f.cgroup);
+  const cg = info && nodeCgroups().open(taskCgroupId(info.allocId, info.taskName), info.cores);
+  if (!isSameProcessAlive(state.executorPid, state.executorStartTime) && !readJsonIfExists<ExitFile>(f.exit)) {
+    // Lost: whatever of it still runs is nobody's to follow.
+    if (cg) void nodeCgroups().remove(cg).catch(() => undefined);
+    return undefined;
+  }
+  return new ExecutorHandle(f, state, undefined, cg, info);
 }

@@ -1,9 +1,15 @@
-/** raw_exec: the task is a plain host process, run by the executor with the server's user and no isolation. */
+/**
+ * raw_exec: the task is a plain host process, run by the executor with the server's user and no
+ * isolation. Where the node has cgroups it runs in one of its own, as Nomad's raw_exec does on Linux:
+ * for its resource usage, for a stop that takes every process it started, and for the memory and CPU
+ * its `resources` block asks for; no pids limit (Nomad's raw_exec sets none).
+ */
 import path from 'node:path';
 import { type Driver, type DriverFingerprint, type DriverHandle, type TaskStartRequest, configString, configStringList } from './driver.js';
 import { type LaunchSpec, launchExecutor, reattachExecutor } from './executor-handle.js';
 import type { ExecProcessSpec } from '../exec/session.js';
 import { resolveCommand } from '../exec/resolve-command.js';
+import { oomScoreAdj, prepareTaskCgroup } from './task-cgroup.js';
 
 /** The executor's log settings from the task's `logs` block. */
 export function logSpec(req: TaskStartRequest): LaunchSpec['logs'] {
@@ -28,7 +34,8 @@ export class RawExecDriver implements Driver {
   async start(req: TaskStartRequest): Promise<DriverHandle> {
     const command = configString(req.config, 'command', true)!;
     const args = configStringList(req.config, 'args');
-    return launchExecutor(req.stateDir, { taskName: req.taskName, command, args, cwd: workDir(req), env: req.env, logs: logSpec(req) });
+    const cgroup = await prepareTaskCgroup(req, { pidsLimit: false, oomScoreAdj: oomScoreAdj(req.config) });
+    return launchExecutor(req.stateDir, { taskName: req.taskName, command, args, cwd: workDir(req), env: req.env, logs: logSpec(req), cgroup: cgroup?.spec }, cgroup);
   }
 
   execCommand(req: TaskStartRequest, _handle: DriverHandle, command: string[]): ExecProcessSpec {

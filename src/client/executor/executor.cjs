@@ -23,6 +23,52 @@ const { constants } = require('node:os');
 /** Signals passed on to the task. SIGKILL and SIGSTOP cannot be caught, so the server sends those itself. */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGWINCH', 'SIGALRM', 'SIGCONT'];
 
+/**
+ * Puts the task into its cgroup before it runs: this shell is the process that becomes the task (it
+ * execs the command, keeping its pid), so it writes its own pid to each cgroup.procs file, sets the
+ * task's oom_score_adj, and only then execs. Nothing of the task runs outside the cgroup, not even for
+ * an instant, and every process it forks is born inside. The executor itself stays out: its memory
+ * does not count against the task's limit, and an OOM kill never takes the process that records it.
+ * (The kernel reads a pid written to cgroup.procs in the writer's pid namespace, so `$$` is right
+ * inside the exec driver's namespace too.)
+ *
+ *   sh -c JOIN_CGROUP sh <oom_score_adj> <procs file>... -- <command> <args>...
+ */
+const JOIN_CGROUP = [
+  'adj=$1; shift',
+  'while [ "$1" != -- ]; do echo $$ > "$1" || { echo "svc: could not join the task\'s cgroup ($1)" >&2; exit 125; }; shift; done',
+  'shift',
+  'echo "$adj" > /proc/self/oom_score_adj 2>/dev/null',
+  'exec "$@"',
+].join('\n');
+
+/** The command and arguments that run `command` inside the spec's cgroup, or as it is without one. */
+function inCgroup(spec, command, args) {
+  if (!spec.cgroup) return [command, args];
+  return ['/bin/sh', ['-c', JOIN_CGROUP, 'sh', String(spec.cgroup.oomScoreAdj), ...spec.cgroup.procsFiles, '--', command, ...args]];
+}
+
+/**
+ * What the command names, found as spawn would find it, so that a missing command is reported as one
+ * (with Go's words) rather than as the wrapping shell's exit status.
+ */
+function resolveCommand(command, cwd, envPath) {
+  const candidates = command.includes('/') ? [path.resolve(cwd, command)] : (envPath || '').split(':').filter(Boolean).map((d) => path.resolve(cwd, d, command));
+  let denied = false;
+  for (const c of candidates) {
+    try {
+      if (!fs.statSync(c).isFile()) continue;
+      fs.accessSync(c, fs.constants.X_OK);
+      return c;
+    } catch (err) {
+      if (err.code === 'EACCES') denied = true;
+    }
+  }
+  const err = new Error(denied ? 'permission denied' : 'not found');
+  err.code = denied ? 'EACCES' : 'ENOENT';
+  throw err;
+}
+
 /** How long to keep reading output after the task exits, for a grandchild that still holds the pipes. */
 const DRAIN_MS = 1000;
 
@@ -166,13 +212,22 @@ async function runExecutor(specPath) {
     writeJsonAtomic(spec.exitFile, { startError: `chdir ${spec.cwd}: no such file or directory`, exitCode: 0, signal: 0, finishedAt: new Date().toISOString() });
     process.exit(0);
   }
+  let program = spec.command;
+  if (!iso && spec.cgroup) {
+    try {
+      program = resolveCommand(spec.command, spec.cwd, spec.env.PATH);
+    } catch (err) {
+      writeJsonAtomic(spec.exitFile, { startError: launchError(err, spec.command), exitCode: 0, signal: 0, finishedAt: new Date().toISOString() });
+      process.exit(0);
+    }
+  }
   const child = iso
     ? spawn(iso.unshare, ['--fork', '--pid', '--mount', '--ipc', '--uts', '--kill-child', '--', process.execPath, __filename, '--init', specPath], {
         detached: true,
         stdio,
         env: { PATH: process.env.PATH || '/usr/sbin:/usr/bin:/sbin:/bin' },
       })
-    : spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio });
+    : spawn(...inCgroup(spec, program, spec.args), { cwd: spec.cwd, env: spec.env, detached: true, stdio });
 
   let exited = false;
   let launchFailure = '';
@@ -241,7 +296,7 @@ function runInit(specPath) {
   writeJsonAtomic(iso.initPidFile, { hostPid: Number(fs.readlinkSync('/proc/self')) });
 
   const script = 'cd -- "$1" || exit 126; shift; exec "$@"';
-  const child = spawn(iso.chroot, [iso.root, '/bin/sh', '-c', script, 'sh', spec.cwd, spec.command, ...spec.args], {
+  const child = spawn(...inCgroup(spec, iso.chroot, [iso.root, '/bin/sh', '-c', script, 'sh', spec.cwd, spec.command, ...spec.args]), {
     env: spec.env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
