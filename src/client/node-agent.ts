@@ -5,7 +5,7 @@
  * a tunnel open to its server, through which the server reaches its allocations (signal, exec, files).
  */
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientTls } from '../api/http/tls.js';
 import type { Logger } from '../shared/log.js';
@@ -23,6 +23,10 @@ import { oneLine, ServerPool } from './server-pool.js';
 import type { AllocFs } from '../scheduler/wire/alloc-fs.js';
 import { localAllocFs } from './fs/local-alloc-fs.js';
 import type { TunnelClient } from './tunnel/tunnel-client.js';
+import type { AllocResourceUsage, HostStats } from '../scheduler/wire/resource-usage.js';
+import { AllocStats } from './stats/alloc-stats.js';
+import { HostStatsReader } from './stats/host-stats.js';
+import { procTreeSource } from './stats/proc-tree.js';
 
 export interface NodeAgentOptions {
   node: Node;
@@ -94,6 +98,8 @@ export class NodeAgent implements LocalNodeControl {
    * a server to answer them (one that accepted the connection may never answer).
    */
   private readonly stopping = new AbortController();
+  private readonly stats: AllocStats;
+  private readonly host: HostStatsReader;
   private leaving = false;
   private left!: () => void;
   private readonly tasksLeft = new Promise<void>((resolve) => (this.left = resolve));
@@ -102,6 +108,9 @@ export class NodeAgent implements LocalNodeControl {
 
   constructor(private readonly opts: NodeAgentOptions) {
     this.api = new ServerPool(opts.servers, opts.serverTls, opts.log);
+    const mhzPerCore = Number(opts.node.Attributes['cpu.frequency']) || 0;
+    this.stats = new AllocStats(mhzPerCore);
+    this.host = new HostStatsReader(opts.allocsDir, mhzPerCore);
   }
 
   get nodeId(): string {
@@ -204,6 +213,18 @@ export class NodeAgent implements LocalNodeControl {
 
   async setPauseState(allocId: string, task: string, state: PauseRequest): Promise<void> {
     this.runner(allocId).setPauseState(task, state);
+  }
+
+  /** The usage of the allocation's running tasks, from each task's cgroup or else its process tree. */
+  async allocStats(allocId: string): Promise<AllocResourceUsage> {
+    const sources = Object.fromEntries(Object.entries(this.runner(allocId).liveTasks()).map(([name, task]) => [name, procTreeSource(task.pid)]));
+    this.stats.prune(new Set(this.runners.keys()));
+    return this.stats.read(allocId, sources);
+  }
+
+  async hostStats(): Promise<HostStats> {
+    await mkdir(this.opts.allocsDir, { recursive: true });
+    return this.host.read();
   }
 
   /** An allocation this node no longer runs has no check results. */

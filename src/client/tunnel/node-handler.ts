@@ -35,6 +35,8 @@ const calls: Record<CallMethod, (c: NodeControl, allocId: string, args: Args) =>
   pauseState: (c, id, [task]) => c.pauseState(id, task as string),
   setPauseState: (c, id, [task, state]) => c.setPauseState(id, task as string, state as PauseRequest),
   checks: (c, id) => c.checks(id),
+  allocStats: (c, id) => c.allocStats(id),
+  hostStats: (c) => c.hostStats(),
   ls: (c, id, [path]) => c.files(id).ls(path as string),
   stat: (c, id, [path]) => c.files(id).stat(path as string),
 };

@@ -28,6 +28,7 @@ import type { WsRouteDef } from './ws-route.js';
 import { systemRoutes } from './system-endpoint.js';
 import { serviceRoutes } from './service-endpoint.js';
 import { allocChecksRoutes } from './alloc-checks-endpoint.js';
+import { clientStatsRoutes } from './client-stats-endpoint.js';
 import { statusRoutes } from './status-endpoint.js';
 import { agentHealthRoutes } from './agent-health-endpoint.js';
 import { aclTokenSelfRoutes } from './acl-token-self-endpoint.js';
@@ -62,6 +63,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...systemRoutes,
   ...serviceRoutes,
   ...allocChecksRoutes,
+  ...clientStatsRoutes,
   ...statusRoutes,
   ...agentHealthRoutes,
   ...aclTokenSelfRoutes,

@@ -11,7 +11,7 @@ import { text } from 'node:stream/consumers';
 import { WebSocket } from 'ws';
 import { POLL_MS, type AllocFs } from '../wire/alloc-fs.js';
 import type { StreamEvent } from '../wire/stream-frames.js';
-import { decodeEvent, DIAL_TIMEOUT_MS, NodeAnswer, tunnelPaths, type CallMethod } from '../wire/tunnel-protocol.js';
+import { decodeEvent, DIAL_TIMEOUT_MS, NODE_ITSELF, NodeAnswer, tunnelPaths, type CallMethod } from '../wire/tunnel-protocol.js';
 import { InternalError } from '../../shared/errors.js';
 
 /** How long the node has to answer a request on a data connection (its body may then take its time). */
@@ -116,6 +116,8 @@ export function tunnelNodeControl(nodeId: string, dial: Dial): NodeControl {
     pauseState: (allocId, task) => call('pauseState', allocId, [task]),
     setPauseState: (allocId, task, state) => call('setPauseState', allocId, [task, state]),
     checks: (allocId) => call('checks', allocId, []),
+    allocStats: (allocId) => call('allocStats', allocId, []),
+    hostStats: () => call('hostStats', NODE_ITSELF, []),
     files,
     exec: async (allocId, request) => {
       const socket = await dial();

@@ -7,6 +7,7 @@ import type { AllocCheckResults } from './check-result.js';
 import type { AllocFs } from './alloc-fs.js';
 import type { ExecRequest, PreparedExec } from './exec.js';
 import type { PauseRequest, ScheduleState } from './schedule-state.js';
+import type { AllocResourceUsage, HostStats } from './resource-usage.js';
 
 export interface NodeControl {
   signal(allocId: string, signal: string, task?: string): Promise<void>;
@@ -21,6 +22,10 @@ export interface NodeControl {
   setPauseState(allocId: string, task: string, state: PauseRequest): Promise<void>;
   /** the latest results of the allocation's service checks, by check ID; empty when the node does not run it */
   checks(allocId: string): Promise<AllocCheckResults>;
+  /** the resource usage of the allocation's running tasks; 404 when the node does not run it */
+  allocStats(allocId: string): Promise<AllocResourceUsage>;
+  /** the host's memory, CPUs, disks and uptime */
+  hostStats(): Promise<HostStats>;
 }
 
 /** A node in this server's process, whose allocation directories are on this machine. */

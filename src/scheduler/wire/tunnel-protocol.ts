@@ -40,7 +40,10 @@ export interface DialMessage {
 }
 
 /** The methods `POST /call/:method/:alloc_id` answers. */
-export const CALLS = ['signal', 'restart', 'pauseState', 'setPauseState', 'checks', 'ls', 'stat'] as const;
+export const CALLS = ['signal', 'restart', 'pauseState', 'setPauseState', 'checks', 'allocStats', 'hostStats', 'ls', 'stat'] as const;
+
+/** The `:alloc_id` of a call about the node itself (hostStats). */
+export const NODE_ITSELF = '-';
 export type CallMethod = (typeof CALLS)[number];
 
 export const tunnelPaths = {
