@@ -21,6 +21,7 @@ import {
   LIFECYCLE,
   LOG_CONFIG,
   SECRET as SECRET_FIELDS,
+  TASK as TASK_FIELDS,
   TEMPLATE as TEMPLATE_FIELDS,
   TEMPLATE_WAIT,
   VAULT as VAULT_FIELDS,
@@ -344,18 +345,7 @@ const ARTIFACT: Schema = {
 };
 
 const TASK: Schema = {
-  attrs: {
-    driver: a('Driver'),
-    user: a('User'),
-    kill_timeout: a('KillTimeout', 'duration'),
-    kill_signal: a('KillSignal'),
-    shutdown_delay: a('ShutdownDelay', 'duration'),
-    leader: a('Leader', 'bool'),
-    kind: a('Kind'),
-    env: a('Env', 'stringMap'),
-    meta: a('Meta', 'stringMap'),
-    config: a('Config', 'any'),
-  },
+  attrs: hclArgumentsOf(TASK_FIELDS),
   blocks: {
     config: { json: 'Config', schema: 'freeform' },
     env: { json: 'Env', schema: 'stringMap' },

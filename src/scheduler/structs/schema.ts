@@ -8,20 +8,8 @@ import { schemaOf, type Schema } from '../wire/job/fields.js';
 import { SERVICE as SERVICE_FIELDS } from '../wire/job/service.js';
 import { VOLUME_REQUEST } from '../wire/job/group.js';
 import { JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
-import {
-  ACTION,
-  ARTIFACT,
-  DISPATCH_PAYLOAD,
-  IDENTITY,
-  LIFECYCLE,
-  LOG_CONFIG,
-  SECRET,
-  TASK_SCHEDULE,
-  TEMPLATE,
-  VAULT,
-  VOLUME_MOUNT,
-} from '../wire/job/task.js';
-import { NETWORK as NETWORK_FIELDS, RESOURCES as RESOURCES_FIELDS } from '../wire/job/resources.js';
+import { TASK as TASK_FIELDS } from '../wire/job/task.js';
+import { NETWORK as NETWORK_FIELDS } from '../wire/job/resources.js';
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS } from '../wire/job/placement.js';
 import {
   DISCONNECT,
@@ -44,40 +32,7 @@ const UPDATE = schemaOf(UPDATE_FIELDS);
 const MIGRATE = schemaOf(MIGRATE_FIELDS);
 const NETWORK = schemaOf(NETWORK_FIELDS);
 const SERVICE = schemaOf(SERVICE_FIELDS);
-const RESOURCES = schemaOf(RESOURCES_FIELDS);
-const TASK: Schema = {
-  Name: 'string',
-  Driver: 'string',
-  User: 'string',
-  Config: 'object',
-  Env: 'stringMap',
-  Services: { list: SERVICE },
-  Vault: { obj: schemaOf(VAULT) },
-  Consul: 'object',
-  Templates: { list: schemaOf(TEMPLATE) },
-  Constraints: { list: CONSTRAINT },
-  Affinities: { list: AFFINITY },
-  Resources: { obj: RESOURCES },
-  RestartPolicy: { obj: RESTART },
-  DispatchPayload: { obj: schemaOf(DISPATCH_PAYLOAD) },
-  Lifecycle: { obj: schemaOf(LIFECYCLE) },
-  Meta: 'stringMap',
-  KillTimeout: 'duration',
-  LogConfig: { obj: schemaOf(LOG_CONFIG) },
-  Artifacts: { list: schemaOf(ARTIFACT) },
-  Leader: 'bool',
-  ShutdownDelay: 'duration',
-  VolumeMounts: { list: schemaOf(VOLUME_MOUNT) },
-  ScalingPolicies: 'any',
-  KillSignal: 'string',
-  Kind: 'string',
-  CSIPluginConfig: 'object',
-  Identity: { obj: schemaOf(IDENTITY) },
-  Identities: { list: schemaOf(IDENTITY) },
-  Actions: { list: schemaOf(ACTION) },
-  Schedule: { obj: schemaOf(TASK_SCHEDULE) },
-  Secrets: { list: schemaOf(SECRET) },
-};
+const TASK = schemaOf(TASK_FIELDS);
 const SCALING = schemaOf(SCALING_FIELDS);
 const GROUP: Schema = {
   Name: 'string',

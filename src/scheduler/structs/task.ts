@@ -1,4 +1,4 @@
-/** A task: one process (or container) run by a driver, and its per-task blocks (declared by their field tables). */
+/** A task: one process (or container) run by a driver, and its per-task blocks, as their field tables declare them. */
 import { defaultsOf, type StructOf } from '../wire/job/fields.js';
 import {
   ACTION,
@@ -9,15 +9,12 @@ import {
   LIFECYCLE,
   LOG_CONFIG,
   SECRET,
+  TASK,
   TASK_SCHEDULE,
   TEMPLATE,
   VAULT,
   VOLUME_MOUNT,
 } from '../wire/job/task.js';
-import type { Affinity, Constraint } from './constraint.js';
-import type { RestartPolicy } from './policies.js';
-import type { Resources } from './resources.js';
-import type { Service } from './service.js';
 
 export type TaskLifecycle = StructOf<typeof LIFECYCLE>;
 export type LogConfig = StructOf<typeof LOG_CONFIG>;
@@ -32,41 +29,9 @@ export type VolumeMount = StructOf<typeof VOLUME_MOUNT>;
 export type TaskAction = StructOf<typeof ACTION>;
 export type TaskSchedule = StructOf<typeof TASK_SCHEDULE>;
 
-export interface Task {
-  Name: string;
-  Driver: string;
-  User: string;
-  Config: Record<string, unknown> | null;
-  Env: Record<string, string> | null;
-  Services: Service[] | null;
-  Vault: Vault | null;
-  Consul: Record<string, unknown> | null;
-  Templates: Template[] | null;
-  Constraints: Constraint[] | null;
-  Affinities: Affinity[] | null;
-  Resources: Resources;
-  RestartPolicy: RestartPolicy;
-  DispatchPayload: DispatchPayloadConfig | null;
-  Lifecycle: TaskLifecycle | null;
-  Meta: Record<string, string> | null;
-  KillTimeout: number;
-  LogConfig: LogConfig;
-  Artifacts: TaskArtifact[] | null;
-  Leader: boolean;
-  ShutdownDelay: number;
-  VolumeMounts: VolumeMount[] | null;
-  ScalingPolicies: Record<string, unknown>[] | null;
-  KillSignal: string;
-  Kind: string;
-  CSIPluginConfig: Record<string, unknown> | null;
-  Identity: WorkloadIdentity | null;
-  Identities: WorkloadIdentity[] | null;
-  Actions: TaskAction[] | null;
-  Schedule: TaskSchedule | null;
-  Secrets: Secret[] | null;
-}
+export type Task = StructOf<typeof TASK>;
 
-export const DEFAULT_KILL_TIMEOUT = 5_000_000_000;
+export const DEFAULT_KILL_TIMEOUT = TASK.KillTimeout.default;
 
 export function defaultLogConfig(): LogConfig {
   return defaultsOf(LOG_CONFIG);

@@ -14,6 +14,7 @@ import type { VolumeRequest } from '../../../src/scheduler/structs/task-group.js
 import type { JobUI, JobVersionTag } from '../../../src/scheduler/structs/job.js';
 import { defaultLogConfig } from '../../../src/scheduler/structs/task.js';
 import type {
+  Task,
   ChangeScript,
   DispatchPayloadConfig,
   LogConfig,
@@ -473,5 +474,60 @@ describe('group volumes and job blocks', () => {
   it('give the job-file arguments they replaced', () => {
     expect(Object.keys(hclArgumentsOf(groupTables.VOLUME_REQUEST))).toEqual(['type', 'source', 'read_only', 'sticky', 'access_mode', 'attachment_mode', 'per_alloc']);
     expect(hclArgumentsOf(groupTables.MOUNT_OPTIONS)).toEqual({ fs_type: { json: 'FSType', type: 'string' }, mount_flags: { json: 'MountFlags', type: 'strings' } });
+  });
+});
+
+describe('task', () => {
+  it('has the field types the scheduler reads', () => {
+    expectTypeOf<Task>().toEqualTypeOf<{
+      Name: string;
+      Driver: string;
+      User: string;
+      Config: Record<string, unknown> | null;
+      Env: Record<string, string> | null;
+      Services: Service[] | null;
+      Vault: Vault | null;
+      Consul: Record<string, unknown> | null;
+      Templates: Template[] | null;
+      Constraints: Constraint[] | null;
+      Affinities: Affinity[] | null;
+      Resources: Resources;
+      RestartPolicy: RestartPolicy;
+      DispatchPayload: DispatchPayloadConfig | null;
+      Lifecycle: TaskLifecycle | null;
+      Meta: Record<string, string> | null;
+      KillTimeout: number;
+      LogConfig: LogConfig;
+      Artifacts: TaskArtifact[] | null;
+      Leader: boolean;
+      ShutdownDelay: number;
+      VolumeMounts: VolumeMount[] | null;
+      ScalingPolicies: Record<string, unknown>[] | null;
+      KillSignal: string;
+      Kind: string;
+      CSIPluginConfig: Record<string, unknown> | null;
+      Identity: WorkloadIdentity | null;
+      Identities: WorkloadIdentity[] | null;
+      Actions: TaskAction[] | null;
+      Schedule: TaskSchedule | null;
+      Secrets: Secret[] | null;
+    }>();
+  });
+
+  it('takes free-form config as it evaluates in a job file', () => {
+    expect(hclArgumentsOf(taskTables.TASK)).toEqual({
+      driver: { json: 'Driver', type: 'string' },
+      user: { json: 'User', type: 'string' },
+      config: { json: 'Config', type: 'any' },
+      env: { json: 'Env', type: 'stringMap' },
+      meta: { json: 'Meta', type: 'stringMap' },
+      kill_timeout: { json: 'KillTimeout', type: 'duration' },
+      leader: { json: 'Leader', type: 'bool' },
+      shutdown_delay: { json: 'ShutdownDelay', type: 'duration' },
+      kill_signal: { json: 'KillSignal', type: 'string' },
+      kind: { json: 'Kind', type: 'string' },
+    });
+    expect(schemaOf(taskTables.TASK).Config).toBe('object');
+    expect(schemaOf(taskTables.TASK).ScalingPolicies).toBe('any');
   });
 });

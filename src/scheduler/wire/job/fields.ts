@@ -45,6 +45,8 @@ export interface Field<K extends FieldKind = FieldKind> {
   readonly kind: K;
   /** The job-file argument that sets the field; absent when job files cannot set it. */
   readonly hcl?: string;
+  /** What the argument's value is converted to, when not the field's kind (free-form config taken as it evaluates). */
+  readonly hclType?: HclArgument['type'];
   readonly default?: unknown;
   /** The values the field accepts (checked by the job's validation, which words the error). */
   readonly oneOf?: readonly string[];
@@ -61,6 +63,11 @@ export type Table = { readonly [json: string]: Field };
 
 export function field<const K extends FieldKind, const O extends Omit<Field<K>, 'kind'> = {}>(kind: K, opts?: O): { kind: K } & O {
   return { kind, ...(opts ?? ({} as O)) };
+}
+
+/** The TypeScript type of a field whose kind cannot say it (free-form JSON kept verbatim). */
+export function typed<T>(): { readonly type?: T } {
+  return {};
 }
 
 export function perJobType<const V>(byType: Record<string, V>, otherwise: V): PerJobType<V> {
@@ -87,8 +94,12 @@ type Scalar<K> = K extends 'string'
                   ? StructOf<T>[]
                   : unknown;
 
-/** A field's TypeScript type: its kind's, with null when the table says the field may be nil. */
-type FieldType<F> = F extends { kind: infer K } ? Scalar<K> | (F extends { nullable: true } ? null : never) : never;
+type Declared<F> = F extends { type?: infer T } ? T : unknown;
+
+/** A field's TypeScript type: the declared one or its kind's, with null when the table says the field may be nil. */
+type FieldType<F> = F extends { kind: infer K }
+  ? (unknown extends Declared<F> ? Scalar<K> : Declared<F>) | (F extends { nullable: true } ? null : never)
+  : never;
 
 /** The struct a table declares, as the server stores and returns it. */
 export type StructOf<T extends Table> = { -readonly [F in keyof T as T[F] extends { inputOnly: true } ? never : F]: FieldType<T[F]> };
@@ -116,8 +127,9 @@ export function hclArgumentsOf(table: Table): Record<string, HclArgument> {
   const out: Record<string, HclArgument> = {};
   for (const [json, f] of Object.entries(table)) {
     if (f.hcl === undefined) continue;
-    if (typeof f.kind === 'object' || f.kind === 'object') throw new Error(`${json}: a block, not an argument`);
-    out[f.hcl] = { json, type: f.kind };
+    const type = f.hclType ?? f.kind;
+    if (typeof type === 'object' || type === 'object') throw new Error(`${json}: a block, not an argument`);
+    out[f.hcl] = { json, type };
   }
   return out;
 }

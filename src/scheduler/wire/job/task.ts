@@ -1,5 +1,9 @@
-/** A task's own blocks: lifecycle, logs, artifacts, templates, vault, identities, secrets, mounts, actions. */
-import { field, NS } from './fields.js';
+/** A task, and its own blocks: lifecycle, logs, artifacts, templates, vault, identities, secrets, mounts, actions. */
+import { field, NS, typed } from './fields.js';
+import { AFFINITY, CONSTRAINT } from './placement.js';
+import { RESTART } from './policies.js';
+import { RESOURCES } from './resources.js';
+import { SERVICE } from './service.js';
 
 export const LIFECYCLE_HOOKS = ['prestart', 'poststart', 'poststop'] as const;
 export const GETTER_MODES = ['any', 'file', 'dir'] as const;
@@ -125,4 +129,42 @@ export const CRON_WINDOW = {
 
 export const TASK_SCHEDULE = {
   Cron: field({ obj: CRON_WINDOW }, { nullable: true }),
+} as const;
+
+/**
+ * Unset, a task's restart policy is its group's, its identity the default one, and an artifact's or
+ * template's defaults are theirs. Config, env and meta are also blocks in job files.
+ */
+export const TASK = {
+  Name: field('string'),
+  Driver: field('string', { hcl: 'driver' }),
+  User: field('string', { hcl: 'user' }),
+  Config: field('object', { hcl: 'config', hclType: 'any', nullable: true }),
+  Env: field('stringMap', { hcl: 'env', nullable: true }),
+  Services: field({ list: SERVICE }, { nullable: true }),
+  Vault: field({ obj: VAULT }, { nullable: true }),
+  Consul: field('object', { nullable: true }),
+  Templates: field({ list: TEMPLATE }, { nullable: true }),
+  Constraints: field({ list: CONSTRAINT }, { nullable: true }),
+  Affinities: field({ list: AFFINITY }, { nullable: true }),
+  Resources: field({ obj: RESOURCES }),
+  RestartPolicy: field({ obj: RESTART }),
+  DispatchPayload: field({ obj: DISPATCH_PAYLOAD }, { nullable: true }),
+  Lifecycle: field({ obj: LIFECYCLE }, { nullable: true }),
+  Meta: field('stringMap', { hcl: 'meta', nullable: true }),
+  KillTimeout: field('duration', { hcl: 'kill_timeout', default: 5 * NS.second }),
+  LogConfig: field({ obj: LOG_CONFIG }),
+  Artifacts: field({ list: ARTIFACT }, { nullable: true }),
+  Leader: field('bool', { hcl: 'leader' }),
+  ShutdownDelay: field('duration', { hcl: 'shutdown_delay' }),
+  VolumeMounts: field({ list: VOLUME_MOUNT }, { nullable: true }),
+  ScalingPolicies: field('any', { nullable: true, ...typed<Record<string, unknown>[]>() }),
+  KillSignal: field('string', { hcl: 'kill_signal' }),
+  Kind: field('string', { hcl: 'kind' }),
+  CSIPluginConfig: field('object', { nullable: true }),
+  Identity: field({ obj: IDENTITY }, { nullable: true }),
+  Identities: field({ list: IDENTITY }, { nullable: true }),
+  Actions: field({ list: ACTION }, { nullable: true }),
+  Schedule: field({ obj: TASK_SCHEDULE }, { nullable: true }),
+  Secrets: field({ list: SECRET }, { nullable: true }),
 } as const;
