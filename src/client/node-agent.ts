@@ -27,6 +27,7 @@ import type { AllocResourceUsage, HostStats } from '../scheduler/wire/resource-u
 import { AllocStats } from './stats/alloc-stats.js';
 import { HostStatsReader } from './stats/host-stats.js';
 import { procTreeSource } from './stats/proc-tree.js';
+import { cgroupSource } from './stats/usage.js';
 
 export interface NodeAgentOptions {
   node: Node;
@@ -217,7 +218,7 @@ export class NodeAgent implements LocalNodeControl {
 
   /** The usage of the allocation's running tasks, from each task's cgroup or else its process tree. */
   async allocStats(allocId: string): Promise<AllocResourceUsage> {
-    const sources = Object.fromEntries(Object.entries(this.runner(allocId).liveTasks()).map(([name, task]) => [name, procTreeSource(task.pid)]));
+    const sources = Object.fromEntries(Object.entries(this.runner(allocId).liveTasks()).map(([name, task]) => [name, task.cgroup ? cgroupSource(task.cgroup) : procTreeSource(task.pid)]));
     this.stats.prune(new Set(this.runners.keys()));
     return this.stats.read(allocId, sources);
   }

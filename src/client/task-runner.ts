@@ -18,7 +18,7 @@ import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './res
 import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs, writeDispatchPayload } from './task-dir.js';
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
 import * as ev from './task-events.js';
-import type { ClientAlloc } from './types.js';
+import type { ClientAlloc, LiveTask } from './types.js';
 import type { ExecRequest, ExecSession, PreparedExec } from '../scheduler/wire/exec.js';
 import { ExecCommandError } from './errors.js';
 import { NoScheduleError, TaskPause } from './schedule/task-pause.js';
@@ -141,9 +141,9 @@ export class TaskRunner {
    * The process running now and the longest its stop may take (shutdown delay, then the kill timeout):
    * what a stopping node waits for and whose usage it reads. Undefined without a running process.
    */
-  live(): { pid: number; stopWithinMs: number } | undefined {
+  live(): LiveTask | undefined {
     if (this.detached || this.st.State !== 'running' || !this.handle) return undefined;
-    return { pid: this.handle.pid, stopWithinMs: (this.task.ShutdownDelay + this.killTimeoutNs()) / 1e6 };
+    return { pid: this.handle.pid, cgroup: this.handle.cgroup, stopWithinMs: (this.task.ShutdownDelay + this.killTimeoutNs()) / 1e6 };
   }
 
   /** Whether the alloc runner has started it (it may be dead since). */
@@ -494,11 +494,14 @@ export class TaskRunner {
   private resources(task: Task): TaskStartRequest['resources'] {
     const a = this.alloc.AllocatedResources?.Tasks?.[task.Name];
     const r = task.Resources;
+    // A task with cores has no `cpu`: its weight is that of the cores it holds, as Nomad computes it.
+    const coreMhz = Number(this.opts.node.Attributes['cpu.frequency']) || 1000;
     return {
-      cpuShares: a?.Cpu.CpuShares || r.CPU,
+      cpuShares: a?.Cpu.CpuShares || r.CPU || r.Cores * coreMhz,
       memoryMB: a?.Memory.MemoryMB || r.MemoryMB,
       memoryMaxMB: a?.Memory.MemoryMaxMB ?? r.MemoryMaxMB ?? 0,
       cores: a?.Cpu.ReservedCores ?? [],
+      coreCount: r.Cores,
     };
   }
 

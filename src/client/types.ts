@@ -9,6 +9,7 @@ import type { Logger } from '../shared/log.js';
 import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
 import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
+import type { TaskCgroup } from './cgroups/cgroup.js';
 
 /** An allocation as the node receives it: with the job version it runs. */
 export type ClientAlloc = Allocation & { Job: Job };
@@ -63,6 +64,8 @@ export interface AllocRunnerHandle {
 
 export interface LiveTask {
   pid: number;
+  /** the task's cgroup, whose counters cover every process in it; undefined when it has none */
+  cgroup?: TaskCgroup;
   /** the longest stopping it may take: shutdown delay, then kill timeout */
   stopWithinMs: number;
 }

@@ -1,6 +1,7 @@
 /**
  * Resource usage as Nomad's client endpoints report it, read from real processes: a busy raw_exec task
- * has RSS and CPU ticks (from its process tree in /proc), the host's figures add up, the ACL is Nomad's
+ * has RSS and CPU ticks (from its cgroup, or its process tree in /proc on a node without cgroups), the
+ * host's figures add up, the ACL is Nomad's
  * (read-job for an allocation, node:read for the host), and a node on another machine answers both
  * through its tunnel.
  */
@@ -20,12 +21,15 @@ interface Stub {
   ClientStatus: string;
 }
 
-/** A shell spinning on a builtin: one process that uses a core as long as it runs. */
+/** What the task holds in memory: enough to be counted past the kernel's per-CPU batching of small charges. */
+const HELD_BYTES = 16_000_000;
+
+/** A shell holding HELD_BYTES in a variable, then spinning on a builtin: one process that uses a core as long as it runs. */
 const busyJob = (id: string) => ({
   Job: {
     ID: id,
     Datacenters: ['dc1'],
-    TaskGroups: [{ Name: 'g', Tasks: [{ Name: 'spin', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'while :; do :; done'] }, KillTimeout: 1_000_000_000 }] }],
+    TaskGroups: [{ Name: 'g', Tasks: [{ Name: 'spin', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', `x=$(head -c ${HELD_BYTES} /dev/zero | tr '\\0' a); while :; do :; done`] }, KillTimeout: 1_000_000_000 }] }],
   },
 });
 
@@ -34,12 +38,15 @@ async function runningAlloc(api: ApiClient, job: string): Promise<Stub> {
   return alloc;
 }
 
-/** Stats read until the task has been sampled twice with CPU time spent between the readings. */
+/**
+ * Stats read until the task holds its memory (it reads it in first) and was sampled twice with CPU time
+ * spent between the readings: a task whose usage never shows fails here, by the timeout.
+ */
 const busyStats = (api: ApiClient, allocId: string) =>
   until(
     () => api.scheduler<AllocResourceUsage>('GET', `/v1/client/allocation/${allocId}/stats`).then((r) => r.body),
-    (s) => (s.Tasks.spin?.ResourceUsage.CpuStats.TotalTicks ?? 0) > 0,
-    'CPU ticks of the busy task',
+    (s) => (s.Tasks.spin?.ResourceUsage.CpuStats.TotalTicks ?? 0) > 0 && (s.Tasks.spin?.ResourceUsage.MemoryStats.RSS ?? 0) > HELD_BYTES / 2,
+    'the busy task to hold its memory and spend CPU ticks',
   );
 
 function expectPlausibleHost(host: HostStats): void {
@@ -81,9 +88,19 @@ describe('allocation and host stats from the server’s own node', () => {
     expect(Object.keys(stats.Tasks)).toEqual(['spin']);
     expect(task.Pids).toBeNull();
     const { MemoryStats: mem, CpuStats: cpu } = task.ResourceUsage;
-    expect(mem.RSS).toBeGreaterThan(0);
-    expect(mem.RSS).toBeLessThan(os.totalmem());
-    expect(mem.Measured).toContain('RSS');
+    // Within a wide ratio of what the shell holds (its variable, and the copy it read it into).
+    expect(mem.RSS).toBeGreaterThan(HELD_BYTES / 2);
+    expect(mem.RSS).toBeLessThan(HELD_BYTES * 8);
+    // From the task's cgroup where the node has cgroups (the kernel's memory counters), else /proc.
+    const { body: node } = await srv.client().scheduler<{ Attributes: Record<string, string> }>('GET', `/v1/node/${alloc.NodeID}`);
+    if (node.Attributes['unique.cgroup.version']) {
+      expect(mem.Measured).toEqual(['RSS', 'Cache', 'Swap', 'Usage', 'Max Usage']);
+      expect(mem.Usage).toBeGreaterThanOrEqual(mem.RSS);
+      expect(mem.MaxUsage).toBeGreaterThanOrEqual(mem.Usage);
+      expect(cpu.Measured).toContain('Throttled Periods');
+    } else {
+      expect(mem.Measured).toEqual(['RSS']);
+    }
     expect(cpu.Measured).toEqual(expect.arrayContaining(['User Mode', 'System Mode', 'Percent']));
     expect(cpu.Percent).toBeGreaterThan(0);
     // A share of one core, never more than the host has.
@@ -133,7 +150,7 @@ describe('stats of a node on another machine, through its tunnel', () => {
     await api.scheduler('POST', '/v1/jobs', { body: busyJob('remote-spinner') });
     const alloc = await runningAlloc(api, 'remote-spinner');
     const stats = await busyStats(api, alloc.ID);
-    expect(stats.Tasks.spin.ResourceUsage.MemoryStats.RSS).toBeGreaterThan(0);
+    expect(stats.Tasks.spin.ResourceUsage.MemoryStats.RSS).toBeGreaterThan(HELD_BYTES / 2);
     // The server runs no node: without node_id there is none to ask.
     expect((await statusOf(api.scheduler('GET', '/v1/client/stats'))).code).toBe(400);
     const { body: host } = await api.scheduler<HostStats>('GET', '/v1/client/stats', { query: { node_id: alloc.NodeID } });
