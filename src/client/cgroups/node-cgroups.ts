@@ -29,7 +29,10 @@ export interface TaskResources {
   cpuShares: number;
   memoryMB: number;
   memoryMaxMB: number;
+  /** the cores the scheduler reserved for the task; empty when it named none */
   cores: number[];
+  /** how many cores the task asked for (`cores`); the node picks them when the scheduler named none */
+  coreCount: number;
 }
 
 const MB = 1024 * 1024;
@@ -109,6 +112,14 @@ export class NodeCgroups {
     }
   }
 
+  /** `count` cores no other task holds, lowest first; undefined when the node has too few left. */
+  pickCores(count: number): number[] | undefined {
+    const taken = new Set([...this.reserved.values()].flat());
+    const free = parseCpuList(this.hierarchy?.cpus() ?? '').filter((c) => !taken.has(c));
+    // The shared pool keeps at least one CPU: the tasks without reserved cores must run somewhere.
+    return free.length > count ? free.slice(0, count) : undefined;
+  }
+
   create(id: string, limits: CgroupLimits, cores: number[]): TaskCgroup {
     if (!this.hierarchy) throw new Error(this.problem ?? 'cgroups are not available');
     if (cores.length && this.hasCpuset()) this.reserved.set(id, cores);
@@ -131,7 +142,8 @@ export class NodeCgroups {
   }
 }
 
-let options: NodeCgroupOptions = { parent: DEFAULT_CGROUP_PARENT, pidsLimit: DEFAULT_PIDS_LIMIT, memoryOversubscription: false };
+const DEFAULTS: NodeCgroupOptions = { parent: DEFAULT_CGROUP_PARENT, pidsLimit: DEFAULT_PIDS_LIMIT, memoryOversubscription: false };
+let options = DEFAULTS;
 let current: NodeCgroups | undefined;
 
 /**
@@ -139,7 +151,7 @@ let current: NodeCgroups | undefined;
  * drivers are shared, so the options are the process's.
  */
 export function configureNodeCgroups(opts: Partial<NodeCgroupOptions>): void {
-  const next = { ...options, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) };
+  const next = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) };
   if (JSON.stringify(next) !== JSON.stringify(options)) current = undefined;
   options = next;
 }

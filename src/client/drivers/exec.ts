@@ -16,7 +16,7 @@ import { logSpec } from './raw-exec.js';
 import { DEFAULT_TASK_PATH, checkCommandInRoot, prepareTaskRoot } from './task-root.js';
 import type { ExecProcessSpec } from '../exec/session.js';
 import { ExecCommandError } from '../errors.js';
-import { nodeCgroups } from '../cgroups/node-cgroups.js';
+import { type NodeCgroups, nodeCgroups } from '../cgroups/node-cgroups.js';
 import { prepareTaskCgroup } from './task-cgroup.js';
 
 const run = promisify(execFile);
@@ -56,8 +56,14 @@ export class ExecDriver implements Driver {
   readonly fsIsolation = 'chroot';
   private probe?: Promise<DriverFingerprint>;
 
-  /** `tools` overrides where unshare, chroot and mount are (tests use it to see a host without them). */
-  constructor(private readonly tools: Partial<ExecTools> = {}) {}
+  /**
+   * `tools` overrides where unshare, chroot and mount are, `cgroups` the node's cgroups (tests use them
+   * to see a host without them).
+   */
+  constructor(
+    private readonly tools: Partial<ExecTools> = {},
+    private readonly cgroups: () => NodeCgroups = nodeCgroups,
+  ) {}
 
   /**
    * Namespaces are probed once per process: whether they can be created does not change while we run.
@@ -66,7 +72,7 @@ export class ExecDriver implements Driver {
   async fingerprint(): Promise<DriverFingerprint> {
     this.probe ??= this.detect();
     const fp = await this.probe;
-    const cgroups = nodeCgroups();
+    const cgroups = this.cgroups();
     if (!fp.healthy || !cgroups.problem) return fp;
     return { ...fp, healthy: false, description: `exec driver unhealthy: tasks cannot be held to their resources: ${cgroups.problem}` };
   }

@@ -33,12 +33,14 @@ export async function prepareTaskCgroup(req: TaskStartRequest, opts: TaskCgroupO
   const node = nodeCgroups();
   const h = node.hierarchy;
   if (!h) return undefined;
-  const cores = req.resources.cores;
-  if (cores.length && !h.controllers.includes('cpuset')) throw new DriverStartError(`the task reserves cores ${cores.join(',')} but this node has no cpuset cgroup controller`, false);
+  const wanted = Math.max(req.resources.coreCount, req.resources.cores.length);
+  if (wanted > 0 && !h.controllers.includes('cpuset')) throw new DriverStartError(`the task reserves ${wanted} cores but this node has no cpuset cgroup controller`, false);
   const id = taskCgroupId(req.allocId, req.taskName);
   // A cgroup of an earlier launch of this task (one lost while the node was down) holds only leftovers.
   const stale = h.open(id);
   if (stale) await node.remove(stale);
+  const cores = req.resources.cores.length || wanted === 0 ? req.resources.cores : node.pickCores(wanted);
+  if (!cores) throw new DriverStartError(`the task reserves ${wanted} cores but fewer are free on this node (one stays shared)`, true);
   const limits = node.limitsFor(req.resources);
   if (!opts.pidsLimit) delete limits.pidsMax;
   let cg: TaskCgroup;
