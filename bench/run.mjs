@@ -25,13 +25,15 @@
 //               instance per login, the simulator in a process of its own), from several processes:
 //               rsa2048 PKCS#7 (target ≥ 1,500/s), identity + signature (its server started with
 //               -cloud-allow-sha1, which that flow needs), and iam
+//   stats       p50/p99 latency of an allocation's resource usage (one running raw_exec task) and of the
+//               host's, from the dev server's own node
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
 //   BENCH_RUNS=15  runs per start-up measurement     BENCH_N=500  requests per throughput row
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
-//   BENCH_EXEC_SESSIONS=100  concurrent exec sessions
+//   BENCH_EXEC_SESSIONS=100  concurrent exec sessions   BENCH_STATS_REQUESTS=200  requests per stats row
 //   BENCH_C1M_NODES=5000  BENCH_C1M_JOBS=1000  BENCH_C1M_ALLOCS=1000 (per job)  BENCH_C1M_BATCH=10
 //   BENCH_SMALL_NODES=5000  BENCH_SMALL_PREFILL=100000  BENCH_SMALL_JOBS=300  BENCH_SMALL_ALLOCS=10  BENCH_SMALL_BATCH=10
 //   BENCH_SMALL_CLIENTS=30
@@ -55,6 +57,7 @@ import { execBench } from './exec.mjs';
 import { gcChurnBench } from './gc-churn.mjs';
 import { c1mBench, livenessAndMemoryBench, smallJobsBench } from './load.mjs';
 import { simBench } from './sim.mjs';
+import { statsBench } from './stats.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -68,7 +71,7 @@ const LOGINS = Number(process.env.BENCH_LOGINS ?? 5000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
-const SECTIONS = ['startup', 'throughput', 'exec', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
+const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
 const named = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
 const only = named.length ? new Set(named) : undefined;
 const unknown = named.filter((s) => !SECTIONS.includes(s));
@@ -87,7 +90,7 @@ if (!existsSync(path.join(REPO, 'dist/main.cjs'))) {
 const home = await mkdtemp(path.join(tmpdir(), 'svc-bench-'));
 const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' };
 // One dev server for the earlier sections; the load scenarios and the cloud logins start their own.
-const server = ['startup', 'throughput', 'exec', 'scheduler'].some(want) ? await startDevServer(BIN, env) : undefined;
+const server = ['startup', 'throughput', 'exec', 'stats', 'scheduler'].some(want) ? await startDevServer(BIN, env) : undefined;
 
 try {
   console.log(`svc benchmark — node ${process.version}, ${cpus().length} CPUs, ${cpus()[0]?.model ?? 'unknown CPU'}`);
@@ -151,6 +154,7 @@ try {
     await load(server.url, purge.length, 1, (i) => purge[i]);
   }
   if (want('exec')) await execBench(server, { sessions: EXEC_SESSIONS });
+  if (want('stats')) await statsBench(server, { requests: num('BENCH_STATS_REQUESTS', 200) });
   if (want('scheduler')) await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
   // The sections below start servers of their own, once this one's nodes have stopped heartbeating into it.
   await server?.stop();
