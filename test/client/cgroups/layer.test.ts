@@ -76,7 +76,7 @@ describe.runIf(realCgroup2 !== undefined)('cgroup2 on this machine\'s real hiera
     expect(h.list()).toEqual(['a.t']);
     // Joined before it forks, as the executor's launcher does: the double-forked daemon is born inside.
     const child = spawn('/bin/sh', ['-c', 'echo $$ > "$1"; shift; exec "$@"', 'sh', cg.procsFiles[0], '/bin/sh', '-c', '(setsid sleep 1000 &); exec sleep 1000'], { stdio: 'ignore' });
-    const exited = new Promise((r) => child.once('exit', (code, signal) => r(signal)));
+    const exited = new Promise((r) => child.once('exit', (_code, signal) => r(signal)));
     while (cg.pids().length < 2) await new Promise((r) => setTimeout(r, 5));
     const pids = cg.pids();
     expect(pids).toContain(child.pid);
