@@ -27,7 +27,7 @@ import {
   VAULT as VAULT_FIELDS,
   VOLUME_MOUNT,
 } from '../scheduler/wire/job/task.js';
-import { MOUNT_OPTIONS, VOLUME_REQUEST } from '../scheduler/wire/job/group.js';
+import { GROUP as GROUP_FIELDS, MOUNT_OPTIONS, VOLUME_REQUEST } from '../scheduler/wire/job/group.js';
 import { JOB_UI, UI_LINK } from '../scheduler/wire/job/job.js';
 import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
@@ -392,15 +392,7 @@ const TASK: Schema = {
 };
 
 const GROUP: Schema = {
-  attrs: {
-    count: a('Count', 'int'),
-    shutdown_delay: a('ShutdownDelay', 'duration'),
-    max_run_duration: a('MaxRunDuration', 'duration'),
-    stop_after_client_disconnect: a('StopAfterClientDisconnect', 'duration'),
-    max_client_disconnect: a('MaxClientDisconnect', 'duration'),
-    prevent_reschedule_on_lost: a('PreventRescheduleOnLost', 'bool'),
-    meta: a('Meta', 'stringMap'),
-  },
+  attrs: hclArgumentsOf(GROUP_FIELDS),
   blocks: {
     constraint: { json: 'Constraints', multi: true, schema: CONSTRAINT },
     affinity: { json: 'Affinities', multi: true, schema: AFFINITY },

@@ -27,6 +27,7 @@ import {
   emptyUpdateStrategy,
 } from './policies.js';
 import { defaultsOf } from '../wire/job/fields.js';
+import { GROUP } from '../wire/job/group.js';
 import { AFFINITY, SPREAD } from '../wire/job/placement.js';
 import { DEVICE, NETWORK, NUMA, PORT, RESOURCES } from '../wire/job/resources.js';
 import { CHECK_RESTART, SERVICE, SERVICE_WEIGHTS } from '../wire/job/service.js';
@@ -150,7 +151,7 @@ function taskGroup(g: In, ctx: JobContext): TaskGroup {
   const restart = merge(defaultRestartPolicy(ctx.type), obj(g.RestartPolicy));
   const rescheduleDefault = defaultReschedulePolicy(ctx.type);
   const scaling = g.Scaling === undefined ? null : scalingPolicy(obj(g.Scaling));
-  const count = g.Count !== undefined ? num(g.Count, 1) : scaling && obj(g.Scaling).Min !== undefined ? scaling.Min : 1;
+  const count = g.Count !== undefined ? num(g.Count, GROUP.Count.default) : scaling && obj(g.Scaling).Min !== undefined ? scaling.Min : GROUP.Count.default;
   if (scaling && obj(g.Scaling).Min === undefined) scaling.Min = count;
   // The target is what the scaling endpoints and autoscalers address the group by.
   if (scaling && scaling.Target === null) scaling.Target = { Namespace: ctx.namespace, Job: ctx.id, Group: name };

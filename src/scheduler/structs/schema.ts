@@ -5,60 +5,24 @@
  * files in the wild rely on it.
  */
 import { schemaOf, type Schema } from '../wire/job/fields.js';
-import { SERVICE as SERVICE_FIELDS } from '../wire/job/service.js';
-import { VOLUME_REQUEST } from '../wire/job/group.js';
+import { GROUP as GROUP_FIELDS } from '../wire/job/group.js';
 import { JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
-import { TASK as TASK_FIELDS } from '../wire/job/task.js';
-import { NETWORK as NETWORK_FIELDS } from '../wire/job/resources.js';
 import { AFFINITY as AFFINITY_FIELDS, CONSTRAINT as CONSTRAINT_FIELDS, SPREAD as SPREAD_FIELDS } from '../wire/job/placement.js';
 import {
-  DISCONNECT,
-  EPHEMERAL_DISK,
   MIGRATE as MIGRATE_FIELDS,
   PARAMETERIZED,
   PERIODIC,
   RESCHEDULE as RESCHEDULE_FIELDS,
-  RESTART as RESTART_FIELDS,
-  SCALING as SCALING_FIELDS,
   UPDATE as UPDATE_FIELDS,
 } from '../wire/job/policies.js';
 
 const CONSTRAINT = schemaOf(CONSTRAINT_FIELDS);
 const AFFINITY = schemaOf(AFFINITY_FIELDS);
 const SPREAD = schemaOf(SPREAD_FIELDS);
-const RESTART = schemaOf(RESTART_FIELDS);
 const RESCHEDULE = schemaOf(RESCHEDULE_FIELDS);
 const UPDATE = schemaOf(UPDATE_FIELDS);
 const MIGRATE = schemaOf(MIGRATE_FIELDS);
-const NETWORK = schemaOf(NETWORK_FIELDS);
-const SERVICE = schemaOf(SERVICE_FIELDS);
-const TASK = schemaOf(TASK_FIELDS);
-const SCALING = schemaOf(SCALING_FIELDS);
-const GROUP: Schema = {
-  Name: 'string',
-  Count: 'int',
-  Update: { obj: UPDATE },
-  Migrate: { obj: MIGRATE },
-  Constraints: { list: CONSTRAINT },
-  Scaling: { obj: SCALING },
-  RestartPolicy: { obj: RESTART },
-  Disconnect: { obj: schemaOf(DISCONNECT) },
-  Tasks: { list: TASK },
-  EphemeralDisk: { obj: schemaOf(EPHEMERAL_DISK) },
-  Meta: 'stringMap',
-  ReschedulePolicy: { obj: RESCHEDULE },
-  Affinities: { list: AFFINITY },
-  Spreads: { list: SPREAD },
-  Networks: { list: NETWORK },
-  Consul: 'object',
-  Services: { list: SERVICE },
-  Volumes: { map: schemaOf(VOLUME_REQUEST) },
-  ShutdownDelay: 'duration',
-  StopAfterClientDisconnect: 'duration',
-  MaxClientDisconnect: 'duration',
-  PreventRescheduleOnLost: 'bool',
-  MaxRunDuration: 'duration',
-};
+const GROUP = schemaOf(GROUP_FIELDS);
 
 export const JOB_SCHEMA: Schema = {
   Region: 'string',

@@ -10,7 +10,7 @@ import * as resourceTables from '../../../src/scheduler/wire/job/resources.js';
 import * as serviceTables from '../../../src/scheduler/wire/job/service.js';
 import * as taskTables from '../../../src/scheduler/wire/job/task.js';
 import * as groupTables from '../../../src/scheduler/wire/job/group.js';
-import type { VolumeRequest } from '../../../src/scheduler/structs/task-group.js';
+import type { TaskGroup, VolumeRequest } from '../../../src/scheduler/structs/task-group.js';
 import type { JobUI, JobVersionTag } from '../../../src/scheduler/structs/job.js';
 import { defaultLogConfig } from '../../../src/scheduler/structs/task.js';
 import type {
@@ -529,5 +529,59 @@ describe('task', () => {
     });
     expect(schemaOf(taskTables.TASK).Config).toBe('object');
     expect(schemaOf(taskTables.TASK).ScalingPolicies).toBe('any');
+  });
+});
+
+describe('task group', () => {
+  it('has the field types the scheduler reads', () => {
+    expectTypeOf<TaskGroup>().toEqualTypeOf<{
+      Name: string;
+      Count: number;
+      Update: UpdateStrategy | null;
+      Migrate: MigrateStrategy | null;
+      Constraints: Constraint[] | null;
+      Scaling: ScalingPolicy | null;
+      RestartPolicy: RestartPolicy;
+      Disconnect: DisconnectStrategy | null;
+      Tasks: Task[];
+      EphemeralDisk: EphemeralDisk;
+      Meta: Record<string, string> | null;
+      ReschedulePolicy: ReschedulePolicy | null;
+      Affinities: Affinity[] | null;
+      Spreads: Spread[] | null;
+      Networks: NetworkResource[] | null;
+      Consul: Record<string, unknown> | null;
+      Services: Service[] | null;
+      Volumes: Record<string, VolumeRequest> | null;
+      ShutdownDelay: number | null;
+      StopAfterClientDisconnect: number | null;
+      MaxClientDisconnect: number | null;
+      PreventRescheduleOnLost: boolean;
+      MaxRunDuration: number | null;
+    }>();
+  });
+
+  it('gives the input schema and the job-file arguments it replaced', () => {
+    expect(Object.keys(schemaOf(groupTables.GROUP))).toEqual([
+      'Name', 'Count', 'Update', 'Migrate', 'Constraints', 'Scaling', 'RestartPolicy', 'Disconnect', 'Tasks', 'EphemeralDisk', 'Meta',
+      'ReschedulePolicy', 'Affinities', 'Spreads', 'Networks', 'Consul', 'Services', 'Volumes', 'ShutdownDelay', 'StopAfterClientDisconnect',
+      'MaxClientDisconnect', 'PreventRescheduleOnLost', 'MaxRunDuration',
+    ]);
+    expect(schemaOf(groupTables.GROUP).Volumes).toEqual({
+      map: {
+        Name: 'string',
+        Type: 'string',
+        Source: 'string',
+        ReadOnly: 'bool',
+        Sticky: 'bool',
+        AccessMode: 'string',
+        AttachmentMode: 'string',
+        PerAlloc: 'bool',
+        MountOptions: { obj: { FSType: 'string', MountFlags: 'strings' } },
+      },
+    });
+    expect(Object.keys(hclArgumentsOf(groupTables.GROUP)).sort()).toEqual(
+      ['count', 'shutdown_delay', 'max_run_duration', 'stop_after_client_disconnect', 'max_client_disconnect', 'prevent_reschedule_on_lost', 'meta'].sort(),
+    );
   });
 });

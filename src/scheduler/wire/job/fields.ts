@@ -38,8 +38,12 @@ export interface PerJobType<V> {
   readonly otherwise: V;
 }
 
-/** The kinds a table field may have: a scalar kind, or another table's struct, alone or in a list. */
-export type FieldKind = Exclude<Kind, { obj: Schema } | { list: Schema } | { map: Schema }> | { readonly obj: Table } | { readonly list: Table };
+/** The kinds a table field may have: a scalar kind, or another table's struct, alone, in a list or in a map. */
+export type FieldKind =
+  | Exclude<Kind, { obj: Schema } | { list: Schema } | { map: Schema }>
+  | { readonly obj: Table }
+  | { readonly list: Table }
+  | { readonly map: Table };
 
 export interface Field<K extends FieldKind = FieldKind> {
   readonly kind: K;
@@ -92,7 +96,9 @@ type Scalar<K> = K extends 'string'
                 ? StructOf<T>
                 : K extends { list: infer T extends Table }
                   ? StructOf<T>[]
-                  : unknown;
+                  : K extends { map: infer T extends Table }
+                    ? Record<string, StructOf<T>>
+                    : unknown;
 
 type Declared<F> = F extends { type?: infer T } ? T : unknown;
 
@@ -113,13 +119,14 @@ export function schemaOf(table: Table): Schema {
 
 function kindOf(kind: FieldKind): Kind {
   if (typeof kind !== 'object') return kind;
-  return 'obj' in kind ? { obj: schemaOf(kind.obj) } : { list: schemaOf(kind.list) };
+  if ('obj' in kind) return { obj: schemaOf(kind.obj) };
+  return 'list' in kind ? { list: schemaOf(kind.list) } : { map: schemaOf(kind.map) };
 }
 
 /** A job-file argument: the JSON field it sets and the kind its value is converted to. */
 export interface HclArgument {
   json: string;
-  type: Exclude<FieldKind, 'object' | { obj: Table } | { list: Table }>;
+  type: Exclude<FieldKind, 'object' | { obj: Table } | { list: Table } | { map: Table }>;
 }
 
 /** The arguments a job-file block accepts for the table's struct, by their HCL names. */
