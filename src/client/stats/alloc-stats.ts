@@ -1,7 +1,8 @@
 /**
  * Readings become Nomad's ResourceUsage: CPU in percent of one core over the interval since the task's
  * previous reading (the last one is kept per task, as Nomad's executor keeps its last sample), and
- * TotalTicks as the MHz that share of a core amounts to. A task's first reading has no interval: 0 %.
+ * TotalTicks as the MHz that share of a core amounts to. A task read for the first time is read again
+ * after FIRST_INTERVAL_MS, so that even the first answer has an interval to measure.
  */
 import type { AllocResourceUsage, ResourceUsage, TaskResourceUsage } from '../../scheduler/wire/resource-usage.js';
 import type { UsageReading, UsageSource } from './usage.js';
@@ -10,6 +11,8 @@ interface Kept {
   atNs: number;
   cpu: UsageReading['cpu'];
 }
+
+const FIRST_INTERVAL_MS = 100;
 
 function emptyUsage(): ResourceUsage {
   return {
@@ -30,7 +33,18 @@ export class AllocStats {
   constructor(private readonly mhzPerCore: number) {}
 
   /** The usage of the tasks given (by name), each read now; `key` names the allocation. */
-  read(key: string, tasks: Record<string, UsageSource>, nowNs = Date.now() * 1e6): AllocResourceUsage {
+  async read(key: string, tasks: Record<string, UsageSource>): Promise<AllocResourceUsage> {
+    const unread = Object.entries(tasks).filter(([name]) => !this.last.has(`${key}/${name}`));
+    if (unread.length > 0) {
+      const nowNs = Date.now() * 1e6;
+      for (const [name, source] of unread) this.task(`${key}/${name}`, source.read(), nowNs);
+      await new Promise((resolve) => setTimeout(resolve, FIRST_INTERVAL_MS));
+    }
+    return this.readAt(key, tasks, Date.now() * 1e6);
+  }
+
+  /** read() at a given time, without reading a new task twice. */
+  readAt(key: string, tasks: Record<string, UsageSource>, nowNs: number): AllocResourceUsage {
     const total = emptyUsage();
     const Tasks: Record<string, TaskResourceUsage> = {};
     for (const [name, source] of Object.entries(tasks)) {

@@ -51,17 +51,28 @@ describe('percent of one core over the interval between readings', () => {
   });
   const sequence = (...readings: UsageReading[]): UsageSource => ({ read: () => readings.shift()! });
 
-  it('is 0 at the first reading, then the CPU time spent over the time passed, and ticks at the host clock', () => {
+  it('is 0 without an earlier reading, then the CPU time spent over the time passed, and ticks at the host clock', () => {
     const stats = new AllocStats(2000);
     const a = sequence(reading(1000, 0), reading(1600, 150), reading(10, 0));
     const b = sequence(reading(0, 0), reading(500, 0), reading(1500, 0));
-    expect(stats.read('alloc', { a, b }, 1e9).ResourceUsage.CpuStats.Percent).toBe(0);
-    const second = stats.read('alloc', { a, b }, 2e9);
+    expect(stats.readAt('alloc', { a, b }, 1e9).ResourceUsage.CpuStats.Percent).toBe(0);
+    const second = stats.readAt('alloc', { a, b }, 2e9);
     expect(second.Tasks.a.ResourceUsage.CpuStats).toMatchObject({ UserMode: 60, SystemMode: 15, Percent: 75, TotalTicks: 1500 });
     expect(second.Tasks.b.ResourceUsage.CpuStats.Percent).toBe(50);
     expect(second.ResourceUsage.CpuStats.Percent).toBe(125);
     expect(second.ResourceUsage.MemoryStats.RSS).toBe(2000);
     // A counter that went back is a new process: no interval to measure yet.
-    expect(stats.read('alloc', { a, b }, 3e9).Tasks.a.ResourceUsage.CpuStats.Percent).toBe(0);
+    expect(stats.readAt('alloc', { a, b }, 3e9).Tasks.a.ResourceUsage.CpuStats.Percent).toBe(0);
+  });
+
+  it('reads a task new to it twice, so the first answer has an interval', async () => {
+    const stats = new AllocStats(1000);
+    let reads = 0;
+    const spinning: UsageSource = { read: () => reading(1000 * ++reads, 0) };
+    const first = await stats.read('alloc', { spinning });
+    expect(reads).toBe(2);
+    expect(first.Tasks.spinning.ResourceUsage.CpuStats.Percent).toBeGreaterThan(0);
+    await stats.read('alloc', { spinning });
+    expect(reads).toBe(3);
   });
 });
