@@ -6,6 +6,7 @@ import {
   formatKV,
   formatNomadTime,
   formatTaskTime,
+  humanIBytes,
   idLength,
   limit,
   megabytes,
@@ -16,6 +17,7 @@ import { formatGoDuration } from '../../../shared/duration.js';
 import type { Allocation, TaskEvent, TaskState } from '../../../api/allocs.js';
 import type { AllocCheckResults } from '../../../scheduler/wire/check-result.js';
 import { checksSection } from './checks-section.js';
+import type { AllocResourceUsage, ResourceUsage } from '../../../scheduler/wire/resource-usage.js';
 
 export interface AllocStatusOptions {
   verbose: boolean;
@@ -25,6 +27,8 @@ export interface AllocStatusOptions {
   rescheduleEligibility?: string;
   /** the latest results of its service checks: a `Nomad Service Checks:` table when there are any */
   checks?: AllocCheckResults;
+  /** -stats: the tasks' resource usage, shown beside what each was given */
+  stats?: AllocResourceUsage;
 }
 
 type Lifecycle = { Hook: string; Sidecar?: boolean } | null | undefined;
@@ -131,7 +135,29 @@ export function addressesSection(alloc: Allocation): string {
   return `Allocation Addresses (mode = ${quote(mode)}):\n` + formatTable(['Label', 'Dynamic', 'Address'], rows);
 }
 
-function taskResources(alloc: Allocation, task: string): string {
+/** Nomad's names of the figures, in its order, and how each is shown. */
+const MEMORY_FIGURES: Array<[string, keyof ResourceUsage['MemoryStats']]> = [
+  ['RSS', 'RSS'], ['Cache', 'Cache'], ['Swap', 'Swap'], ['Usage', 'Usage'], ['Max Usage', 'MaxUsage'], ['Kernel Usage', 'KernelUsage'], ['Kernel Max Usage', 'KernelMaxUsage'],
+];
+const CPU_FIGURES: Array<[string, (c: ResourceUsage['CpuStats']) => string]> = [
+  ['Percent', (c) => `${c.Percent.toFixed(2)}%`],
+  ['System Mode', (c) => `${c.SystemMode.toFixed(2)}%`],
+  ['User Mode', (c) => `${c.UserMode.toFixed(2)}%`],
+  ['Throttled Periods', (c) => String(c.ThrottledPeriods)],
+  ['Throttled Time', (c) => String(c.ThrottledTime)],
+];
+
+/** -stats -verbose: every figure the node measured, as Nomad's `Memory Stats` and `CPU Stats` tables. */
+function usageDetail(usage: ResourceUsage): string {
+  const mem = MEMORY_FIGURES.filter(([name]) => usage.MemoryStats.Measured.includes(name));
+  const cpu = CPU_FIGURES.filter(([name]) => usage.CpuStats.Measured.includes(name));
+  let out = '';
+  if (mem.length > 0) out += '\nMemory Stats\n' + formatTable(mem.map(([name]) => name), [mem.map(([, field]) => humanIBytes(usage.MemoryStats[field] as number))]);
+  if (cpu.length > 0) out += '\nCPU Stats\n' + formatTable(cpu.map(([name]) => name), [cpu.map(([, show]) => show(usage.CpuStats))]);
+  return out;
+}
+
+function taskResources(alloc: Allocation, task: string, usage: ResourceUsage | undefined, verbose: boolean): string {
   const allocated = alloc.AllocatedResources?.Tasks?.[task];
   const legacy = alloc.TaskResources?.[task];
   if (!allocated && !legacy) return '';
@@ -139,9 +165,14 @@ function taskResources(alloc: Allocation, task: string): string {
   const mem = allocated?.Memory?.MemoryMB ?? legacy?.MemoryMB ?? 0;
   const memMax = allocated?.Memory?.MemoryMaxMB ?? legacy?.MemoryMaxMB ?? 0;
   const disk = alloc.AllocatedResources?.Shared?.DiskMB ?? alloc.Resources?.DiskMB ?? 0;
-  const rows = [[`${cpu} MHz`, megabytes(mem), megabytes(disk), '']];
+  // With usage, as Nomad: the MHz spent over those given, and RSS (or the cgroup's usage) over the memory.
+  const used = usage && (usage.MemoryStats.RSS || usage.MemoryStats.Usage);
+  const cpuCell = usage ? `${Math.floor(usage.CpuStats.TotalTicks)}/${cpu} MHz` : `${cpu} MHz`;
+  const memCell = usage ? `${humanIBytes(used ?? 0)}/${megabytes(mem)}` : megabytes(mem);
+  const rows = [[cpuCell, memCell, megabytes(disk), '']];
   if (memMax > 0 && memMax !== mem) rows.push(['', `Max: ${megabytes(memMax)}`, '', '']);
-  return 'Task Resources:\n' + formatTable(['CPU', 'Memory', 'Disk', 'Addresses'], rows, { empty: '' });
+  const table = 'Task Resources:\n' + formatTable(['CPU', 'Memory', 'Disk', 'Addresses'], rows, { empty: '' });
+  return usage && verbose ? table + usageDetail(usage) : table;
 }
 
 function taskStatus(state: TaskState): string {
@@ -195,7 +226,7 @@ export function formatAllocStatus(alloc: Allocation, opts: AllocStatusOptions): 
     const state = states[task];
     const l = lc[task];
     out += `\nTask ${quote(task)}${l ? ` (${l.Hook}${l.Sidecar ? ' sidecar' : ''})` : ''} is ${quote(state.State)}\n`;
-    out += taskResources(alloc, task);
+    out += taskResources(alloc, task, opts.stats?.Tasks[task]?.ResourceUsage, opts.verbose);
     out += '\n' + taskStatus(state);
   }
   if (opts.verbose) out += `\nPlacement Metrics\n${formatAllocMetrics(alloc.Metrics ?? {}, true, '  ')}\n`;

@@ -12,6 +12,7 @@ import { apiFailure, resolveAlloc } from '../../resolve/alloc.js';
 import { getEval } from '../../../api/evals.js';
 import { fetchAllocChecks } from './checks-section.js';
 import { formatAllocStatus } from './status-screen.js';
+import type { AllocResourceUsage } from '../../../scheduler/wire/resource-usage.js';
 
 export function allocStatus(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
@@ -30,7 +31,18 @@ export function allocStatus(ctx: CommandContext): Promise<number> {
       const short = ctx.flags.short === true;
       // As in Nomad, checks that cannot be read leave their table out rather than failing the command.
       const checks = short ? {} : await fetchAllocChecks(client, alloc.ID, stub.Namespace).catch(() => ({}));
-      return formatAllocStatus(alloc, { verbose, short, nowMs, rescheduleEligibility, checks });
+      let stats: AllocResourceUsage | undefined;
+      if (ctx.flags.stats === true && !short) {
+        // As in Nomad: the screen still shows, with a warning, when the node cannot be asked.
+        stats = await client
+          .scheduler<AllocResourceUsage>('GET', `/v1/client/allocation/${alloc.ID}/stats`, { query: { namespace: stub.Namespace } })
+          .then((r) => r.body)
+          .catch((err: unknown) => {
+            ctx.io.err(`Couldn't retrieve stats: ${(err as Error).message}`);
+            return undefined;
+          });
+      }
+      return formatAllocStatus(alloc, { verbose, short, nowMs, rescheduleEligibility, checks, stats });
     });
   });
 }

@@ -11,6 +11,7 @@ export default defineCommand({
   examples: [
     { command: 'svc alloc status 9f2c7a11' },
     { command: 'svc alloc status -short 9f2c', description: 'One line per task' },
+    { command: 'svc alloc status -stats 9f2c', description: 'With resource usage' },
     { command: 'svc alloc status -json 9f2c', description: 'The allocation as JSON' },
   ],
   exitCodes: { 0: 'success', 1: 'an error, an unknown allocation, or a prefix matching several' },
@@ -19,6 +20,7 @@ export default defineCommand({
   flags: [
     { name: 'short', type: 'bool', description: 'Show one line per task (its last event) instead of the task details.' },
     { name: 'verbose', type: 'bool', description: 'Full IDs, absolute times, and the placement metrics.' },
+    { name: 'stats', type: 'bool', description: "Show each task's resource usage (CPU MHz, memory) beside what it was given; with -verbose, every figure measured." },
   ],
   args: [{ name: 'alloc', description: 'An allocation ID or a unique prefix of one.', required: true, complete: 'alloc' }],
   run: async (ctx) => (await import('./status.run.js')).allocStatus(ctx),

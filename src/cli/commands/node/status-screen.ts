@@ -1,8 +1,9 @@
 /** One node's screen in `svc node status NODE`. */
 import { formatTable } from '../../output/format.js';
-import { allocListTable, formatKV, formatTaskTime, formatTime, megabytes, newestFirst, parseWireTime, sortedKeys } from '../../output/nomad.js';
+import { allocListTable, formatKV, formatTaskTime, formatTime, humanIBytes, megabytes, newestFirst, parseWireTime, sortedKeys } from '../../output/nomad.js';
 import type { Allocation, AllocStub } from '../../../api/allocs.js';
 import type { Node } from '../../../api/nodes.js';
+import type { AllocResourceUsage, HostStats } from '../../../scheduler/wire/resource-usage.js';
 
 /** Detected drivers, `name (unhealthy)` for the unhealthy ones, sorted, comma-separated. */
 export function driverStatus(drivers: Node['Drivers']): string {
@@ -48,10 +49,55 @@ export function allocatedResources(node: Node, running: Allocation[]): string {
   return formatTable(['CPU', 'Memory', 'Disk'], [[`${cpu}/${totalCpu} MHz`, `${megabytes(mem)}/${megabytes(totalMem)}`, `${megabytes(disk)}/${megabytes(totalDisk)}`]]);
 }
 
+export interface NodeUsage {
+  host: HostStats;
+  /** the usage of its running allocations that answered */
+  allocs: AllocResourceUsage[];
+}
+
 export interface NodeScreenOptions {
   verbose: boolean;
   short: boolean;
   nowMs: number;
+  /** -stats: what the allocations and the host use */
+  usage?: NodeUsage;
+}
+
+const percent = (n: number) => `${n.toFixed(2)}%`;
+
+/** Nomad's `Allocation Resource Utilization`, `Host Resource Utilization` and the host's CPU, memory and disk figures. */
+function utilizationSections(node: Node, { host, allocs }: NodeUsage): string {
+  const offered = (get: (r: NonNullable<Node['NodeResources']>) => number | undefined) =>
+    (node.NodeResources ? get(node.NodeResources) ?? 0 : 0) - (node.ReservedResources ? get(node.ReservedResources) ?? 0 : 0);
+  const totalCpu = offered((r) => r.Cpu?.CpuShares);
+  const totalMem = offered((r) => r.Memory?.MemoryMB);
+  const ticks = allocs.reduce((n, a) => n + a.ResourceUsage.CpuStats.TotalTicks, 0);
+  const memory = allocs.reduce((n, a) => n + (a.ResourceUsage.MemoryStats.RSS || a.ResourceUsage.MemoryStats.Usage), 0);
+  const disk = host.AllocDirStats;
+  let out = '\nAllocation Resource Utilization\n' + formatTable(['CPU', 'Memory'], [[`${Math.floor(ticks)}/${totalCpu} MHz`, `${humanIBytes(memory)}/${megabytes(totalMem)}`]]);
+  out +=
+    '\nHost Resource Utilization\n' +
+    formatTable(
+      ['CPU', 'Memory', 'Disk'],
+      [[`${Math.floor(host.CPUTicksConsumed)}/${totalCpu} MHz`, `${humanIBytes(host.Memory.Used)}/${humanIBytes(host.Memory.Total)}`, disk ? `${humanIBytes(disk.Used)}/${humanIBytes(disk.Size)}` : '']],
+    );
+  out += '\nCPU Stats\n' + host.CPU.map((c) => formatKV([['CPU', c.CPU], ['User', percent(c.User)], ['System', percent(c.System)], ['Idle', percent(c.Idle)]])).join('\n');
+  const m = host.Memory;
+  out += '\nMemory Stats\n' + formatKV([['Total', humanIBytes(m.Total)], ['Available', humanIBytes(m.Available)], ['Used', humanIBytes(m.Used)], ['Free', humanIBytes(m.Free)]]);
+  out +=
+    '\nDisk Stats\n' +
+    host.DiskStats.map((d) =>
+      formatKV([
+        ['Device', d.Device],
+        ['MountPoint', d.Mountpoint],
+        ['Size', humanIBytes(d.Size)],
+        ['Used', humanIBytes(d.Used)],
+        ['Available', humanIBytes(d.Available)],
+        ['Used Percent', percent(d.UsedPercent)],
+        ['Inodes Percent', percent(d.InodesUsedPercent)],
+      ]),
+    ).join('\n');
+  return out;
 }
 
 /** The single-node screen. */
@@ -107,6 +153,7 @@ export function formatNode(node: Node, allocs: AllocStub[], running: Allocation[
       }),
     );
   out += '\nAllocated Resources\n' + allocatedResources(node, running);
+  if (opts.usage) out += utilizationSections(node, opts.usage);
   out += allocTable;
   if (opts.verbose) {
     out += '\nAttributes\n' + formatKV(sortedKeys(node.Attributes).map((k) => [k, node.Attributes![k]]));

@@ -11,7 +11,29 @@ import { printSchedulerData } from '../../output/scheduler-output.js';
 import { namedNode } from './self.js';
 import { UsageError } from '../../../shared/errors.js';
 import { nodeListTable, resolveNode } from '../../resolve/node.js';
-import { formatNode } from './status-screen.js';
+import { formatNode, type NodeUsage } from './status-screen.js';
+import type { ApiClient } from '../../../api/http/client.js';
+import type { Allocation } from '../../../api/allocs.js';
+import type { AllocResourceUsage, HostStats } from '../../../scheduler/wire/resource-usage.js';
+
+/** -stats: the host's figures and its running allocations' usage; a warning instead when the node cannot be asked, as in Nomad. */
+async function utilization(ctx: CommandContext, client: ApiClient, nodeId: string, running: Allocation[]): Promise<NodeUsage | undefined> {
+  try {
+    const host = (await client.scheduler<HostStats>('GET', '/v1/client/stats', { query: { node_id: nodeId } })).body;
+    const allocs = await Promise.all(
+      running.map((a) =>
+        client
+          .scheduler<AllocResourceUsage>('GET', `/v1/client/allocation/${a.ID}/stats`, { query: { namespace: a.Namespace } })
+          .then((r) => r.body)
+          .catch(() => undefined),
+      ),
+    );
+    return { host, allocs: allocs.filter((a): a is AllocResourceUsage => a !== undefined) };
+  } catch (err) {
+    ctx.io.err(`Couldn't retrieve stats: ${(err as Error).message}`);
+    return undefined;
+  }
+}
 
 export function nodeStatus(ctx: CommandContext): Promise<number> {
   return reportingFailures(ctx, async () => {
@@ -27,7 +49,8 @@ export function nodeStatus(ctx: CommandContext): Promise<number> {
     return printSchedulerData(ctx, node, async () => {
       const allocs = await nodeAllocations(client, node.ID);
       const running = ctx.flags.short === true ? [] : await Promise.all(allocs.filter((a) => a.ClientStatus === 'running').map((a) => getAlloc(client, a.ID, a.Namespace)));
-      return formatNode(node, allocs, running, { verbose, short: ctx.flags.short === true, nowMs: Date.now() });
+      const usage = ctx.flags.stats === true && ctx.flags.short !== true ? await utilization(ctx, client, node.ID, running) : undefined;
+      return formatNode(node, allocs, running, { verbose, short: ctx.flags.short === true, nowMs: Date.now(), usage });
     });
   });
 }
