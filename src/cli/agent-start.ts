@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientTls } from '../api/http/tls.js';
-import { fingerprintNode } from '../client/fingerprint.js';
+import { type FingerprintOptions, fingerprintNode } from '../client/fingerprint.js';
 import { NodeAgent, NodeRegistrationRefused } from '../client/node-agent.js';
 import { createLogger, type LogLevel } from '../shared/log.js';
 import { VERSION } from '../version.js';
@@ -17,7 +17,7 @@ export interface AgentOptions {
   token?: string;
   tls: ClientTls;
   logLevel: LogLevel;
-  node: { datacenter: string; name?: string; nodeClass: string; meta: Record<string, string> };
+  node: { datacenter: string; name?: string; nodeClass: string; meta: Record<string, string>; cgroups?: FingerprintOptions['cgroups'] };
 }
 
 /** What the user can do about a refusal: the flag or file that settles it. */

@@ -117,6 +117,7 @@ export default defineCommand({
           name: (flags.node as string | undefined) ?? file.name,
           nodeClass: (flags['node-class'] as string | undefined) ?? file.client?.nodeClass,
           meta,
+          cgroups: file.client?.cgroups,
         },
         cloud: {
           env,

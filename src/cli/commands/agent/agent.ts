@@ -85,6 +85,7 @@ export default defineCommand({
           name: (flags.node as string | undefined) ?? file.name,
           nodeClass: (flags['node-class'] as string | undefined) ?? file.client?.nodeClass ?? '',
           meta: nodeMeta(flags.meta as string[] | undefined, file.client?.meta),
+          cgroups: file.client?.cgroups,
         },
       },
       io,
