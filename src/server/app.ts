@@ -15,6 +15,8 @@ import type { SealKeySource } from '../storage/seal-key.js';
 import { AuditLog } from './audit/audit-log.js';
 import { MountTable } from '../secrets/mounts/mount-table.js';
 import { SecretMountTable } from '../secrets/mounts/secret-mount-table.js';
+import { kvEngineStorage } from '../secrets/kv/storage.js';
+import { kvBackendFor } from '../secrets/kv/backend.js';
 import { TokenStore } from '../secrets/token/token-store.js';
 import { PolicyStore } from '../secrets/policy/policy-store.js';
 import { IdentityStore } from '../secrets/identity/identity-store.js';
@@ -167,7 +169,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       : new SoleLeadership(self);
     await bindKeyring(store, seal, opts.storageUrl ? 'the state in the PostgreSQL database' : `the state in ${dataDir}`);
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES], AUTH_METHOD_TYPE_ALIASES);
-    const secretMounts = new SecretMountTable(store);
+    const schedulerSegments = new Set(schedulerRoutes.map((r) => r.path.split('/')[2]));
+    const secretMounts = new SecretMountTable(store, { kv: kvEngineStorage(seal) }, schedulerSegments);
     const tokens = new TokenStore(store, seal, log.named('token'));
     const policies = new PolicyStore(store);
     const identity = new IdentityStore(store, mounts);
@@ -195,6 +198,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     await ensureClusterId(store);
     // -dev is for trying things: the cloud login is there without a setup step, at its usual path.
     if (opts.dev) await mounts.ensure('auth/cloud/', 'cloud', 'cloud instance and principal identity');
+    // As Vault's dev server: a versioned key/value store at secret/, ready for `kv put`.
+    if (opts.dev) await secretMounts.ensure('secret/', 'kv', { description: 'key/value secret storage', options: { version: '2' } });
     const initialized = stateInitialized(store);
     let rootToken: string | undefined;
     const reusable = opts.dev && opts.devRootTokenId ? tokens.find(opts.devRootTokenId) : undefined;
@@ -223,11 +228,13 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const routing: SecretsRouting = {
       fixed: { 'sys/': sysBackend, 'identity/': identityBackend },
       authTypes: { token: tokenBackend, ...authBackends },
+      engines: kvBackendFor,
     };
     const route = createRouter({
       secrets: (raw, rel, requestId) => handleSecrets(raw, rel, requestId, services, routing),
       scheduler: (raw, parts, requestId) => handleScheduler(raw, parts, requestId, services, schedulerRoutes),
       tokenRefusal: (raw) => tokenRefusal(raw, services),
+      secretsMount: (segment) => secretMounts.list().some((m) => m.path.startsWith(`${segment}/`)),
     });
 
     // Requests being answered, so that close() can let them finish before storage goes away.

@@ -81,4 +81,10 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
       buildAllocPlacements(tx);
     },
   },
+  {
+    version: 10,
+    description: 'key/value secrets engine tables (kv_v1, kv_meta, kv_versions, kv_config) and mount moves',
+    // New tables, empty on every store this build opens: tables are key prefixes and need no creation.
+    up() {},
+  },
 ];

@@ -1,6 +1,6 @@
 /**
- * Routing by path prefix: /v1/sys, /v1/auth and /v1/identity go to the secrets side, everything else
- * to the scheduler side. The two sides' handlers are passed in, so the transport imports neither.
+ * Routing by path prefix: /v1/sys, /v1/auth, /v1/identity and the secrets engines' mounts go to the
+ * secrets side, everything else to the scheduler side. The two sides' handlers are passed in, so the transport imports neither.
  */
 import { schedulerError, secretsError } from './respond.js';
 import type { RawRequest, RawResponse } from './types.js';
@@ -12,6 +12,8 @@ export interface SideHandlers {
   scheduler(raw: RawRequest, parts: string[], requestId: string): Promise<RawResponse | undefined>;
   /** Why the request's token is refused, or undefined when it is a valid one. */
   tokenRefusal(raw: RawRequest): Promise<Error | undefined>;
+  /** Whether a secrets engine is mounted below /v1/<segment>/ (kv at secret/): those paths are the secrets side's too. */
+  secretsMount?(segment: string): boolean;
 }
 
 const SECRETS_PREFIXES = new Set(['sys', 'auth', 'identity']);
@@ -39,7 +41,7 @@ export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: 
       const message = `invalid URL path encoding: ${raw.path}`;
       return secrets ? secretsError(400, [message]) : schedulerError(400, message);
     }
-    if (isSecretsPath(parts)) return sides.secrets(raw, parts.slice(1).join('/'), requestId);
+    if (isSecretsPath(parts) || (parts[0] === 'v1' && parts[1] !== undefined && sides.secretsMount?.(parts[1]) === true)) return sides.secrets(raw, parts.slice(1).join('/'), requestId);
     const answer = await sides.scheduler(raw, parts, requestId);
     return answer ?? schedulerError(404, 'resource not found');
   };

@@ -39,6 +39,16 @@ export interface PathDef {
    * over what the read operation answers, written through the update operation. Needs both.
    */
   patch?: boolean;
+  /**
+   * HTTP PATCH answered by this handler instead (the body is a JSON merge patch the path applies by its
+   * own rules); needs the `patch` capability.
+   */
+  patchHandler?: Handler;
+  /**
+   * The body is the caller's own data (KV version 1's secrets, Vault's TakesArbitraryInput): its keys
+   * are not fields, are not warned about, and reach the handler as `input`.
+   */
+  takesArbitraryInput?: boolean;
   synopsis: string;
   description: string;
   /** Set on generated deprecated aliases: the current path to use instead. */

@@ -25,6 +25,8 @@ export interface SecretsRequest {
   remoteAddress: string;
   headers: RawRequest['headers'];
   services: SecretsContext;
+  /** the request's data as sent, on paths that take arbitrary input and on a PATCH a path answers itself */
+  input?: Record<string, unknown>;
 }
 
 export interface SecretsResponse {

@@ -12,10 +12,11 @@ import { classify, secretsError } from '../../framework/http/respond.js';
 import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import type { RawRequest, RawResponse } from '../../framework/http/types.js';
 import type { SecretsContext } from '../context.js';
-import { matchPath, type Backend, type PathDef } from '../framework/path.js';
+import { matchPath, type Backend, type Handler, type PathDef } from '../framework/path.js';
 import { pathHelpResponse, renderBackendHelp } from '../framework/help.js';
 import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
 import { callerOf, tokenUsable, type TokenCaller } from '../token/caller.js';
+import type { SecretMountEntry } from '../mounts/secret-mount-table.js';
 import { secretsOk } from './envelope.js';
 import { dataAtTopLevel } from './top-level-routes.js';
 
@@ -24,6 +25,8 @@ export interface SecretsRouting {
   fixed: Record<string, Backend>;
   /** auth method backends by type: token, cloud ... */
   authTypes: Record<string, Backend>;
+  /** the backend that serves a mounted secrets engine (kv answers by its version option) */
+  engines?: (mount: SecretMountEntry) => Backend | undefined;
 }
 
 export interface ResolvedRoute {
@@ -40,8 +43,11 @@ export function resolveBackend(rel: string, services: SecretsContext, routing: S
   }
   const mount = services.mounts.route(rel);
   const backend = mount && routing.authTypes[mount.type];
-  if (!mount || !backend) return undefined;
-  return { backend, mountPath: mount.path, mountAccessor: mount.accessor, rest: trimSlashes(rel.slice(mount.path.length)) };
+  if (mount && backend) return { backend, mountPath: mount.path, mountAccessor: mount.accessor, rest: trimSlashes(rel.slice(mount.path.length)) };
+  const engine = services.secretMounts.route(rel);
+  const engineBackend = engine && routing.engines?.(engine);
+  if (!engine || !engineBackend) return undefined;
+  return { backend: engineBackend, mountPath: engine.path, mountAccessor: engine.accessor, rest: trimSlashes(rel.slice(engine.path.length)) };
 }
 
 const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
@@ -123,10 +129,25 @@ async function patchThrough(raw: RawRequest, def: PathDef, params: Record<string
  * framework adds them: only to an answer there is, so a write or delete that answers nothing stays a 204.
  * Deprecated path aliases answer as their current path does, without a warning of their own (Vault).
  */
-function withWarnings(answer: SecretsResponse | void, data: FieldData): SecretsResponse | undefined {
+function withWarnings(answer: SecretsResponse | void, data: FieldData, def?: PathDef): SecretsResponse | undefined {
   if (!answer) return undefined;
-  const warnings = [...(answer.warnings ?? []), ...data.warnings()];
+  const warnings = [...(answer.warnings ?? []), ...(def?.takesArbitraryInput ? [] : data.warnings())];
   return warnings.length > 0 ? { ...answer, warnings } : answer;
+}
+
+/**
+ * A PATCH the path answers itself (KV v2's data and metadata, whose merge rules are their own): Vault
+ * takes only a JSON merge patch there, and says so with a 415.
+ */
+async function ownPatch(raw: RawRequest, def: PathDef, handler: Handler, params: Record<string, string>, partial: Omit<SecretsRequest, 'operation'>): Promise<SecretsResponse | void> {
+  const header = Object.entries(raw.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  const contentType = (Array.isArray(header) ? header[0] : header) ?? '';
+  if (contentType.split(';')[0].trim().toLowerCase() !== 'application/merge-patch+json') {
+    return { raw: { errors: [`PATCH requires Content-Type of application/merge-patch+json, got "${contentType}"`] }, status: 415 };
+  }
+  // The path parameters are fields; the body's merge rules (a null removes) are the handler's to read.
+  const data = new FieldData(params, def.fields, 'update');
+  return (await handler({ ...partial, operation: 'update', input: parseBody(raw) }, data)) ?? undefined;
 }
 
 async function authenticate(raw: RawRequest, services: SecretsContext): Promise<{ caller: TokenCaller; secret: string } | undefined> {
@@ -217,6 +238,7 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
 
   if (requested === 'patch') {
     checkAcl(auth?.caller, def, base, 'patch');
+    if (def.patchHandler) return ownPatch(raw, def, def.patchHandler, match.params, partial);
     if (!def.patch || !def.operations.read || !def.operations.update) throw new UnsupportedOperation(`${base} does not support PATCH`);
     return patchThrough(raw, def, match.params, partial);
   }
@@ -236,12 +258,12 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
 
   const data = new FieldData({ ...rawData(raw, requested, def), ...match.params }, def.fields, operation);
 
-  const req: SecretsRequest = { ...partial, operation };
+  const req: SecretsRequest = { ...partial, operation, ...(def.takesArbitraryInput ? { input: rawData(raw, requested, def) } : {}) };
   const res = (await def.operations[operation]!.handler(req, data)) ?? undefined;
 
   if (operation === 'list') {
     const keys = res?.data?.keys;
     if (!Array.isArray(keys) || keys.length === 0) throw new NotFound();
   }
-  return withWarnings(res, data);
+  return withWarnings(res, data, def);
 }

@@ -9,6 +9,7 @@ import { auditHashPaths } from './path-audit-hash.js';
 import { haPaths } from './path-ha.js';
 import { sealStatusPaths } from './path-seal-status.js';
 import { mountsPaths } from './path-mounts.js';
+import { remountPaths } from './path-remount.js';
 import { auditPaths } from './path-audit.js';
 
 export const sysBackend: Backend = {
@@ -16,5 +17,5 @@ export const sysBackend: Backend = {
   description:
     'System endpoints: health, initialisation and seal status, the cluster\'s servers and leader, ACL policies, auth methods, ' +
     'secrets engines, capabilities, audit devices and audit hashes.',
-  paths: [...healthPaths, ...sealStatusPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...mountsPaths, ...capabilitiesPaths, ...auditHashPaths, ...auditPaths],
+  paths: [...healthPaths, ...sealStatusPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...mountsPaths, ...remountPaths, ...capabilitiesPaths, ...auditHashPaths, ...auditPaths],
 };

@@ -1,0 +1,75 @@
+/**
+ * KV version 1, as Vault's: any path under the mount holds one JSON object, written whole, read whole,
+ * deleted outright; a LIST answers the keys and folders ('name/') right below a path.
+ */
+import { NotFound, UserError } from '../../shared/errors.js';
+import type { Backend } from '../framework/path.js';
+import { definePath } from '../framework/path.js';
+import type { SecretsRequest } from '../framework/request.js';
+import { mountOf } from './mount.js';
+import { childKeys } from './list.js';
+import { KV_V1_TABLE, openV1, sealV1, v1Key, type SealedRecord } from './storage.js';
+
+const PATH_FIELD = { path: { type: 'string' as const, description: 'The location of the secret, relative to the mount.' } };
+
+function list(req: SecretsRequest, prefix: string) {
+  const mount = mountOf(req);
+  return { data: { keys: childKeys(req.services.store.keys(KV_V1_TABLE, `${mount.uuid}/${prefix}`), `${mount.uuid}/${prefix}`) } };
+}
+
+async function write(req: SecretsRequest, path: string) {
+  const input = req.input ?? {};
+  if (Object.keys(input).length === 0) throw new UserError('missing data fields');
+  const mount = mountOf(req);
+  const record = sealV1(req.services.seal, mount, path, input);
+  await req.services.store.write((tx) => tx.put(KV_V1_TABLE, v1Key(mount, path), record));
+}
+
+export const kvV1Backend: Backend = {
+  type: 'kv',
+  description: 'The key/value secrets engine, version 1: a JSON object at any path, without versions.',
+  paths: [
+    definePath({
+      pattern: '',
+      fields: {},
+      synopsis: 'List the secrets at the top of the mount.',
+      description: 'A LIST answers the keys and the folders (ending in "/") at the top of the mount.',
+      operations: { list: { summary: 'List the top-level keys.', handler: async (req) => list(req, '') } },
+    }),
+    definePath({
+      pattern: '*path',
+      fields: PATH_FIELD,
+      takesArbitraryInput: true,
+      existenceCheck: (req, data) => {
+        const mount = mountOf(req);
+        return req.services.store.get(KV_V1_TABLE, v1Key(mount, data.get<string>('path'))) !== undefined;
+      },
+      synopsis: 'Read, write, list or delete a secret.',
+      description:
+        'A write stores the request body (a JSON object of any keys) as the secret at the path, replacing ' +
+        'what was there; a read answers it; a delete removes it; a LIST answers the keys and folders below the path.',
+      operations: {
+        read: {
+          summary: 'Read a secret.',
+          handler: async (req, data) => {
+            const mount = mountOf(req);
+            const path = data.get<string>('path');
+            const record = req.services.store.get<SealedRecord>(KV_V1_TABLE, v1Key(mount, path));
+            if (!record) throw new NotFound();
+            return { data: openV1(req.services.seal, mount, path, record) };
+          },
+        },
+        create: { summary: 'Write a new secret.', handler: async (req, data) => write(req, data.get<string>('path')) },
+        update: { summary: 'Replace a secret.', handler: async (req, data) => write(req, data.get<string>('path')) },
+        delete: {
+          summary: 'Delete a secret.',
+          handler: async (req, data) => {
+            const mount = mountOf(req);
+            await req.services.store.write((tx) => tx.delete(KV_V1_TABLE, v1Key(mount, data.get<string>('path'))));
+          },
+        },
+        list: { summary: 'List the keys below a path.', handler: async (req, data) => list(req, `${data.get<string>('path')}/`) },
+      },
+    }),
+  ],
+};

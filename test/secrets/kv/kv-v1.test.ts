@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
+import { apiError, freshMount } from './kv-helpers.js';
+
+let ts: InProcessServer;
+
+beforeAll(async () => {
+  ts = await startInProcessServer();
+});
+
+afterAll(async () => {
+  await ts?.close();
+});
+
+describe('kv v1', () => {
+  it('writes, reads, replaces and deletes a JSON object at any path', async () => {
+    const m = await freshMount(ts, 1);
+    const c = ts.client();
+    expect(await c.secrets('POST', `${m}/app/db`, { body: { password: 'p1', port: 5432, nested: { a: true } } })).toBeUndefined();
+    expect((await c.secrets('GET', `${m}/app/db`))!.data).toEqual({ password: 'p1', port: 5432, nested: { a: true } });
+    await c.secrets('PUT', `${m}/app/db`, { body: { password: 'p2' } });
+    expect((await c.secrets('GET', `${m}/app/db`))!.data).toEqual({ password: 'p2' });
+    await c.secrets('DELETE', `${m}/app/db`);
+    expect((await apiError(c.secrets('GET', `${m}/app/db`))).statusCode).toBe(404);
+  });
+
+  it('takes any keys without warning about them, and refuses an empty write', async () => {
+    const m = await freshMount(ts, 1);
+    const res = await ts.request('POST', `/v1/${m}/k`, { body: { anything: 'x' } });
+    expect(res.status).toBe(204);
+    expect((await apiError(ts.client().secrets('POST', `${m}/k`, { body: {} }))).errors).toEqual(['missing data fields']);
+  });
+
+  it('LISTs with the LIST method or list=true: keys and folders right below', async () => {
+    const m = await freshMount(ts, 1);
+    const c = ts.client();
+    for (const k of ['a', 'dir/b', 'dir/sub/c']) await c.secrets('POST', `${m}/${k}`, { body: { v: 1 } });
+    expect((await c.secrets('LIST', `${m}/`))!.data!.keys).toEqual(['a', 'dir/']);
+    expect((await c.secrets('GET', `${m}/dir`, { query: { list: true } }))!.data!.keys).toEqual(['b', 'sub/']);
+    expect((await apiError(c.secrets('LIST', `${m}/none`))).statusCode).toBe(404);
+  });
+});
