@@ -28,7 +28,7 @@ import {
   VOLUME_MOUNT,
 } from '../scheduler/wire/job/task.js';
 import { GROUP as GROUP_FIELDS, MOUNT_OPTIONS, VOLUME_REQUEST } from '../scheduler/wire/job/group.js';
-import { JOB_UI, UI_LINK } from '../scheduler/wire/job/job.js';
+import { JOB as JOB_FIELDS, JOB_UI, UI_LINK } from '../scheduler/wire/job/job.js';
 import { DISCONNECT, EPHEMERAL_DISK, MIGRATE as MIGRATE_FIELDS, PARAMETERIZED as PARAMETERIZED_FIELDS, PERIODIC as PERIODIC_FIELDS, RESCHEDULE as RESCHEDULE_FIELDS, RESTART as RESTART_FIELDS, SCALING, UPDATE as UPDATE_FIELDS } from '../scheduler/wire/job/policies.js';
 
 /** A loose view of Nomad's api.Job: PascalCase keys, durations in nanoseconds. */
@@ -451,20 +451,7 @@ function inheritVaultAndSecrets(group: ApiObject, vault: ApiObject | undefined, 
 }
 
 const JOB: Schema = {
-  attrs: {
-    region: a('Region'),
-    namespace: a('Namespace'),
-    id: a('ID'),
-    name: a('Name'),
-    type: a('Type'),
-    priority: a('Priority', 'int'),
-    all_at_once: a('AllAtOnce', 'bool'),
-    datacenters: a('Datacenters', 'strings'),
-    node_pool: a('NodePool'),
-    meta: a('Meta', 'stringMap'),
-    vault_token: a('VaultToken'),
-    consul_token: a('ConsulToken'),
-  },
+  attrs: hclArgumentsOf(JOB_FIELDS),
   blocks: {
     constraint: { json: 'Constraints', multi: true, schema: CONSTRAINT },
     affinity: { json: 'Affinities', multi: true, schema: AFFINITY },

@@ -28,6 +28,7 @@ import {
 } from './policies.js';
 import { defaultsOf } from '../wire/job/fields.js';
 import { GROUP } from '../wire/job/group.js';
+import { JOB } from '../wire/job/job.js';
 import { AFFINITY, SPREAD } from '../wire/job/placement.js';
 import { DEVICE, NETWORK, NUMA, PORT, RESOURCES } from '../wire/job/resources.js';
 import { CHECK_RESTART, SERVICE, SERVICE_WEIGHTS } from '../wire/job/service.js';
@@ -61,21 +62,21 @@ type In = Record<string, unknown>;
 
 export function canonicalizeJob(input: unknown): Job {
   const raw = normalizeObject(isPlainObject(input) ? input : {}, JOB_SCHEMA);
-  const type = str(raw.Type) || 'service';
+  const type = str(raw.Type) || JOB.Type.default;
   const id = str(raw.ID);
   const name = str(raw.Name) || id;
   const jobUpdate = obj(raw.Update);
   const job: Job = {
-    Region: str(raw.Region) || 'global',
-    Namespace: str(raw.Namespace) || 'default',
+    Region: str(raw.Region) || JOB.Region.default,
+    Namespace: str(raw.Namespace) || JOB.Namespace.default,
     ID: id,
     ParentID: str(raw.ParentID),
     Name: name,
     Type: type,
     Priority: num(raw.Priority, JOB_DEFAULT_PRIORITY),
     AllAtOnce: bool(raw.AllAtOnce),
-    Datacenters: strList(raw.Datacenters) ?? ['*'],
-    NodePool: str(raw.NodePool) || 'default',
+    Datacenters: strList(raw.Datacenters) ?? [...JOB.Datacenters.default],
+    NodePool: str(raw.NodePool) || JOB.NodePool.default,
     Constraints: list(raw.Constraints, constraint),
     Affinities: list(raw.Affinities, affinity),
     Spreads: list(raw.Spreads, spread),

@@ -9,7 +9,8 @@ import { Re2SyntaxError, compileRe2 } from '../../shared/re2/index.js';
 import type { Affinity, Constraint, Spread } from './constraint.js';
 import { formatDurationNs, parseDurationNs } from './duration.js';
 import type { Job } from './job.js';
-import { JOB_MAX_PRIORITY, JOB_MIN_PRIORITY, JOB_TYPES } from './job.js';
+import { JOB_MAX_PRIORITY, JOB_MIN_PRIORITY } from './job.js';
+import { JOB } from '../wire/job/job.js';
 import type { ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
 import { NUMA } from '../wire/job/resources.js';
@@ -149,7 +150,7 @@ export function validateJob(job: Job): string[] {
   if (job.Namespace === '') errs.push('Job must be in a namespace');
   else if (namespaceTooLong) errs.push(namespaceTooLong);
   if (job.Type === '') errs.push('Missing job type');
-  else if (!(JOB_TYPES as readonly string[]).includes(job.Type)) errs.push(`Invalid job type: "${job.Type}"`);
+  else if (!(JOB.Type.oneOf as readonly string[]).includes(job.Type)) errs.push(`Invalid job type: "${job.Type}"`);
   if (job.Priority < JOB_MIN_PRIORITY || job.Priority > JOB_MAX_PRIORITY) {
     errs.push(`Job priority must be between [${JOB_MIN_PRIORITY}, ${JOB_MAX_PRIORITY}]`);
   }

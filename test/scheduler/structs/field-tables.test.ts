@@ -11,7 +11,9 @@ import * as serviceTables from '../../../src/scheduler/wire/job/service.js';
 import * as taskTables from '../../../src/scheduler/wire/job/task.js';
 import * as groupTables from '../../../src/scheduler/wire/job/group.js';
 import type { TaskGroup, VolumeRequest } from '../../../src/scheduler/structs/task-group.js';
-import type { JobUI, JobVersionTag } from '../../../src/scheduler/structs/job.js';
+import type { Job, JobUI, JobVersionTag } from '../../../src/scheduler/structs/job.js';
+import * as jobTables from '../../../src/scheduler/wire/job/job.js';
+import { JOB_SCHEMA } from '../../../src/scheduler/structs/schema.js';
 import { defaultLogConfig } from '../../../src/scheduler/structs/task.js';
 import type {
   Task,
@@ -582,6 +584,59 @@ describe('task group', () => {
     });
     expect(Object.keys(hclArgumentsOf(groupTables.GROUP)).sort()).toEqual(
       ['count', 'shutdown_delay', 'max_run_duration', 'stop_after_client_disconnect', 'max_client_disconnect', 'prevent_reschedule_on_lost', 'meta'].sort(),
+    );
+  });
+});
+
+describe('job', () => {
+  it('has the field types the scheduler reads', () => {
+    expectTypeOf<Job>().toEqualTypeOf<{
+      Region: string;
+      Namespace: string;
+      ID: string;
+      ParentID: string;
+      Name: string;
+      Type: string;
+      Priority: number;
+      AllAtOnce: boolean;
+      Datacenters: string[];
+      NodePool: string;
+      Constraints: Constraint[] | null;
+      Affinities: Affinity[] | null;
+      Spreads: Spread[] | null;
+      TaskGroups: TaskGroup[];
+      Update: UpdateStrategy;
+      Multiregion: Record<string, unknown> | null;
+      Periodic: PeriodicConfig | null;
+      ParameterizedJob: ParameterizedJobConfig | null;
+      Dispatched: boolean;
+      DispatchIdempotencyToken: string;
+      Payload: string | null;
+      Meta: Record<string, string> | null;
+      ConsulNamespace: string;
+      VaultNamespace: string;
+      NomadTokenID: string;
+      Status: string;
+      StatusDescription: string;
+      Stable: boolean;
+      Version: number;
+      SubmitTime: number;
+      CreateIndex: number;
+      ModifyIndex: number;
+      JobModifyIndex: number;
+      Stop: boolean;
+      UI: JobUI | null;
+      VersionTag: JobVersionTag | null;
+    }>();
+  });
+
+  it('accepts the input-only fields without storing them', () => {
+    expect(Object.keys(JOB_SCHEMA).slice(-4)).toEqual(['Reschedule', 'Migrate', 'VaultToken', 'ConsulToken']);
+    expect(Object.keys(JOB_SCHEMA)).toHaveLength(40);
+    const stored = defaultsOf(jobTables.JOB);
+    for (const field of ['Reschedule', 'Migrate', 'VaultToken', 'ConsulToken']) expect(field in stored).toBe(false);
+    expect(Object.keys(hclArgumentsOf(jobTables.JOB)).sort()).toEqual(
+      ['region', 'namespace', 'id', 'name', 'type', 'priority', 'all_at_once', 'datacenters', 'node_pool', 'meta', 'vault_token', 'consul_token'].sort(),
     );
   });
 });
