@@ -341,7 +341,9 @@ export class TaskRunner {
     if (delayNs > 0 && this.noShutdownDelay) this.emit(ev.skippingShutdownDelay());
     else if (delayNs > 0) {
       this.emit(ev.waitingShutdownDelay(delayNs));
-      await new Promise((resolve) => setTimeout(resolve, delayNs / 1e6));
+      // Cut short when the node lets go of the task: a pending timer would hold a stopping server open.
+      await this.pause(delayNs / 1e6);
+      if (this.detached) return;
     }
     await handle.kill(this.killSignal(), timeoutNs / 1e6);
   }

@@ -39,8 +39,11 @@ describe('svc server stops when it says it has stopped', () => {
     for (const d of [dir, home, ...dataDirs]) await rm(d, { recursive: true, force: true });
   });
 
-  /** Starts the server and a task with a 20 s kill_timeout; `ignoreTerm` makes it sit out the kill signal. */
-  async function startWithTask(args: string[], name: string, ignoreTerm: boolean): Promise<number> {
+  /**
+   * Starts the server and a task with a 20 s kill_timeout; `ignoreTerm` makes it sit out the kill signal,
+   * `shutdownDelayNs` gives it a shutdown_delay.
+   */
+  async function startWithTask(args: string[], name: string, ignoreTerm: boolean, shutdownDelayNs = 0): Promise<number> {
     proc = await spawnServer([...args, '-port=0', '-log-level=warn'], { HOME: home });
     const api = new ApiClient({ address: proc.url, token: proc.rootToken! });
     const pidFile = path.join(dir, `${name}.pid`);
@@ -48,7 +51,7 @@ describe('svc server stops when it says it has stopped', () => {
     const job = {
       ID: name,
       Datacenters: ['dc1'],
-      TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', script] }, KillTimeout: 20_000_000_000 }] }],
+      TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', script] }, KillTimeout: 20_000_000_000, ShutdownDelay: shutdownDelayNs }] }],
     };
     await api.scheduler('POST', '/v1/jobs', { body: { Job: job } });
     await until(() => api.scheduler<Stub[]>('GET', `/v1/job/${name}/allocations`).then((r) => r.body), (l) => l[0]?.ClientStatus === 'running', 'the task to run');
@@ -98,6 +101,23 @@ describe('svc server stops when it says it has stopped', () => {
     const lines = await untilStopped(server);
     expect(await exitOrWatchdog(server)).toBe('exited');
     expect(lines.slice(0, 2)).toEqual(['==> Caught SIGINT, shutting down', '==> Stopping 1 task (up to 20s); a second SIGINT or SIGTERM leaves it running']);
+    const left = /^==> Caught SIGINT: leaving 1 task running; `svc server -dev -data-dir (\S+)` reattaches it$/.exec(lines[2]);
+    expect(left, lines[2]).not.toBeNull();
+    dataDirs.push(left![1]);
+    expect(lines[3]).toBe('==> svc server stopped');
+    expect(alive(pid), 'the task is left running').toBe(true);
+  });
+
+  it('dev mode: a second SIGINT during the shutdown_delay leaves the task running and exits at once', async () => {
+    const pid = await startWithTask(['-dev'], 'delays-stop', false, 20_000_000_000);
+    const server = proc!;
+    server.child.kill('SIGINT');
+    await until(async () => server.stdout(), (out) => out.includes('==> Stopping 1 task'), 'the stopping line');
+    server.child.kill('SIGINT');
+    const lines = await untilStopped(server);
+    expect(await exitOrWatchdog(server)).toBe('exited');
+    // The bound counts the shutdown delay before the kill timeout.
+    expect(lines[1]).toBe('==> Stopping 1 task (up to 40s); a second SIGINT or SIGTERM leaves it running');
     const left = /^==> Caught SIGINT: leaving 1 task running; `svc server -dev -data-dir (\S+)` reattaches it$/.exec(lines[2]);
     expect(left, lines[2]).not.toBeNull();
     dataDirs.push(left![1]);
