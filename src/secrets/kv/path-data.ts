@@ -18,7 +18,7 @@ const PATH_FIELD = { path: { type: 'string' as const, description: 'The location
 export const DATA_FIELDS = {
   ...PATH_FIELD,
   version: { type: 'int' as const, description: 'The version to read; the latest when 0 or not given.', query: true },
-  data: { type: 'object' as const, description: 'The secret: a JSON object of any keys and values.' },
+  data: { type: 'object' as const, description: 'The secret: a JSON object of any keys and values.', sensitive: true },
   options: { type: 'object' as const, description: 'Write options: "cas", the version the write expects to be the current one (0: the key has none yet).' },
 };
 
