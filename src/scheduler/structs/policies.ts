@@ -15,9 +15,6 @@ import {
   UPDATE,
 } from '../wire/job/policies.js';
 
-// The unit of every duration above, for code that builds or reads a policy.
-export { NS } from '../wire/job/fields.js';
-
 export type RestartPolicy = StructOf<typeof RESTART>;
 export type ReschedulePolicy = StructOf<typeof RESCHEDULE>;
 export type UpdateStrategy = StructOf<typeof UPDATE>;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ArrayData } from '../../../src/scheduler/sched/index.js';
 import { nextDelay } from '../../../src/scheduler/sched/reschedule.js';
 import { goTime, newTaskState, type Allocation } from '../../../src/scheduler/structs/allocation.js';
-import { NS, type ReschedulePolicy } from '../../../src/scheduler/structs/policies.js';
+import type { ReschedulePolicy } from '../../../src/scheduler/structs/policies.js';
+import { NS } from '../../../src/scheduler/wire/job/fields.js';
 import type { Job } from '../../../src/scheduler/structs/index.js';
 import { makeJob, makeNodes, SEC, schedule, scheduleAndApply, simpleJob } from './helpers.js';
 
