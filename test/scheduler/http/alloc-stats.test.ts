@@ -155,5 +155,8 @@ describe('stats of a node on another machine, through its tunnel', () => {
     expect((await statusOf(api.scheduler('GET', '/v1/client/stats'))).code).toBe(400);
     const { body: host } = await api.scheduler<HostStats>('GET', '/v1/client/stats', { query: { node_id: alloc.NodeID } });
     expectPlausibleHost(host);
+    // The agent's tasks outlive it: stop this one (and its cgroup goes with it) before the agent stops.
+    await api.scheduler('DELETE', '/v1/job/remote-spinner');
+    await until(() => api.scheduler<Stub>('GET', `/v1/allocation/${alloc.ID}`).then((r) => r.body), (a) => a.ClientStatus === 'complete', 'the task to stop');
   });
 });
