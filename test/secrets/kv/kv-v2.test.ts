@@ -43,6 +43,16 @@ describe('kv v2 data/', () => {
     expect(missing.body).toEqual({ errors: [] });
   });
 
+  it('answers a version 1 path with a 404 that names the command to use, as Vault does', async () => {
+    const m = await freshMount(ts, 2);
+    const res = await ts.request('GET', `/v1/${m}/db`);
+    expect(res.status).toBe(404);
+    expect((res.body as any).warnings).toEqual([
+      "Invalid path for a versioned K/V secrets engine. See the API docs for the appropriate API endpoints to use. If using the svc CLI, use 'svc kv get' for this operation.",
+    ]);
+    expect(((await ts.request('POST', `/v1/${m}/db`, { body: { a: 1 } })).body as any).warnings[0]).toMatch(/use 'svc kv put'/);
+  });
+
   it('refuses a write without data', async () => {
     const m = await freshMount(ts, 2);
     expect((await apiError(kv().secrets('POST', `${m}/data/k`, { body: { options: {} } }))).errors).toEqual(['no data provided']);
