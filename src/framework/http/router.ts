@@ -1,6 +1,7 @@
 /**
  * Routing by path prefix: /v1/sys, /v1/auth, /v1/identity and the secrets engines' mounts go to the
- * secrets side, everything else to the scheduler side. The two sides' handlers are passed in, so the transport imports neither.
+ * secrets side, everything else to the scheduler side. The two sides' handlers are passed in, so the
+ * transport imports neither.
  */
 import { schedulerError, secretsError } from './respond.js';
 import type { RawRequest, RawResponse } from './types.js';
@@ -41,7 +42,8 @@ export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: 
       const message = `invalid URL path encoding: ${raw.path}`;
       return secrets ? secretsError(400, [message]) : schedulerError(400, message);
     }
-    if (isSecretsPath(parts) || (parts[0] === 'v1' && parts[1] !== undefined && sides.secretsMount?.(parts[1]) === true)) return sides.secrets(raw, parts.slice(1).join('/'), requestId);
+    const engine = parts[0] === 'v1' && parts[1] !== undefined && sides.secretsMount?.(parts[1]) === true;
+    if (isSecretsPath(parts) || engine) return sides.secrets(raw, parts.slice(1).join('/'), requestId);
     const answer = await sides.scheduler(raw, parts, requestId);
     return answer ?? schedulerError(404, 'resource not found');
   };
