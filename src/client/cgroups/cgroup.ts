@@ -47,6 +47,8 @@ export interface TaskCgroup {
    * v1). The executor's launcher writes them before it execs the task's command.
    */
   readonly procsFiles: string[];
+  /** the file whose `oom_kill N` line counts the kernel's OOM kills in the cgroup */
+  readonly oomCounter: string;
   addProcess(pid: number): void;
   /** writes the limits given, leaving the others as they are */
   setLimits(limits: CgroupLimits): void;

@@ -19,7 +19,10 @@ class V1Cgroup implements TaskCgroup {
     private readonly dirs: Map<string, string>,
   ) {
     this.procsFiles = [...new Set(dirs.values())].map((d) => path.join(d, 'cgroup.procs'));
+    this.oomCounter = path.join(dirs.get('memory') ?? '', 'memory.oom_control');
   }
+
+  readonly oomCounter: string;
 
   private dir(controller: string): string | undefined {
     return this.dirs.get(controller);

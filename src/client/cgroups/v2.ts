@@ -28,7 +28,10 @@ class V2Cgroup implements TaskCgroup {
     private readonly dir: string,
   ) {
     this.procsFiles = [path.join(dir, 'cgroup.procs')];
+    this.oomCounter = path.join(dir, 'memory.events');
   }
+
+  readonly oomCounter: string;
 
   private f(name: string): string {
     return path.join(this.dir, name);

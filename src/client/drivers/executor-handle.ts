@@ -37,7 +37,7 @@ export interface LaunchSpec {
    * The task's cgroup: the process that becomes the task writes its pid to each file and sets its
    * oom_score_adj before it execs the command (see executor.cjs).
    */
-  cgroup?: { procsFiles: string[]; oomScoreAdj: number };
+  cgroup?: { procsFiles: string[]; oomCounter: string; oomScoreAdj: number };
 }
 
 /** What a launch records of its cgroup, to find it again after a restart. */
@@ -63,6 +63,8 @@ interface ExecutorState {
 interface ExitFile {
   exitCode: number;
   signal: number;
+  /** the executor read the cgroup's OOM counter before it removed the cgroup */
+  oomKilled?: boolean;
   finishedAt: string;
   err?: string;
   startError?: string;
@@ -120,18 +122,20 @@ class ExecutorHandle implements DriverHandle {
     const result: ExitResult = exit
       ? { exitCode: exit.exitCode, signal: exit.signal, oomKilled: false, err: exit.err ?? exit.startError }
       : { exitCode: 0, signal: 0, oomKilled: false, err: 'executor exited without recording how the task ended' };
-    void this.endCgroup(result).then(() => this.finish(result));
+    void this.endCgroup(result, exit?.oomKilled).then(() => this.finish(result));
   }
 
   /**
    * The task has ended: what it left running in its cgroup (a daemon it double-forked) goes with it,
-   * and the cgroup is removed, once its OOM counter is read.
+   * and the cgroup is removed, once its OOM counter is read. The executor does both itself when it can
+   * (it sees the end even when no node watches); this covers an executor that could not.
    */
-  private async endCgroup(result: ExitResult): Promise<void> {
+  private async endCgroup(result: ExitResult, oomRecorded: boolean | undefined): Promise<void> {
     const cg = this.cgroup;
     if (!cg) return;
     try {
-      if (cg.oomKilled() && (result.signal === 9 || result.exitCode === 137)) {
+      const oom = oomRecorded ?? cg.oomKilled();
+      if (oom && (result.signal === 9 || result.exitCode === 137)) {
         Object.assign(result, { oomKilled: true, exitCode: 137, signal: 9, err: oomMessage(this.cgroupInfo?.memoryBytes) });
       }
       await nodeCgroups().remove(cg);

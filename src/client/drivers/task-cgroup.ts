@@ -52,6 +52,6 @@ export async function prepareTaskCgroup(req: TaskStartRequest, opts: TaskCgroupO
   return {
     cg,
     info: { allocId: req.allocId, taskName: req.taskName, cores, memoryBytes: limits.memoryBytes },
-    spec: { procsFiles: cg.procsFiles, oomScoreAdj: opts.oomScoreAdj },
+    spec: { procsFiles: cg.procsFiles, oomCounter: cg.oomCounter, oomScoreAdj: opts.oomScoreAdj },
   };
 }

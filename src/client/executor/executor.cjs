@@ -48,6 +48,66 @@ function inCgroup(spec, command, args) {
   return ['/bin/sh', ['-c', JOIN_CGROUP, 'sh', String(spec.cgroup.oomScoreAdj), ...spec.cgroup.procsFiles, '--', command, ...args]];
 }
 
+/** The `oom_kill N` count of the cgroup's OOM counter file; undefined when the kernel keeps none. */
+function oomKills(file) {
+  try {
+    const m = /^oom_kill (\d+)$/m.exec(fs.readFileSync(file, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cgroupPids(procsFiles) {
+  const pids = new Set();
+  for (const f of procsFiles) {
+    try {
+      for (const line of fs.readFileSync(f, 'utf8').split('\n')) if (line) pids.add(Number(line));
+    } catch {
+      // the directory is gone already
+    }
+  }
+  return [...pids];
+}
+
+const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Once the task has ended: reads whether the kernel OOM-killed in its cgroup, kills what the task left
+ * running there (a daemon it double-forked), and removes the cgroup. The executor does it because it
+ * is the one process sure to see the end, also while no node runs. Returns the OOM verdict, undefined
+ * when the kernel keeps no count (the node then reads what it has, so the cgroup is left to it).
+ */
+function endCgroup(cgroup) {
+  const kills = oomKills(cgroup.oomCounter);
+  if (kills === undefined) return undefined;
+  for (let i = 0; i < 200; i++) {
+    const left = cgroupPids(cgroup.procsFiles);
+    if (left.length === 0) break;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    sleepSync(5);
+  }
+  for (const dir of cgroup.procsFiles.map((f) => path.dirname(f))) {
+    // The kernel refuses while a killed process is still being reaped.
+    for (let i = 0; i < 200; i++) {
+      try {
+        fs.rmdirSync(dir);
+        break;
+      } catch (err) {
+        if (err.code === 'ENOENT') break;
+        sleepSync(5);
+      }
+    }
+  }
+  return kills > 0;
+}
+
 /**
  * What the command names, found as spawn would find it, so that a missing command is reported as one
  * (with Go's words) rather than as the wrapping shell's exit status.
@@ -275,7 +335,8 @@ async function runExecutor(specPath) {
       // no result file: keep unshare's status
     }
   }
-  writeJsonAtomic(spec.exitFile, { ...result, finishedAt: new Date().toISOString() });
+  const oomKilled = spec.cgroup ? endCgroup(spec.cgroup) : undefined;
+  writeJsonAtomic(spec.exitFile, { ...result, oomKilled, finishedAt: new Date().toISOString() });
   process.exit(0);
 }
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectCgroups } from '../../../src/client/cgroups/detect.js';
-import { taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
+import { configureNodeCgroups, taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
 import { ExecDriver } from '../../../src/client/drivers/exec.js';
 import { type TestServer, startTestServer } from '../../support/server.js';
 import { until } from '../../support/wait.js';
@@ -98,6 +98,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ts?.close();
+  // The node's cgroup settings are the process's: later test files get the defaults again.
+  configureNodeCgroups({});
   for (const m of detection.v1.values()) {
     try {
       rmdirSync(path.join(m.self, PARENT));

@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectCgroups } from '../../../src/client/cgroups/detect.js';
-import { taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
+import { configureNodeCgroups, taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
 import { ExecDriver } from '../../../src/client/drivers/exec.js';
 import { type TestServer, makeTempDir, startTestServer } from '../../support/server.js';
 import { until } from '../../support/wait.js';
@@ -23,6 +23,16 @@ interface Alloc {
   TaskStates: Record<string, { State: string; Events: { Type: string; ExitCode: number; DisplayMessage: string; Details: Record<string, string> }[] }> | null;
 }
 
+/** Exists and has not exited (a killed daemon reparented to the container's init may stay a zombie). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 const servers: TestServer[] = [];
 let dataDir = '';
 /** the root token of the first start: a restarted server makes none */
@@ -30,6 +40,8 @@ let token = '';
 
 afterAll(async () => {
   for (const s of servers) await s.close();
+  // The node's cgroup settings are the process's: later test files get the defaults again.
+  configureNodeCgroups({});
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   for (const m of detection.v1.values()) {
     try {
@@ -73,12 +85,22 @@ describe.runIf(detection.version === 1 && execHealthy)('a restarted node adopts 
               Resources: { CPU: 100, MemoryMB: 32 },
               Config: { command: '/bin/sh', args: ['-c', 'while [ ! -f /local/go ]; do sleep 0.05; done; exec tail /dev/zero'] },
             },
+            {
+              // Ends while no node runs, leaving a daemon behind: the executor ends both.
+              Name: 'quits',
+              Driver: 'raw_exec',
+              Config: { command: '/bin/sh', args: ['-c', 'while [ ! -f "$NOMAD_TASK_DIR/end" ]; do sleep 0.05; done; (setsid sh -c \'echo $$ > "$NOMAD_TASK_DIR/daemon"; exec sleep 1000\' &); sleep 0.2'] },
+            },
           ],
         },
       ],
     };
     await api(first, 'POST', '/v1/jobs', { Job: job });
-    const [{ ID: id }] = await until(() => api<Alloc[]>(first, 'GET', '/v1/job/adopted/allocations'), (l) => l.length > 0 && l[0].TaskStates?.t?.State === 'running', 'the task to run');
+    const [{ ID: id }] = await until(
+      () => api<Alloc[]>(first, 'GET', '/v1/job/adopted/allocations'),
+      (l) => l.length > 0 && l[0].TaskStates?.t?.State === 'running' && l[0].TaskStates?.quits?.State === 'running',
+      'the tasks to run',
+    );
     const memDir = path.join(detection.v1.get('memory')!.self, PARENT, taskCgroupId(id, 't'));
     const procs = () => readFileSync(path.join(memDir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
     // The task's shell (its loop's sleeps come and go).
@@ -89,11 +111,22 @@ describe.runIf(detection.version === 1 && execHealthy)('a restarted node adopts 
 
     // The task kept running in its cgroup while no node watched it.
     expect(procs()).toContain(shell);
+    const taskDir = (task: string) => path.join(dataDir, 'client', 'allocs', id, task, 'local');
+    const quitsDir = path.join(detection.v1.get('freezer')!.self, PARENT, taskCgroupId(id, 'quits'));
+    expect(existsSync(quitsDir)).toBe(true);
+    writeFileSync(path.join(taskDir('quits'), 'end'), '');
+    await until(async () => existsSync(quitsDir), (present) => !present, 'the executor to remove the cgroup of the task that ended');
+    const daemon = Number(readFileSync(path.join(taskDir('quits'), 'daemon'), 'utf8'));
+    expect(alive(daemon)).toBe(false);
+
     const second = await start();
     await until(() => api<Alloc>(second, 'GET', `/v1/allocation/${id}`), (a) => a.TaskStates?.t?.State === 'running', 'the task to be followed again');
     expect(readFileSync(path.join(memDir, 'memory.limit_in_bytes'), 'utf8').trim()).toBe(String(32 * 2 ** 20));
 
-    writeFileSync(path.join(dataDir, 'client', 'allocs', id, 't', 'local', 'go'), '');
+    const { quits } = (await until(() => api<Alloc>(second, 'GET', `/v1/allocation/${id}`), (a) => a.TaskStates?.quits?.State === 'dead', 'the ended task to be found dead'))
+      .TaskStates!;
+    expect(quits.Events.find((e) => e.Type === 'Terminated')?.ExitCode).toBe(0);
+    writeFileSync(path.join(taskDir('t'), 'go'), '');
     const a = await until(() => api<Alloc>(second, 'GET', `/v1/allocation/${id}`), (x) => x.TaskStates?.t?.State === 'dead', 'the task to be OOM-killed', 60_000);
     const terminated = a.TaskStates!.t.Events.find((e) => e.Type === 'Terminated')!;
     expect([terminated.ExitCode, terminated.Details.oom_killed, terminated.DisplayMessage]).toEqual([137, 'true', 'Exit Code: 137, Signal: 9, Exit Message: "OOM Killed (memory limit 32 MiB)"']);
