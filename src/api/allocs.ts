@@ -2,10 +2,19 @@
 import type { ApiClient } from './http/client.js';
 import type {
   AllocatedPortMapping as AllocatedPort,
+  AllocatedResources,
+  AllocatedTaskResources,
   AllocMetric as AllocMetricRecord,
+  Allocation as AllocationRecord,
+  DesiredTransition,
   TaskEvent as TaskEventRecord,
   TaskState as TaskStateRecord,
 } from '../scheduler/structs/allocation.js';
+import type { Job } from '../scheduler/structs/job.js';
+import type { Resources } from '../scheduler/structs/resources.js';
+import type { Task } from '../scheduler/structs/task.js';
+import type { TaskGroup } from '../scheduler/structs/task-group.js';
+import type { AllocStubRecord } from '../scheduler/state/alloc-stubs.js';
 
 export type { AllocatedPort };
 
@@ -25,50 +34,39 @@ export type TaskState = Omit<TaskStateRecord, 'State' | 'Events' | 'Paused'> & {
 /** Why a placement failed, or how it was found: the scheduler's AllocMetric, any field of it possibly absent. */
 export type AllocMetric = Partial<AllocMetricRecord>;
 
-/** The list stub (GET /v1/allocations, /v1/job/:id/allocations, /v1/evaluation/:id/allocations). */
-export interface AllocStub {
-  ID: string;
-  EvalID: string;
-  Name: string;
-  Namespace: string;
-  NodeID: string;
-  NodeName: string;
-  JobID: string;
+/**
+ * The list stub (GET /v1/allocations, /v1/job/:id/allocations, /v1/evaluation/:id/allocations): the stored
+ * stub with the type of the job it runs instead of the job copy's index; its health in a deployment, its
+ * reschedules and the transitions asked of it are read only where present.
+ */
+export type AllocStub = Omit<AllocStubRecord, 'JobModifyIndex' | 'TaskStates' | 'DesiredTransition' | 'DeploymentStatus' | 'RescheduleTracker'> & {
   JobType: string;
-  JobVersion: number;
-  TaskGroup: string;
-  DesiredStatus: string;
-  DesiredDescription: string;
-  ClientStatus: string;
-  ClientDescription: string;
-  DesiredTransition?: { Migrate?: boolean | null } | null;
   TaskStates: Record<string, TaskState> | null;
-  FollowupEvalID: string;
-  NextAllocation: string;
-  CreateIndex: number;
-  ModifyIndex: number;
-  /** Unix nanoseconds */
-  CreateTime: number;
-  ModifyTime: number;
-}
+  DesiredTransition?: Partial<DesiredTransition> | null;
+} & Partial<Pick<AllocStubRecord, 'DeploymentStatus' | 'RescheduleTracker'>>;
 
-/** GET /v1/allocation/:id: the stub's fields (zero ones omitted) plus the job, resources and metrics. */
-export interface Allocation extends Partial<AllocStub> {
-  ID: string;
-  Job?: { Version?: number; TaskGroups?: Array<{ Name: string; Tasks: Array<{ Name: string; Lifecycle?: { Hook: string; Sidecar?: boolean } | null }> }> } & Record<string, unknown>;
-  AllocatedResources?: {
-    Tasks?: Record<string, { Cpu?: { CpuShares?: number }; Memory?: { MemoryMB?: number; MemoryMaxMB?: number } }>;
-    TaskLifecycles?: Record<string, { Hook: string; Sidecar?: boolean } | null> | null;
-    Shared?: { DiskMB?: number; Ports?: AllocatedPort[] | null; Networks?: Array<Record<string, unknown>> | null };
+/** A struct of the job read by its name, its other fields possibly absent. */
+type Named<T extends { Name: string }> = Pick<T, 'Name'> & Partial<T>;
+
+/**
+ * GET /v1/allocation/:id: the scheduler's allocation with its zero fields omitted (so any may be absent),
+ * the job version it runs, and the legacy per-task and total resources that existing CLIs read; what a
+ * task was given is read figure by figure.
+ */
+export type Allocation = Partial<Omit<AllocationRecord, 'JobModifyIndex' | 'TaskStates' | 'DesiredTransition' | 'AllocatedResources' | 'Metrics'>> &
+  Partial<AllocStub> & {
+    ID: string;
+    Job?: Partial<Omit<Job, 'TaskGroups'>> & { TaskGroups?: Array<Named<Omit<TaskGroup, 'Tasks'>> & { Tasks: Named<Task>[] }> };
+    AllocatedResources?: Partial<
+      Omit<AllocatedResources, 'Tasks' | 'Shared'> & {
+        Tasks: Record<string, { [R in keyof AllocatedTaskResources]?: Partial<AllocatedTaskResources[R]> }>;
+        Shared: Partial<AllocatedResources['Shared']>;
+      }
+    >;
+    TaskResources?: Record<string, Partial<Resources>>;
+    Resources?: Partial<Pick<Resources, 'CPU' | 'MemoryMB' | 'DiskMB' | 'Networks'>>;
+    Metrics?: AllocMetric;
   };
-  TaskResources?: Record<string, { CPU?: number; MemoryMB?: number; MemoryMaxMB?: number }>;
-  Resources?: { CPU?: number; MemoryMB?: number; DiskMB?: number };
-  Metrics?: AllocMetric;
-  DeploymentID?: string;
-  DeploymentStatus?: { Healthy?: boolean | null; Canary?: boolean } | null;
-  PreviousAllocation?: string;
-  RescheduleTracker?: { Events?: unknown[] | null } | null;
-}
 
 const ns = (namespace?: string): Record<string, string> => (namespace ? { namespace } : {});
 
