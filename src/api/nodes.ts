@@ -1,7 +1,15 @@
 /** Nodes (scheduler API): typed calls for the CLI and the tests. Reading nodes needs a management token. */
 import type { ApiClient } from './http/client.js';
 import type { AllocStub } from './allocs.js';
-import type { DrainMetadata, DrainStrategy, DriverInfo as NodeDriverInfo, NodeEvent as NodeEventRecord } from '../scheduler/structs/node.js';
+import type {
+  DrainMetadata,
+  DrainStrategy,
+  DriverInfo as NodeDriverInfo,
+  Node as NodeRecord,
+  NodeEvent as NodeEventRecord,
+  NodeResources,
+  nodeStub,
+} from '../scheduler/structs/node.js';
 
 export type { DrainMetadata, DrainStrategy };
 
@@ -11,49 +19,33 @@ export type DriverInfo = Omit<NodeDriverInfo, 'Attributes'> & Partial<Pick<NodeD
 /** A node event as the scheduler stores it, read without its index. */
 export type NodeEvent = Omit<NodeEventRecord, 'CreateIndex'>;
 
-/** GET /v1/nodes */
-export interface NodeStub {
-  Address: string;
-  ID: string;
-  Datacenter: string;
-  Name: string;
-  NodeClass: string;
-  NodePool: string;
-  Version: string;
-  Drain: boolean;
-  SchedulingEligibility: string;
-  Status: string;
-  StatusDescription: string;
+/**
+ * GET /v1/nodes: the scheduler's stub, read without the attributes, volumes and resources it carries only
+ * when asked for them.
+ */
+export type NodeStub = Omit<ReturnType<typeof nodeStub>, 'Attributes' | 'HostVolumes' | 'NodeResources' | 'ReservedResources' | 'Drivers' | 'LastDrain'> & {
   Drivers: Record<string, DriverInfo> | null;
   LastDrain?: DrainMetadata | null;
-  CreateIndex: number;
-  ModifyIndex: number;
-}
+};
 
-/** GET /v1/node/:id */
-export interface Node {
-  ID: string;
-  Name: string;
-  Datacenter: string;
-  NodePool: string;
-  NodeClass: string;
-  HTTPAddr: string;
-  Attributes: Record<string, string> | null;
-  Meta: Record<string, string> | null;
-  NodeResources: { Cpu?: { CpuShares?: number }; Memory?: { MemoryMB?: number }; Disk?: { DiskMB?: number } } | null;
-  ReservedResources: { Cpu?: { CpuShares?: number }; Memory?: { MemoryMB?: number }; Disk?: { DiskMB?: number } } | null;
+/** What a node offers, or holds back, as the CLI reads both: CPU, memory and disk, each possibly absent. */
+type Capacity = { [R in 'Cpu' | 'Memory' | 'Disk']?: Partial<Pick<NodeResources, 'Cpu' | 'Memory' | 'Disk'>[R]> };
+
+/**
+ * GET /v1/node/:id: the scheduler's node, read without the fields only the scheduler uses and with its
+ * resources figure by figure. A Nomad server's host networks are shown when it sends them.
+ */
+export type Node = Omit<
+  NodeRecord,
+  'ComputedClass' | 'TLSEnabled' | 'Links' | 'StatusUpdatedAt' | 'NodeResources' | 'ReservedResources' | 'Drivers' | 'Events' | 'LastDrain'
+> & {
+  NodeResources: Capacity | null;
+  ReservedResources: Capacity | null;
   Drivers: Record<string, DriverInfo> | null;
-  HostVolumes: Record<string, { Path: string; ReadOnly: boolean }> | null;
   HostNetworks?: Record<string, unknown> | null;
-  Status: string;
-  StatusDescription: string;
-  SchedulingEligibility: string;
-  DrainStrategy: DrainStrategy | null;
   LastDrain?: DrainMetadata | null;
   Events: NodeEvent[] | null;
-  CreateIndex: number;
-  ModifyIndex: number;
-}
+};
 
 export async function listNodes(client: ApiClient, prefix?: string): Promise<NodeStub[]> {
   return (await client.scheduler<NodeStub[]>('GET', '/v1/nodes', { query: prefix ? { prefix } : {} })).body ?? [];
@@ -82,7 +74,7 @@ export async function setNodeEligibility(client: ApiClient, id: string, eligible
 
 /** PUT /v1/node/:id/drain: a spec starts or changes the drain, null cancels it. */
 export interface DrainOptions {
-  DrainSpec: { Deadline: number; IgnoreSystemJobs: boolean } | null;
+  DrainSpec: Pick<DrainStrategy, 'Deadline' | 'IgnoreSystemJobs'> | null;
   /** when cancelling: make the node eligible again */
   MarkEligible: boolean;
   Meta?: Record<string, string>;
