@@ -97,7 +97,8 @@ export async function startServer(opts: ServerOptions, io: Io, env: NodeJS.Proce
     void stopSignal().then((again) => {
       const left = server.leaveTasks();
       if (left.tasks === 0) return;
-      io.out(`==> Caught ${again}: leaving ${plural(left.tasks, 'task')} running; \`svc server -dev -data-dir ${left.dataDir}\` reattaches ${left.tasks === 1 ? 'it' : 'them'}`);
+      const them = left.tasks === 1 ? 'it' : 'them';
+      io.out(`==> Caught ${again}: leaving ${plural(left.tasks, 'task')} running; \`svc server -dev -data-dir ${left.dataDir}\` finds ${them} again and finishes stopping ${them}`);
     });
   }
   try {

@@ -406,7 +406,8 @@ export class TaskRunner {
       if (!recover && this.restartAtMs > Date.now()) await this.pause(this.restartAtMs - Date.now());
       for (;;) {
         if (this.detached) return;
-        if (this.killRequested) return this.setState('dead');
+        // A kill begun before a restart is finished on the recovered process (follow() resumes it).
+        if (this.killRequested && !recover) return this.setState('dead');
         const outcome = recover ? await this.recoverLaunch() : await this.startAndWait();
         recover = false;
         if (outcome.kind === 'detached' || this.detached) return;

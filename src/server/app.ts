@@ -116,8 +116,9 @@ export interface SvcServer {
   /** the tasks close() stops and waits for (the node's, in dev mode), and the longest that may take */
   tasksToStop(): { tasks: number; withinMs: number };
   /**
-   * Lets close() go on without stopping the node's tasks, also once it has begun: they keep running, and
-   * the data directory (kept, even a temporary one) lets a server started on it reattach them.
+   * Lets close() go on without waiting for the node's tasks, also once it has begun: they keep running,
+   * and the data directory is kept (even a temporary one), so a server started on it finds them again
+   * and finishes stopping them.
    */
   leaveTasks(): { tasks: number; dataDir: string };
   close(): Promise<void>;

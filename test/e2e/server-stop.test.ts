@@ -4,7 +4,8 @@
  * measured). In dev mode the task is stopped first, and the server says it waits for it; a second SIGINT
  * leaves it running; a server on a kept data dir leaves it to be reattached.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
@@ -13,6 +14,22 @@ import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { alive, until } from '../support/wait.js';
 
 const WATCHDOG_MS = 5000;
+
+/** The task cgroups (beneath svc's parent) a process is in, one directory per hierarchy, as /proc lists them. */
+function taskCgroupsOf(pid: number): string[] {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/cgroup`, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((line) => {
+    const [, controllers, rel] = line.split(':');
+    if (!rel?.includes('/svc/')) return [];
+    // cgroup2 lists no controllers: its one hierarchy is the mount itself.
+    return controllers ? controllers.split(',').map((c) => `/sys/fs/cgroup/${c}${rel}`) : [`/sys/fs/cgroup${rel}`];
+  });
+}
 
 interface Stub {
   ClientStatus: string;
@@ -33,7 +50,16 @@ describe('svc server stops when it says it has stopped', () => {
     proc?.child.kill('SIGKILL');
     await proc?.exited;
     proc = undefined;
-    for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    // A task left running has its cgroup still: no node is left to remove it once the task is killed here.
+    for (const pid of pids.splice(0)) {
+      if (!alive(pid)) continue;
+      const cgroups = taskCgroupsOf(pid);
+      process.kill(pid, 'SIGKILL');
+      await until(async () => alive(pid), (running) => !running, `task ${pid} to end`);
+      // Busy until the kernel has let go of the killed process; gone is fine.
+      const removed = (dir: string) => rmdir(dir).then(() => true, (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? true : Promise.reject(err)));
+      for (const dir of cgroups) await until(() => removed(dir), Boolean, `removing ${dir}`);
+    }
   });
   afterAll(async () => {
     for (const d of [dir, home, ...dataDirs]) await rm(d, { recursive: true, force: true });
@@ -43,7 +69,7 @@ describe('svc server stops when it says it has stopped', () => {
    * Starts the server and a task with a 20 s kill_timeout; `ignoreTerm` makes it sit out the kill signal,
    * `shutdownDelayNs` gives it a shutdown_delay.
    */
-  async function startWithTask(args: string[], name: string, ignoreTerm: boolean, shutdownDelayNs = 0): Promise<number> {
+  async function startWithTask(args: string[], name: string, ignoreTerm: boolean, shutdownDelayNs = 0, killTimeoutNs = 20_000_000_000): Promise<number> {
     proc = await spawnServer([...args, '-port=0', '-log-level=warn'], { HOME: home });
     const api = new ApiClient({ address: proc.url, token: proc.rootToken! });
     const pidFile = path.join(dir, `${name}.pid`);
@@ -51,7 +77,7 @@ describe('svc server stops when it says it has stopped', () => {
     const job = {
       ID: name,
       Datacenters: ['dc1'],
-      TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', script] }, KillTimeout: 20_000_000_000, ShutdownDelay: shutdownDelayNs }] }],
+      TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', script] }, KillTimeout: killTimeoutNs, ShutdownDelay: shutdownDelayNs }] }],
     };
     await api.scheduler('POST', '/v1/jobs', { body: { Job: job } });
     await until(() => api.scheduler<Stub[]>('GET', `/v1/job/${name}/allocations`).then((r) => r.body), (l) => l[0]?.ClientStatus === 'running', 'the task to run');
@@ -101,7 +127,7 @@ describe('svc server stops when it says it has stopped', () => {
     const lines = await untilStopped(server);
     expect(await exitOrWatchdog(server)).toBe('exited');
     expect(lines.slice(0, 2)).toEqual(['==> Caught SIGINT, shutting down', '==> Stopping 1 task (up to 20s); a second SIGINT or SIGTERM leaves it running']);
-    const left = /^==> Caught SIGINT: leaving 1 task running; `svc server -dev -data-dir (\S+)` reattaches it$/.exec(lines[2]);
+    const left = /^==> Caught SIGINT: leaving 1 task running; `svc server -dev -data-dir (\S+)` finds it again and finishes stopping it$/.exec(lines[2]);
     expect(left, lines[2]).not.toBeNull();
     dataDirs.push(left![1]);
     expect(lines[3]).toBe('==> svc server stopped');
@@ -118,11 +144,34 @@ describe('svc server stops when it says it has stopped', () => {
     expect(await exitOrWatchdog(server)).toBe('exited');
     // The bound counts the shutdown delay before the kill timeout.
     expect(lines[1]).toBe('==> Stopping 1 task (up to 40s); a second SIGINT or SIGTERM leaves it running');
-    const left = /^==> Caught SIGINT: leaving 1 task running; `svc server -dev -data-dir (\S+)` reattaches it$/.exec(lines[2]);
+    const left = /^==> Caught SIGINT: leaving 1 task running; `svc server -dev -data-dir (\S+)` finds it again and finishes stopping it$/.exec(lines[2]);
     expect(left, lines[2]).not.toBeNull();
     dataDirs.push(left![1]);
     expect(lines[3]).toBe('==> svc server stopped');
     expect(alive(pid), 'the task is left running').toBe(true);
+  });
+
+  it('a server started on the data dir a second SIGINT kept finds the task again and finishes stopping it', async () => {
+    const pid = await startWithTask(['-dev'], 'left-then-stopped', true, 0, 3_000_000_000);
+    const first = proc!;
+    first.child.kill('SIGINT');
+    await until(async () => first.stdout(), (out) => out.includes('==> Stopping 1 task'), 'the stopping line');
+    first.child.kill('SIGINT');
+    const lines = await untilStopped(first);
+    await first.exited;
+    const dataDir = /-data-dir (\S+)`/.exec(lines[2])![1];
+    dataDirs.push(dataDir);
+    expect(alive(pid), 'the task is left running').toBe(true);
+    proc = await spawnServer(['-dev', `-data-dir=${dataDir}`, '-port=0', '-log-level=warn'], { HOME: home });
+    // It sits out the kill signal: the kill timeout passes, then SIGKILL.
+    await until(async () => alive(pid), (running) => !running, 'the restarted server to finish stopping the task');
+    const api = new ApiClient({ address: proc.url, token: proc.rootToken! });
+    const events = await until(
+      () => api.scheduler<Array<{ TaskStates: Record<string, { Events: Array<{ Type: string }> }> }>>('GET', '/v1/job/left-then-stopped/allocations').then((r) => r.body[0].TaskStates.t.Events.map((e) => e.Type)),
+      (types) => types.includes('Killed'),
+      'the Killed event',
+    );
+    expect(events.slice(-3)).toEqual(['Killing', 'Terminated', 'Killed']);
   });
 
   it('a kept data dir: leaves the task to be reattached, prints "stopped", then exits at once', async () => {
