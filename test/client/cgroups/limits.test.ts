@@ -1,7 +1,7 @@
 /**
  * Tasks held to their resources by this machine's real cgroups (v1 controllers here), through a real
  * server and the exec and raw_exec drivers: the OOM kill and its event, reserved cores, the pids limit,
- * the tree kill on stop, and the cgroup gone with the task.
+ * CPU shared in proportion to `cpu`, the tree kill on stop, and the cgroup gone with the task.
  */
 import { existsSync, readFileSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
@@ -162,6 +162,33 @@ describe.runIf(detection.version === 1 && execHealthy)('tasks held to their reso
     await api('DELETE', '/v1/job/cores');
     await until(() => alloc(id), dead, 'the stopped tasks to be dead');
     expect(existsSync(cgroupDir('cpuset', id, 'pinned'))).toBe(false);
+  });
+
+  it('two busy tasks on one CPU share it in proportion to their cpu, as the kernel\'s cpuacct counters measure it', async () => {
+    const busy = { command: '/bin/sh', args: ['-c', 'while :; do :; done'] };
+    // A task holding the other cores leaves the two busy ones a pool of one CPU to contend for.
+    const [{ ID: nodeId }] = await api<{ ID: string }[]>('GET', '/v1/nodes');
+    const cpus = Number((await api<{ Attributes: Record<string, string> }>('GET', `/v1/node/${nodeId}`)).Attributes['cpu.numcores']);
+    expect(cpus).toBeGreaterThan(1);
+    const id = await run(
+      job('shares', [
+        { Name: 'holder', Driver: 'exec', Resources: { Cores: cpus - 1, MemoryMB: 32 }, Config: { command: '/bin/sleep', args: ['1000'] } },
+        { Name: 'light', Driver: 'exec', Resources: { CPU: 200, MemoryMB: 32 }, Config: busy },
+        { Name: 'heavy', Driver: 'exec', Resources: { CPU: 800, MemoryMB: 32 }, Config: busy },
+      ]),
+    );
+    await until(() => alloc(id), (a) => running(a, ['holder', 'light', 'heavy']), 'the three tasks to run');
+    const usage = (task: string) => Number(readFileSync(path.join(cgroupDir('cpuacct', id, task), 'cpuacct.usage'), 'utf8'));
+    expect(readFileSync(path.join(cgroupDir('cpu', id, 'heavy'), 'cpu.shares'), 'utf8').trim()).toBe('800');
+    const start = { light: usage('light'), heavy: usage('heavy') };
+    // Sampled over a stretch of the kernel's own accounting: until the light task has had 200 ms of CPU.
+    await until(async () => usage('light') - start.light, (ns) => ns > 0.2e9, 'the light task to accumulate CPU time', 60_000);
+    const ratio = (usage('heavy') - start.heavy) / (usage('light') - start.light);
+    // Shares of 800 and 200 give 4:1; the tolerance is wide, for a machine the tests share.
+    expect(ratio).toBeGreaterThan(2);
+    expect(ratio).toBeLessThan(8);
+    await api('DELETE', '/v1/job/shares');
+    await until(() => alloc(id), dead, 'the stopped tasks to be dead');
   });
 
   it('a fork bomb is held at the pids limit, the node keeps running other work, and stop ends every process of it', async () => {
