@@ -191,6 +191,21 @@ describe.runIf(detection.version === 1 && execHealthy)('tasks held to their reso
     await until(() => alloc(id), dead, 'the stopped tasks to be dead');
   });
 
+  it('a raw_exec task runs in its cgroup with its memory and cpu, Nomad\'s oom_score_adj, and no pids limit', async () => {
+    const script = 'cat /proc/self/oom_score_adj > "$NOMAD_TASK_DIR/adj"; exec sleep 1000';
+    const id = await run(job('raw', [{ Name: 't', Driver: 'raw_exec', Resources: { CPU: 300, MemoryMB: 48 }, Config: { command: '/bin/sh', args: ['-c', script], oom_score_adj: 500 } }]));
+    await until(() => alloc(id), (a) => running(a, ['t']), 'the task to run');
+    const adj = await until(async () => readFileSync(path.join(ts.dataDir, 'client', 'allocs', id, 't', 'local', 'adj'), 'utf8').trim(), (t) => t !== '', 'the task to record its oom_score_adj');
+    expect(adj).toBe('500');
+    const file = (c: string, name: string) => readFileSync(path.join(cgroupDir(c, id, 't'), name), 'utf8').trim();
+    expect([file('memory', 'memory.limit_in_bytes'), file('cpu', 'cpu.shares'), file('pids', 'pids.max')]).toEqual([String(48 * 2 ** 20), '300', 'max']);
+    await api('DELETE', '/v1/job/raw');
+    await until(() => alloc(id), dead, 'the stopped task to be dead');
+    const refused = await run(job('raw-negative', [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/true', oom_score_adj: -10 } }]));
+    const r = await until(() => alloc(refused), dead, 'the refused task to be dead');
+    expect(r.TaskStates!.t.Events.find((e) => e.Type === 'Driver Failure')?.DisplayMessage).toBe('oom_score_adj must not be negative');
+  });
+
   it('a fork bomb is held at the pids limit, the node keeps running other work, and stop ends every process of it', async () => {
     const id = await run(job('bomb', [{ Name: 't', Driver: 'exec', Config: { command: '/bin/sh', args: ['-c', 'f() { f & f & }; f; exec sleep 1000'] } }]));
     await until(() => alloc(id), (a) => running(a, ['t']), 'the bomb to run');
