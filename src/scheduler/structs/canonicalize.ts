@@ -2,7 +2,7 @@
  * Input shape → server shape. Every default Nomad fills is filled here, so what we store and
  * return is what a Nomad server would return for the same job file. Pure: the input is never mutated.
  */
-import type { Affinity, Constraint, Spread } from './constraint.js';
+import { anyObj, bool, canonicalStruct, list, num, obj, objList, optNum, str, stringListMap, strList, strMap } from './canonical-struct.js';
 import { copyValue } from './copy.js';
 import { parseDurationNs } from './duration.js';
 import type { Job, JobUI, JobVersionTag } from './job.js';
@@ -29,12 +29,12 @@ import {
 import { defaultsOf } from '../wire/job/fields.js';
 import { GROUP } from '../wire/job/group.js';
 import { JOB } from '../wire/job/job.js';
-import { AFFINITY, SPREAD } from '../wire/job/placement.js';
-import { DEVICE, NETWORK, NUMA, PORT, RESOURCES } from '../wire/job/resources.js';
+import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
+import { NETWORK, RESOURCES } from '../wire/job/resources.js';
 import { CHECK_RESTART, SERVICE, SERVICE_WEIGHTS } from '../wire/job/service.js';
 import { ARTIFACT, CHANGE_SCRIPT, DEFAULT_IDENTITY_AUDIENCE, TEMPLATE, VAULT, VOLUME_MOUNT } from '../wire/job/task.js';
 import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
-import type { NetworkResource, Port, RequestedDevice, Resources } from './resources.js';
+import type { Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
 import type { CheckRestart, Service, ServiceCheck } from './service.js';
@@ -77,9 +77,9 @@ export function canonicalizeJob(input: unknown): Job {
     AllAtOnce: bool(raw.AllAtOnce),
     Datacenters: strList(raw.Datacenters) ?? [...JOB.Datacenters.default],
     NodePool: str(raw.NodePool) || JOB.NodePool.default,
-    Constraints: list(raw.Constraints, constraint),
-    Affinities: list(raw.Affinities, affinity),
-    Spreads: list(raw.Spreads, spread),
+    Constraints: list(raw.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
+    Affinities: list(raw.Affinities, (i) => canonicalStruct(AFFINITY, i)),
+    Spreads: list(raw.Spreads, (i) => canonicalStruct(SPREAD, i)),
     TaskGroups: [],
     Update: jobLevelUpdate(type, jobUpdate),
     Multiregion: anyObj(raw.Multiregion),
@@ -164,7 +164,7 @@ function taskGroup(g: In, ctx: JobContext): TaskGroup {
       ctx.type === 'service'
         ? merge<MigrateStrategy>(defaultMigrateStrategy(), { ...(ctx.migrate ?? {}), ...obj(g.Migrate) })
         : null,
-    Constraints: list(g.Constraints, constraint),
+    Constraints: list(g.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
     Scaling: scaling,
     RestartPolicy: restart,
     Disconnect: g.Disconnect === undefined ? null : disconnect(obj(g.Disconnect)),
@@ -174,9 +174,9 @@ function taskGroup(g: In, ctx: JobContext): TaskGroup {
     ReschedulePolicy: rescheduleDefault
       ? merge<ReschedulePolicy>(rescheduleDefault, { ...(ctx.reschedule ?? {}), ...obj(g.ReschedulePolicy) })
       : null,
-    Affinities: list(g.Affinities, affinity),
-    Spreads: list(g.Spreads, spread),
-    Networks: list(g.Networks, network),
+    Affinities: list(g.Affinities, (i) => canonicalStruct(AFFINITY, i)),
+    Spreads: list(g.Spreads, (i) => canonicalStruct(SPREAD, i)),
+    Networks: list(g.Networks, (i) => canonicalStruct(NETWORK, i)),
     Consul: anyObj(g.Consul),
     Services: null,
     Volumes: volumes(g.Volumes),
@@ -203,8 +203,8 @@ function task(t: In, ctx: JobContext, group: TaskGroup): Task {
     Vault: t.Vault === undefined ? null : vault(obj(t.Vault)),
     Consul: anyObj(t.Consul),
     Templates: list(t.Templates, template),
-    Constraints: list(t.Constraints, constraint),
-    Affinities: list(t.Affinities, affinity),
+    Constraints: list(t.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
+    Affinities: list(t.Affinities, (i) => canonicalStruct(AFFINITY, i)),
     Resources: resources(obj(t.Resources)),
     RestartPolicy: merge<RestartPolicy>({ ...group.RestartPolicy }, obj(t.RestartPolicy)),
     DispatchPayload: t.DispatchPayload === undefined ? null : { File: str(obj(t.DispatchPayload).File) },
@@ -238,74 +238,7 @@ function task(t: In, ctx: JobContext, group: TaskGroup): Task {
 
 function resources(r: In): Resources {
   // Asking for whole cores replaces the MHz default: a task pinned to cores has no shared CPU share.
-  const cpuDefault = r.Cores !== undefined ? 0 : RESOURCES.CPU.default;
-  return {
-    CPU: num(r.CPU, cpuDefault),
-    Cores: num(r.Cores, 0),
-    MemoryMB: num(r.MemoryMB, RESOURCES.MemoryMB.default),
-    MemoryMaxMB: num(r.MemoryMaxMB, 0),
-    DiskMB: num(r.DiskMB, 0),
-    IOPS: num(r.IOPS, 0),
-    Networks: list(r.Networks, network),
-    Devices: list(r.Devices, device),
-    NUMA: r.NUMA === undefined ? null : numa(obj(r.NUMA)),
-    SecretsMB: num(r.SecretsMB, 0),
-  };
-}
-
-function numa(n: In): Resources['NUMA'] {
-  return { Affinity: str(n.Affinity) || NUMA.Affinity.default, Devices: strList(n.Devices) };
-}
-
-function device(d: In): RequestedDevice {
-  return {
-    Name: str(d.Name),
-    Count: num(d.Count, DEVICE.Count.default),
-    Constraints: list(d.Constraints, constraint),
-    Affinities: list(d.Affinities, affinity),
-  };
-}
-
-function network(n: In): NetworkResource {
-  const dns = obj(n.DNS);
-  const port = (p: In): Port => ({
-    Label: str(p.Label),
-    Value: num(p.Value, 0),
-    To: num(p.To, 0),
-    HostNetwork: str(p.HostNetwork) || PORT.HostNetwork.default,
-    IgnoreCollision: bool(p.IgnoreCollision),
-  });
-  return {
-    Mode: str(n.Mode) || NETWORK.Mode.default,
-    Device: str(n.Device),
-    CIDR: str(n.CIDR),
-    IP: str(n.IP),
-    Hostname: str(n.Hostname),
-    MBits: num(n.MBits, 0),
-    DNS:
-      n.DNS === undefined
-        ? null
-        : { Servers: strList(dns.Servers), Searches: strList(dns.Searches), Options: strList(dns.Options) },
-    ReservedPorts: list(n.ReservedPorts, port),
-    DynamicPorts: list(n.DynamicPorts, port),
-    CNI: n.CNI === undefined ? null : { Args: strMap(obj(n.CNI).Args) },
-  };
-}
-
-function constraint(c: In): Constraint {
-  return { LTarget: str(c.LTarget), RTarget: str(c.RTarget), Operand: str(c.Operand) };
-}
-
-function affinity(a: In): Affinity {
-  return { ...constraint(a), Weight: num(a.Weight, AFFINITY.Weight.default) };
-}
-
-function spread(s: In): Spread {
-  return {
-    Attribute: str(s.Attribute),
-    Weight: num(s.Weight, SPREAD.Weight.default),
-    SpreadTarget: list(s.SpreadTarget, (t) => ({ Value: str(t.Value), Percent: num(t.Percent, 0) })),
-  };
+  return canonicalStruct(RESOURCES, r, { CPU: num(r.CPU, r.Cores !== undefined ? 0 : RESOURCES.CPU.default) });
 }
 
 function periodic(p: In): PeriodicConfig {
@@ -601,58 +534,6 @@ function merge<T extends object>(defaults: T, given: In): T {
     if (v !== undefined && typeof v === typeof out[key]) out[key] = v;
   }
   return out as T;
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function num(v: unknown, fallback: number): number {
-  return typeof v === 'number' ? v : fallback;
-}
-
-function optNum(v: unknown): number | null {
-  return typeof v === 'number' ? v : null;
-}
-
-function bool(v: unknown): boolean {
-  return v === true;
-}
-
-function obj(v: unknown): In {
-  return isPlainObject(v) ? v : {};
-}
-
-function anyObj(v: unknown): Record<string, unknown> | null {
-  return isPlainObject(v) && Object.keys(v).length > 0 ? (copyValue(v) as Record<string, unknown>) : null;
-}
-
-function objList(v: unknown): In[] {
-  return Array.isArray(v) ? v.filter(isPlainObject) : [];
-}
-
-/** Nomad keeps an absent or empty list as nil, which its JSON renders as null. */
-function list<T>(v: unknown, each: (item: In) => T): T[] | null {
-  const items = objList(v);
-  return items.length > 0 ? items.map(each) : null;
-}
-
-function strList(v: unknown): string[] | null {
-  return Array.isArray(v) && v.length > 0 ? v.map(String) : null;
-}
-
-function strMap(v: unknown): Record<string, string> | null {
-  if (!isPlainObject(v) || Object.keys(v).length === 0) return null;
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v)) out[k] = String(val);
-  return out;
-}
-
-function stringListMap(v: unknown): Record<string, string[]> | null {
-  if (!isPlainObject(v) || Object.keys(v).length === 0) return null;
-  const out: Record<string, string[]> = {};
-  for (const [k, val] of Object.entries(v)) out[k] = Array.isArray(val) ? val.map(String) : [String(val)];
-  return out;
 }
 
 // ---- normalization: canonical key names, lenient scalar coercion, null → unset ----------------------------
