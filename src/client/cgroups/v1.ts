@@ -170,6 +170,7 @@ export class V1Hierarchy implements CgroupHierarchy {
   cpus(): string {
     if (!this.mounts.has('cpuset')) return '';
     const dir = this.parentDir('cpuset');
-    return (readOptional(path.join(dir, 'cpuset.cpus')) ?? readText(path.join(path.dirname(dir), 'cpuset.cpus'))).trim();
+    // Before the parent is prepared (or when it has just been made) its list is empty: the node's own applies.
+    return readOptional(path.join(dir, 'cpuset.cpus'))?.trim() || readText(path.join(path.dirname(dir), 'cpuset.cpus')).trim();
   }
 }
