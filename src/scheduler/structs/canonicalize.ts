@@ -5,19 +5,9 @@
 import { anyObj, bool, canonicalStruct, list, num, obj, objList, optNum, str, stringListMap, strList, strMap } from './canonical-struct.js';
 import { copyValue } from './copy.js';
 import { parseDurationNs } from './duration.js';
-import type { Job, JobUI, JobVersionTag } from './job.js';
+import type { Job } from './job.js';
 import { JOB_DEFAULT_PRIORITY } from './job.js';
-import type {
-  DisconnectStrategy,
-  EphemeralDisk,
-  MigrateStrategy,
-  ParameterizedJobConfig,
-  PeriodicConfig,
-  ReschedulePolicy,
-  RestartPolicy,
-  ScalingPolicy,
-  UpdateStrategy,
-} from './policies.js';
+import type { EphemeralDisk, MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 import {
   defaultEphemeralDisk,
   defaultMigrateStrategy,
@@ -26,28 +16,30 @@ import {
   defaultUpdateStrategy,
   emptyUpdateStrategy,
 } from './policies.js';
-import { defaultsOf } from '../wire/job/fields.js';
-import { GROUP } from '../wire/job/group.js';
-import { JOB } from '../wire/job/job.js';
+import { GROUP, VOLUME_REQUEST } from '../wire/job/group.js';
+import { JOB, JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
 import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
 import { NETWORK, RESOURCES } from '../wire/job/resources.js';
 import { CHECK_RESTART, SERVICE, SERVICE_WEIGHTS } from '../wire/job/service.js';
-import { ARTIFACT, CHANGE_SCRIPT, DEFAULT_IDENTITY_AUDIENCE, TEMPLATE, VAULT, VOLUME_MOUNT } from '../wire/job/task.js';
+import {
+  ACTION,
+  ARTIFACT,
+  DEFAULT_IDENTITY_AUDIENCE,
+  DISPATCH_PAYLOAD,
+  IDENTITY,
+  LIFECYCLE,
+  SECRET,
+  TASK_SCHEDULE,
+  TEMPLATE,
+  VAULT,
+  VOLUME_MOUNT,
+} from '../wire/job/task.js';
 import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
 import type { Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
 import type { CheckRestart, Service, ServiceCheck } from './service.js';
-import type {
-  LogConfig,
-  Task,
-  TaskAction,
-  TaskArtifact,
-  Template,
-  Vault,
-  VolumeMount,
-  WorkloadIdentity,
-} from './task.js';
+import type { LogConfig, Task, TaskArtifact, Template, WorkloadIdentity } from './task.js';
 import { DEFAULT_KILL_TIMEOUT, defaultLogConfig } from './task.js';
 import type { TaskGroup, VolumeRequest } from './task-group.js';
 
@@ -83,8 +75,8 @@ export function canonicalizeJob(input: unknown): Job {
     TaskGroups: [],
     Update: jobLevelUpdate(type, jobUpdate),
     Multiregion: anyObj(raw.Multiregion),
-    Periodic: raw.Periodic === undefined ? null : periodic(obj(raw.Periodic)),
-    ParameterizedJob: raw.ParameterizedJob === undefined ? null : parameterized(obj(raw.ParameterizedJob)),
+    Periodic: raw.Periodic === undefined ? null : canonicalStruct(PERIODIC, obj(raw.Periodic)),
+    ParameterizedJob: raw.ParameterizedJob === undefined ? null : canonicalStruct(PARAMETERIZED, obj(raw.ParameterizedJob)),
     Dispatched: bool(raw.Dispatched),
     DispatchIdempotencyToken: str(raw.DispatchIdempotencyToken),
     Payload: str(raw.Payload) || null,
@@ -101,8 +93,8 @@ export function canonicalizeJob(input: unknown): Job {
     ModifyIndex: num(raw.ModifyIndex, 0),
     JobModifyIndex: num(raw.JobModifyIndex, 0),
     Stop: bool(raw.Stop),
-    UI: raw.UI === undefined ? null : ui(obj(raw.UI)),
-    VersionTag: raw.VersionTag === undefined ? null : versionTag(obj(raw.VersionTag)),
+    UI: raw.UI === undefined ? null : canonicalStruct(JOB_UI, obj(raw.UI)),
+    VersionTag: raw.VersionTag === undefined ? null : canonicalStruct(JOB_VERSION_TAG, obj(raw.VersionTag)),
   };
   const ctx: JobContext = {
     type,
@@ -151,7 +143,7 @@ function taskGroup(g: In, ctx: JobContext): TaskGroup {
   const name = str(g.Name);
   const restart = merge(defaultRestartPolicy(ctx.type), obj(g.RestartPolicy));
   const rescheduleDefault = defaultReschedulePolicy(ctx.type);
-  const scaling = g.Scaling === undefined ? null : scalingPolicy(obj(g.Scaling));
+  const scaling = g.Scaling === undefined ? null : canonicalStruct(SCALING, obj(g.Scaling));
   const count = g.Count !== undefined ? num(g.Count, GROUP.Count.default) : scaling && obj(g.Scaling).Min !== undefined ? scaling.Min : GROUP.Count.default;
   if (scaling && obj(g.Scaling).Min === undefined) scaling.Min = count;
   // The target is what the scaling endpoints and autoscalers address the group by.
@@ -167,7 +159,7 @@ function taskGroup(g: In, ctx: JobContext): TaskGroup {
     Constraints: list(g.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
     Scaling: scaling,
     RestartPolicy: restart,
-    Disconnect: g.Disconnect === undefined ? null : disconnect(obj(g.Disconnect)),
+    Disconnect: g.Disconnect === undefined ? null : canonicalStruct(DISCONNECT, obj(g.Disconnect)),
     Tasks: [],
     EphemeralDisk: merge<EphemeralDisk>(defaultEphemeralDisk(), obj(g.EphemeralDisk)),
     Meta: strMap(g.Meta),
@@ -200,14 +192,14 @@ function task(t: In, ctx: JobContext, group: TaskGroup): Task {
     Config: anyObj(t.Config),
     Env: strMap(t.Env),
     Services: list(t.Services, (s) => service(s, { job: ctx.name, group: group.Name, task: name, namespace: ctx.namespace })),
-    Vault: t.Vault === undefined ? null : vault(obj(t.Vault)),
+    Vault: t.Vault === undefined ? null : canonicalStruct(VAULT, obj(t.Vault)),
     Consul: anyObj(t.Consul),
     Templates: list(t.Templates, template),
     Constraints: list(t.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
     Affinities: list(t.Affinities, (i) => canonicalStruct(AFFINITY, i)),
     Resources: resources(obj(t.Resources)),
     RestartPolicy: merge<RestartPolicy>({ ...group.RestartPolicy }, obj(t.RestartPolicy)),
-    DispatchPayload: t.DispatchPayload === undefined ? null : { File: str(obj(t.DispatchPayload).File) },
+    DispatchPayload: t.DispatchPayload === undefined ? null : canonicalStruct(DISPATCH_PAYLOAD, obj(t.DispatchPayload)),
     Lifecycle: lifecycle(obj(t.Lifecycle)),
     Meta: strMap(t.Meta),
     KillTimeout: num(t.KillTimeout, DEFAULT_KILL_TIMEOUT),
@@ -215,7 +207,7 @@ function task(t: In, ctx: JobContext, group: TaskGroup): Task {
     Artifacts: list(t.Artifacts, artifact),
     Leader: bool(t.Leader),
     ShutdownDelay: num(t.ShutdownDelay, 0),
-    VolumeMounts: list(t.VolumeMounts, volumeMount),
+    VolumeMounts: list(t.VolumeMounts, (i) => canonicalStruct(VOLUME_MOUNT, i)),
     ScalingPolicies: Array.isArray(t.ScalingPolicies) && t.ScalingPolicies.length > 0
       ? (copyValue(t.ScalingPolicies) as Record<string, unknown>[])
       : null,
@@ -224,15 +216,9 @@ function task(t: In, ctx: JobContext, group: TaskGroup): Task {
     CSIPluginConfig: anyObj(t.CSIPluginConfig),
     Identity: t.Identity === undefined ? defaultIdentity() : identity(obj(t.Identity), 'default'),
     Identities: list(t.Identities, (i) => identity(i, '')),
-    Actions: list(t.Actions, action),
-    Schedule: t.Schedule === undefined ? null : schedule(obj(t.Schedule)),
-    Secrets: list(t.Secrets, (s) => ({
-      Name: str(s.Name),
-      Provider: str(s.Provider),
-      Path: str(s.Path),
-      Config: anyObj(s.Config),
-      Env: strMap(s.Env),
-    })),
+    Actions: list(t.Actions, (i) => canonicalStruct(ACTION, i)),
+    Schedule: t.Schedule === undefined ? null : canonicalStruct(TASK_SCHEDULE, obj(t.Schedule)),
+    Secrets: list(t.Secrets, (i) => canonicalStruct(SECRET, i)),
   };
 }
 
@@ -241,77 +227,12 @@ function resources(r: In): Resources {
   return canonicalStruct(RESOURCES, r, { CPU: num(r.CPU, r.Cores !== undefined ? 0 : RESOURCES.CPU.default) });
 }
 
-function periodic(p: In): PeriodicConfig {
-  const d = defaultsOf(PERIODIC);
-  return {
-    Enabled: p.Enabled === undefined ? d.Enabled : bool(p.Enabled),
-    Spec: str(p.Spec),
-    Specs: strList(p.Specs) ?? d.Specs,
-    SpecType: str(p.SpecType) || d.SpecType,
-    ProhibitOverlap: bool(p.ProhibitOverlap),
-    TimeZone: str(p.TimeZone) || d.TimeZone,
-  };
-}
-
-function parameterized(p: In): ParameterizedJobConfig {
-  return {
-    Payload: str(p.Payload) || PARAMETERIZED.Payload.default,
-    MetaRequired: strList(p.MetaRequired),
-    MetaOptional: strList(p.MetaOptional),
-  };
-}
-
-function ui(u: In): JobUI {
-  return {
-    Description: str(u.Description),
-    Links: list(u.Links, (l) => ({ Label: str(l.Label), Url: str(l.Url) })),
-  };
-}
-
-function versionTag(v: In): JobVersionTag {
-  return { Name: str(v.Name), Description: str(v.Description), TaggedTime: num(v.TaggedTime, 0) };
-}
-
-function scalingPolicy(s: In): ScalingPolicy {
-  return {
-    ID: str(s.ID),
-    Type: str(s.Type) || SCALING.Type.default,
-    Target: strMap(s.Target),
-    Policy: anyObj(s.Policy),
-    Min: num(s.Min, 0),
-    Max: num(s.Max, 0),
-    Enabled: s.Enabled === undefined ? SCALING.Enabled.default : bool(s.Enabled),
-    CreateIndex: num(s.CreateIndex, 0),
-    ModifyIndex: num(s.ModifyIndex, 0),
-  };
-}
-
-function disconnect(d: In): DisconnectStrategy {
-  return {
-    LostAfter: num(d.LostAfter, 0),
-    StopOnClientAfter: optNum(d.StopOnClientAfter),
-    Replace: d.Replace === undefined ? DISCONNECT.Replace.default : bool(d.Replace),
-    Reconcile: str(d.Reconcile) || DISCONNECT.Reconcile.default,
-  };
-}
-
 function volumes(v: unknown): Record<string, VolumeRequest> | null {
   if (!isPlainObject(v)) return null;
   const out: Record<string, VolumeRequest> = {};
   for (const key of Object.keys(v).sort()) {
     const r = obj(v[key]);
-    const mo = obj(r.MountOptions);
-    out[key] = {
-      Name: str(r.Name) || key,
-      Type: str(r.Type),
-      Source: str(r.Source),
-      ReadOnly: bool(r.ReadOnly),
-      Sticky: bool(r.Sticky),
-      AccessMode: str(r.AccessMode),
-      AttachmentMode: str(r.AttachmentMode),
-      PerAlloc: bool(r.PerAlloc),
-      MountOptions: r.MountOptions === undefined ? null : { FSType: str(mo.FSType), MountFlags: strList(mo.MountFlags) },
-    };
+    out[key] = canonicalStruct(VOLUME_REQUEST, r, { Name: str(r.Name) || key });
   }
   return Object.keys(out).length > 0 ? out : null;
 }
@@ -319,7 +240,7 @@ function volumes(v: unknown): Record<string, VolumeRequest> | null {
 function lifecycle(l: In): Task['Lifecycle'] {
   // A lifecycle block without a hook says nothing: Nomad drops it rather than keep an empty hook.
   const hook = str(l.Hook);
-  return hook === '' ? null : { Hook: hook, Sidecar: bool(l.Sidecar) };
+  return hook === '' ? null : canonicalStruct(LIFECYCLE, l);
 }
 
 function artifact(a: In): TaskArtifact {
@@ -329,15 +250,7 @@ function artifact(a: In): TaskArtifact {
   if (dest === '') {
     dest = mode === 'file' ? `local/${basename(source)}` : 'local/';
   }
-  return {
-    GetterSource: source,
-    GetterOptions: strMap(a.GetterOptions),
-    GetterHeaders: strMap(a.GetterHeaders),
-    GetterMode: mode,
-    GetterInsecure: bool(a.GetterInsecure),
-    RelativeDest: dest,
-    Chown: bool(a.Chown),
-  };
+  return canonicalStruct(ARTIFACT, a, { RelativeDest: dest });
 }
 
 /** Go's path.Base, query string included, as Nomad names a file-mode artifact after its source. */
@@ -351,48 +264,7 @@ function template(t: In): Template {
   const mode = str(t.ChangeMode) || TEMPLATE.ChangeMode.default;
   let signal = str(t.ChangeSignal).toUpperCase();
   if (signal === '' && mode === 'signal') signal = 'SIGHUP';
-  const script = obj(t.ChangeScript);
-  const wait = obj(t.Wait);
-  return {
-    SourcePath: str(t.SourcePath),
-    DestPath: str(t.DestPath),
-    EmbeddedTmpl: str(t.EmbeddedTmpl),
-    ChangeMode: mode,
-    ChangeSignal: signal,
-    ChangeScript:
-      t.ChangeScript === undefined
-        ? null
-        : {
-            Command: str(script.Command),
-            Args: strList(script.Args) ?? [...CHANGE_SCRIPT.Args.default],
-            Timeout: num(script.Timeout, CHANGE_SCRIPT.Timeout.default),
-            FailOnError: bool(script.FailOnError),
-          },
-    Once: bool(t.Once),
-    Splay: num(t.Splay, TEMPLATE.Splay.default),
-    Perms: str(t.Perms) || TEMPLATE.Perms.default,
-    Uid: optNum(t.Uid),
-    Gid: optNum(t.Gid),
-    LeftDelim: str(t.LeftDelim) || TEMPLATE.LeftDelim.default,
-    RightDelim: str(t.RightDelim) || TEMPLATE.RightDelim.default,
-    Envvars: bool(t.Envvars),
-    VaultGrace: num(t.VaultGrace, 0),
-    Wait: t.Wait === undefined ? null : { Min: optNum(wait.Min), Max: optNum(wait.Max) },
-    ErrMissingKey: bool(t.ErrMissingKey),
-  };
-}
-
-function vault(v: In): Vault {
-  return {
-    Role: str(v.Role),
-    Namespace: str(v.Namespace),
-    Cluster: str(v.Cluster) || VAULT.Cluster.default,
-    Env: v.Env === undefined ? VAULT.Env.default : bool(v.Env),
-    DisableFile: bool(v.DisableFile),
-    ChangeMode: str(v.ChangeMode) || VAULT.ChangeMode.default,
-    ChangeSignal: str(v.ChangeSignal) || VAULT.ChangeSignal.default,
-    AllowTokenExpiration: bool(v.AllowTokenExpiration),
-  };
+  return canonicalStruct(TEMPLATE, t, { ChangeSignal: signal });
 }
 
 function defaultIdentity(): WorkloadIdentity {
@@ -401,39 +273,7 @@ function defaultIdentity(): WorkloadIdentity {
 
 function identity(i: In, defaultName: string): WorkloadIdentity {
   const name = str(i.Name) || defaultName;
-  return {
-    Name: name,
-    Audience: strList(i.Audience) ?? (name === 'default' ? [DEFAULT_IDENTITY_AUDIENCE] : null),
-    ChangeMode: str(i.ChangeMode),
-    ChangeSignal: str(i.ChangeSignal),
-    Env: bool(i.Env),
-    File: bool(i.File),
-    Filepath: str(i.Filepath),
-    ServiceName: str(i.ServiceName),
-    TTL: num(i.TTL, 0),
-    ExtraClaims: strMap(i.ExtraClaims),
-  };
-}
-
-function action(a: In): TaskAction {
-  return { Name: str(a.Name), Command: str(a.Command), Args: strList(a.Args) };
-}
-
-function schedule(s: In): Task['Schedule'] {
-  const c = obj(s.Cron);
-  return {
-    Cron: s.Cron === undefined ? null : { Start: str(c.Start), End: str(c.End), Timezone: str(c.Timezone) },
-  };
-}
-
-function volumeMount(v: In): VolumeMount {
-  return {
-    Volume: str(v.Volume),
-    Destination: str(v.Destination),
-    ReadOnly: bool(v.ReadOnly),
-    PropagationMode: str(v.PropagationMode) || VOLUME_MOUNT.PropagationMode.default,
-    SELinuxLabel: str(v.SELinuxLabel),
-  };
+  return canonicalStruct(IDENTITY, i, { Name: name, Audience: strList(i.Audience) ?? (name === 'default' ? [DEFAULT_IDENTITY_AUDIENCE] : null) });
 }
 
 interface ServiceOwner {
