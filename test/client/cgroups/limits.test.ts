@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectCgroups } from '../../../src/client/cgroups/detect.js';
-import { configureNodeCgroups, taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
+import { NodeCgroups, configureNodeCgroups, taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
 import { ExecDriver } from '../../../src/client/drivers/exec.js';
 import { type TestServer, startTestServer } from '../../support/server.js';
 import { until } from '../../support/wait.js';
@@ -100,6 +100,12 @@ afterAll(async () => {
   await ts?.close();
   // The node's cgroup settings are the process's: later test files get the defaults again.
   configureNodeCgroups({});
+  // A test that failed half-way may have left a task running in its cgroup: it goes with the cgroup.
+  const mine = new NodeCgroups({ parent: PARENT, pidsLimit: 0, memoryOversubscription: false });
+  for (const id of mine.hierarchy?.list() ?? []) {
+    const cg = mine.hierarchy!.open(id);
+    if (cg) await mine.remove(cg);
+  }
   for (const m of detection.v1.values()) {
     try {
       rmdirSync(path.join(m.self, PARENT));

@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectCgroups } from '../../../src/client/cgroups/detect.js';
-import { configureNodeCgroups, taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
+import { NodeCgroups, configureNodeCgroups, taskCgroupId } from '../../../src/client/cgroups/node-cgroups.js';
 import { ExecDriver } from '../../../src/client/drivers/exec.js';
 import { type TestServer, makeTempDir, startTestServer } from '../../support/server.js';
 import { until } from '../../support/wait.js';
@@ -43,6 +43,12 @@ afterAll(async () => {
   // The node's cgroup settings are the process's: later test files get the defaults again.
   configureNodeCgroups({});
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  // A test that failed half-way may have left a task running in its cgroup: it goes with the cgroup.
+  const mine = new NodeCgroups({ parent: PARENT, pidsLimit: 0, memoryOversubscription: false });
+  for (const id of mine.hierarchy?.list() ?? []) {
+    const cg = mine.hierarchy!.open(id);
+    if (cg) await mine.remove(cg);
+  }
   for (const m of detection.v1.values()) {
     try {
       rmdirSync(path.join(m.self, PARENT));
