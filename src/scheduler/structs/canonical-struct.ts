@@ -115,7 +115,7 @@ export function strMap(v: unknown): Record<string, string> | null {
   return out;
 }
 
-export function stringListMap(v: unknown): Record<string, string[]> | null {
+function stringListMap(v: unknown): Record<string, string[]> | null {
   if (!isPlainObject(v) || Object.keys(v).length === 0) return null;
   const out: Record<string, string[]> = {};
   for (const [k, val] of Object.entries(v)) out[k] = Array.isArray(val) ? val.map(String) : [String(val)];

@@ -2,7 +2,7 @@
  * Input shape → server shape. Every default Nomad fills is filled here, so what we store and
  * return is what a Nomad server would return for the same job file. Pure: the input is never mutated.
  */
-import { anyObj, bool, canonicalStruct, list, num, obj, objList, optNum, str, stringListMap, strList, strMap } from './canonical-struct.js';
+import { anyObj, bool, canonicalStruct, list, num, obj, objList, optNum, str, strList, strMap } from './canonical-struct.js';
 import { copyValue } from './copy.js';
 import { parseDurationNs } from './duration.js';
 import type { Job } from './job.js';
@@ -20,7 +20,7 @@ import { GROUP, VOLUME_REQUEST } from '../wire/job/group.js';
 import { JOB, JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
 import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
 import { NETWORK, RESOURCES } from '../wire/job/resources.js';
-import { CHECK_RESTART, SERVICE, SERVICE_WEIGHTS } from '../wire/job/service.js';
+import { CHECK, CHECK_RESTART, SERVICE } from '../wire/job/service.js';
 import {
   ACTION,
   ARTIFACT,
@@ -38,7 +38,7 @@ import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/polici
 import type { Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
-import type { CheckRestart, Service, ServiceCheck } from './service.js';
+import type { Service, ServiceCheck } from './service.js';
 import type { LogConfig, Task, TaskArtifact, Template, WorkloadIdentity } from './task.js';
 import { DEFAULT_KILL_TIMEOUT, defaultLogConfig } from './task.js';
 import type { TaskGroup, VolumeRequest } from './task-group.js';
@@ -300,68 +300,22 @@ function service(s: In, owner: ServiceOwner): Service {
   const namespace = provider === 'nomad' ? owner.namespace : str(s.Namespace) || SERVICE.Namespace.default;
   const onUpdate = str(s.OnUpdate) || SERVICE.OnUpdate.default;
   const serviceRestart = s.CheckRestart === undefined ? undefined : obj(s.CheckRestart);
-  return {
+  return canonicalStruct(SERVICE, s, {
     Name: name,
     TaskName: str(s.TaskName) || owner.task,
-    PortLabel: str(s.PortLabel),
-    AddressMode: str(s.AddressMode) || SERVICE.AddressMode.default,
-    Address: str(s.Address),
-    Tags: strList(s.Tags),
-    CanaryTags: strList(s.CanaryTags),
-    EnableTagOverride: bool(s.EnableTagOverride),
     Checks: list(s.Checks, (c) => check(c, name, onUpdate, serviceRestart)),
-    Connect: anyObj(s.Connect),
-    Meta: strMap(s.Meta),
-    CanaryMeta: strMap(s.CanaryMeta),
-    TaggedAddresses: strMap(s.TaggedAddresses),
-    OnUpdate: onUpdate,
-    Provider: provider,
-    Cluster: str(s.Cluster) || SERVICE.Cluster.default,
-    Kind: str(s.Kind),
     Namespace: namespace,
-    Identity: anyObj(s.Identity),
-    Weights:
-      s.Weights === undefined
-        ? null
-        : { Passing: num(obj(s.Weights).Passing, SERVICE_WEIGHTS.Passing.default), Warning: num(obj(s.Weights).Warning, SERVICE_WEIGHTS.Warning.default) },
-  };
+  });
 }
 
 function check(c: In, serviceName: string, serviceOnUpdate: string, serviceRestart: In | undefined): ServiceCheck {
   // A service-level check_restart applies to every check; a check's own block wins field by field.
   const restartIn = serviceRestart || c.CheckRestart !== undefined ? { ...(serviceRestart ?? {}), ...obj(c.CheckRestart) } : undefined;
-  const restart: CheckRestart | null = restartIn
-    ? { Limit: num(restartIn.Limit, 0), Grace: num(restartIn.Grace, CHECK_RESTART.Grace.default), IgnoreWarnings: bool(restartIn.IgnoreWarnings) }
-    : null;
-  return {
+  return canonicalStruct(CHECK, c, {
     Name: str(c.Name) || `service: "${serviceName}" check`,
-    Type: str(c.Type),
-    Command: str(c.Command),
-    Args: strList(c.Args),
-    Path: str(c.Path),
-    Protocol: str(c.Protocol),
-    PortLabel: str(c.PortLabel),
-    Expose: bool(c.Expose),
-    AddressMode: str(c.AddressMode),
-    Advertise: str(c.Advertise),
-    Interval: num(c.Interval, 0),
-    Timeout: num(c.Timeout, 0),
-    InitialStatus: str(c.InitialStatus),
-    Notes: str(c.Notes),
-    TLSServerName: str(c.TLSServerName),
-    TLSSkipVerify: bool(c.TLSSkipVerify),
-    Header: stringListMap(c.Header),
-    Method: str(c.Method),
-    Body: str(c.Body),
-    CheckRestart: restart,
-    GRPCService: str(c.GRPCService),
-    GRPCUseTLS: bool(c.GRPCUseTLS),
-    TaskName: str(c.TaskName),
-    SuccessBeforePassing: num(c.SuccessBeforePassing, 0),
-    FailuresBeforeCritical: num(c.FailuresBeforeCritical, 0),
-    FailuresBeforeWarning: num(c.FailuresBeforeWarning, 0),
+    CheckRestart: restartIn ? canonicalStruct(CHECK_RESTART, restartIn) : null,
     OnUpdate: str(c.OnUpdate) || serviceOnUpdate,
-  };
+  });
 }
 
 // ---- reading the normalized input ----------------------------------------------------------------------
