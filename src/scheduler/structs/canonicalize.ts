@@ -21,26 +21,13 @@ import { JOB, JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
 import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
 import { NETWORK, RESOURCES } from '../wire/job/resources.js';
 import { CHECK, CHECK_RESTART, SERVICE } from '../wire/job/service.js';
-import {
-  ACTION,
-  ARTIFACT,
-  DEFAULT_IDENTITY_AUDIENCE,
-  DISPATCH_PAYLOAD,
-  IDENTITY,
-  LIFECYCLE,
-  SECRET,
-  TASK_SCHEDULE,
-  TEMPLATE,
-  VAULT,
-  VOLUME_MOUNT,
-} from '../wire/job/task.js';
+import { ARTIFACT, DEFAULT_IDENTITY_AUDIENCE, IDENTITY, LIFECYCLE, TASK, TEMPLATE } from '../wire/job/task.js';
 import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
 import type { Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
 import type { Service, ServiceCheck } from './service.js';
-import type { LogConfig, Task, TaskArtifact, Template, WorkloadIdentity } from './task.js';
-import { DEFAULT_KILL_TIMEOUT, defaultLogConfig } from './task.js';
+import type { Task, TaskArtifact, Template, WorkloadIdentity } from './task.js';
 import type { TaskGroup, VolumeRequest } from './task-group.js';
 
 /** The input shape: every field optional, as sent inside `{"Job": …}` or produced by a jobspec parser. */
@@ -185,41 +172,19 @@ function taskGroup(g: In, ctx: JobContext): TaskGroup {
 
 function task(t: In, ctx: JobContext, group: TaskGroup): Task {
   const name = str(t.Name);
-  return {
-    Name: name,
-    Driver: str(t.Driver),
-    User: str(t.User),
-    Config: anyObj(t.Config),
-    Env: strMap(t.Env),
+  return canonicalStruct(TASK, t, {
     Services: list(t.Services, (s) => service(s, { job: ctx.name, group: group.Name, task: name, namespace: ctx.namespace })),
-    Vault: t.Vault === undefined ? null : canonicalStruct(VAULT, obj(t.Vault)),
-    Consul: anyObj(t.Consul),
     Templates: list(t.Templates, template),
-    Constraints: list(t.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
-    Affinities: list(t.Affinities, (i) => canonicalStruct(AFFINITY, i)),
     Resources: resources(obj(t.Resources)),
     RestartPolicy: merge<RestartPolicy>({ ...group.RestartPolicy }, obj(t.RestartPolicy)),
-    DispatchPayload: t.DispatchPayload === undefined ? null : canonicalStruct(DISPATCH_PAYLOAD, obj(t.DispatchPayload)),
     Lifecycle: lifecycle(obj(t.Lifecycle)),
-    Meta: strMap(t.Meta),
-    KillTimeout: num(t.KillTimeout, DEFAULT_KILL_TIMEOUT),
-    LogConfig: merge<LogConfig>(defaultLogConfig(), obj(t.LogConfig)),
     Artifacts: list(t.Artifacts, artifact),
-    Leader: bool(t.Leader),
-    ShutdownDelay: num(t.ShutdownDelay, 0),
-    VolumeMounts: list(t.VolumeMounts, (i) => canonicalStruct(VOLUME_MOUNT, i)),
     ScalingPolicies: Array.isArray(t.ScalingPolicies) && t.ScalingPolicies.length > 0
       ? (copyValue(t.ScalingPolicies) as Record<string, unknown>[])
       : null,
-    KillSignal: str(t.KillSignal),
-    Kind: str(t.Kind),
-    CSIPluginConfig: anyObj(t.CSIPluginConfig),
     Identity: t.Identity === undefined ? defaultIdentity() : identity(obj(t.Identity), 'default'),
     Identities: list(t.Identities, (i) => identity(i, '')),
-    Actions: list(t.Actions, (i) => canonicalStruct(ACTION, i)),
-    Schedule: t.Schedule === undefined ? null : canonicalStruct(TASK_SCHEDULE, obj(t.Schedule)),
-    Secrets: list(t.Secrets, (i) => canonicalStruct(SECRET, i)),
-  };
+  });
 }
 
 function resources(r: In): Resources {
