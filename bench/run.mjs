@@ -27,6 +27,8 @@
 //               -cloud-allow-sha1, which that flow needs), and iam
 //   stats       p50/p99 latency of an allocation's resource usage (one running raw_exec task) and of the
 //               host's, from the dev server's own node
+//   cgroups     p50/p95 of creating a task's cgroup with its limits and of removing it, on this machine's
+//               real hierarchy (root and usable cgroups needed; otherwise it says why it measured nothing)
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
@@ -34,6 +36,7 @@
 //   BENCH_WRITES=200  durable writes per row         BENCH_CONCURRENCY=16
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
 //   BENCH_EXEC_SESSIONS=100  concurrent exec sessions   BENCH_STATS_REQUESTS=200  requests per stats row
+//   BENCH_CGROUP_RUNS=200  task cgroups created and removed
 //   BENCH_C1M_NODES=5000  BENCH_C1M_JOBS=1000  BENCH_C1M_ALLOCS=1000 (per job)  BENCH_C1M_BATCH=10
 //   BENCH_SMALL_NODES=5000  BENCH_SMALL_PREFILL=100000  BENCH_SMALL_JOBS=300  BENCH_SMALL_ALLOCS=10  BENCH_SMALL_BATCH=10
 //   BENCH_SMALL_CLIENTS=30
@@ -58,6 +61,7 @@ import { gcChurnBench } from './gc-churn.mjs';
 import { c1mBench, livenessAndMemoryBench, smallJobsBench } from './load.mjs';
 import { simBench } from './sim.mjs';
 import { statsBench } from './stats.mjs';
+import { cgroupsBench } from './cgroups.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -71,7 +75,7 @@ const LOGINS = Number(process.env.BENCH_LOGINS ?? 5000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
-const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
+const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
 const named = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
 const only = named.length ? new Set(named) : undefined;
 const unknown = named.filter((s) => !SECTIONS.includes(s));
@@ -155,6 +159,7 @@ try {
   }
   if (want('exec')) await execBench(server, { sessions: EXEC_SESSIONS });
   if (want('stats')) await statsBench(server, { requests: num('BENCH_STATS_REQUESTS', 200) });
+  if (want('cgroups')) await cgroupsBench({ runs: num('BENCH_CGROUP_RUNS', 200) });
   if (want('scheduler')) await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
   // The sections below start servers of their own, once this one's nodes have stopped heartbeating into it.
   await server?.stop();
