@@ -15,6 +15,8 @@ import { tokenGroup, tokenCommands } from './commands/token/index.js';
 import { policyGroup, policyCommands } from './commands/policy/index.js';
 import { authGroup, authCloudGroup, authCommands } from './commands/auth/index.js';
 import { identityGroup } from './commands/identity/group.js';
+import { secretsGroup } from './commands/secrets/group.js';
+import { kvGroup } from './commands/kv/group.js';
 import { namespaceGroup, namespaceCommands } from './commands/namespace/index.js';
 import { docsCommands } from './commands/docs/index.js';
 import { jobGroup } from './commands/job/group.js';
@@ -30,7 +32,7 @@ import { agentCommands } from './commands/agent/index.js';
 import { printGroup, printCommands } from './commands/print/index.js';
 import { operatorGroup, operatorCommands } from './commands/operator/index.js';
 
-const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, identityGroup, operatorGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, secretsGroup, kvGroup, identityGroup, operatorGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
 
 const commands: CommandSpec[] = [
   serverCommand,

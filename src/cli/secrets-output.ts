@@ -7,6 +7,7 @@ import { clientFor } from './client-from-flags.js';
 import { kvSources, parseKvArgs, sanitizePath } from './kv-args.js';
 import type { CommandContext } from './define.js';
 import type { OutputFormat } from './output/format.js';
+import type { SecretsEnvelope } from '../api/http/client.js';
 import { errColours } from './output/colour.js';
 
 async function orNotFound<T>(call: Promise<T>): Promise<T | undefined> {
@@ -18,9 +19,28 @@ async function orNotFound<T>(call: Promise<T>): Promise<T | undefined> {
   }
 }
 
+/**
+ * A GET that keeps what a 404 says, as Vault's client does: KV version 2 answers a deleted version 404
+ * with its metadata, and a version 1 path on it 404 with a warning naming the command to use.
+ */
+export async function readKeeping404(ctx: CommandContext, path: string, query?: Record<string, string>): Promise<{ status: number; secret?: SecretsEnvelope }> {
+  const client = clientFor(ctx);
+  const { status, body } = await client.request('GET', `/v1/${path}`, { query });
+  const text = body.toString('utf8');
+  let secret: (SecretsEnvelope & { errors?: string[] }) | undefined;
+  try {
+    secret = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    secret = undefined;
+  }
+  if (status >= 400 && status !== 404) throw new ApiError(status, secret?.errors ?? [text], client.url(`/v1/${path}`, query).toString());
+  return { status, secret };
+}
+
 export async function readAndPrint(ctx: CommandContext, path: string, query?: Record<string, string>): Promise<number> {
-  const secret = await orNotFound(clientFor(ctx).secrets('GET', path, { query }));
-  if (!secret) {
+  const { status, secret } = await readKeeping404(ctx, path, query);
+  if (!secret || (status === 404 && !secret.data)) {
+    for (const w of secret?.warnings ?? []) ctx.io.err(`WARNING! ${w}`);
     ctx.io.err(errColours().red(`No value found at ${path}`));
     return 2;
   }

@@ -1,0 +1,33 @@
+import { defineCommand } from '../../define.js';
+import { clientFor } from '../../client-from-flags.js';
+import { MOUNT_SETTING_FLAGS, mountPath, mountSettings } from './mount-flags.js';
+
+export default defineCommand({
+  path: ['secrets', 'enable'],
+  synopsis: 'Enable a secrets engine',
+  usage: 'svc secrets enable [options] TYPE',
+  description:
+    'Enables a secrets engine of the given TYPE at -path, which defaults to the type. The path must not ' +
+    'be in use, nor nested inside or around another mount. "kv" is the KV engine, version 1 unless ' +
+    '-version=2 is given; "kv-v2" is version 2. Needs "create" or "update" on sys/mounts/<path>.',
+  examples: [
+    { command: 'svc secrets enable -path=secret -version=2 kv', description: 'A KV version 2 engine at secret/' },
+    { command: 'svc secrets enable kv-v2', description: 'A KV version 2 engine at kv-v2/' },
+    { command: 'svc secrets enable -path=apps -description="app secrets" kv' },
+  ],
+  exitCodes: { 0: 'the engine was enabled', 1: 'a usage error', 2: 'a server error, such as a path in use' },
+  family: 'secrets',
+  flagSets: ['http'],
+  flags: [{ name: 'path', type: 'string', description: 'Where to mount the engine; the type when not given.' }, ...MOUNT_SETTING_FLAGS],
+  args: [{ name: 'type', description: 'The engine type: "kv" or "kv-v2".', required: true, choices: ['kv', 'kv-v2'] }],
+  async run(ctx) {
+    const type = ctx.args[0].trim();
+    const path = mountPath((ctx.flags.path as string | undefined) || type);
+    const { ttls, options, description } = mountSettings(ctx.flags);
+    const body = { type, description, config: ttls, options };
+    const answer = await clientFor(ctx).secrets('POST', `sys/mounts/${path}`, { body });
+    for (const warning of answer?.warnings ?? []) ctx.io.err(`WARNING! ${warning}`);
+    ctx.io.out(`Success! Enabled the ${type} secrets engine at: ${path}`);
+    return 0;
+  },
+});

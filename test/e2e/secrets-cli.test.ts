@@ -1,0 +1,116 @@
+/**
+ * `svc secrets`, run as the built bin/svc against a real server: enabling, listing, tuning, moving and
+ * disabling secrets engines, with Vault's messages, table and exit codes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+let ts: TestServer;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+
+afterAll(async () => {
+  await ts?.close();
+});
+
+/** The rows of `svc secrets list`, keyed by path, cells split on the table's gaps. */
+async function listed(...flags: string[]): Promise<Record<string, string[]>> {
+  const list = await ts.cli(['secrets', 'list', ...flags]);
+  expect(list.code).toBe(0);
+  const lines = list.stdout.trimEnd().split('\n');
+  return Object.fromEntries(lines.slice(2).map((l) => l.split(/ {4,}/)).map((cells) => [cells[0], cells]));
+}
+
+describe('svc secrets', () => {
+  it('enable mounts a kv engine, version 2 with -version=2, and list shows it in Vault\'s table', async () => {
+    const enable = await ts.cli(['secrets', 'enable', '-path=apps', '-version=2', '-description=app secrets', 'kv']);
+    expect(enable).toMatchObject({ code: 0, stdout: 'Success! Enabled the kv secrets engine at: apps/\n' });
+    const list = await ts.cli(['secrets', 'list']);
+    expect(list.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^Path {4,}Type {4,}Accessor {4,}Description$/), expect.stringMatching(/^----( +)----( +)--------( +)-----------$/)]);
+    const rows = await listed();
+    expect(rows['apps/']).toEqual(['apps/', 'kv', expect.stringMatching(/^kv_[0-9a-f]+$/), 'app secrets']);
+    expect(rows['sys/'][1]).toBe('system');
+    expect(rows['identity/'][1]).toBe('identity');
+    const detailed = await ts.cli(['secrets', 'list', '-detailed']);
+    expect(detailed.stdout).toMatch(/^Path +Plugin +Accessor +Default TTL +Max TTL +Force No Cache +Replication +Seal Wrap +External Entropy Access +Options +Description +UUID +Running Version$/m);
+    expect((await listed('-detailed'))['apps/']).toEqual(expect.arrayContaining(['system', 'replicated', 'map[version:2]', 'app secrets']));
+    const json = JSON.parse((await ts.cli(['secrets', 'list', '-format=json'])).stdout);
+    expect(json['apps/']).toMatchObject({ type: 'kv', description: 'app secrets', options: { version: '2' } });
+    expect((await ts.cli(['kv', 'put', 'apps/db', 'password=pw'])).stdout).toContain('apps/data/db');
+  });
+
+  it('kv-v2 mounts at its own name; a path in use is exit 2', async () => {
+    expect(await ts.cli(['secrets', 'enable', 'kv-v2'])).toMatchObject({ code: 0, stdout: 'Success! Enabled the kv-v2 secrets engine at: kv-v2/\n' });
+    expect((await listed('-detailed'))['kv-v2/']).toContain('map[version:2]');
+    const again = await ts.cli(['secrets', 'enable', 'kv-v2']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/path is already in use at kv-v2\//);
+    const plain = await ts.cli(['secrets', 'enable', '-path=plain', '-options=foo=bar', 'kv']);
+    expect(plain.code).toBe(0);
+    expect(JSON.parse((await ts.cli(['secrets', 'list', '-format=json'])).stdout)['plain/'].options).toMatchObject({ foo: 'bar' });
+    expect((await ts.cli(['kv', 'put', 'plain/x', 'a=1'])).stdout).toBe('Success! Data written to: plain/x\n');
+  });
+
+  it('enable checks its arguments before asking the server', async () => {
+    const bad = await ts.cli(['secrets', 'enable', '-options=novalue', 'kv']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('invalid -options "novalue": give it as key=value');
+    expect((await ts.cli(['secrets', 'enable'])).code).toBe(1);
+  });
+
+  it('tune changes the settings given and keeps the others', async () => {
+    await ts.cli(['secrets', 'enable', '-path=tuned', '-description=before', 'kv']);
+    const tune = await ts.cli(['secrets', 'tune', '-default-lease-ttl=1h', '-max-lease-ttl=24h', 'tuned']);
+    expect(tune).toMatchObject({ code: 0, stdout: 'Success! Tuned the secrets engine at: tuned/\n' });
+    const read = await ts.client().secrets('GET', 'sys/mounts/tuned/tune');
+    expect(read?.data).toMatchObject({ default_lease_ttl: 3600, max_lease_ttl: 86400, description: 'before' });
+    await ts.cli(['secrets', 'tune', '-description=after', 'tuned/']);
+    expect((await listed())['tuned/'][3]).toBe('after');
+    await ts.cli(['kv', 'put', 'tuned/k', 'a=1']);
+    expect(await ts.cli(['secrets', 'tune', '-version=2', 'tuned'])).toMatchObject({ code: 0 });
+    expect((await ts.cli(['kv', 'get', '-format=json', 'tuned/k'])).stdout).toContain('"version": 1');
+    expect((await ts.cli(['secrets', 'tune', 'tuned'])).code).toBe(1);
+    const none = await ts.cli(['secrets', 'tune', '-description=x', 'nowhere']);
+    expect(none.code).toBe(2);
+  });
+
+  it('move takes the engine and its data to the new path, following the migration to its end', async () => {
+    await ts.cli(['secrets', 'enable', '-path=old', '-version=2', 'kv']);
+    await ts.cli(['kv', 'put', 'old/db', 'password=moved']);
+    const move = await ts.cli(['secrets', 'move', 'old', 'new/']);
+    expect(move.code).toBe(0);
+    const [started, finished] = move.stdout.trimEnd().split('\n');
+    const id = /with migration ID (\S+)$/.exec(started)?.[1];
+    expect(started).toBe(`Started moving secrets engine old/ to new/, with migration ID ${id}`);
+    expect(finished).toBe(`Success! Finished moving secrets engine old/ to new/, with migration ID ${id}`);
+    const rows = await listed();
+    expect(rows['new/']).toBeDefined();
+    expect(rows['old/']).toBeUndefined();
+    expect((await ts.cli(['kv', 'get', '-field=password', 'new/db'])).stdout).toBe('moved');
+    const taken = await ts.cli(['secrets', 'move', 'new', 'apps']);
+    expect(taken.code).toBe(2);
+  });
+
+  it('disable removes the engine and its data; disabling nothing succeeds', async () => {
+    await ts.cli(['secrets', 'enable', '-path=gone', 'kv']);
+    await ts.cli(['kv', 'put', 'gone/x', 'a=1']);
+    const disable = await ts.cli(['secrets', 'disable', 'gone/']);
+    expect(disable).toMatchObject({ code: 0, stdout: 'Success! Disabled the secrets engine (if it existed) at: gone/\n' });
+    expect((await listed())['gone/']).toBeUndefined();
+    expect((await ts.cli(['kv', 'get', 'gone/x'])).stderr).toContain('No secrets engine is mounted at "gone/x/"');
+    await ts.cli(['secrets', 'enable', '-path=gone', 'kv']);
+    expect((await ts.cli(['kv', 'get', 'gone/x'])).code).toBe(2);
+    expect((await ts.cli(['secrets', 'disable', 'never'])).code).toBe(0);
+  });
+
+  it('a token without the capability is refused with exit 2', async () => {
+    const created = await ts.client().secrets('POST', 'auth/token/create', { body: { policies: ['default'] } });
+    const token = String(created?.auth?.client_token);
+    const denied = await ts.cli(['secrets', 'enable', '-path=nope', 'kv'], { token });
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain('permission denied');
+    expect((await ts.cli(['secrets', 'list'], { token })).code).toBe(2);
+  });
+});
