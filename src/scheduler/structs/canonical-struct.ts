@@ -78,19 +78,11 @@ export function num(v: unknown, fallback: number): number {
   return typeof v === 'number' ? v : fallback;
 }
 
-export function optNum(v: unknown): number | null {
-  return typeof v === 'number' ? v : null;
-}
-
-export function bool(v: unknown): boolean {
-  return v === true;
-}
-
 export function obj(v: unknown): In {
   return isPlainObject(v) ? v : {};
 }
 
-export function anyObj(v: unknown): Record<string, unknown> | null {
+function anyObj(v: unknown): Record<string, unknown> | null {
   return isPlainObject(v) && Object.keys(v).length > 0 ? (copyValue(v) as Record<string, unknown>) : null;
 }
 
@@ -108,7 +100,7 @@ export function strList(v: unknown): string[] | null {
   return Array.isArray(v) && v.length > 0 ? v.map(String) : null;
 }
 
-export function strMap(v: unknown): Record<string, string> | null {
+function strMap(v: unknown): Record<string, string> | null {
   if (!isPlainObject(v) || Object.keys(v).length === 0) return null;
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v)) out[k] = String(val);

@@ -2,27 +2,18 @@
  * Input shape → server shape. Every default Nomad fills is filled here, so what we store and
  * return is what a Nomad server would return for the same job file. Pure: the input is never mutated.
  */
-import { anyObj, bool, canonicalStruct, list, num, obj, objList, optNum, str, strList, strMap } from './canonical-struct.js';
+import { canonicalStruct, list, num, obj, objList, str, strList } from './canonical-struct.js';
 import { copyValue } from './copy.js';
 import { parseDurationNs } from './duration.js';
 import type { Job } from './job.js';
-import { JOB_DEFAULT_PRIORITY } from './job.js';
-import type { EphemeralDisk, MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
-import {
-  defaultEphemeralDisk,
-  defaultMigrateStrategy,
-  defaultReschedulePolicy,
-  defaultRestartPolicy,
-  defaultUpdateStrategy,
-  emptyUpdateStrategy,
-} from './policies.js';
+import type { MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
+import { defaultMigrateStrategy, defaultReschedulePolicy, defaultRestartPolicy, defaultUpdateStrategy, emptyUpdateStrategy } from './policies.js';
 import { GROUP, VOLUME_REQUEST } from '../wire/job/group.js';
-import { JOB, JOB_UI, JOB_VERSION_TAG } from '../wire/job/job.js';
-import { AFFINITY, CONSTRAINT, SPREAD } from '../wire/job/placement.js';
-import { NETWORK, RESOURCES } from '../wire/job/resources.js';
+import { JOB } from '../wire/job/job.js';
 import { CHECK, CHECK_RESTART, SERVICE } from '../wire/job/service.js';
 import { ARTIFACT, DEFAULT_IDENTITY_AUDIENCE, IDENTITY, LIFECYCLE, TASK, TEMPLATE } from '../wire/job/task.js';
-import { DISCONNECT, PARAMETERIZED, PERIODIC, SCALING } from '../wire/job/policies.js';
+import { SCALING } from '../wire/job/policies.js';
+import { RESOURCES } from '../wire/job/resources.js';
 import type { Resources } from './resources.js';
 import { isPlainObject, JOB_SCHEMA, lookup } from './schema.js';
 import type { Kind, Schema } from '../wire/job/fields.js';
@@ -45,44 +36,7 @@ export function canonicalizeJob(input: unknown): Job {
   const id = str(raw.ID);
   const name = str(raw.Name) || id;
   const jobUpdate = obj(raw.Update);
-  const job: Job = {
-    Region: str(raw.Region) || JOB.Region.default,
-    Namespace: str(raw.Namespace) || JOB.Namespace.default,
-    ID: id,
-    ParentID: str(raw.ParentID),
-    Name: name,
-    Type: type,
-    Priority: num(raw.Priority, JOB_DEFAULT_PRIORITY),
-    AllAtOnce: bool(raw.AllAtOnce),
-    Datacenters: strList(raw.Datacenters) ?? [...JOB.Datacenters.default],
-    NodePool: str(raw.NodePool) || JOB.NodePool.default,
-    Constraints: list(raw.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
-    Affinities: list(raw.Affinities, (i) => canonicalStruct(AFFINITY, i)),
-    Spreads: list(raw.Spreads, (i) => canonicalStruct(SPREAD, i)),
-    TaskGroups: [],
-    Update: jobLevelUpdate(type, jobUpdate),
-    Multiregion: anyObj(raw.Multiregion),
-    Periodic: raw.Periodic === undefined ? null : canonicalStruct(PERIODIC, obj(raw.Periodic)),
-    ParameterizedJob: raw.ParameterizedJob === undefined ? null : canonicalStruct(PARAMETERIZED, obj(raw.ParameterizedJob)),
-    Dispatched: bool(raw.Dispatched),
-    DispatchIdempotencyToken: str(raw.DispatchIdempotencyToken),
-    Payload: str(raw.Payload) || null,
-    Meta: strMap(raw.Meta),
-    ConsulNamespace: str(raw.ConsulNamespace),
-    VaultNamespace: str(raw.VaultNamespace),
-    NomadTokenID: str(raw.NomadTokenID),
-    Status: str(raw.Status),
-    StatusDescription: str(raw.StatusDescription),
-    Stable: bool(raw.Stable),
-    Version: num(raw.Version, 0),
-    SubmitTime: num(raw.SubmitTime, 0),
-    CreateIndex: num(raw.CreateIndex, 0),
-    ModifyIndex: num(raw.ModifyIndex, 0),
-    JobModifyIndex: num(raw.JobModifyIndex, 0),
-    Stop: bool(raw.Stop),
-    UI: raw.UI === undefined ? null : canonicalStruct(JOB_UI, obj(raw.UI)),
-    VersionTag: raw.VersionTag === undefined ? null : canonicalStruct(JOB_VERSION_TAG, obj(raw.VersionTag)),
-  };
+  const job = canonicalStruct(JOB, raw, { Name: name, TaskGroups: [], Update: jobLevelUpdate(type, jobUpdate) });
   const ctx: JobContext = {
     type,
     id,
@@ -135,37 +89,22 @@ function taskGroup(g: In, ctx: JobContext): TaskGroup {
   if (scaling && obj(g.Scaling).Min === undefined) scaling.Min = count;
   // The target is what the scaling endpoints and autoscalers address the group by.
   if (scaling && scaling.Target === null) scaling.Target = { Namespace: ctx.namespace, Job: ctx.id, Group: name };
-  const group: TaskGroup = {
-    Name: name,
+  const group = canonicalStruct(GROUP, g, {
     Count: count,
     Update: groupUpdate(ctx, g.Update),
     Migrate:
       ctx.type === 'service'
         ? merge<MigrateStrategy>(defaultMigrateStrategy(), { ...(ctx.migrate ?? {}), ...obj(g.Migrate) })
         : null,
-    Constraints: list(g.Constraints, (i) => canonicalStruct(CONSTRAINT, i)),
     Scaling: scaling,
     RestartPolicy: restart,
-    Disconnect: g.Disconnect === undefined ? null : canonicalStruct(DISCONNECT, obj(g.Disconnect)),
     Tasks: [],
-    EphemeralDisk: merge<EphemeralDisk>(defaultEphemeralDisk(), obj(g.EphemeralDisk)),
-    Meta: strMap(g.Meta),
     ReschedulePolicy: rescheduleDefault
       ? merge<ReschedulePolicy>(rescheduleDefault, { ...(ctx.reschedule ?? {}), ...obj(g.ReschedulePolicy) })
       : null,
-    Affinities: list(g.Affinities, (i) => canonicalStruct(AFFINITY, i)),
-    Spreads: list(g.Spreads, (i) => canonicalStruct(SPREAD, i)),
-    Networks: list(g.Networks, (i) => canonicalStruct(NETWORK, i)),
-    Consul: anyObj(g.Consul),
-    Services: null,
+    Services: list(g.Services, (s) => service(s, { job: ctx.name, group: name, task: '', namespace: ctx.namespace })),
     Volumes: volumes(g.Volumes),
-    ShutdownDelay: optNum(g.ShutdownDelay),
-    StopAfterClientDisconnect: optNum(g.StopAfterClientDisconnect),
-    MaxClientDisconnect: optNum(g.MaxClientDisconnect),
-    PreventRescheduleOnLost: bool(g.PreventRescheduleOnLost),
-    MaxRunDuration: optNum(g.MaxRunDuration),
-  };
-  group.Services = list(g.Services, (s) => service(s, { job: ctx.name, group: name, task: '', namespace: ctx.namespace }));
+  });
   group.Tasks = objList(g.Tasks).map((t) => task(t, ctx, group));
   return group;
 }
