@@ -4,7 +4,8 @@
  * else exists: sys/mounts names the secrets engines, sys/auth the auth mounts, and a mount's help
  * (`GET <mount>?help=1`, what `svc path-help <mount>` prints) lists the path patterns of its backend,
  * whose literal parts are offered. Where a pattern takes a name (auth/cloud/role/<role>), the names a
- * LIST of that directory answers are offered too. Every failure leaves out what it would have added.
+ * LIST of that directory answers are offered too, and so are the secrets of a KV mount. Every failure
+ * leaves out what it would have added.
  */
 import type { ApiClient } from '../api/http/client.js';
 
@@ -48,23 +49,49 @@ async function underMount(client: ApiClient, mount: string, prefix: string, sign
   return out;
 }
 
+interface EngineEntry {
+  type?: string;
+  options?: Record<string, string> | null;
+}
+
+/** The prefixes of a version 2 KV mount's API below which a secret's name follows. */
+const KV2_PREFIXES = ['data/', 'metadata/', 'delete/', 'undelete/', 'destroy/', 'subkeys/'];
+
+/**
+ * The secrets of a KV mount in the folder `prefix` is in: a version 1 mount's LIST of it, a version 2
+ * mount's LIST of its metadata. On version 2 a name is offered both after the API prefix typed
+ * (`secret/data/app`, for the generic commands) and straight after the mount (`secret/app`, the form
+ * `svc kv` takes).
+ */
+async function kvKeys(client: ApiClient, mount: string, entry: EngineEntry, prefix: string, signal: AbortSignal): Promise<string[]> {
+  const dir = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+  const rel = dir.slice(mount.length);
+  if (entry.options?.version !== '2') return (await listNames(client, dir, signal).catch(() => [])).map((name) => dir + name);
+  const api = KV2_PREFIXES.find((p) => rel.startsWith(p)) ?? '';
+  const names = await listNames(client, `${mount}metadata/${rel.slice(api.length)}`, signal).catch(() => []);
+  return names.map((name) => dir + name);
+}
+
 /** The candidates for `prefix`, cut after the segment being completed (`auth/cloud/config/`). */
 export async function secretsPaths(client: ApiClient, prefix: string, signal: AbortSignal): Promise<string[]> {
   const found = [...ROOTS];
   // An auth/ path is under one of the auth mounts (sys/auth); any other under a secrets engine
   // (sys/mounts), of which identity/ and sys/ are always there.
   let mounts: string[];
+  let engines: Record<string, EngineEntry> = {};
   if (prefix.startsWith('auth/')) {
     const answer = await client.secrets('GET', 'sys/auth', { signal }).catch(() => undefined);
     mounts = Object.keys(answer?.data ?? {}).map((path) => `auth/${path}`);
   } else {
-    const engines = await client.secrets('GET', 'sys/mounts', { signal }).catch(() => undefined);
-    mounts = [...new Set(['identity/', 'sys/', ...Object.keys(engines?.data ?? {})])];
+    const answer = await client.secrets('GET', 'sys/mounts', { signal }).catch(() => undefined);
+    engines = (answer?.data ?? {}) as Record<string, EngineEntry>;
+    mounts = [...new Set(['identity/', 'sys/', ...Object.keys(engines)])];
   }
   found.push(...mounts);
   if (prefix.includes('/')) {
     const mount = mounts.filter((m) => prefix.startsWith(m)).sort((a, b) => b.length - a.length)[0];
     if (mount) found.push(...(await underMount(client, mount, prefix, signal)));
+    if (mount && engines[mount]?.type === 'kv') found.push(...(await kvKeys(client, mount, engines[mount], prefix, signal)));
   }
   const segments = found
     .filter((p) => p.startsWith(prefix))

@@ -238,3 +238,25 @@ describe('svc kv errors a user can act on', () => {
     expect((await ts.cli(['kv', 'get', '-field=password', 'secret/app/db'], { env: { SVC_TOKEN: token } })).stdout).not.toContain('s3cr3t');
   });
 });
+
+describe('completion of kv paths', () => {
+  const complete = async (prefix: string) => {
+    const res = await ts.cli(['__complete', 'secrets-path', prefix]);
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    return res.stdout.trimEnd().split('\n');
+  };
+
+  it('offers the secrets of a version 2 mount after the mount and after its API prefixes', async () => {
+    await ts.cli(['kv', 'put', 'secret/comp/one', 'a=1']);
+    await ts.cli(['kv', 'put', 'secret/comp/deeper/two', 'a=1']);
+    expect(await complete('secret/')).toEqual(expect.arrayContaining(['secret/comp/', 'secret/data/', 'secret/metadata/']));
+    expect(await complete('secret/comp/')).toEqual(expect.arrayContaining(['secret/comp/one', 'secret/comp/deeper/']));
+    expect(await complete('secret/data/comp/o')).toEqual(['secret/data/comp/one']);
+    expect(await complete('secret/metadata/co')).toEqual(['secret/metadata/comp/']);
+  });
+
+  it('offers the secrets of a version 1 mount', async () => {
+    await ts.cli(['kv', 'put', 'kv1/listed', 'a=1']);
+    expect(await complete('kv1/li')).toEqual(['kv1/listed']);
+  });
+});
