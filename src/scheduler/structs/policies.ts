@@ -47,6 +47,3 @@ export function defaultMigrateStrategy(): MigrateStrategy {
   return defaultsOf(MIGRATE);
 }
 
-export function defaultEphemeralDisk(): EphemeralDisk {
-  return defaultsOf(EPHEMERAL_DISK);
-}

@@ -1,5 +1,5 @@
 /** A task: one process (or container) run by a driver, and its per-task blocks, as their field tables declare them. */
-import { defaultsOf, type StructOf } from '../wire/job/fields.js';
+import type { StructOf } from '../wire/job/fields.js';
 import {
   ACTION,
   ARTIFACT,
@@ -33,6 +33,3 @@ export type Task = StructOf<typeof TASK>;
 
 export const DEFAULT_KILL_TIMEOUT = TASK.KillTimeout.default;
 
-export function defaultLogConfig(): LogConfig {
-  return defaultsOf(LOG_CONFIG);
-}

@@ -14,7 +14,6 @@ import type { TaskGroup, VolumeRequest } from '../../../src/scheduler/structs/ta
 import type { Job, JobUI, JobVersionTag } from '../../../src/scheduler/structs/job.js';
 import * as jobTables from '../../../src/scheduler/wire/job/job.js';
 import { JOB_SCHEMA } from '../../../src/scheduler/structs/schema.js';
-import { defaultLogConfig } from '../../../src/scheduler/structs/task.js';
 import type {
   Task,
   ChangeScript,
@@ -34,7 +33,6 @@ import type { CheckRestart, Service, ServiceCheck } from '../../../src/scheduler
 import type { Affinity, Constraint, Spread, SpreadTarget } from '../../../src/scheduler/structs/constraint.js';
 import type { DNSConfig, NetworkResource, NUMAResource, Port, RequestedDevice, Resources } from '../../../src/scheduler/structs/resources.js';
 import {
-  defaultEphemeralDisk,
   defaultMigrateStrategy,
   defaultReschedulePolicy,
   defaultRestartPolicy,
@@ -131,7 +129,7 @@ describe('policy structs', () => {
       ordered({ Stagger: 0, MaxParallel: 0, HealthCheck: '', MinHealthyTime: 0, HealthyDeadline: 0, ProgressDeadline: 0, AutoRevert: false, AutoPromote: false, Canary: 0 }),
     );
     expect(ordered(defaultMigrateStrategy())).toBe(ordered({ MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * NS.second, HealthyDeadline: 5 * NS.minute }));
-    expect(ordered(defaultEphemeralDisk())).toBe(ordered({ Sticky: false, SizeMB: 300, Migrate: false }));
+    expect(ordered(defaultsOf(policyTables.EPHEMERAL_DISK))).toBe(ordered({ Sticky: false, SizeMB: 300, Migrate: false }));
   });
 
   it('hand out a fresh default each time', () => {
@@ -445,7 +443,7 @@ describe('task blocks', () => {
   });
 
   it('default and read as before', () => {
-    expect(JSON.stringify(defaultLogConfig())).toBe(JSON.stringify({ MaxFiles: 10, MaxFileSizeMB: 10, Disabled: false }));
+    expect(JSON.stringify(defaultsOf(taskTables.LOG_CONFIG))).toBe(JSON.stringify({ MaxFiles: 10, MaxFileSizeMB: 10, Disabled: false }));
     expect(schemaOf(taskTables.VAULT).Policies).toBe('strings');
     expect(hclArgumentsOf(taskTables.VAULT).policies).toEqual({ json: 'Policies', type: 'strings' });
     expect(Object.keys(hclArgumentsOf(taskTables.TEMPLATE)).sort()).toEqual(
