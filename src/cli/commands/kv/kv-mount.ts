@@ -1,8 +1,8 @@
 /**
  * What every `svc kv` command shares, as Vault's kv commands do it: finding the mount a path is under and
- * its version (Vault's preflight request; here the sys/mounts table, which names each engine's options),
- * the API path for an operation (secret/foo → secret/data/foo on version 2), the failures a command
- * explains itself with an exit code, and the "== Secret Path ==" style headings.
+ * its version (Vault's preflight request, here a read of sys/mounts), the API path for an operation
+ * (secret/foo → secret/data/foo on version 2), the failures a command explains itself with an exit
+ * code, and the "== Secret Path ==" style headings.
  */
 import { ApiError } from '../../../shared/errors.js';
 import { clientFor } from '../../client-from-flags.js';
@@ -70,23 +70,43 @@ function versionOf(entry: MountEntry): 1 | 2 {
   return entry.options?.version === '2' ? 2 : 1;
 }
 
-/** The mount, version and name KEY (with -mount or without) refers to; no KV mount there is exit 2. */
-export async function kvTarget(ctx: CommandContext, arg: string): Promise<KvTarget> {
-  const client = clientFor(ctx);
-  const flagMount = typeof ctx.flags.mount === 'string' ? sanitizePath(ctx.flags.mount) : undefined;
-  const path = sanitizePath(arg);
-  const answer = await step('Error determining the KV secrets engine', client.secrets('GET', 'sys/mounts'));
+/**
+ * The mount `full` is under, from the sys/mounts table. A token that may not read it is told what it
+ * needs, since the data paths themselves may well be open to it.
+ */
+async function mountOf(ctx: CommandContext, full: string): Promise<{ path: string; entry: MountEntry } | undefined> {
+  let answer;
+  try {
+    answer = await clientFor(ctx).secrets('GET', 'sys/mounts');
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 403) {
+      throw new KvFailure(
+        `Error determining the KV secrets engine of ${full}: svc kv reads sys/mounts to find the mount and its version, and this token may not ("read" on sys/mounts is needed); ` +
+          'use `svc read` or `svc write` with the API path (secret/data/foo on a version 2 mount) instead',
+        2,
+      );
+    }
+    return step('Error determining the KV secrets engine', Promise.reject(err));
+  }
   const mounts = (answer?.data ?? {}) as Record<string, MountEntry>;
-  const full = flagMount === undefined ? path : `${flagMount}/${path}`;
-  const mount = Object.keys(mounts)
+  const path = Object.keys(mounts)
     .filter((m) => `${full}/`.startsWith(m))
     .sort((a, b) => b.length - a.length)[0];
-  if (mount === undefined || (flagMount !== undefined && mount !== `${flagMount}/`)) {
+  return path === undefined ? undefined : { path, entry: mounts[path] };
+}
+
+/** The mount, version and name KEY (with -mount or without) refers to; no KV mount there is exit 2. */
+export async function kvTarget(ctx: CommandContext, arg: string): Promise<KvTarget> {
+  const flagMount = typeof ctx.flags.mount === 'string' ? sanitizePath(ctx.flags.mount) : undefined;
+  const path = sanitizePath(arg);
+  const full = flagMount === undefined ? path : `${flagMount}/${path}`;
+  const found = await mountOf(ctx, full);
+  if (found === undefined || (flagMount !== undefined && found.path !== `${flagMount}/`)) {
     const where = flagMount === undefined ? full : flagMount;
     throw new KvFailure(`No secrets engine is mounted at "${where}/": "svc secrets list" shows the mounts, "svc secrets enable kv" adds one`, 2);
   }
-  if (mounts[mount].type !== 'kv') throw new KvFailure(`The secrets engine at ${mount} is of type "${mounts[mount].type}", not a KV secrets engine`, 2);
-  return { mount: mount.slice(0, -1), version: versionOf(mounts[mount]), key: full.slice(mount.length) };
+  if (found.entry.type !== 'kv') throw new KvFailure(`The secrets engine at ${found.path} is of type "${found.entry.type}", not a KV secrets engine`, 2);
+  return { mount: found.path.slice(0, -1), version: versionOf(found.entry), key: full.slice(found.path.length) };
 }
 
 /** The API path of `t` for an operation of version 2 ("data", "metadata", ...), or its plain path on version 1. */
