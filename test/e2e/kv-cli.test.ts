@@ -149,6 +149,8 @@ describe('svc kv on a version 2 mount', () => {
     expect(list).toMatchObject({ code: 0, stdout: 'Keys\n----\na\nsub/\n' });
     expect(JSON.parse((await ts.cli(['kv', 'list', '-format=json', '-mount=secret', 'dir/'])).stdout)).toEqual(['a', 'sub/']);
     expect((await ts.cli(['kv', 'list', 'secret/'])).stdout).toMatch(/^dir\/$/m);
+    expect((await ts.cli(['kv', 'list', '-mount=secret'])).stdout).toMatch(/^dir\/$/m);
+    expect(await ts.cli(['kv', 'list'])).toMatchObject({ code: 1, stderr: expect.stringContaining('Not enough arguments: give the path to list') });
     const empty = await ts.cli(['kv', 'list', 'secret/nothing']);
     expect(empty).toMatchObject({ code: 2, stderr: expect.stringContaining('No value found at secret/metadata/nothing/') });
   });

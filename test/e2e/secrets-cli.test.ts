@@ -46,7 +46,7 @@ describe('svc secrets', () => {
     expect((await listed('-detailed'))['kv-v2/']).toContain('map[version:2]');
     const again = await ts.cli(['secrets', 'enable', 'kv-v2']);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/path is already in use at kv-v2\//);
+    expect(again.stderr).toMatch(/^Error enabling: Error making API request\.[\s\S]*path is already in use at kv-v2\//);
     const plain = await ts.cli(['secrets', 'enable', '-path=plain', '-options=foo=bar', 'kv']);
     expect(plain.code).toBe(0);
     expect(JSON.parse((await ts.cli(['secrets', 'list', '-format=json'])).stdout)['plain/'].options).toMatchObject({ foo: 'bar' });
@@ -73,7 +73,7 @@ describe('svc secrets', () => {
     expect((await ts.cli(['kv', 'get', '-format=json', 'tuned/k'])).stdout).toContain('"version": 1');
     expect((await ts.cli(['secrets', 'tune', 'tuned'])).code).toBe(1);
     const none = await ts.cli(['secrets', 'tune', '-description=x', 'nowhere']);
-    expect(none.code).toBe(2);
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Error tuning secrets engine nowhere\/: Error making API request/) });
   });
 
   it('move takes the engine and its data to the new path, following the migration to its end', async () => {
@@ -90,7 +90,7 @@ describe('svc secrets', () => {
     expect(rows['old/']).toBeUndefined();
     expect((await ts.cli(['kv', 'get', '-field=password', 'new/db'])).stdout).toBe('moved');
     const taken = await ts.cli(['secrets', 'move', 'new', 'apps']);
-    expect(taken.code).toBe(2);
+    expect(taken).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^Error moving secrets engine new\/ to apps\/: Error making API request/) });
   });
 
   it('disable removes the engine and its data; disabling nothing succeeds', async () => {
@@ -111,6 +111,8 @@ describe('svc secrets', () => {
     const denied = await ts.cli(['secrets', 'enable', '-path=nope', 'kv'], { token });
     expect(denied.code).toBe(2);
     expect(denied.stderr).toContain('permission denied');
-    expect((await ts.cli(['secrets', 'list'], { token })).code).toBe(2);
+    expect(denied.stderr).toMatch(/^Error enabling: /);
+    expect(await ts.cli(['secrets', 'list'], { token })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Error listing secrets engines: [\s\S]*permission denied/) });
+    expect(await ts.cli(['secrets', 'disable', 'apps'], { token })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Error disabling secrets engine at apps\/: /) });
   });
 });

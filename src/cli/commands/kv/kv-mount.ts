@@ -2,7 +2,7 @@
  * What every `svc kv` command shares, as Vault's kv commands do it: finding the mount a path is under and
  * its version (Vault's preflight request, here a read of sys/mounts), the API path for an operation
  * (secret/foo → secret/data/foo on version 2), the failures a command explains itself with an exit
- * code, and the "== Secret Path ==" style headings.
+ * code (which `svc secrets` reports its failures with too), and the "== Secret Path ==" style headings.
  */
 import { ApiError } from '../../../shared/errors.js';
 import { clientFor } from '../../client-from-flags.js';

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
+import { reportingKvFailures, step } from '../kv/kv-mount.js';
 import { mountPath } from './mount-flags.js';
 
 export default defineCommand({
@@ -16,8 +17,10 @@ export default defineCommand({
   args: [{ name: 'path', description: 'The mount path of the engine, such as "kv".', required: true, complete: 'secrets-path' }],
   async run(ctx) {
     const path = mountPath(ctx.args[0]);
-    await clientFor(ctx).secrets('DELETE', `sys/mounts/${path}`);
-    ctx.io.out(`Success! Disabled the secrets engine (if it existed) at: ${path}`);
-    return 0;
+    return reportingKvFailures(ctx, async () => {
+      await step(`Error disabling secrets engine at ${path}`, clientFor(ctx).secrets('DELETE', `sys/mounts/${path}`));
+      ctx.io.out(`Success! Disabled the secrets engine (if it existed) at: ${path}`);
+      return 0;
+    });
   },
 });

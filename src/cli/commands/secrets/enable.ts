@@ -1,5 +1,6 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
+import { reportingKvFailures, step } from '../kv/kv-mount.js';
 import { MOUNT_SETTING_FLAGS, mountPath, mountSettings } from './mount-flags.js';
 
 export default defineCommand({
@@ -25,9 +26,11 @@ export default defineCommand({
     const path = mountPath((ctx.flags.path as string | undefined) || type);
     const { ttls, options, description } = mountSettings(ctx.flags);
     const body = { type, description, config: ttls, options };
-    const answer = await clientFor(ctx).secrets('POST', `sys/mounts/${path}`, { body });
-    for (const warning of answer?.warnings ?? []) ctx.io.err(`WARNING! ${warning}`);
-    ctx.io.out(`Success! Enabled the ${type} secrets engine at: ${path}`);
-    return 0;
+    return reportingKvFailures(ctx, async () => {
+      const answer = await step('Error enabling', clientFor(ctx).secrets('POST', `sys/mounts/${path}`, { body }));
+      for (const warning of answer?.warnings ?? []) ctx.io.err(`WARNING! ${warning}`);
+      ctx.io.out(`Success! Enabled the ${type} secrets engine at: ${path}`);
+      return 0;
+    });
   },
 });

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
+import { reportingKvFailures, step } from '../kv/kv-mount.js';
 import { UsageError } from '../../../shared/errors.js';
 import { MOUNT_SETTING_FLAGS, mountPath, mountSettings } from './mount-flags.js';
 
@@ -26,8 +27,10 @@ export default defineCommand({
     const { ttls, options, description } = mountSettings(ctx.flags);
     const body = { ...ttls, description, options };
     if (Object.values(body).every((v) => v === undefined)) throw new UsageError('nothing to tune: give at least one setting');
-    await clientFor(ctx).secrets('POST', `sys/mounts/${path}tune`, { body });
-    ctx.io.out(`Success! Tuned the secrets engine at: ${path}`);
-    return 0;
+    return reportingKvFailures(ctx, async () => {
+      await step(`Error tuning secrets engine ${path}`, clientFor(ctx).secrets('POST', `sys/mounts/${path}tune`, { body }));
+      ctx.io.out(`Success! Tuned the secrets engine at: ${path}`);
+      return 0;
+    });
   },
 });
