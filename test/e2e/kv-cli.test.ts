@@ -241,6 +241,18 @@ describe('svc kv errors a user can act on', () => {
   });
 });
 
+describe('-output-curl-string', () => {
+  it('prints the command\'s own request, the mount found first', async () => {
+    const put = await ts.cli(['kv', 'put', '-output-curl-string', 'secret/curl', 'a=1']);
+    expect(put.code).toBe(0);
+    expect(put.stdout).toMatch(/^curl -X PUT .*\/v1\/secret\/data\/curl/);
+    expect(put.stdout).toContain('"data":{"a":"1"}');
+    const v1 = await ts.cli(['kv', 'get', '-output-curl-string', '-mount=kv1', 'x']);
+    expect(v1.stdout).toMatch(/^curl .*\/v1\/kv1\/x/);
+    expect((await ts.cli(['kv', 'get', 'secret/curl'])).code).toBe(2);
+  });
+});
+
 describe('completion of kv paths', () => {
   const complete = async (prefix: string) => {
     const res = await ts.cli(['__complete', 'secrets-path', prefix]);

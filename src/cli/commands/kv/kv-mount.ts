@@ -75,9 +75,11 @@ function versionOf(entry: MountEntry): 1 | 2 {
  * needs, since the data paths themselves may well be open to it.
  */
 async function mountOf(ctx: CommandContext, full: string): Promise<{ path: string; entry: MountEntry } | undefined> {
+  // As Vault's preflight: -output-curl-string is for the command's own request, so this one is sent.
+  const client = clientFor({ ...ctx, flags: { ...ctx.flags, 'output-curl-string': false } });
   let answer;
   try {
-    answer = await clientFor(ctx).secrets('GET', 'sys/mounts');
+    answer = await client.secrets('GET', 'sys/mounts');
   } catch (err) {
     if (err instanceof ApiError && err.statusCode === 403) {
       throw new KvFailure(
