@@ -33,7 +33,7 @@ export async function readKeeping404(ctx: CommandContext, path: string, query?: 
   } catch {
     secret = undefined;
   }
-  if (status >= 400 && status !== 404) throw new ApiError(status, secret?.errors ?? [text], client.url(`/v1/${path}`, query).toString());
+  if (status >= 400 && status !== 404) throw client.apiError(status, secret?.errors ?? [text], client.url(`/v1/${path}`, query));
   return { status, secret };
 }
 
