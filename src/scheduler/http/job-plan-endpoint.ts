@@ -11,6 +11,7 @@ import { NAMESPACES_TABLE } from '../state/tables.js';
 import { storeState } from '../state/scheduler-state.js';
 import { ZERO_TIME } from '../structs/allocation.js';
 import { annotateDiff, diffJobs } from '../structs/diff.js';
+import { checkVaultPolicies } from './job-vault-policies.js';
 import { canonicalizeJob, formatValidationErrors, jobWarnings, lookup, validateJob, validateJobInput } from '../structs/index.js';
 import { targetNamespace } from './job-register.js';
 import { defineRoute } from './route.js';
@@ -56,6 +57,7 @@ export const jobPlanRoutes = [
       job.ParentID = '';
       const errors = validateJob(job);
       if (errors.length > 0) throw new UserError(formatValidationErrors(errors).trimEnd());
+      checkVaultPolicies(req.caller, job);
 
       const { store } = req.services;
       if (namespace !== 'default' && !store.get(NAMESPACES_TABLE, namespace)) throw new UserError(`job "${id}" is in nonexistent namespace "${namespace}"`);

@@ -9,6 +9,7 @@ import type { RouteResult, SchedulerRequest } from './route.js';
 import type { Job } from '../structs/job.js';
 import type { Evaluation } from '../structs/evaluation.js';
 import { writeQueryMeta } from './write-meta.js';
+import { checkVaultPolicies } from './job-vault-policies.js';
 
 const BODY_FIELDS: Record<string, 'object' | 'bool' | 'int' | 'string'> = {
   Job: 'object',
@@ -94,6 +95,7 @@ export async function register(req: SchedulerRequest, pathJobId?: string) {
   job.StatusDescription = '';
   const errors = validateJob(job);
   if (errors.length > 0) throw new UserError(formatValidationErrors(errors).trimEnd());
+  checkVaultPolicies(req.caller, job);
   const evalPriority = (body.EvalPriority as number | undefined) ?? 0;
   if (evalPriority !== 0 && (evalPriority < 1 || evalPriority > 100)) throw new UserError('Eval priority must be between 1 and 100 inclusively');
 

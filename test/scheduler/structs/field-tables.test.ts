@@ -423,6 +423,7 @@ describe('task blocks', () => {
       ChangeMode: string;
       ChangeSignal: string;
       AllowTokenExpiration: boolean;
+      Policies: string[] | null;
     }>();
     expectTypeOf<WorkloadIdentity>().toEqualTypeOf<{
       Name: string;

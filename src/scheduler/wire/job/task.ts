@@ -79,8 +79,8 @@ export const VAULT = {
   ChangeMode: field('string', { hcl: 'change_mode', default: 'restart' }),
   ChangeSignal: field('string', { hcl: 'change_signal', default: 'SIGHUP' }),
   AllowTokenExpiration: field('bool', { hcl: 'allow_token_expiration' }),
-  // Accepted because old job files carry it; the server drops it as Nomad's does.
-  Policies: field('strings', { hcl: 'policies', inputOnly: true }),
+  // The policies of the task's own token, which the submitting token must hold (or be root).
+  Policies: field('strings', { hcl: 'policies', nullable: true }),
 } as const;
 
 /** Unset, a task's identity is named "default" (with DEFAULT_IDENTITY_AUDIENCE); its extra identities are named. */
