@@ -7,6 +7,7 @@
  *   PUT  /v1/node/:node_id/heartbeat              (node secret) → {HeartbeatTTL, Index}
  *   GET  /v1/node/:node_id/client-allocations     (node secret, blocking) ?since=N → {Allocs, Changed}
  *   POST /v1/node/:node_id/client-allocations     (node secret) {Allocs: [updates]} → {Index}
+ *   POST /v1/node/:node_id/derive-token           (node secret): node-token-endpoint.ts
  */
 import { Conflict, UserError } from '../../shared/errors.js';
 import { allocsOfNode, nodeAllocsRemovedIndex, withJob } from '../state/allocs.js';
@@ -15,6 +16,7 @@ import { NodeSecretMismatch, getNode, registerNode, setNodeStatus } from '../sta
 import type { Node } from '../structs/node.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
+import { revokeFinishedTaskTokens } from './node-token-endpoint.js';
 import { UUID } from '../../shared/ids.js';
 
 
@@ -125,6 +127,8 @@ export const nodeApiRoutes = [
     handler: async (req) => {
       const updates = parseClientUpdates(bodyObject(req, 'object with Allocs', true));
       const index = await updateAllocsFromClient(req.services.store, req.params.node_id, updates);
+      // A task's token lives as long as its allocation: a report that one finished is when it goes.
+      await revokeFinishedTaskTokens(req.services);
       return { body: { Index: index }, index };
     },
   }),

@@ -18,6 +18,7 @@ import { allocRoutes } from './alloc-endpoint.js';
 import { allocPauseRoutes } from './alloc-pause-endpoint.js';
 import { nodeRoutes } from './node-endpoint.js';
 import { nodeApiRoutes } from './node-api-endpoint.js';
+import { nodeTokenRoutes } from './node-token-endpoint.js';
 import { nodeDrainRoutes } from './node-drain-endpoint.js';
 import { agentRoutes } from './agent-endpoint.js';
 import { deploymentRoutes } from './deployment-endpoint.js';
@@ -54,6 +55,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...allocPauseRoutes,
   ...nodeRoutes,
   ...nodeApiRoutes,
+  ...nodeTokenRoutes,
   ...nodeDrainRoutes,
   ...agentRoutes,
   ...deploymentRoutes,
