@@ -20,6 +20,7 @@ import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-sta
 import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
 import { allocDirs } from './task-dir.js';
 import { oneLine, ServerPool } from './server-pool.js';
+import type { SecretSource } from './template/secrets.js';
 import type { AllocFs } from '../scheduler/wire/alloc-fs.js';
 import { localAllocFs } from './fs/local-alloc-fs.js';
 import type { TunnelClient } from './tunnel/tunnel-client.js';
@@ -55,6 +56,8 @@ export interface NodeAgentOptions {
    * machine. The server's own node needs none; the server calls it in process.
    */
   tunnel?: boolean;
+  /** how often the secrets that running tasks' templates read are read again (ms); 5 s by default */
+  templatePollMs?: number;
 }
 
 /** How long status reports are gathered before one request carries them all. */
@@ -64,6 +67,8 @@ const PULL_WAIT = '30s';
 /** The pull's deadline: its wait, and time for the answer. */
 const PULL_DEADLINE_MS = 45_000;
 const RETRY_MS = 1000;
+/** Bounds how late a template sees a changed secret, at one read per secret per interval. */
+const DEFAULT_TEMPLATE_POLL_MS = 5000;
 
 /** A server's refusal of the node's registration: the answer's status and what it said. */
 export class NodeRegistrationRefused extends Error {
@@ -86,6 +91,7 @@ interface PullAnswer {
 
 export class NodeAgent implements LocalNodeControl {
   private readonly api: ServerPool;
+  private readonly secrets: SecretSource;
   private tunnel: TunnelClient | undefined;
   private readonly runners = new Map<string, AllocRunnerHandle>();
   private readonly pendingReports = new Map<string, AllocClientUpdate>();
@@ -109,6 +115,10 @@ export class NodeAgent implements LocalNodeControl {
 
   constructor(private readonly opts: NodeAgentOptions) {
     this.api = new ServerPool(opts.servers, opts.serverTls, opts.log);
+    this.secrets = {
+      call: (method, secretPath, token, body) => this.api.secrets(method, secretPath, token, { body }),
+      pollMs: opts.templatePollMs ?? DEFAULT_TEMPLATE_POLL_MS,
+    };
     const mhzPerCore = Number(opts.node.Attributes['cpu.frequency']) || 0;
     this.stats = new AllocStats(mhzPerCore);
     this.host = new HostStatsReader(opts.allocsDir, mhzPerCore);
@@ -351,6 +361,7 @@ export class NodeAgent implements LocalNodeControl {
       allocsDir: this.opts.allocsDir,
       log: this.opts.log.named(`alloc.${alloc.ID.slice(0, 8)}`),
       onUpdate: (u: AllocClientUpdate) => this.report(u),
+      secrets: this.secrets,
     };
     const hasState = existsSync(path.join(this.opts.allocsDir, alloc.ID));
     if (alloc.DesiredStatus !== 'run' || clientTerminal(alloc.ClientStatus)) {

@@ -18,7 +18,8 @@ import { getArtifact } from './artifact/getter.js';
 import type { AllocDirs, TaskDirs } from './task-dir.js';
 import * as ev from './task-events.js';
 import { goQuote } from './template/go-format.js';
-import { renderTaskTemplates } from './template/hook.js';
+import { TaskTemplates } from './template/hook.js';
+import type { SecretSource } from './template/secrets.js';
 
 /** A prestart hook failed: the event to record, and whether the restart policy may try again. */
 export class TaskHookError extends Error {
@@ -43,6 +44,8 @@ export interface PrestartContext {
   /** aborted when the task is killed or the runner detaches meanwhile */
   signal: AbortSignal;
   emit(event: TaskEvent): void;
+  /** what templates' `secret` reads */
+  secrets?: SecretSource;
 }
 
 const sortedEntries = (m: Record<string, string> | null) => Object.entries(m ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -77,10 +80,15 @@ export async function runArtifacts(ctx: PrestartContext, done: Set<string>, onDo
   }
 }
 
-/** Renders the task's templates; resolves to the variables `env = true` templates add. */
-export async function runTemplates(ctx: PrestartContext): Promise<Record<string, string>> {
+/**
+ * Renders the task's templates; resolves to the variables `env = true` templates add, and the renders
+ * (which remember the secrets they read, for the watch that re-renders them).
+ */
+export async function runTemplates(ctx: PrestartContext): Promise<{ env: Record<string, string>; templates: TaskTemplates }> {
+  const { task, env, pathEnv, node, allocDirs, taskDirs, secrets, signal } = ctx;
+  const templates = new TaskTemplates({ templates: task.Templates ?? [], env, pathEnv, node, allocDirs, taskDirs, secrets, signal, emit: ctx.emit });
   try {
-    return await renderTaskTemplates({ templates: ctx.task.Templates ?? [], env: ctx.env, pathEnv: ctx.pathEnv, node: ctx.node, allocDirs: ctx.allocDirs, taskDirs: ctx.taskDirs });
+    return { env: (await templates.render()).env, templates };
   } catch (err) {
     const message = `template: ${(err as Error).message}`;
     throw new TaskHookError(message, ev.hookFailed(message), false);

@@ -3,7 +3,7 @@
  * the node on to the next in turn (round robin) and the request is tried there, so a node survives the
  * loss of the server it talked to, as a Nomad client does with its server list.
  */
-import { ApiClient, type RequestOptions } from '../api/http/client.js';
+import { ApiClient, type RequestOptions, type SecretsEnvelope } from '../api/http/client.js';
 import type { ClientTls } from '../api/http/tls.js';
 import { ApiError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
@@ -65,13 +65,22 @@ export class ServerPool {
    * (another server would say the same) or a cancelled request.
    */
   async scheduler<T>(method: string, path: string, token: string, opts: RequestOptions & { deadlineMs?: number } = {}): Promise<{ body: T; index: number }> {
+    return this.withFailover(opts, (client, signal) => client.scheduler<T>(method, path, { ...opts, signal, headers: { ...opts.headers, 'x-svc-token': token } }));
+  }
+
+  /** A secrets-API call (`/v1/<path>`) with `token`, tried on the other servers as `scheduler` is. */
+  async secrets(method: string, path: string, token: string, opts: RequestOptions = {}): Promise<SecretsEnvelope | undefined> {
+    return this.withFailover(opts, (client, signal) => client.secrets(method, path, { ...opts, signal, headers: { ...opts.headers, 'x-svc-token': token } }));
+  }
+
+  private async withFailover<T>(opts: { signal?: AbortSignal; deadlineMs?: number }, call: (client: ApiClient, signal: AbortSignal) => Promise<T>): Promise<T> {
     let last: unknown;
     for (let tried = 0; tried < this.clients.length; tried++) {
       const at = this.current;
       const deadline = AbortSignal.timeout(opts.deadlineMs ?? REQUEST_DEADLINE_MS);
       const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
       try {
-        return await this.clients[at].scheduler<T>(method, path, { ...opts, signal, headers: { ...opts.headers, 'x-svc-token': token } });
+        return await call(this.clients[at], signal);
       } catch (err) {
         if (opts.signal?.aborted || !(deadline.aborted || worthAnotherServer(err))) throw err;
         last = err;

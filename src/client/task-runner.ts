@@ -14,6 +14,9 @@ import { type Driver, type DriverHandle, DriverStartError, type ExitResult, type
 import { normalizeSignal } from './drivers/signals.js';
 import { TaskNotRunningError } from './errors.js';
 import { type PrestartContext, TaskHookError, runArtifacts, runTemplates } from './prestart.js';
+import type { TaskTemplates } from './template/hook.js';
+import type { SecretSource } from './template/secrets.js';
+import { TemplateWatcher } from './template/watch.js';
 import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './restart-tracker.js';
 import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs, writeDispatchPayload } from './task-dir.js';
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
@@ -57,6 +60,8 @@ export interface TaskRunnerOptions {
   /** after every change; `urgent` when the change must be on disk before the runner goes on */
   onChange(urgent: boolean): void;
   saved?: SavedTask;
+  /** what templates' `secret` reads */
+  secrets?: SecretSource;
 }
 
 type Outcome =
@@ -101,6 +106,8 @@ export class TaskRunner {
   private templateEnv: Record<string, string> = {};
   /** the templates last rendered (as JSON); undefined until the first render of this runner */
   private renderedTemplates?: string;
+  /** re-renders templates whose secrets changed, while the task lives */
+  private templateWatcher?: TemplateWatcher;
   /** cuts a download short (kill, detach) */
   private prestartAbort?: AbortController;
   /** exec sessions into the running task: they end when it does */
@@ -205,6 +212,7 @@ export class TaskRunner {
     if (this.detached || (this.st.State === 'dead' && !this.loopRunning)) return;
     if (!this.killRequested) {
       this.killRequested = true;
+      this.templateWatcher?.stop();
       this.noShutdownDelay = opts.noShutdownDelay ?? false;
       if (opts.event) this.emit(opts.event);
       if (!this.began) this.setState('dead');
@@ -217,11 +225,11 @@ export class TaskRunner {
     await this.dead();
   }
 
-  async signal(signal: string): Promise<void> {
+  async signal(signal: string, reason = ''): Promise<void> {
     const sig = normalizeSignal(signal);
     const handle = this.handle;
     if (!handle || this.st.State !== 'running') throw new TaskNotRunningError(this.name);
-    this.emit(ev.signaling(sig));
+    this.emit(ev.signaling(sig, reason));
     await handle.signal(sig);
   }
 
@@ -231,12 +239,12 @@ export class TaskRunner {
    * counts them: its delay, its attempts, and its mode once they are used up. Resolves once the old
    * process is gone.
    */
-  async restart(opts: { revive?: boolean; failure?: string } = {}): Promise<void> {
+  async restart(opts: { revive?: boolean; failure?: string; reason?: string } = {}): Promise<void> {
     const handle = this.handle;
     if (handle && this.st.State === 'running' && !this.killRequested) {
       this.restartRequested = true;
       this.restartFailure = opts.failure !== undefined;
-      this.emit(ev.restartSignaled(opts.failure ?? USER_RESTART_REASON));
+      this.emit(ev.restartSignaled(opts.failure ?? opts.reason ?? USER_RESTART_REASON));
       await handle.kill(this.killSignal(), this.killTimeoutNs() / 1e6);
       return;
     }
@@ -273,6 +281,7 @@ export class TaskRunner {
   /** Stops following the task without touching it: the server is going away, the task stays. */
   detach(): void {
     this.detached = true;
+    this.templateWatcher?.stop();
     this.schedule.stop();
     this.handle?.release();
     this.prestartAbort?.abort();
@@ -370,6 +379,7 @@ export class TaskRunner {
     else this.opts.onChange(false);
     if (state === 'dead') {
       this.schedule.stop();
+      this.templateWatcher?.stop();
       for (const w of this.deadWaiters.splice(0)) w();
     }
   }
@@ -529,12 +539,15 @@ export class TaskRunner {
       taskDirs: this.dirs,
       signal: abort.signal,
       emit: (event) => this.emit(event),
+      secrets: this.opts.secrets,
     };
     try {
       await runArtifacts(ctx, this.artifactsDone, () => this.opts.onChange(true));
       if (render) {
-        this.templateEnv = await runTemplates(ctx);
+        const rendered = await runTemplates(ctx);
+        this.templateEnv = rendered.env;
         this.renderedTemplates = templates;
+        this.watchTemplates(rendered.templates);
       }
       return undefined;
     } catch (err) {
@@ -546,6 +559,20 @@ export class TaskRunner {
     } finally {
       this.prestartAbort = undefined;
     }
+  }
+
+  /** Applies templates' change_mode when the secrets they read change (template/watch.ts). */
+  private watchTemplates(templates: TaskTemplates): void {
+    this.templateWatcher?.stop();
+    this.templateWatcher = new TemplateWatcher(templates, {
+      restart: (reason) => this.restart({ reason }),
+      signal: (signal, reason) => this.signal(signal, reason),
+      exec: (command) => this.exec({ task: this.name, command, tty: false }),
+      kill: (event) => void this.kill({ event }),
+      emit: (event) => this.emit(event),
+      setEnv: (env) => (this.templateEnv = env),
+    });
+    this.templateWatcher.start();
   }
 
   /** Checks a command to run inside the running task, in its environment, working directory and isolation. */

@@ -1,6 +1,6 @@
 /**
- * The functions a template can call: Go's built-ins and consul-template's that need nothing but the
- * task's environment and its files. Those that read from Consul, Vault or Nomad's own APIs are known by
+ * The functions a template can call: Go's built-ins, consul-template's that need nothing but the
+ * task's environment and its files, and `secret`, which reads svc's own secrets API. Those that read from Consul, Vault or Nomad's own APIs are known by
  * name and refused with a message that says so, so that a job never runs with a silently empty value.
  *
  * consul-template's argument order is kept: the value a function works on comes last, so that it can be
@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type Value, formatValue, goJSON, goType, isMap, isNil, sprint, sprintf, sprintln } from './go-format.js';
 import { type FuncLookup } from './parser.js';
+import { type SecretDep, parseSecretArgs } from './secrets.js';
 import { parseGoBool } from '../../shared/go-bool.js';
 import { compileRe2 } from '../../shared/re2/index.js';
 
@@ -19,6 +20,8 @@ export interface FuncContext {
   /** reads a file for `file`, relative to the task directory and inside the allocation */
   readFile(p: string): string;
   now(): Date;
+  /** the secret at a path, or nil while it is being fetched (secrets.ts); absent where templates cannot read secrets */
+  secret?(dep: SecretDep): Value;
 }
 
 export interface FuncDef {
@@ -250,6 +253,14 @@ export const FUNCS: Record<string, FuncDef> = {
     },
   },
   file: { arity: 1, fn: (c, [p]) => c.readFile(str(p, 'file')) },
+  secret: {
+    arity: [1, Infinity],
+    fn: (c, [p, ...params]) => {
+      const dep = parseSecretArgs(str(p, 'secret'), params.map((x) => str(x, 'secret', 'parameter')));
+      if (!c.secret) throw new Error('secret: secrets cannot be read here');
+      return c.secret(dep);
+    },
+  },
 
   // Strings.
   toLower: { arity: 1, fn: (_c, [s]) => str(s, 'toLower').toLowerCase() },
@@ -429,7 +440,6 @@ const NEEDS: Record<string, string> = {
   partitions: "Consul's catalog",
   peerings: "Consul's catalog",
   exportedServices: "Consul's catalog",
-  secret: 'Vault',
   secrets: 'Vault',
   pkiCert: 'Vault',
   sockaddr: "go-sockaddr's view of the host's interfaces",

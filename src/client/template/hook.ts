@@ -4,24 +4,30 @@
  * environment, written atomically to `destination` with `perms` (and `uid`/`gid`); with `env = true` the
  * rendered file is read as KEY=VALUE lines that join the task's environment.
  *
- * Nomad also re-renders a template whenever the Consul, Vault or Nomad data it reads changes, and then
- * applies `change_mode` (restart, signal, script). svc's templates can read only the task's environment
- * and its files, which do not change while the task runs, so a template never changes after its first
- * render: `change_mode`, `change_signal`, `change_script`, `splay`, `wait`, `once` and `vault_grace` are
- * accepted and have nothing to act on. Templates are rendered again at a restart only when the restart
- * policy says `render_templates = true`, as in Nomad, or after the server itself restarted.
+ * A template may read secrets (`secret`, secrets.ts) with the task's token. The first render waits for a
+ * secret that does not exist yet, as consul-template does, with a `Missing: vault.read(<path>)` event.
+ * While the task runs, watch.ts reads those secrets again and re-renders on a change, applying the
+ * template's `change_mode`; a template that reads no secret never changes after its first render, so
+ * `splay`, `wait`, `once` and `vault_grace` are accepted and have nothing to act on. Templates are
+ * rendered again at a restart only when the restart policy says `render_templates = true`, as in Nomad,
+ * or after the server itself restarted.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type TaskEvent, newTaskEvent } from '../../scheduler/structs/allocation.js';
 import type { Node } from '../../scheduler/structs/node.js';
 import type { Template } from '../../scheduler/structs/task.js';
 import { checkRealPath, resolveInSandbox } from '../sandbox.js';
 import type { AllocDirs, TaskDirs } from '../task-dir.js';
+import { TASK_TOKEN_ENV, taskTokenPath } from '../task-token.js';
 import { interpolate } from '../task-env.js';
 import { parseEnvFile } from './env-file.js';
+import type { Value } from './go-format.js';
 import { renderTemplate } from './index.js';
+import { type SecretDep, type SecretSource, SecretCache, SecretMissing, SecretReadFailed, depKey, depName, fetchSecret } from './secrets.js';
 
 export interface TemplateHookInput {
   templates: Template[];
@@ -32,16 +38,145 @@ export interface TemplateHookInput {
   node: Node;
   allocDirs: AllocDirs;
   taskDirs: TaskDirs;
+  /** what `secret` reads; without it `secret` fails */
+  secrets?: SecretSource;
+  /** ends a wait for a missing secret (the task is killed) */
+  signal?: AbortSignal;
+  /** the task's events: a secret the first render waits for */
+  emit?(event: TaskEvent): void;
 }
+
+/** Renders of one task's templates, remembering the secrets each read so that they can be watched. */
+export class TaskTemplates {
+  private readonly caches: SecretCache[];
+
+  constructor(private readonly input: TemplateHookInput) {
+    this.caches = input.templates.map(() => new SecretCache());
+  }
+
+  get readsSecrets(): boolean {
+    return this.caches.some((c) => c.values.size > 0);
+  }
+
+  get pollMs(): number {
+    return this.input.secrets?.pollMs ?? 0;
+  }
+
+  /**
+   * Renders every template; resolves to the variables of the `env = true` ones (later templates win) and
+   * the templates whose file changed. Throws with a message that names the template and, for template
+   * errors, line and column.
+   */
+  async render(): Promise<{ env: Record<string, string>; changed: Template[] }> {
+    const env: Record<string, string> = {};
+    const changed: Template[] = [];
+    for (const [i, t] of this.input.templates.entries()) {
+      const out = await renderOne(this.input, t, (text, opts) => this.renderWithSecrets(text, opts, this.caches[i]));
+      Object.assign(env, out.env);
+      if (out.written) changed.push(t);
+    }
+    return { env, changed };
+  }
+
+  /**
+   * Reads every secret a render read again; resolves to whether any of their data changed. A secret that
+   * cannot be read keeps its last value and the first such error is thrown once all were tried.
+   */
+  async refresh(): Promise<boolean> {
+    let changed = false;
+    let failure: Error | undefined;
+    for (const cache of this.caches) {
+      for (const [key, entry] of cache.values) {
+        // A write is made by each render that asks for it, not repeated on a timer.
+        if (entry.dep.params) continue;
+        try {
+          const value = await fetchSecret(this.source(), entry.dep, this.token(entry.dep));
+          if (JSON.stringify(dataOf(value)) !== JSON.stringify(dataOf(entry.value))) {
+            cache.values.set(key, { dep: entry.dep, value });
+            changed = true;
+          }
+        } catch (err) {
+          failure ??= err as Error;
+        }
+      }
+    }
+    if (failure) throw failure;
+    return changed;
+  }
+
+  private async renderWithSecrets(text: string, opts: Parameters<typeof renderTemplate>[1], cache: SecretCache): Promise<string> {
+    // Each pass can reveal secrets whose paths come from other secrets; a chain longer than this is a loop.
+    for (let pass = 0; pass < 16; pass++) {
+      cache.missing = [];
+      let out: string | undefined;
+      let failed: unknown;
+      try {
+        out = renderTemplate(text, { ...opts, secret: (d) => cache.lookup(d) });
+      } catch (err) {
+        failed = err;
+      }
+      // A render with secrets still missing saw nil in their place: its output and errors mean nothing.
+      if (cache.missing.length === 0) {
+        if (failed) throw failed;
+        return out!;
+      }
+      for (const dep of cache.missing) {
+        try {
+          cache.values.set(depKey(dep), { dep, value: await this.fetchWaiting(dep) });
+        } catch (err) {
+          if (err instanceof SecretReadFailed) throw new SecretReadFailed(`${opts.name}: ${err.message}`);
+          throw err;
+        }
+      }
+    }
+    throw new Error(`${opts.name}: the secrets it reads keep naming other secrets`);
+  }
+
+  /** Fetches a secret, waiting for one that does not exist yet. */
+  private async fetchWaiting(dep: SecretDep): Promise<Value> {
+    let reported = false;
+    for (;;) {
+      try {
+        return await fetchSecret(this.source(), dep, this.token(dep));
+      } catch (err) {
+        if (!(err instanceof SecretMissing)) throw err;
+        if (!reported) this.input.emit?.(templateEvent(`Missing: ${depName(dep)}`));
+        reported = true;
+        await sleep(this.pollMs, undefined, { signal: this.input.signal });
+      }
+    }
+  }
+
+  private source(): SecretSource {
+    if (!this.input.secrets) throw new SecretReadFailed('secret: this node cannot reach the secrets API');
+    return this.input.secrets;
+  }
+
+  /** The task's own token: its secrets/vault_token file, else its VAULT_TOKEN or SVC_TOKEN. */
+  private token(dep: SecretDep): string {
+    try {
+      const token = readFileSync(taskTokenPath(this.input.taskDirs.secrets), 'utf8').trim();
+      if (token) return token;
+    } catch {
+      // no token file: the environment may hold one
+    }
+    const fromEnv = TASK_TOKEN_ENV.map((name) => this.input.env[name]).find(Boolean);
+    if (fromEnv) return fromEnv;
+    throw new SecretReadFailed(`${depName(dep)}: the task has no token to read secrets with: give the task or its group a vault block`);
+  }
+}
+
+const dataOf = (secret: Value): Value => (secret as { Data?: Value } | undefined)?.Data;
+
+/** An event of the template runner, as Nomad's "Template" events. */
+export const templateEvent = (message: string): TaskEvent => newTaskEvent('Template', { DisplayMessage: message, Message: message, Details: { message } });
 
 /**
  * Renders every template; resolves to the variables of the `env = true` ones (later templates win).
  * Throws with a message that names the template and, for template errors, line and column.
  */
 export async function renderTaskTemplates(input: TemplateHookInput): Promise<Record<string, string>> {
-  const env: Record<string, string> = {};
-  for (const t of input.templates) Object.assign(env, await renderOne(input, t));
-  return env;
+  return (await new TaskTemplates(input).render()).env;
 }
 
 function parsePerms(perms: string, dest: string): number {
@@ -49,7 +184,9 @@ function parsePerms(perms: string, dest: string): number {
   return parseInt(perms, 8);
 }
 
-async function renderOne(input: TemplateHookInput, t: Template): Promise<Record<string, string>> {
+type Render = (text: string, opts: Parameters<typeof renderTemplate>[1]) => Promise<string>;
+
+async function renderOne(input: TemplateHookInput, t: Template, render: Render): Promise<{ env: Record<string, string>; written: boolean }> {
   const { allocDirs, taskDirs, node } = input;
   const sub = (s: string) => interpolate(s, input.pathEnv, node);
   const dest = resolveInSandbox(allocDirs, taskDirs, sub(t.DestPath), 'template destination', { absolute: 'host' });
@@ -67,7 +204,7 @@ async function renderOne(input: TemplateHookInput, t: Template): Promise<Record<
     }
   }
 
-  const rendered = renderTemplate(text, {
+  const rendered = await render(text, {
     name,
     leftDelim: t.LeftDelim,
     rightDelim: t.RightDelim,
@@ -84,21 +221,24 @@ async function renderOne(input: TemplateHookInput, t: Template): Promise<Record<
   checkRealPath(taskDirs, dest, 'template destination');
   await mkdir(path.dirname(dest), { recursive: true, mode: 0o755 });
   checkRealPath(taskDirs, dest, 'template destination');
-  await writeIfChanged(dest, rendered, perms, t);
+  const written = await writeIfChanged(dest, rendered, perms, t);
 
-  if (!t.Envvars) return {};
+  if (!t.Envvars) return { env: {}, written };
   try {
-    return parseEnvFile(rendered);
+    return { env: parseEnvFile(rendered), written };
   } catch (err) {
     throw new Error(`error parsing env template ${JSON.stringify(t.DestPath)}: ${(err as Error).message}`);
   }
 }
 
-/** Writes a sibling and renames it over the destination, unless content and mode are already right. */
-async function writeIfChanged(dest: string, content: string, perms: number, t: Template): Promise<void> {
+/**
+ * Writes a sibling and renames it over the destination, unless content and mode are already right;
+ * resolves to whether it wrote.
+ */
+async function writeIfChanged(dest: string, content: string, perms: number, t: Template): Promise<boolean> {
   try {
     const st = await stat(dest);
-    if (st.isFile() && (st.mode & 0o7777) === perms && (await readFile(dest, 'utf8')) === content && ownerMatches(st, t)) return;
+    if (st.isFile() && (st.mode & 0o7777) === perms && (await readFile(dest, 'utf8')) === content && ownerMatches(st, t)) return false;
   } catch {
     // absent: write it
   }
@@ -119,6 +259,7 @@ async function writeIfChanged(dest: string, content: string, perms: number, t: T
     await rm(tmp, { force: true });
     throw err;
   }
+  return true;
 }
 
 function ownerMatches(st: { uid: number; gid: number }, t: Template): boolean {

@@ -4,7 +4,9 @@
  */
 import { execute } from './exec.js';
 import { FUNC_LOOKUP } from './funcs.js';
+import type { Value } from './go-format.js';
 import { parseTemplate } from './parser.js';
+import type { SecretDep } from './secrets.js';
 
 export { TemplateError } from './errors.js';
 
@@ -19,6 +21,8 @@ export interface RenderOptions {
   /** reads a file for the `file` function; by default `file` fails */
   readFile?(p: string): string;
   now?(): Date;
+  /** what `secret` reads (secrets.ts); by default `secret` fails */
+  secret?(dep: SecretDep): Value;
 }
 
 /** Parses and renders `text`; throws a TemplateError naming `name:line:col`. */
@@ -33,5 +37,6 @@ export function renderTemplate(text: string, opts: RenderOptions): string {
         throw new Error('file is not available here');
       }),
     now: opts.now ?? (() => new Date()),
+    secret: opts.secret,
   });
 }

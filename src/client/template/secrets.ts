@@ -1,0 +1,88 @@
+/**
+ * What the `secret` function reads, as consul-template's Vault dependency: one secrets-API call per
+ * distinct path (and, for the write form, its parameters), answered as consul-template's Secret struct
+ * (`.Data`, and for a KV version 2 path `.Data.data` and `.Data.metadata`).
+ *
+ * Rendering is synchronous, reading is not, so a render runs against a cache: a secret not in it yet is
+ * recorded as missing and the render's output thrown away; the caller fetches what was missing and
+ * renders again, as consul-template's brain does between passes.
+ */
+import type { SecretsEnvelope } from '../../api/http/client.js';
+import { ApiError } from '../../shared/errors.js';
+import type { Value } from './go-format.js';
+
+/** The secrets API as a node reaches it, with the task's token. */
+export interface SecretSource {
+  /** `/v1/<path>`: the envelope, undefined for 204; an ApiError for an error answer */
+  call(method: 'GET' | 'PUT', path: string, token: string, body?: Record<string, string>): Promise<SecretsEnvelope | undefined>;
+  /** how often the secrets a running task's templates read are read again, in ms */
+  pollMs: number;
+}
+
+/** One secret a template reads (`params` undefined) or writes with `params`. */
+export interface SecretDep {
+  path: string;
+  params?: Record<string, string>;
+}
+
+export const depKey = (d: SecretDep): string => JSON.stringify([d.path, d.params ?? null]);
+
+/** How consul-template names a dependency in its messages. */
+export const depName = (d: SecretDep): string => `vault.${d.params ? 'write' : 'read'}(${d.path})`;
+
+/** The secret is not there (404): the first render waits for it, as consul-template does. */
+export class SecretMissing extends Error {}
+
+/** The secret could not be read for another reason (403, a server error): a render error. */
+export class SecretReadFailed extends Error {}
+
+/** `secret "path" "k=v" ...`: the parameters of the write form. */
+export function parseSecretArgs(path: string, args: string[]): SecretDep {
+  const clean = path.replace(/^\/+/, '');
+  if (!clean) throw new Error('secret: the path is empty');
+  if (args.length === 0) return { path: clean };
+  const params: Record<string, string> = {};
+  for (const a of args) {
+    const eq = a.indexOf('=');
+    if (eq <= 0) throw new Error(`secret: invalid parameter ${JSON.stringify(a)}: parameters are key=value`);
+    params[a.slice(0, eq)] = a.slice(eq + 1);
+  }
+  return { path: clean, params };
+}
+
+function toSecret(env: SecretsEnvelope | undefined): Value {
+  return {
+    RequestID: env?.request_id ?? '',
+    LeaseID: env?.lease_id ?? '',
+    LeaseDuration: env?.lease_duration ?? 0,
+    Renewable: env?.renewable ?? false,
+    Data: env?.data ?? {},
+    Warnings: env?.warnings ?? [],
+  };
+}
+
+/** Reads (or writes) one secret with `token`; SecretMissing on 404, SecretReadFailed on any other error. */
+export async function fetchSecret(source: SecretSource, dep: SecretDep, token: string): Promise<Value> {
+  try {
+    return toSecret(await source.call(dep.params ? 'PUT' : 'GET', dep.path, token, dep.params));
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 404) throw new SecretMissing(`${depName(dep)}: no secret exists at ${dep.path}`);
+    const reason = err instanceof ApiError ? `Code: ${err.statusCode}. Errors: ${err.errors.join('; ')}` : (err as Error).message;
+    throw new SecretReadFailed(`${depName(dep)}: ${reason}`);
+  }
+}
+
+/** The secrets one template's renders have read, by dependency key. */
+export class SecretCache {
+  readonly values = new Map<string, { dep: SecretDep; value: Value }>();
+  /** what the last render asked for and the cache did not have */
+  missing: SecretDep[] = [];
+
+  /** The `secret` function's lookup: the cached value, or nil and the dependency recorded as missing. */
+  lookup(dep: SecretDep): Value {
+    const hit = this.values.get(depKey(dep));
+    if (hit) return hit.value;
+    if (!this.missing.some((m) => depKey(m) === depKey(dep))) this.missing.push(dep);
+    return undefined;
+  }
+}
