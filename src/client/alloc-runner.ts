@@ -89,6 +89,7 @@ class Runner implements AllocRunner {
         log,
         onChange: (urgent) => this.changed(urgent),
         saved: saved?.tasks[task.Name],
+        tokens: opts.tokens,
         secrets: opts.secrets,
       });
       this.tasks.set(task.Name, tr);

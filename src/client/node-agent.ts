@@ -19,6 +19,7 @@ import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
 import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
 import { allocDirs } from './task-dir.js';
+import type { TaskTokenSource } from './task-token.js';
 import { oneLine, ServerPool } from './server-pool.js';
 import type { SecretSource } from './template/secrets.js';
 import type { AllocFs } from '../scheduler/wire/alloc-fs.js';
@@ -348,6 +349,24 @@ export class NodeAgent implements LocalNodeControl {
       .catch((err: Error) => this.opts.log.error(`alloc ${id}: removing its directory failed: ${err.message}`));
   }
 
+  /** Tasks' tokens: made by the server for this node's allocations, renewed by each with itself. */
+  private get tokens(): TaskTokenSource {
+    return {
+      address: this.opts.servers[0] ?? '',
+      derive: async (allocId, task) => {
+        const route = `/v1/node/${this.opts.node.ID}/derive-token`;
+        const { body } = await this.api.scheduler<{ Tasks: Record<string, string>; LeaseDurations: Record<string, number> }>('POST', route, this.opts.secret, {
+          body: { AllocID: allocId, Tasks: [task] },
+        });
+        return { token: body.Tasks[task], leaseSeconds: body.LeaseDurations[task] };
+      },
+      renew: async (token) => {
+        const answer = await this.api.secrets('PUT', 'auth/token/renew-self', token, { body: {} });
+        return Number(answer?.auth?.lease_duration ?? 0);
+      },
+    };
+  }
+
   /** A new or changed allocation: start it, restore it after a restart, or pass the change on. */
   private apply(alloc: ClientAlloc): void {
     const existing = this.runners.get(alloc.ID);
@@ -361,6 +380,7 @@ export class NodeAgent implements LocalNodeControl {
       allocsDir: this.opts.allocsDir,
       log: this.opts.log.named(`alloc.${alloc.ID.slice(0, 8)}`),
       onUpdate: (u: AllocClientUpdate) => this.report(u),
+      tokens: this.tokens,
       secrets: this.secrets,
     };
     const hasState = existsSync(path.join(this.opts.allocsDir, alloc.ID));

@@ -20,6 +20,7 @@ import { TemplateWatcher } from './template/watch.js';
 import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './restart-tracker.js';
 import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs, writeDispatchPayload } from './task-dir.js';
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
+import { TaskToken, type TaskTokenSource } from './task-token.js';
 import * as ev from './task-events.js';
 import type { ClientAlloc, LiveTask } from './types.js';
 import type { ExecRequest, ExecSession, PreparedExec } from '../scheduler/wire/exec.js';
@@ -60,6 +61,8 @@ export interface TaskRunnerOptions {
   /** after every change; `urgent` when the change must be on disk before the runner goes on */
   onChange(urgent: boolean): void;
   saved?: SavedTask;
+  /** where tasks with a vault block get their token; without it they start without one */
+  tokens?: TaskTokenSource;
   /** what templates' `secret` reads */
   secrets?: SecretSource;
 }
@@ -112,6 +115,8 @@ export class TaskRunner {
   private prestartAbort?: AbortController;
   /** exec sessions into the running task: they end when it does */
   private readonly sessions = new Set<ExecSession>();
+  /** the task's own token, when it has a vault block */
+  private readonly token?: TaskToken;
 
   constructor(private readonly opts: TaskRunnerOptions) {
     this.task = opts.task;
@@ -129,6 +134,10 @@ export class TaskRunner {
     this.noShutdownDelay = s?.noShutdownDelay ?? false;
     this.artifactsDone = new Set(s?.artifacts ?? []);
     this.schedule = new TaskPause(opts.task.Schedule, { override: s?.scheduleOverride ?? '', state: this.st.Paused }, (state, event) => this.scheduleChanged(state, event));
+    if (opts.task.Vault && opts.tokens) {
+      const { Vault: vault, Name: task } = opts.task;
+      this.token = new TaskToken({ allocId: opts.alloc.ID, task, vault, secretsDir: this.dirs.secrets, source: opts.tokens, log: opts.log });
+    }
     if (!s) this.emit(ev.received());
   }
 
@@ -283,6 +292,7 @@ export class TaskRunner {
     this.detached = true;
     this.templateWatcher?.stop();
     this.schedule.stop();
+    this.token?.stop();
     this.handle?.release();
     this.prestartAbort?.abort();
     this.wake?.();
@@ -379,6 +389,7 @@ export class TaskRunner {
     else this.opts.onChange(false);
     if (state === 'dead') {
       this.schedule.stop();
+      this.token?.stop();
       this.templateWatcher?.stop();
       for (const w of this.deadWaiters.splice(0)) w();
     }
@@ -485,7 +496,7 @@ export class TaskRunner {
       chroot && !hostPaths
         ? { allocDir: '/alloc', taskDir: '/local', secretsDir: '/secrets' }
         : { allocDir: this.dirs.shared, taskDir: this.dirs.local, secretsDir: this.dirs.secrets };
-    return buildTaskEnv({ alloc: this.alloc, task, node: this.opts.node, paths, hostEnv: chroot ? undefined : process.env });
+    return { ...buildTaskEnv({ alloc: this.alloc, task, node: this.opts.node, paths, hostEnv: chroot ? undefined : process.env }), ...this.token?.env() };
   }
 
   private request(launch: string, task: Task): TaskStartRequest {
@@ -575,6 +586,21 @@ export class TaskRunner {
     this.templateWatcher.start();
   }
 
+  /**
+   * The task's token, before anything that may use it (artifacts, templates, the task): a server that
+   * does not give it is a failure the restart policy tries again.
+   */
+  private async prepareToken(): Promise<Outcome | undefined> {
+    try {
+      await this.token?.prepare();
+      return undefined;
+    } catch (err) {
+      const message = `failed to derive the task's token: ${(err as Error).message}`;
+      this.emit(ev.hookFailed(message));
+      return { kind: 'start-failed', err: new Error(message) };
+    }
+  }
+
   /** Checks a command to run inside the running task, in its environment, working directory and isolation. */
   async exec(req: ExecRequest): Promise<PreparedExec> {
     const handle = this.handle;
@@ -602,7 +628,7 @@ export class TaskRunner {
   private async startAndWait(): Promise<Outcome> {
     const driver = this.opts.driver;
     // Without a driver there is nothing to prepare for: the start below fails with the reason.
-    const failed = driver ? await this.prestart() : undefined;
+    const failed = driver ? ((await this.prepareToken()) ?? (await this.prestart())) : undefined;
     if (failed) return failed;
     await this.untilRunnable();
     if (this.killRequested || this.detached) return { kind: 'start-failed', err: new Error('killed before start') };
@@ -624,6 +650,8 @@ export class TaskRunner {
 
   private async recoverLaunch(): Promise<Outcome> {
     const launch = this.launch!;
+    // A task found running again keeps its token, which is renewed from here on.
+    await this.prepareToken();
     const handle = this.opts.driver ? await this.opts.driver.recover(this.request(launch, this.task)) : undefined;
     if (handle) return this.follow(handle, this.st.State !== 'running');
     this.endLaunch();

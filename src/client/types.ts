@@ -10,6 +10,7 @@ import type { ExecRequest, PreparedExec } from '../scheduler/wire/exec.js';
 import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-state.js';
 import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
 import type { TaskCgroup } from './cgroups/cgroup.js';
+import type { TaskTokenSource } from './task-token.js';
 import type { SecretSource } from './template/secrets.js';
 
 /** An allocation as the node receives it: with the job version it runs. */
@@ -33,6 +34,8 @@ export interface AllocRunnerOptions {
   log: Logger;
   /** called (possibly often) with the allocation's current client state; the agent batches them */
   onUpdate(update: AllocClientUpdate): void;
+  /** where tasks with a vault block get their token */
+  tokens?: TaskTokenSource;
   /** what templates' `secret` reads */
   secrets?: SecretSource;
 }
