@@ -1,9 +1,9 @@
 /**
- * Every job in examples/jobs/ runs on `svc server -dev` as a user would run it: with `svc job run` (the
- * way the file's comment shows, when it shows one), then its allocations placed and running (services,
- * system jobs) or complete (batch jobs; a periodic job's child launched with `svc job periodic force`),
- * then `svc job stop -purge`. A job whose driver svc does not have must say so in its comment, and
- * `svc job run` must report it.
+ * Every job in examples/jobs/ runs on `svc server -dev` as a user would run it: after the `svc kv put`
+ * and `svc policy write` its comment shows, with `svc job run` (the way the comment shows, when it shows
+ * one), then its allocations placed and running (services, system jobs) or complete (batch jobs; a
+ * periodic job's child launched with `svc job periodic force`), then `svc job stop -purge`. A job whose
+ * driver svc does not have must say so in its comment, and `svc job run` must report it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -34,6 +34,14 @@ function runArgs(file: string, text: string): string[] {
   const args = shown.trim().split(/\s+/);
   expect(args.at(-1), 'the comment runs this file').toBe(`examples/jobs/${file}`);
   return [...args.slice(0, -1), path.join(DIR, file)];
+}
+
+/**
+ * What the file's comment says to do before `svc job run`: the secrets and policies it reads
+ * (`svc kv put ...`, `svc policy write ...`), with the checkout's files.
+ */
+function setupArgs(text: string): string[][] {
+  return [...text.matchAll(/^#\s+svc ((?:kv put|policy write) .*)$/gm)].map((m) => m[1].trim().split(/\s+/).map((a) => (a.startsWith('examples/') ? path.join(REPO, a) : a)));
 }
 
 const allocsOf = async (id: string) => (await api.scheduler<Allocation[]>('GET', `/v1/job/${encodeURIComponent(id)}/allocations`)).body;
@@ -74,6 +82,10 @@ describe('examples/jobs on svc server -dev', () => {
       const args = runArgs(file, text);
       const missing = [...text.matchAll(/^\s*driver\s*=\s*"(\w+)"/gm)].map((m) => m[1]).filter((d) => !drivers.has(d));
 
+      for (const setup of setupArgs(text)) {
+        const done = await svc(setup);
+        expect(done.code, done.stdout + done.stderr).toBe(0);
+      }
       const run = await svc(args);
       if (missing.length > 0) {
         for (const d of new Set(missing)) expect(text, 'the comment says the driver is missing').toMatch(new RegExp(`^#.*needs the ${d} driver, which svc does not have`, 'm'));
