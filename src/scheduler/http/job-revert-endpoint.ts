@@ -5,6 +5,8 @@ import { taggedVersion } from '../state/job-version-tags.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
 import { registerAnswer } from './job-register.js';
+import { checkVaultPolicies } from './job-vault-policies.js';
+import { jobVersions } from '../state/jobs.js';
 
 const FIELDS = new Set(['JobID', 'JobVersion', 'TaggedVersion', 'EnforcePriorVersion', 'MeshToken', 'SecretsToken', 'Region', 'Namespace', 'SecretID']);
 
@@ -38,6 +40,9 @@ export const jobRevertRoutes = [
         if (!tagged) throw new NotFound(`tag "${tag}" not found on job "${jobId}"`);
         version = tagged.Version;
       }
+      // The version comes back to run: its tasks' tokens are the reverter's to give, as at registration.
+      const old = jobVersions(req.services.store, req.namespace, jobId).find((v) => v.Version === version);
+      if (old) checkVaultPolicies(req.caller, old);
       const result = await revertJob(req.services.store, req.namespace, jobId, { version, enforcePriorVersion: prior, tokenAccessor: req.caller.token.accessor });
       return registerAnswer(result);
     },

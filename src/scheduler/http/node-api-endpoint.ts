@@ -92,6 +92,9 @@ export const nodeApiRoutes = [
       // A node marked down that checks in again is ready: its jobs are re-evaluated by the status change.
       if (getNode(store, id)?.Status !== 'ready') index = await setNodeStatus(store, id, 'ready', '');
       const ttl = req.services.scheduler.heartbeats.beat(id);
+      // Allocations also end without a report (their node lost, a collection): a heartbeat of any node
+      // revokes their tokens, without holding up the heartbeat or failing it.
+      void revokeFinishedTaskTokens(req.services).catch((err: Error) => req.services.log.warn(`revoking finished allocations' task tokens: ${err.message}`));
       return { body: { HeartbeatTTL: ttl * 1_000_000, Index: index }, index };
     },
   }),

@@ -153,6 +153,33 @@ describe('task tokens', () => {
     expect((await lookupSelf(second)).data.policies).toContain('app-read');
   });
 
+  it('refuses to revert to a version whose vault policies the token does not hold', async () => {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job('reverted', {}, ['ops']) } });
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: job('reverted', null) } });
+    const revert = (t: string) => srv.client(t).scheduler('POST', '/v1/job/reverted/revert', { body: { JobID: 'reverted', JobVersion: 0 } });
+    expect(await statusOf(revert(submitter))).toEqual({ code: 403, message: "Vault token doesn't allow access to the following policies: ops" });
+    expect((await statusOf(revert(srv.rootToken))).code).toBe(200);
+  });
+
+  it("revokes the tokens of an allocation collected in the background at the next node's heartbeat", async () => {
+    const alloc = await runJob(job('background', {}));
+    const secret = (await derive(node, alloc.ID, ['web'])).body.Tasks.web;
+    await srv.client().scheduler('DELETE', '/v1/job/background', { query: { purge: true } });
+    await until(
+      async () => (await srv.client().scheduler<Alloc & { DesiredStatus: string }>('GET', `/v1/allocation/${alloc.ID}`)).body.DesiredStatus,
+      (s) => s === 'stop',
+      'the allocation stopped',
+    );
+    await srv.server.services.scheduler.collectGarbage(true);
+    expect((await lookupSelf(secret)).data.policies).toContain('app-read');
+    await srv.client(other.secret).scheduler('PUT', `/v1/node/${other.node.ID}/heartbeat`);
+    await until(
+      () => statusOf(srv.client(secret).secrets('GET', 'auth/token/lookup-self')),
+      (s) => s.code === 403,
+      'the token to be revoked',
+    );
+  });
+
   it('revokes the tokens of an allocation that is collected', async () => {
     const alloc = await runJob(job('collected', {}));
     const secret = (await derive(node, alloc.ID, ['web'])).body.Tasks.web;
