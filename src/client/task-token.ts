@@ -4,7 +4,9 @@
  * and the hook that gets it from the server before the task starts and renews it while the task lives.
  *
  * The token is kept across the task's restarts and the node's (it is read back from its file); a task
- * given a new one (its file gone, or the old token refused) makes the server revoke the old one.
+ * given a new one (its file gone, or the old token refused) makes the server revoke the old one. A token
+ * that can no longer be renewed (revoked, or past its max TTL) is replaced, and the task told by its
+ * `change_mode`, as Nomad's vault hook does.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,8 +44,8 @@ export interface TaskTokenOptions {
   secretsDir: string;
   source: TaskTokenSource;
   log: Logger;
-  /** the token could not be renewed: it will expire, and the task with it unless it gets another */
-  onRenewFailed?(err: Error): void;
+  /** the token could not be renewed and the task has a new one (the file holds it already) */
+  onReplaced?(): void;
 }
 
 /** One task's token: got before its first start, renewed at half its lease until `stop`. */
@@ -51,8 +53,6 @@ export class TaskToken {
   private token = '';
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  /** the latest renewal, for callers that must know it happened */
-  renewed: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: TaskTokenOptions) {}
 
@@ -74,6 +74,10 @@ export class TaskToken {
         this.token = '';
       }
     }
+    await this.derive();
+  }
+
+  private async derive(): Promise<void> {
     const { token, leaseSeconds } = await this.opts.source.derive(this.opts.allocId, this.opts.task);
     this.token = token;
     if (this.opts.vault.DisableFile) rmSync(this.file, { force: true });
@@ -92,14 +96,24 @@ export class TaskToken {
   /** Renews the token now, and again at half the lease the server gives. */
   renewNow(): Promise<void> {
     clearTimeout(this.timer);
-    this.renewed = this.opts.source.renew(this.token).then(
+    return this.opts.source.renew(this.token).then(
       (lease) => this.schedule(lease),
-      (err: Error) => {
-        this.opts.log.warn(`task ${this.opts.task}: renewing its token failed: ${err.message}`);
-        this.opts.onRenewFailed?.(err);
-      },
+      (err: Error) => this.replace(err),
     );
-    return this.renewed;
+  }
+
+  private async replace(cause: Error): Promise<void> {
+    this.opts.log.warn(`task ${this.opts.task}: renewing its token failed, getting a new one: ${cause.message}`);
+    if (this.stopped) return;
+    try {
+      await this.derive();
+    } catch (err) {
+      // The old token runs out; the task goes on, and a restart tries again (prepare).
+      this.opts.log.error(`task ${this.opts.task}: getting a new token failed: ${(err as Error).message}`);
+      this.token = '';
+      return;
+    }
+    this.opts.onReplaced?.();
   }
 
   stop(): void {

@@ -5,7 +5,8 @@
  * token carries the job's policies and is revoked once the job stops; it never shows in the server's log
  * or `svc alloc status`. And the renewal loop, against the real server: at half the lease, again and again.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -22,6 +23,8 @@ interface Stub {
 interface LookupSelf {
   data: { policies: string[]; meta: Record<string, string>; expire_time: string };
 }
+
+const VAULT = { Role: '', Namespace: '', Cluster: 'default', Env: true, DisableFile: true, ChangeMode: 'restart', ChangeSignal: 'SIGHUP', AllowTokenExpiration: false, Policies: ['app-read'] };
 
 const SCRIPT = 'cat "$NOMAD_SECRETS_DIR/vault_token" 2>/dev/null; echo; echo ==env; env; echo ==end; exec sleep 300';
 
@@ -135,6 +138,44 @@ describe('task tokens on a real node', () => {
     );
   });
 
+  it('replaces a token that can no longer be renewed, in its file, and tells the task', async () => {
+    const create = async () => String((await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['app-read'], ttl: '1h' } }))?.auth?.client_token);
+    const first = await create();
+    let second = '';
+    const secretsDir = await mkdtemp(path.join(tmpdir(), 'svc-task-token-'));
+    let told!: () => void;
+    const replaced = new Promise<void>((resolve) => (told = resolve));
+    const token = new TaskToken({
+      allocId: 'unused',
+      task: 'web',
+      vault: { ...VAULT, DisableFile: false },
+      secretsDir,
+      log: createLogger('error', () => undefined),
+      onReplaced: () => told(),
+      source: {
+        address: srv.url,
+        derive: async () => {
+          second = second === '' ? first : await create();
+          return { token: second, leaseSeconds: 3600 };
+        },
+        renew: async (t) => Number((await srv.client(t).secrets('PUT', 'auth/token/renew-self', { body: {} }))?.auth?.lease_duration),
+      },
+    });
+    try {
+      await token.prepare();
+      expect(await readFile(taskTokenPath(secretsDir), 'utf8')).toBe(first);
+      await srv.client().secrets('PUT', 'auth/token/revoke', { body: { token: first } });
+      await token.renewNow();
+      await replaced;
+      expect(second).not.toBe(first);
+      expect(await readFile(taskTokenPath(secretsDir), 'utf8')).toBe(second);
+      expect(token.env().VAULT_TOKEN).toBe(second);
+    } finally {
+      token.stop();
+      await rm(secretsDir, { recursive: true, force: true });
+    }
+  });
+
   it('renews the token at half its lease, for as long as it runs', async () => {
     // A short lease, so that the loop renews within the test: the token role's period is days.
     const created = await srv.client().secrets('POST', 'auth/token/create', { body: { policies: ['app-read'], ttl: '2s', explicit_max_ttl: '1h' } });
@@ -143,7 +184,7 @@ describe('task tokens on a real node', () => {
     const token = new TaskToken({
       allocId: 'unused',
       task: 'web',
-      vault: { Role: '', Namespace: '', Cluster: 'default', Env: true, DisableFile: true, ChangeMode: 'restart', ChangeSignal: 'SIGHUP', AllowTokenExpiration: false, Policies: ['app-read'] },
+      vault: VAULT,
       secretsDir: root,
       log: createLogger('error', () => undefined),
       source: {
