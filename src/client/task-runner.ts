@@ -14,7 +14,7 @@ import { type Driver, type DriverHandle, DriverStartError, type ExitResult, type
 import { normalizeSignal } from './drivers/signals.js';
 import { TaskNotRunningError } from './errors.js';
 import { type PrestartContext, TaskHookError, runArtifacts, runTemplates } from './prestart.js';
-import type { TaskTemplates } from './template/hook.js';
+import { TaskTemplates } from './template/hook.js';
 import type { SecretSource } from './template/secrets.js';
 import { TemplateWatcher } from './template/watch.js';
 import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './restart-tracker.js';
@@ -30,8 +30,6 @@ import { type PauseRequest, type ScheduleOverride, type ScheduleState, stopsTask
 
 const TASK_LOST_MESSAGE = 'task was lost while the server was down';
 const USER_RESTART_REASON = 'User requested restart';
-/** Nomad's words for a task told of its new token. */
-const TOKEN_CHANGED = 'Vault: new Vault token acquired';
 
 /** What survives a server restart, written with the allocation's state. */
 export interface SavedTask {
@@ -138,8 +136,7 @@ export class TaskRunner {
     this.schedule = new TaskPause(opts.task.Schedule, { override: s?.scheduleOverride ?? '', state: this.st.Paused }, (state, event) => this.scheduleChanged(state, event));
     if (opts.task.Vault && opts.tokens) {
       const { Vault: vault, Name: task } = opts.task;
-      const onReplaced = () => void this.tokenReplaced();
-      this.token = new TaskToken({ allocId: opts.alloc.ID, task, vault, secretsDir: this.dirs.secrets, source: opts.tokens, log: opts.log, onReplaced });
+      this.token = new TaskToken({ allocId: opts.alloc.ID, task, vault, secretsDir: this.dirs.secrets, source: opts.tokens, log: opts.log });
     }
     if (!s) this.emit(ev.received());
   }
@@ -575,8 +572,32 @@ export class TaskRunner {
     }
   }
 
+  /** A task found running after the server restarted: its templates are rendered and watched again. */
+  private resumeTemplates(): void {
+    const task = this.task;
+    if ((task.Templates ?? []).length === 0) return;
+    const abort = new AbortController();
+    const templates = new TaskTemplates({
+      templates: task.Templates ?? [],
+      env: this.baseEnv(task),
+      pathEnv: this.baseEnv(task, true),
+      node: this.opts.node,
+      allocDirs: this.opts.allocDirs,
+      taskDirs: this.dirs,
+      secrets: this.opts.secrets,
+      signal: abort.signal,
+      emit: (event) => this.emit(event),
+    });
+    this.renderedTemplates = JSON.stringify(task.Templates ?? []);
+    this.newTemplateWatcher(templates).resume(abort);
+  }
+
   /** Applies templates' change_mode when the secrets they read change (template/watch.ts). */
   private watchTemplates(templates: TaskTemplates): void {
+    this.newTemplateWatcher(templates).start();
+  }
+
+  private newTemplateWatcher(templates: TaskTemplates): TemplateWatcher {
     this.templateWatcher?.stop();
     this.templateWatcher = new TemplateWatcher(templates, {
       restart: (reason) => this.restart({ reason }),
@@ -586,7 +607,7 @@ export class TaskRunner {
       emit: (event) => this.emit(event),
       setEnv: (env) => (this.templateEnv = env),
     });
-    this.templateWatcher.start();
+    return this.templateWatcher;
   }
 
   /**
@@ -601,18 +622,6 @@ export class TaskRunner {
       const message = `failed to derive the task's token: ${(err as Error).message}`;
       this.emit(ev.hookFailed(message));
       return { kind: 'start-failed', err: new Error(message) };
-    }
-  }
-
-  /** A new token replaced one that could not be renewed: the vault block's change_mode tells the task. */
-  private async tokenReplaced(): Promise<void> {
-    const vault = this.task.Vault;
-    if (!vault || this.st.State !== 'running' || this.killRequested) return;
-    try {
-      if (vault.ChangeMode === 'restart') await this.restart({ reason: TOKEN_CHANGED });
-      else if (vault.ChangeMode === 'signal') await this.signal(vault.ChangeSignal, TOKEN_CHANGED);
-    } catch (err) {
-      this.opts.log.warn(`task ${this.name}: applying change_mode ${vault.ChangeMode} for its new token failed: ${(err as Error).message}`);
     }
   }
 
@@ -668,7 +677,10 @@ export class TaskRunner {
     // A task found running again keeps its token, which is renewed from here on.
     await this.prepareToken();
     const handle = this.opts.driver ? await this.opts.driver.recover(this.request(launch, this.task)) : undefined;
-    if (handle) return this.follow(handle, this.st.State !== 'running');
+    if (handle) {
+      this.resumeTemplates();
+      return this.follow(handle, this.st.State !== 'running');
+    }
     this.endLaunch();
     // Never reported running: the server stopped while starting it, so start it now.
     if (this.st.State !== 'running') return this.startAndWait();

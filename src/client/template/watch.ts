@@ -34,20 +34,43 @@ export class TemplateWatcher {
   private stopped = false;
   private failures = 0;
   private lastError = '';
+  /** ends the first render's wait for a missing secret (resume) */
+  private abort?: AbortController;
 
   constructor(
     private readonly templates: TaskTemplates,
     private readonly actions: TemplateActions,
   ) {}
 
+  /** Watches the secrets of templates just rendered before the task started. */
   start(): void {
     if (!this.templates.readsSecrets || this.templates.pollMs <= 0) return;
     this.schedule();
   }
 
+  /**
+   * Watches the templates of a task found running after the server restarted: they are rendered first,
+   * from the secrets as they are now, and a file that changed meanwhile gets its change_mode.
+   */
+  resume(abort: AbortController): void {
+    this.abort = abort;
+    void this.templates.render().then(
+      async ({ env, changed }) => {
+        if (this.stopped) return;
+        this.actions.setEnv(env);
+        await this.apply(changed);
+        this.start();
+      },
+      (err: Error) => {
+        if (!this.stopped) this.actions.emit(templateEvent(`Template failed: ${err.message}`));
+      },
+    );
+  }
+
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.abort?.abort();
   }
 
   private schedule(): void {
