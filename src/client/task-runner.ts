@@ -30,6 +30,8 @@ import { type PauseRequest, type ScheduleOverride, type ScheduleState, stopsTask
 
 const TASK_LOST_MESSAGE = 'task was lost while the server was down';
 const USER_RESTART_REASON = 'User requested restart';
+/** Nomad's words for a task told of its new token. */
+const TOKEN_CHANGED = 'Vault: new Vault token acquired';
 
 /** What survives a server restart, written with the allocation's state. */
 export interface SavedTask {
@@ -136,7 +138,8 @@ export class TaskRunner {
     this.schedule = new TaskPause(opts.task.Schedule, { override: s?.scheduleOverride ?? '', state: this.st.Paused }, (state, event) => this.scheduleChanged(state, event));
     if (opts.task.Vault && opts.tokens) {
       const { Vault: vault, Name: task } = opts.task;
-      this.token = new TaskToken({ allocId: opts.alloc.ID, task, vault, secretsDir: this.dirs.secrets, source: opts.tokens, log: opts.log });
+      const onReplaced = () => void this.tokenReplaced();
+      this.token = new TaskToken({ allocId: opts.alloc.ID, task, vault, secretsDir: this.dirs.secrets, source: opts.tokens, log: opts.log, onReplaced });
     }
     if (!s) this.emit(ev.received());
   }
@@ -622,6 +625,18 @@ export class TaskRunner {
       const message = `failed to derive the task's token: ${(err as Error).message}`;
       this.emit(ev.hookFailed(message));
       return { kind: 'start-failed', err: new Error(message) };
+    }
+  }
+
+  /** A new token replaced one that could not be renewed: the vault block's change_mode tells the task. */
+  private async tokenReplaced(): Promise<void> {
+    const vault = this.task.Vault;
+    if (!vault || this.st.State !== 'running' || this.killRequested) return;
+    try {
+      if (vault.ChangeMode === 'restart') await this.restart({ reason: TOKEN_CHANGED });
+      else if (vault.ChangeMode === 'signal') await this.signal(vault.ChangeSignal, TOKEN_CHANGED);
+    } catch (err) {
+      this.opts.log.warn(`task ${this.name}: applying change_mode ${vault.ChangeMode} for its new token failed: ${(err as Error).message}`);
     }
   }
 
