@@ -18,6 +18,7 @@ const expected: Record<string, { id: string; type: string; groups: Record<string
   'nightly-report.nomad.hcl': { id: 'nightly-report', type: 'batch', groups: { report: ['build'] } },
   'node-agent.nomad.hcl': { id: 'node-agent', type: 'system', groups: { agent: ['beat'] } },
   'redis.nomad.hcl': { id: 'example', type: 'service', groups: { cache: ['redis'] } },
+  'secret-template.hcl': { id: 'secret-template', type: 'service', groups: { app: ['app'] } },
   'vars.nomad.hcl': { id: 'api', type: 'service', groups: { api: ['api'] }, vars: { image_tag: 'v1' } },
   'web.nomad.hcl': { id: 'web', type: 'service', groups: { frontend: ['server'] } },
 };
