@@ -140,10 +140,17 @@ try {
       }));
       return { method: 'POST', path: '/v1/jobs', token: server.token, body: { Job: { ID: `bench-${i % 20}`, Type: 'service', TaskGroups: groups } }, expect: 200 };
     };
+    // KV version 2 on the dev server's secret/: each write a new version of one of 50 keys (sealed, durable).
+    let kvWritten = 0;
+    const kvWrite = () => ({ method: 'PUT', path: `/v1/secret/data/bench-${kvWritten++ % 50}`, token: server.token, body: { data: { password: `p-${kvWritten}` } }, expect: 200 });
+    let kvRead = 0;
+    const kvGet = () => ({ method: 'GET', path: `/v1/secret/data/bench-${kvRead++ % 50}`, token: server.token, expect: 200 });
     const rows = [];
     for (const [label, n, make] of [
       ['GET auth/token/lookup-self', N, lookup],
       ['PUT sys/policies/acl/:name (durable)', WRITES, write],
+      ['PUT secret/data/:key, KV v2 (durable)', WRITES, kvWrite],
+      ['GET secret/data/:key, KV v2', N, kvGet],
       ['POST /v1/jobs, 10 groups (durable)', WRITES, registerJob],
     ]) {
       for (const concurrency of [1, CONCURRENCY]) {
