@@ -10,6 +10,7 @@ import { definePath } from '../framework/path.js';
 import type { SecretsRequest } from '../framework/request.js';
 import { isObject, mergePatch } from './merge-patch.js';
 import { mountOf } from './mount.js';
+import { readVersion } from './read-version.js';
 import { KV_META_TABLE, KV_VERSIONS_TABLE, metaKey, openVersion, sealVersion, versionKey, type KeyMeta, type SealedRecord } from './storage.js';
 import { addVersion, checkCas, isDeleted, newMeta, readConfig, versionInfo } from './versions.js';
 
@@ -91,19 +92,8 @@ export const dataPaths = [
       read: {
         summary: 'Read a version of a secret.',
         handler: async (req, data) => {
-          const mount = mountOf(req);
-          const path = data.get<string>('path');
-          const { store, seal } = req.services;
-          const meta = store.get<KeyMeta>(KV_META_TABLE, metaKey(mount, path));
-          if (!meta) throw new NotFound();
-          const version = data.get<number>('version') > 0 ? data.get<number>('version') : meta.currentVersion;
-          const vm = meta.versions[String(version)];
-          if (!vm) throw new NotFound();
-          const metadata = versionInfo(meta, version, vm);
-          if (isDeleted(vm) || vm.destroyed) return { data: { data: null, metadata }, status: 404 };
-          const record = store.get<SealedRecord>(KV_VERSIONS_TABLE, versionKey(mount, path, version));
-          if (!record) throw new Error('could not find version data');
-          return { data: { data: openVersion(seal, mount, path, version, record), metadata } };
+          const { metadata, data: secret } = readVersion(req, data.get<string>('path'), data.get<number>('version'));
+          return secret ? { data: { data: secret, metadata } } : { data: { data: null, metadata }, status: 404 };
         },
       },
       create: { summary: 'Write the first version of a secret.', handler: async (req, data) => writeData(req, data) },

@@ -2,12 +2,9 @@
  * KV version 2's subkeys/<path>, as Vault's: the shape of a version's data without its values: every
  * key, with nested objects followed down to `depth` levels (0: all) and every other value null.
  */
-import { NotFound } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
 import { isObject } from './merge-patch.js';
-import { mountOf } from './mount.js';
-import { KV_META_TABLE, KV_VERSIONS_TABLE, metaKey, openVersion, versionKey, type KeyMeta, type SealedRecord } from './storage.js';
-import { isDeleted, versionInfo } from './versions.js';
+import { readVersion } from './read-version.js';
 
 function subkeys(data: Record<string, unknown>, depth: number, level = 1): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -29,19 +26,9 @@ export const subkeysPaths = [
       read: {
         summary: 'Read the subkeys of a secret.',
         handler: async (req, data) => {
-          const mount = mountOf(req);
-          const path = data.get<string>('path');
-          const { store, seal } = req.services;
-          const meta = store.get<KeyMeta>(KV_META_TABLE, metaKey(mount, path));
-          if (!meta) throw new NotFound();
-          const version = data.get<number>('version') > 0 ? data.get<number>('version') : meta.currentVersion;
-          const vm = meta.versions[String(version)];
-          if (!vm) throw new NotFound();
-          const metadata = versionInfo(meta, version, vm);
-          if (isDeleted(vm) || vm.destroyed) return { data: { subkeys: null, metadata }, status: 404 };
-          const record = store.get<SealedRecord>(KV_VERSIONS_TABLE, versionKey(mount, path, version));
-          if (!record) throw new Error('could not find version data');
-          return { data: { subkeys: subkeys(openVersion(seal, mount, path, version, record), Math.max(0, data.get<number>('depth'))), metadata } };
+          const { metadata, data: secret } = readVersion(req, data.get<string>('path'), data.get<number>('version'));
+          if (!secret) return { data: { subkeys: null, metadata }, status: 404 };
+          return { data: { subkeys: subkeys(secret, Math.max(0, data.get<number>('depth'))), metadata } };
         },
       },
     },
