@@ -36,7 +36,9 @@ async function runJob(id: string, tasks: unknown[], opts: { type?: string; names
   await c.scheduler('POST', '/v1/jobs', { body: { Job } });
   const want = opts.type === 'batch' ? 'complete' : 'running';
   const q = opts.namespace ? { namespace: opts.namespace } : undefined;
-  const list = await until(() => c.scheduler<AllocStub[]>('GET', `/v1/job/${id}/allocations`, { query: q }).then((r) => r.body), (l) => l.length === 1 && l[0].ClientStatus === want, `${id} ${want}`);
+  // An allocation is running once one of its tasks is: wait for every task, as a slow start of one is no failure.
+  const allRunning = (a: AllocStub) => want !== 'running' || (Object.keys(a.TaskStates ?? {}).length === tasks.length && Object.values(a.TaskStates ?? {}).every((s) => s.State === 'running'));
+  const list = await until(() => c.scheduler<AllocStub[]>('GET', `/v1/job/${id}/allocations`, { query: q }).then((r) => r.body), (l) => l.length === 1 && l[0].ClientStatus === want && allRunning(l[0]), `${id} ${want}`);
   return list[0].ID;
 }
 
