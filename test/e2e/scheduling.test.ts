@@ -61,7 +61,10 @@ async function register(job: Record<string, unknown>): Promise<string> {
 }
 
 async function runningPids(job: string, count: number): Promise<Map<string, number>> {
-  const list = await until(() => allocs(job), (l) => live(l).length === count && live(l).every((a) => a.ClientStatus === 'running'), `${count} running allocations of ${job}`);
+  // An allocation is running once one of its tasks is: wait until none is still starting, so that what the
+  // test does next to a task finds it running (a prestart task may already be dead, as it should).
+  const started = (a: Stub) => a.ClientStatus === 'running' && Object.values(a.TaskStates ?? {}).every((t) => t.State !== 'pending');
+  const list = await until(() => allocs(job), (l) => live(l).length === count && live(l).every(started), `${count} running allocations of ${job}`);
   const pids = new Map<string, number>();
   for (const a of live(list)) pids.set(a.ID, await until(() => pidOf(a.ID), (p) => p > 0 && alive(p), `the PID of ${a.Name}`));
   return pids;
