@@ -96,7 +96,9 @@ describe('re-rendering when a secret changes', () => {
     await put('noop', 'two');
     await waitFor(() => read(alloc.ID, 'secrets/noop.conf') === 'two', 'the noop template re-rendered');
     await put('script', 'two');
-    await waitFor(() => read(alloc.ID, 'local/by-script') === 'two', 'the change script');
+    // The event is recorded once the script has exited, which is after its copy landed.
+    await waitFor(() => lastEvent(runner, 'app', 'Task hook message'), 'the change script to end');
+    expect(read(alloc.ID, 'local/by-script')).toBe('two');
     expect(lastEvent(runner, 'app', 'Task hook message')?.DisplayMessage).toBe('Template ran script /bin/sh with arguments ["-c","cp secrets/script.conf local/by-script"] on change');
     expect(taskState(runner, 'app')).toMatchObject({ State: 'running', Restarts: 0 });
     expect(events(runner, 'app')).not.toContain('Signaling');
