@@ -34,7 +34,8 @@ describe('alloc runner: the group’s tasks together', () => {
     const stamp = (what: string) => `echo ${what} $(date +%s%N) >> "$NOMAD_ALLOC_DIR/data/order"`;
     const alloc = makeAlloc({
       tasks: [
-        rawTask('main', `${stamp('main-start')}; test -f "$NOMAD_ALLOC_DIR/data/init-done" || exit 9; sleep 0.4; ${stamp('main-end')}`),
+        // main waits (10 s at most) for the poststart task, which must run while main does, however loaded the machine
+        rawTask('main', `${stamp('main-start')}; test -f "$NOMAD_ALLOC_DIR/data/init-done" || exit 9; i=0; until grep -q poststart "$NOMAD_ALLOC_DIR/data/order" || [ $i -ge 200 ]; do sleep 0.05; i=$((i+1)); done; ${stamp('main-end')}`),
         rawTask('init', `sleep 0.2; touch "$NOMAD_ALLOC_DIR/data/init-done"; ${stamp('init-end')}`, { Lifecycle: { Hook: 'prestart', Sidecar: false } }),
         longRunner('side', { Lifecycle: { Hook: 'prestart', Sidecar: true } }),
         rawTask('after', stamp('poststart'), { Lifecycle: { Hook: 'poststart', Sidecar: false } }),
