@@ -46,7 +46,7 @@ function mountOf(dir: string, procRoot: string): { device: string; mountpoint: s
   return best;
 }
 
-export function diskStats(dir: string, procRoot = '/proc'): HostDiskStats {
+function diskStats(dir: string, procRoot = '/proc'): HostDiskStats {
   const fs = statfsSync(dir);
   const size = fs.blocks * fs.bsize;
   const available = fs.bavail * fs.bsize;

@@ -8,7 +8,7 @@ import type { TokenCaller } from '../../secrets/token/caller.js';
 import type { Job } from '../structs/job.js';
 
 /** Every policy the job's tasks' tokens would carry, sorted and without repeats. */
-export function jobVaultPolicies(job: Job): string[] {
+function jobVaultPolicies(job: Job): string[] {
   const names = new Set<string>();
   for (const group of job.TaskGroups ?? []) {
     for (const task of group.Tasks ?? []) for (const p of task.Vault?.Policies ?? []) names.add(p);

@@ -19,7 +19,7 @@ import { defineRoute } from './route.js';
 import type { Store } from '../../storage/store.js';
 
 /** Vault's period for the token role Nomad's docs set up (`nomad-cluster`): 72h. */
-export const TASK_TOKEN_TTL_SECONDS = 72 * 3600;
+const TASK_TOKEN_TTL_SECONDS = 72 * 3600;
 
 async function revokeAccessors(tokens: TokenService, accessors: string[]): Promise<void> {
   for (const accessor of accessors) {

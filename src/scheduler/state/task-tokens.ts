@@ -7,7 +7,7 @@ import type { Store } from '../../storage/store.js';
 import { clientTerminal } from '../structs/allocation.js';
 import { getAlloc } from './allocs.js';
 
-export const TASK_TOKENS_TABLE = 'task-tokens';
+const TASK_TOKENS_TABLE = 'task-tokens';
 
 /** An allocation's tokens: task name → accessor of the token it holds now. */
 export interface TaskTokenRecord {

@@ -4,7 +4,7 @@ import { GROUP } from './group.js';
 import { AFFINITY, CONSTRAINT, SPREAD } from './placement.js';
 import { MIGRATE, PARAMETERIZED, PERIODIC, RESCHEDULE, UPDATE } from './policies.js';
 
-export const JOB_TYPES = ['service', 'batch', 'system', 'sysbatch'] as const;
+const JOB_TYPES = ['service', 'batch', 'system', 'sysbatch'] as const;
 
 /** A job file's `url` reaches Url as "URL", the key Nomad's jobspec writes; keys are read case-insensitively. */
 export const UI_LINK = {
