@@ -1,7 +1,8 @@
 /**
  * KV version 2 as node-vault (the npm library, unmodified) drives it over real HTTP: the -dev mount at
  * secret/, a new mount through sys/mounts, writes with cas, a PATCH (node-vault's update), reads of
- * versions, metadata, LIST with Vault's LIST verb and with ?list=1, soft delete, undelete, destroy, and a move.
+ * versions, metadata, LIST with Vault's LIST verb and with ?list=1, soft delete, undelete, destroy, a move, and
+ * the preflight read Vault's kv commands find a mount with.
  */
 import nodeVault from 'node-vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,5 +79,19 @@ describe('node-vault and KV v2', () => {
     expect((await v.read('team-moved/data/x')).data.data).toEqual({ y: 'z' });
     await v.unmount({ mount_point: 'team-moved' });
     expect((await failure(v.read('team-moved/data/x'))).status).toBe(404);
+  });
+
+  it("finds the mount and its version as Vault's kv commands do (sys/internal/ui/mounts), with only read on the data", async () => {
+    const root = vault();
+    await root.write('secret/data/app/x', { data: { pw: 'p1' } });
+    await root.addPolicy({ name: 'app-read', rules: 'path "secret/data/app/*" { capabilities = ["read"] }' });
+    const token = (await root.tokenCreate({ policies: ['app-read'] })).auth.client_token as string;
+    const app = nodeVault({ apiVersion: 'v1', endpoint: srv.url, token });
+    const mount = (await app.read('sys/internal/ui/mounts/secret/app/x')).data;
+    expect(mount).toMatchObject({ path: 'secret/', type: 'kv', options: { version: '2' } });
+    expect((await app.read(`${mount.path}data/app/x`)).data.data).toEqual({ pw: 'p1' });
+    expect((await failure(app.read('sys/mounts'))).status).toBe(403);
+    const elsewhere = await failure(app.read('sys/internal/ui/mounts/team/x'));
+    expect(elsewhere).toEqual({ status: 403, body: { errors: ['preflight capability check returned 403, please ensure client\'s policies grant access to path "team/x/"'] } });
   });
 });

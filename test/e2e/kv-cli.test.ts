@@ -217,7 +217,7 @@ describe('svc kv on a version 1 mount', () => {
 describe('svc kv errors a user can act on', () => {
   it('no mount at the path, or -mount naming none', async () => {
     const none = await ts.cli(['kv', 'get', 'nope/foo']);
-    expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining('No secrets engine is mounted at "nope/foo/": "svc secrets list" shows the mounts') });
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining('No secrets engine is mounted at "nope/foo/" that this token can reach: "svc secrets list" shows the mounts') });
     const flag = await ts.cli(['kv', 'put', '-mount=nope', 'foo', 'a=1']);
     expect(flag).toMatchObject({ code: 2, stderr: expect.stringContaining('No secrets engine is mounted at "nope/"') });
     const notKv = await ts.cli(['kv', 'get', 'sys/policies']);
@@ -230,14 +230,14 @@ describe('svc kv errors a user can act on', () => {
     expect(read.stderr).toContain("use 'svc kv get' for this operation");
   });
 
-  it('a token without read on sys/mounts is told what it needs and what it can do instead', async () => {
-    await ts.client().secrets('PUT', 'sys/policies/acl/kv-only', { body: { policy: 'path "secret/data/*" { capabilities = ["read"] }' } });
-    const created = await ts.client().secrets('POST', 'auth/token/create', { body: { policies: ['kv-only'] } });
+  it('a token with only read on secret/data/app/* finds the mount itself and reads; a mount it cannot reach is refused', async () => {
+    await ts.client().secrets('PUT', 'sys/policies/acl/kv-app', { body: { policy: 'path "secret/data/app/*" { capabilities = ["read"] }' } });
+    const created = await ts.client().secrets('POST', 'auth/token/create', { body: { policies: ['kv-app'] } });
     const token = String(created?.auth?.client_token);
-    const denied = await ts.cli(['kv', 'get', 'secret/app/db'], { token });
-    expect(denied.code).toBe(2);
-    expect(denied.stderr).toContain('Error determining the KV secrets engine of secret/app/db: svc kv reads sys/mounts to find the mount and its version, and this token may not ("read" on sys/mounts is needed)');
-    expect((await ts.cli(['read', '-field=data', 'secret/data/app/db'], { token })).stdout).toContain('s3cr3t');
+    const got = await ts.cli(['kv', 'get', '-field=password', 'secret/app/db'], { token });
+    expect(got).toMatchObject({ code: 0, stdout: 's3cr3t' });
+    const unreachable = await ts.cli(['kv', 'get', 'kv1/app'], { token });
+    expect(unreachable).toMatchObject({ code: 2, stderr: expect.stringContaining('No secrets engine is mounted at "kv1/app/" that this token can reach') });
   });
 });
 

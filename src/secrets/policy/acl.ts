@@ -110,6 +110,27 @@ export class Acl {
     return caps !== undefined && !caps.has(PathCap.Deny) && caps.has(capability);
   }
 
+  /**
+   * Vault's hasMountAccess: whether the token may learn of the mount at `mountPath` (with its trailing
+   * slash), as sys/internal/ui/mounts decides it. A capability on the mount path itself is enough;
+   * otherwise any rule for a path under the mount that grants something other than deny (a token with
+   * only `secret/data/app/*` reaches secret/). A `+` segment counts as matching the mount's segment.
+   */
+  reachesMount(mountPath: string): boolean {
+    if (this.root) return true;
+    const own = this.capabilities(mountPath);
+    if (own.size > 0 && !own.has(PathCap.Deny)) return true;
+    const grants = (caps: ReadonlySet<string>) => caps.size > 0 && !caps.has(PathCap.Deny);
+    for (const [pattern, caps] of this.exactPaths) if (pattern.startsWith(mountPath) && grants(caps)) return true;
+    const mountParts = mountPath.replace(/\/$/, '').split('/');
+    return this.wildcardPaths.some((rule) => {
+      if (!grants(rule.caps)) return false;
+      if (rule.wildcards === 0) return rule.stem.startsWith(mountPath);
+      // The rule's first segments must name the mount (a `+` names any), and it must reach below it.
+      return rule.segments.length > mountParts.length && mountParts.every((part, i) => rule.segments[i] === '+' || rule.segments[i] === part);
+    });
+  }
+
   /** Capabilities in a namespace: all of them for root, {'deny'} when denied, empty when no rule matches. */
   namespaceCapabilities(namespace: string): Set<string> {
     if (this.root) return new Set(ALL_NAMESPACE_GRANTS);

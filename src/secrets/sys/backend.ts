@@ -11,11 +11,12 @@ import { sealStatusPaths } from './path-seal-status.js';
 import { mountsPaths } from './path-mounts.js';
 import { remountPaths } from './path-remount.js';
 import { auditPaths } from './path-audit.js';
+import { internalUiMountsPaths } from './path-internal-ui-mounts.js';
 
 export const sysBackend: Backend = {
   type: 'system',
   description:
     'System endpoints: health, initialisation and seal status, the cluster\'s servers and leader, ACL policies, auth methods, ' +
     'secrets engines, capabilities, audit devices and audit hashes.',
-  paths: [...healthPaths, ...sealStatusPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...mountsPaths, ...remountPaths, ...capabilitiesPaths, ...auditHashPaths, ...auditPaths],
+  paths: [...healthPaths, ...sealStatusPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...mountsPaths, ...remountPaths, ...capabilitiesPaths, ...auditHashPaths, ...auditPaths, ...internalUiMountsPaths],
 };

@@ -1,5 +1,6 @@
 /** A mount as Vault's sys/auth and sys/mounts answer it; `config` is the table's own (auth mounts add token_type). */
-import type { MountBase } from '../mounts/mount-service.js';
+import type { MountBase, MountEntry } from '../mounts/mount-service.js';
+import type { SecretMountEntry } from '../mounts/secret-mount-table.js';
 
 export function mountInfo(m: MountBase, config: Record<string, unknown>, version: string): Record<string, unknown> {
   return {
@@ -17,4 +18,12 @@ export function mountInfo(m: MountBase, config: Record<string, unknown>, version
     type: m.type,
     uuid: m.uuid,
   };
+}
+
+export function secretMountInfo(m: SecretMountEntry, version: string): Record<string, unknown> {
+  return mountInfo(m, { default_lease_ttl: m.config.defaultLeaseTtl, max_lease_ttl: m.config.maxLeaseTtl, force_no_cache: m.config.forceNoCache }, version);
+}
+
+export function authMountInfo(m: MountEntry, version: string): Record<string, unknown> {
+  return mountInfo(m, { default_lease_ttl: m.config.defaultLeaseTtl, max_lease_ttl: m.config.maxLeaseTtl, token_type: m.config.tokenType }, version);
 }

@@ -6,15 +6,10 @@ import { UserError } from '../../shared/errors.js';
 import { coerceField } from '../../framework/schema/field-data.js';
 import { definePath } from '../framework/path.js';
 import { normaliseAuthPath } from '../mounts/mount-table.js';
-import type { MountEntry } from '../mounts/mount-service.js';
 import { AUTH_ENABLE_FIELDS, AUTH_MOUNT_CONFIG_FIELDS } from './fields.js';
-import { mountInfo } from './mount-info.js';
+import { authMountInfo } from './mount-info.js';
 
 const AUTH_PREFIX = 'auth/';
-
-function authMountInfo(m: MountEntry, version: string): Record<string, unknown> {
-  return mountInfo(m, { default_lease_ttl: m.config.defaultLeaseTtl, max_lease_ttl: m.config.maxLeaseTtl, token_type: m.config.tokenType }, version);
-}
 
 interface MountConfig {
   defaultLeaseTtl?: number;

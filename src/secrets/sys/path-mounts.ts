@@ -12,11 +12,7 @@ import { UserError } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
 import { normaliseSecretPath, type SecretMountEntry } from '../mounts/secret-mount-table.js';
 import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../token/token-store.js';
-import { mountInfo } from './mount-info.js';
-
-function secretMountInfo(m: SecretMountEntry, version: string): Record<string, unknown> {
-  return mountInfo(m, { default_lease_ttl: m.config.defaultLeaseTtl, max_lease_ttl: m.config.maxLeaseTtl, force_no_cache: m.config.forceNoCache }, version);
-}
+import { secretMountInfo } from './mount-info.js';
 
 const PATH_FIELD: Fields = { path: { type: 'string', description: 'The mount path of the secrets engine, e.g. "secret".' } };
 

@@ -1,6 +1,6 @@
 /**
  * What every `svc kv` command shares, as Vault's kv commands do it: finding the mount a path is under and
- * its version (Vault's preflight request, here a read of sys/mounts), the API path for an operation
+ * its version (Vault's preflight request, sys/internal/ui/mounts/<path>), the API path for an operation
  * (secret/foo → secret/data/foo on version 2), the failures a command explains itself with an exit
  * code (which `svc secrets` reports its failures with too), and the "== Secret Path ==" style headings.
  */
@@ -62,6 +62,7 @@ export interface KvTarget {
 }
 
 interface MountEntry {
+  path?: string;
   type?: string;
   options?: Record<string, string> | null;
 }
@@ -71,30 +72,22 @@ function versionOf(entry: MountEntry): 1 | 2 {
 }
 
 /**
- * The mount `full` is under, from the sys/mounts table. A token that may not read it is told what it
- * needs, since the data paths themselves may well be open to it.
+ * The mount `full` is under, as Vault's preflight request finds it: sys/internal/ui/mounts/<path>, which
+ * a token may read when it may do anything under that mount. Its 403 is the same for a path under no
+ * mount and for a mount out of the token's reach, so the message names both.
  */
 async function mountOf(ctx: CommandContext, full: string): Promise<{ path: string; entry: MountEntry } | undefined> {
   // As Vault's preflight: -output-curl-string is for the command's own request, so this one is sent.
   const client = clientFor({ ...ctx, flags: { ...ctx.flags, 'output-curl-string': false } });
   let answer;
   try {
-    answer = await client.secrets('GET', 'sys/mounts');
+    answer = await client.secrets('GET', `sys/internal/ui/mounts/${full}`);
   } catch (err) {
-    if (err instanceof ApiError && err.statusCode === 403) {
-      throw new KvFailure(
-        `Error determining the KV secrets engine of ${full}: svc kv reads sys/mounts to find the mount and its version, and this token may not ("read" on sys/mounts is needed); ` +
-          'use `svc read` or `svc write` with the API path (secret/data/foo on a version 2 mount) instead',
-        2,
-      );
-    }
+    if (err instanceof ApiError && err.statusCode === 403) return undefined;
     return step('Error determining the KV secrets engine', Promise.reject(err));
   }
-  const mounts = (answer?.data ?? {}) as Record<string, MountEntry>;
-  const path = Object.keys(mounts)
-    .filter((m) => `${full}/`.startsWith(m))
-    .sort((a, b) => b.length - a.length)[0];
-  return path === undefined ? undefined : { path, entry: mounts[path] };
+  const entry = (answer?.data ?? {}) as MountEntry;
+  return typeof entry.path === 'string' ? { path: entry.path, entry } : undefined;
 }
 
 /** The mount, version and name KEY (with -mount or without) refers to; no KV mount there is exit 2. */
@@ -105,7 +98,11 @@ export async function kvTarget(ctx: CommandContext, arg: string): Promise<KvTarg
   const found = await mountOf(ctx, full);
   if (found === undefined || (flagMount !== undefined && found.path !== `${flagMount}/`)) {
     const where = flagMount === undefined ? full : flagMount;
-    throw new KvFailure(`No secrets engine is mounted at "${where}/": "svc secrets list" shows the mounts, "svc secrets enable kv" adds one`, 2);
+    throw new KvFailure(
+      `No secrets engine is mounted at "${where}/" that this token can reach: "svc secrets list" shows the mounts and "svc secrets enable kv" adds one; ` +
+        'a token reaches a mount with any capability on a path under it',
+      2,
+    );
   }
   if (found.entry.type !== 'kv') throw new KvFailure(`The secrets engine at ${found.path} is of type "${found.entry.type}", not a KV secrets engine`, 2);
   return { mount: found.path.slice(0, -1), version: versionOf(found.entry), key: full.slice(found.path.length) };
