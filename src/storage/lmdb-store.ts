@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { open, type RootDatabase } from 'lmdb';
-import { META_TABLE, type RangeOptions, type Store, type WriteTx } from './store.js';
+import { asBinary, open, type RootDatabase } from 'lmdb';
+import { META_TABLE, type AppliedChange, type AppliedWrite, type RangeOptions, type Store, type WriteTx } from './store.js';
 import { TxLifecycle } from './tx-lifecycle.js';
 import { IndexWaiters } from './index-waiters.js';
 import { checkTable, keyTooLong, MAX_KEY_BYTES } from './store-keys.js';
@@ -9,6 +9,8 @@ import { errCode } from './private-file.js';
 import { NewerSchemaError, runMigrations, type Migration } from './migrations.js';
 import { LmdbMemoryTables, type MemoryTablesSpec } from './lmdb-memory-tables.js';
 import { DirInUseError, lockDir, type DirLock } from './dir-lock.js';
+import { Followers } from './followers.js';
+import { jsonText } from './memory-tables.js';
 
 /**
  * The embedded store: one LMDB environment, one unnamed database. Keys are `<table> 0x00 <key>` in UTF-8
@@ -112,6 +114,9 @@ class LmdbStore implements Store {
   private readonly waiters = new IndexWaiters((table) => this.currentForSafe(table));
   private memory: LmdbMemoryTables | undefined;
   private recovering: Promise<void> | undefined;
+  private readonly followers = new Followers();
+  /** committed writes the followers hear of once they are durable, in index order */
+  private readonly undelivered: AppliedWrite[] = [];
 
   constructor(
     private readonly db: RootDatabase<unknown, Buffer>,
@@ -195,6 +200,9 @@ class LmdbStore implements Store {
     const touched = new Set<string>();
     const memory = this.memory;
     let ran = false;
+    // Changes are recorded only while someone follows, and only to the tables followed.
+    const capture = this.followers.active ? this.followers.tables : undefined;
+    let applied: AppliedWrite | undefined;
     // An async child transaction: lmdb runs queued callbacks one after another on this thread inside a
     // single LMDB write transaction (group commit), each in a nested txn that is rolled back alone if its
     // callback throws. Serial execution is what makes read-modify-write in `fn` safe.
@@ -203,7 +211,7 @@ class LmdbStore implements Store {
       result = await db.childTransaction(() => {
         index = readNumber(db, encodeKey(META_TABLE, INDEX_KEY)) + 1;
         touched.clear();
-        const tx = new LmdbWriteTx(db, index, touched, memory);
+        const tx = new LmdbWriteTx(db, index, touched, memory, capture);
         let out: T;
         this.inWrite = true;
         try {
@@ -224,6 +232,7 @@ class LmdbStore implements Store {
         }
         memory?.keep();
         ran = true;
+        applied = tx.changes === undefined || tx.changes.length === 0 ? undefined : { index, kind: tx.kind, changes: tx.changes };
         return out;
       });
     } catch (err) {
@@ -238,9 +247,26 @@ class LmdbStore implements Store {
     // Committed is visible, not durable: waiters hear of the commit only once it is on disk. `flushed`
     // is asked now, synchronously after this commit, so it covers it (and perhaps later ones).
     const flushed = new Promise<unknown>((resolve, reject) => db.flushed.then(resolve, reject));
-    const durable = flushed.then(() => this.waiters.notify(index, touched, false));
+    if (applied) this.undelivered.push(applied);
+    const durable = flushed.then(() => {
+      this.deliver(index);
+      this.waiters.notify(index, touched, false);
+    });
     this.waiters.notify(index, touched, true);
     return { result, index, durable };
+  }
+
+  follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void): () => void {
+    return this.followers.add(tables, listener);
+  }
+
+  /** Hands the followers every write up to `index`, which is durable, and with it every earlier one. */
+  private deliver(index: number): void {
+    const list = this.undelivered;
+    let n = 0;
+    while (n < list.length && list[n].index <= index) n++;
+    if (n === 0) return;
+    for (const w of list.splice(0, n)) this.followers.emit(w.index, w.kind, w.changes);
   }
 
   /**
@@ -318,9 +344,14 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
     readonly index: number,
     private readonly touched: Set<string>,
     private readonly memory: LmdbMemoryTables | undefined,
+    private readonly capture: ReadonlySet<string> | undefined,
   ) {
     super();
+    if (capture !== undefined) this.changes = [];
   }
+
+  /** what the write did to the followed tables, while someone follows the store */
+  readonly changes: AppliedChange[] | undefined;
 
   get<T>(table: string, key: string): T | undefined {
     this.check();
@@ -344,7 +375,14 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
   put(table: string, key: string, value: unknown): void {
     this.check();
     if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
-    if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
+    if (this.capture?.has(table)) {
+      // The follower hears the JSON text: put as the bytes lmdb's JSON encoding would have made of the
+      // value, it is made once.
+      const text = jsonText(table, key, value);
+      if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
+      else this.db.putSync(encodeKey(table, key), asBinary(Buffer.from(text)));
+      this.changes!.push([table, key, text]);
+    } else if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
     else this.db.putSync(encodeKey(table, key), value);
     this.touched.add(table);
   }
@@ -352,7 +390,10 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
   delete(table: string, key: string): boolean {
     this.check();
     const existed = this.memory?.names.has(table) ? this.memory.txDelete(table, key) : this.db.removeSync(encodeKey(table, key));
-    if (existed) this.touched.add(table);
+    if (existed) {
+      this.touched.add(table);
+      if (this.capture?.has(table)) this.changes!.push([table, key, null]);
+    }
     return existed;
   }
 }

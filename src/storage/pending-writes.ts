@@ -11,6 +11,8 @@ export interface LogEntry {
   /** The tables whose index moves to `index`: every one put to, and every one a delete removed something from. */
   tables: string[];
   changes: Change[];
+  /** what the write was (WriteTx.describe) */
+  kind?: string;
 }
 
 /**
@@ -76,8 +78,9 @@ export class PendingWrites {
   }
 
   /** Ends the running function: its writes stay in the batch, and are answered as its log entry. */
-  keep(index: number): LogEntry {
+  keep(index: number, kind: string | undefined): LogEntry {
     const entry: LogEntry = { index, tables: [...this.touched], changes: [...this.changes.values()] };
+    if (kind !== undefined) entry.kind = kind;
     this.reset();
     return entry;
   }

@@ -28,9 +28,9 @@ export async function lockForWrite(client: pg.PoolClient): Promise<number> {
  */
 const WRITE = `
 WITH logged AS (
-  INSERT INTO svc_log (index, tables, changes)
-  SELECT $1::bigint + n, tables, changes
-  FROM ROWS FROM (json_array_elements($2::json), json_array_elements($3::json)) WITH ORDINALITY AS e(tables, changes, n)
+  INSERT INTO svc_log (index, tables, changes, kind)
+  SELECT $1::bigint + n, tables, changes, kind
+  FROM ROWS FROM (json_array_elements($2::json), json_array_elements($3::json), unnest($6::text[])) WITH ORDINALITY AS e(tables, changes, kind, n)
 )
 UPDATE svc_meta SET index = $4, table_indexes = table_indexes || $5::jsonb WHERE id = 1`;
 
@@ -46,6 +46,7 @@ export async function writeBatch(client: pg.PoolClient, entries: LogEntry[]): Pr
       JSON.stringify(entries.map((e) => e.changes)),
       entries[entries.length - 1].index,
       JSON.stringify(tableIndexes),
+      entries.map((e) => e.kind ?? null),
     ],
   });
 }
@@ -114,12 +115,12 @@ export async function commitAndNotify(client: pg.PoolClient, index: number): Pro
 
 /** Log entries after `after`, in index order, at most `limit`. */
 export async function readLog(client: pg.PoolClient, after: number, limit: number): Promise<LogEntry[]> {
-  const { rows } = await client.query<{ index: string; tables: string[]; changes: LogEntry['changes'] }>({
+  const { rows } = await client.query<{ index: string; tables: string[]; changes: LogEntry['changes']; kind: string | null }>({
     name: 'svc_store_read_log',
-    text: 'SELECT index, tables, changes FROM svc_log WHERE index > $1 ORDER BY index LIMIT $2',
+    text: 'SELECT index, tables, changes, kind FROM svc_log WHERE index > $1 ORDER BY index LIMIT $2',
     values: [after, limit],
   });
-  return rows.map((r) => ({ index: Number(r.index), tables: r.tables, changes: r.changes }));
+  return rows.map((r) => (r.kind === null ? { index: Number(r.index), tables: r.tables, changes: r.changes } : { index: Number(r.index), tables: r.tables, changes: r.changes, kind: r.kind }));
 }
 
 /**

@@ -5,7 +5,7 @@ import type pg from 'pg';
  * in svc_store_schema, apart from the application's migrations (migrations.ts), which run through the
  * store like any write.
  *
- * - svc_log: what each write changed, by index. A commit writes only this (and svc_meta): it is the
+ * - svc_log: what each write changed, by index, and what it was (its kind, WriteTx.describe). A commit writes only this (and svc_meta): it is the
  *   record of every write, and other processes follow it.
  * - svc_kv: every table's entries as of svc_kv_state.kv_index: the log up to there, compacted (each key's
  *   last value), so that a process starting reads the tables and only the log after kv_index. Keys are
@@ -42,6 +42,8 @@ const LAYOUTS: string[][] = [
        kv_index bigint NOT NULL)`,
     `INSERT INTO svc_kv_state SELECT 1, index FROM svc_meta`,
   ],
+  // Layout 3: a log entry says what the write was, so that every process's event stream can name it.
+  [`ALTER TABLE svc_log ADD COLUMN kind text`],
 ];
 
 /** Makes or upgrades the tables, after checking that the database keeps what it acknowledges. */

@@ -1,4 +1,4 @@
-import type { RangeOptions, Store, WriteTx } from './store.js';
+import type { AppliedWrite, RangeOptions, Store, WriteTx } from './store.js';
 import { IndexWaiters } from './index-waiters.js';
 import { Replica } from './replica.js';
 import { storedTable } from './store-keys.js';
@@ -79,6 +79,10 @@ export abstract class ReplicaStore implements Store {
 
   waitForCommit(after: number, timeoutMs: number, table?: string): Promise<number> {
     return this.waitFor(after, timeoutMs, table);
+  }
+
+  follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void): () => void {
+    return this.replica.followers.add(tables, listener);
   }
 
   close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { MemoryTables } from './memory-tables.js';
 import type { LogEntry } from './pending-writes.js';
+import { Followers } from './followers.js';
 
 /** The replica as of one index: what a new process loads, and what a process too far behind the log reloads. */
 export interface Snapshot {
@@ -15,6 +16,8 @@ export interface Snapshot {
  */
 export class Replica {
   private state: Snapshot = { tables: new MemoryTables(), index: 0, tableIndexes: new Map() };
+  /** who hears each entry the replica takes (Store.follow): this process's commits and every other's */
+  readonly followers = new Followers();
 
   /** `advanced` hears of every index the replica reaches, with the tables whose index moved. */
   constructor(private readonly advanced: (index: number, tables: ReadonlySet<string>) => void) {}
@@ -44,6 +47,7 @@ export class Replica {
     for (const table of entry.tables) state.tableIndexes.set(table, entry.index);
     state.index = entry.index;
     this.advanced(entry.index, new Set(entry.tables));
+    this.followers.emit(entry.index, entry.kind, entry.changes);
   }
 
   /** Takes `snapshot` in place of everything, when it is newer. */

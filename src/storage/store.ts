@@ -64,7 +64,29 @@ export interface Store {
    */
   waitForCommit(after: number, timeoutMs: number, table?: string): Promise<number>;
 
+  /**
+   * Hears every write the store applies, once it is durable, in index order: this process's own commits
+   * and, on a store several processes share, every other process's as this one follows them. A write is
+   * heard only when it changed one of `tables`, and with its changes to those tables only. A store that
+   * loads a whole newer snapshot (a process too far behind the log) skips the writes in between. The
+   * listener runs synchronously where the write is applied, so it must be quick and must not throw.
+   * Answers the function that stops it.
+   */
+  follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void): () => void;
+
   close(): Promise<void>;
+}
+
+/** One change of a write: a put (the value as JSON text) or a delete (null). */
+export type AppliedChange = readonly [table: string, key: string, text: string | null];
+
+/** A write as `follow` hears it. */
+export interface AppliedWrite {
+  index: number;
+  /** what the write was, as its function described it (WriteTx.describe) */
+  kind?: string;
+  /** its changes to the followed tables, in the order made; a key written twice in it may appear twice, the last counting */
+  changes: readonly AppliedChange[];
 }
 
 export interface WriteTx {
@@ -82,4 +104,9 @@ export interface WriteTx {
    * record of what the whole transaction did, written once instead of after every change.
    */
   beforeCommit(fn: () => void): void;
+  /**
+   * Names what this write is (Nomad's message types: `JobRegister`, `ApplyPlanResults` ...), for those
+   * that follow the store; the first name given counts.
+   */
+  describe(kind: string): void;
 }

@@ -6,10 +6,17 @@ export abstract class TxLifecycle {
   /** Cleared when fn returns: a tx captured and used later would otherwise write outside any transaction. */
   live = true;
   private readonly ending: Array<() => void> = [];
+  /** what the write is, once its function said (WriteTx.describe) */
+  kind: string | undefined;
 
   beforeCommit(fn: () => void): void {
     this.check();
     this.ending.push(fn);
+  }
+
+  describe(kind: string): void {
+    this.check();
+    this.kind ??= kind;
   }
 
   /** Runs the beforeCommit functions (those they add too), once fn has returned. */

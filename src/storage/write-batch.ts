@@ -31,7 +31,7 @@ export function runWriteFunctions(
         // Its code after the first await would run outside the transaction, between other writes.
         throw new Error('store.write: fn must be synchronous (it returned a promise)');
       }
-      entries.push(pending.keep(++index));
+      entries.push(pending.keep(++index, tx.kind));
       outcomes.push({ ok: true, result, index });
     } catch (error) {
       pending.discard();

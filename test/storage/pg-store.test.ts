@@ -317,7 +317,7 @@ describe('postgres store: restart', () => {
       () => new Error('opened'),
       (e: unknown) => e as Error,
     );
-    expect(err.message).toContain('its tables were made by a newer svc (store layout 99); this build knows up to 2');
+    expect(err.message).toContain('its tables were made by a newer svc (store layout 99); this build knows up to 3');
     expect(err.message).toMatch(/^cannot open PostgreSQL store postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/store_\d+: /);
     expect(err.message).not.toContain('hunter2');
   });
