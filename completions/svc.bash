@@ -50,7 +50,7 @@ _svc_words() {
 # The flags of the command in $1 as offered; a trailing = marks a flag that takes a value.
 _svc_flags() {
   case "$1" in
-    'agent') REPLY='-servers= -data-dir= -token= -config= -log-level= -ca-cert= -client-cert= -client-key= -tls-server-name= -dc= -node= -node-class= -meta=' ;;
+    'agent') REPLY='-servers= -data-dir= -token= -config= -log-level= -log-json -ca-cert= -client-cert= -client-key= -tls-server-name= -dc= -node= -node-class= -meta=' ;;
     'agent-info') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t=' ;;
     'alloc checks') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose' ;;
     'alloc exec') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -non-interactive -task= -job -group= -i -t -e= -verbose' ;;
@@ -174,7 +174,7 @@ _svc_flags() {
     'secrets list') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -detailed' ;;
     'secrets move') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color' ;;
     'secrets tune') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -description= -default-lease-ttl= -max-lease-ttl= -options= -version=' ;;
-    'server') REPLY='-dev -config= -data-dir= -storage-url= -advertise= -bind= -port= -log-level= -dev-root-token-id= -dev-cloud -dev-cloud-port= -cloud-allow-sha1 -seal-key-file= -audit-file= -tls-cert= -tls-key= -tls-client-ca= -tls-require-client-cert -tls-node-client-cert -client -dc= -node= -node-class= -meta=' ;;
+    'server') REPLY='-dev -config= -data-dir= -storage-url= -advertise= -bind= -port= -log-level= -log-json -dev-root-token-id= -dev-cloud -dev-cloud-port= -cloud-allow-sha1 -seal-key-file= -audit-file= -tls-cert= -tls-key= -tls-client-ca= -tls-require-client-cert -tls-node-client-cert -client -dc= -node= -node-class= -meta=' ;;
     'server members') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose' ;;
     'service info') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t= -verbose' ;;
     'service list') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -json -t=' ;;

@@ -17,6 +17,8 @@ export interface AgentOptions {
   token?: string;
   tls: ClientTls;
   logLevel: LogLevel;
+  /** JSON log lines (hclog's) instead of text */
+  logJson?: boolean;
   node: { datacenter: string; name?: string; nodeClass: string; meta: Record<string, string>; cgroups?: FingerprintOptions['cgroups'] };
 }
 
@@ -35,7 +37,7 @@ function refusalText(err: NodeRegistrationRefused, opts: AgentOptions): string {
 export async function startAgent(opts: AgentOptions, io: Io): Promise<number> {
   const signal = stopSignal();
 
-  const log = createLogger(opts.logLevel);
+  const log = createLogger(opts.logLevel, { json: opts.logJson });
   let fingerprint;
   try {
     await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });

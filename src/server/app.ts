@@ -35,6 +35,7 @@ import { tokenRefusal } from '../scheduler/http/caller.js';
 import { createHttpServer } from '../framework/http/listener.js';
 import { createRouter, sideError } from '../framework/http/router.js';
 import { loadServerTls, type TlsSettings } from './tls.js';
+import { logRequest } from './request-log.js';
 import type { RawRequest, RawResponse } from '../framework/http/types.js';
 import type { ServerConfig, Services } from './services.js';
 import { VERSION } from '../version.js';
@@ -58,6 +59,8 @@ export interface ServerOptions {
   bind?: string;
   port?: number;
   logLevel?: LogLevel;
+  /** JSON log lines (hclog's: Nomad's log_json, Vault's log_format = "json") instead of text */
+  logJson?: boolean;
   /** -dev only: use this root token instead of a random one */
   devRootTokenId?: string;
   maxRequestBytes?: number;
@@ -154,7 +157,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
   };
   // Before anything is created: a bad certificate file stops the start with the file named.
   const tls = opts.tls ? await loadServerTls(opts.tls, opts.client !== false) : undefined;
-  const log = createLogger(opts.logLevel ?? 'info', opts.logWrite);
+  const log = createLogger(opts.logLevel ?? 'info', { write: opts.logWrite, json: opts.logJson });
   const tempDir = opts.dev && !opts.dataDir ? await mkdtemp(path.join(tmpdir(), 'svc-dev-')) : undefined;
   const dataDir = opts.dataDir ?? tempDir!;
 
@@ -249,12 +252,15 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       healthOpen = true;
       openHealth();
     };
+    const httpLog = log.named('http');
     async function handle(raw: RawRequest): Promise<RawResponse> {
       if (!healthOpen && raw.path === '/v1/sys/health') await healthOpened;
+      const started = process.hrtime.bigint();
       const requestId = uuid();
       inFlight++;
       try {
         const answer = await auditDevices.record(raw, requestId, () => route(raw, requestId));
+        if (httpLog.enabled('debug')) logRequest(httpLog, raw, answer.status, started, requestId);
         return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
       } finally {
         if (--inFlight === 0) drained?.();

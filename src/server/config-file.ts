@@ -1,6 +1,6 @@
 /**
  * The server's configuration file, HCL or YAML (or JSON), with the same settings as the flags:
- *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"
+ *   data_dir = "/var/lib/svc"   bind_addr = "0.0.0.0"   port = 4646   log_level = "info"   log_json = false
  *   datacenter = "dc1"   name = "node-1"   client { enabled = true, node_class = "gpu", meta { rack = "r1" } }
  *   client { servers = ["https://10.0.0.1:4646", "https://10.0.0.2:4646"] }   (read by `svc agent` only)
  *   client { cgroup_parent = "svc"  pids_limit = 4096  memory_oversubscription = false }
@@ -21,6 +21,8 @@ export interface FileConfig {
   bind?: string;
   port?: number;
   logLevel?: LogLevel;
+  /** log_json = true (Nomad's) or log_format = "json" (Vault's) */
+  logJson?: boolean;
   datacenter?: string;
   name?: string;
   client?: {
@@ -38,7 +40,7 @@ export interface FileConfig {
   server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; failoverHeartbeatTtlMs?: number; advertise?: string };
 }
 
-const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server']);
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'log_json', 'log_format', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server']);
 const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta', 'servers', 'cgroup_parent', 'pids_limit', 'memory_oversubscription']);
 const CLOUD_KNOWN = new Set(['allow_sha1']);
 const TLS_KNOWN = new Set(['cert_file', 'key_file', 'client_ca_file', 'require_client_cert', 'node_client_cert']);
@@ -173,6 +175,7 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     if (!LOG_LEVELS.includes(level.toLowerCase() as LogLevel)) throw new UsageError(`config file ${file}: "log_level" must be one of ${LOG_LEVELS.join(', ')}`);
     out.logLevel = level.toLowerCase() as LogLevel;
   }
+  out.logJson = logJson(typed<boolean>(doc.log_json, 'log_json', 'boolean'), str('log_format'), file);
   const ports = single(doc.ports) as Record<string, unknown> | undefined;
   const port = doc.port ?? ports?.http;
   if (port !== undefined) {
@@ -180,6 +183,14 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     out.port = port as number;
   }
   return out;
+}
+
+/** Nomad's `log_json` and Vault's `log_format`; when both are given they must agree. */
+function logJson(flag: boolean | undefined, format: string | undefined, file: string): boolean | undefined {
+  if (format !== undefined && format !== 'json' && format !== 'standard') throw new UsageError(`config file ${file}: "log_format" must be "standard" or "json"`);
+  const fromFormat = format === undefined ? undefined : format === 'json';
+  if (flag !== undefined && fromFormat !== undefined && flag !== fromFormat) throw new UsageError(`config file ${file}: "log_json" and "log_format" disagree: keep one of them`);
+  return flag ?? fromFormat;
 }
 
 /** The client's cgroup settings; the parent is one directory name, since it sits beneath the node's own cgroup. */

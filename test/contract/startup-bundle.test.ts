@@ -59,9 +59,10 @@ const LAZY = [
  * dist/cli-alloc.cjs; 177.5 KB before the NOMAD_/VAULT_ variables, -ca-path, the -address check and the
  * `server members`, `print cloud-endpoint` and `status PREFIX` declarations (4 KB, with `__complete`'s
  * resolvers moved to dist/cli-complete.cjs), and 183 KB with them and the fields Vault's `sys/auth` takes
- * and flag aliases for Vault's names (the token role fields stay out: secrets/token/role-fields.ts).
+ * and flag aliases for Vault's names (the token role fields stay out: secrets/token/role-fields.ts);
+ * 175.7 KB once the bodies of `svc server` and `svc agent` moved to their commands' bundles.
  */
-const MAIN_BUDGET = 184_000;
+const MAIN_BUDGET = 180_000;
 
 describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.cjs)', () => {
   const main = readFileSync(dist('main.cjs'), 'utf8');
@@ -107,7 +108,8 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
     expect(main).toContain('require("./cli-alloc.cjs")');
     expect(main).toContain('require("./completions.cjs")');
     expect(main).toContain('require("./cli-login-cloud.cjs")');
-    expect(main).toContain('require("./dev-cloud.cjs")');
+    // `svc server`'s body, which loads the simulator only with -dev-cloud.
+    expect(readFileSync(dist('cli-run.cjs'), 'utf8')).toContain('require("./dev-cloud.cjs")');
   });
 
   // cli-alloc.cjs holds declarations only, which throw nothing.

@@ -144,3 +144,18 @@ describe('config file: JSON and YAML syntax', () => {
     );
   });
 });
+
+describe('config file: log_json and log_format', () => {
+  it("reads Nomad's log_json and Vault's log_format", async () => {
+    expect((await load('lj.hcl', 'log_json = true\n')).logJson).toBe(true);
+    expect((await load('lf.hcl', 'log_format = "json"\n')).logJson).toBe(true);
+    expect((await load('ls.yaml', 'log_format: standard\n')).logJson).toBe(false);
+    expect((await load('none.hcl', 'port = 1\n')).logJson).toBeUndefined();
+  });
+
+  it('refuses a wrong type, an unknown format, and the two disagreeing', async () => {
+    await expect(load('lj-bad.hcl', 'log_json = "yes"\n')).rejects.toThrow('"log_json" must be true or false');
+    await expect(load('lf-bad.hcl', 'log_format = "xml"\n')).rejects.toThrow('"log_format" must be "standard" or "json"');
+    await expect(load('both.hcl', 'log_json = true\nlog_format = "standard"\n')).rejects.toThrow('"log_json" and "log_format" disagree');
+  });
+});

@@ -7,17 +7,12 @@
  * rule, so it takes a management token.
  */
 import { UserError } from '../../shared/errors.js';
-import { LOG_LEVELS, formatLogLine, type LogEntry, type LogLevel } from '../../shared/log.js';
+import { LOG_LEVELS, formatLogLine, jsonLogLine, type LogLevel } from '../../shared/log.js';
 import { encodeFrame, HEARTBEAT_MS } from '../wire/stream-frames.js';
 import { defineRoute } from './route.js';
 
 /** Lines kept for a client that reads slower than the server logs; past it the oldest are dropped and counted. */
 const BUFFER_LINES = 512;
-
-/** hclog's JSON line: `@level`, `@message`, `@module` (when named) and `@timestamp`. */
-function jsonLine(e: LogEntry): string {
-  return `${JSON.stringify({ '@level': e.level, '@message': e.message, ...(e.component ? { '@module': e.component } : {}), '@timestamp': e.time.toISOString() })}\n`;
-}
 
 function parseLevel(text: string): LogLevel {
   const level = (text === '' ? 'info' : text.toLowerCase()) as LogLevel;
@@ -37,7 +32,7 @@ export const agentMonitorRoute = defineRoute({
   },
   handler: async (req) => {
     const level = parseLevel(req.query.get<string>('log_level') ?? '');
-    const render = req.query.get<boolean>('log_json') ? jsonLine : formatLogLine;
+    const render = req.query.get<boolean>('log_json') ? jsonLogLine : formatLogLine;
     const plain = req.query.get<boolean>('plain');
     const log = req.services.log;
     return {

@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { defineCommand, type FlagSpec } from '../../define.js';
 import { HTTP_FLAGS } from '../../flags/common.js';
-import { NODE_FLAGS, nodeMeta, serverOrigin } from '../../flags/node.js';
-import { UsageError } from '../../../shared/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../../../shared/log.js';
-import { KEYRING_FILES } from '../../../storage/keyring-names.js';
+import { NODE_FLAGS } from '../../flags/node.js';
+import { LOG_FLAGS } from '../../flags/log.js';
 
 /**
  * The API client's TLS flags, as every other command takes them, for the agent's own connections; without
@@ -47,55 +43,9 @@ export default defineCommand({
       description: 'Management token for the first registration of a node the servers do not know yet. Not needed once the node has joined.',
     },
     { name: 'config', type: 'string', description: 'Path to a configuration file (HCL, YAML or JSON), as `svc server` reads.', complete: 'file' },
-    { name: 'log-level', type: 'string', choices: LOG_LEVELS, description: 'Log level. The default is info.' },
+    ...LOG_FLAGS,
     ...TLS_FLAGS,
     ...NODE_FLAGS,
   ],
-  async run({ io, env, flags }) {
-    const file = flags.config ? await (await import('../../../server/config-file.js')).loadConfigFile(flags.config as string) : {};
-    if (file.client?.enabled === false) throw new UsageError(`client.enabled = false in ${flags.config as string}: \`svc agent\` is a node, and runs one`);
-    const given = (flags.servers as string[] | undefined) ?? [];
-    const servers = serverUrls(given.length > 0 ? given : (file.client?.servers ?? []));
-    const dataDir = (flags['data-dir'] as string | undefined) || file.dataDir;
-    if (!dataDir) throw new UsageError("-data-dir is required: the directory that keeps the node's ID, its secret and its allocations (or data_dir in -config)");
-    // A server's data dir (its keyring, sealed or not) holds its own node's identity: a second node there
-    // would take that node's place.
-    if (KEYRING_FILES.some((name) => existsSync(path.join(dataDir, name)))) throw new UsageError(`-data-dir ${dataDir} is a server's data dir: give the agent a directory of its own`);
-    const tls = {
-      caCert: flags['ca-cert'] as string | undefined,
-      clientCert: flags['client-cert'] as string | undefined,
-      clientKey: flags['client-key'] as string | undefined,
-      serverName: flags['tls-server-name'] as string | undefined,
-    };
-    // Checked now, so a missing or unusable file is a usage error rather than every request failing.
-    if (servers.some((s) => s.startsWith('https:'))) (await import('../../../api/http/tls.js')).tlsRequestOptions(tls);
-    const token = flags.token as string | undefined;
-    // raw_exec tasks get the agent's environment: a management token must not go with it.
-    delete env.SVC_TOKEN;
-    const { startAgent } = await import('../../agent-start.js');
-    return startAgent(
-      {
-        servers,
-        dataDir,
-        token,
-        tls,
-        logLevel: ((flags['log-level'] as LogLevel | undefined) ?? file.logLevel ?? 'info') as LogLevel,
-        node: {
-          datacenter: (flags.dc as string | undefined) ?? file.datacenter ?? 'dc1',
-          name: (flags.node as string | undefined) ?? file.name,
-          nodeClass: (flags['node-class'] as string | undefined) ?? file.client?.nodeClass ?? '',
-          meta: nodeMeta(flags.meta as string[] | undefined, file.client?.meta),
-          cgroups: file.client?.cgroups,
-        },
-      },
-      io,
-    );
-  },
+  run: async (ctx) => (await import('./agent.run.js')).agent(ctx),
 });
-
-/** -servers, each value possibly a comma-separated list, checked: the node sends its secret to them. */
-function serverUrls(values: string[]): string[] {
-  const addresses = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
-  if (addresses.length === 0) throw new UsageError('-servers is required: the address of at least one server, as http(s)://host:port (or SVC_SERVERS, or client { servers } in -config)');
-  return addresses.map((value) => serverOrigin(value, '-servers address'));
-}
