@@ -90,6 +90,7 @@ class Runner implements AllocRunner {
         onChange: (urgent) => this.changed(urgent),
         saved: saved?.tasks[task.Name],
         tokens: opts.tokens,
+        identities: opts.identities,
         secrets: opts.secrets,
       });
       this.tasks.set(task.Name, tr);

@@ -20,6 +20,7 @@ import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-sta
 import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
 import { allocDirs } from './task-dir.js';
 import type { TaskTokenSource } from './task-token.js';
+import type { IdentitySource } from './task-identity.js';
 import { oneLine, ServerPool } from './server-pool.js';
 import type { SecretSource } from './template/secrets.js';
 import type { AllocFs } from '../scheduler/wire/alloc-fs.js';
@@ -367,6 +368,19 @@ export class NodeAgent implements LocalNodeControl {
     };
   }
 
+  /** Tasks' workload identities: signed by the server for this node's allocations as their tasks start. */
+  private get identities(): IdentitySource {
+    return {
+      sign: async (allocId, task) => {
+        const route = `/v1/node/${this.opts.node.ID}/sign-identities`;
+        const { body } = await this.api.scheduler<{ Tasks: Record<string, string>; Expirations: Record<string, number> }>('POST', route, this.opts.secret, {
+          body: { AllocID: allocId, Tasks: [task] },
+        });
+        return { jwt: body.Tasks[task], expiresAt: body.Expirations[task] ?? 0 };
+      },
+    };
+  }
+
   /** A new or changed allocation: start it, restore it after a restart, or pass the change on. */
   private apply(alloc: ClientAlloc): void {
     const existing = this.runners.get(alloc.ID);
@@ -381,6 +395,7 @@ export class NodeAgent implements LocalNodeControl {
       log: this.opts.log.named(`alloc.${alloc.ID.slice(0, 8)}`),
       onUpdate: (u: AllocClientUpdate) => this.report(u),
       tokens: this.tokens,
+      identities: this.identities,
       secrets: this.secrets,
     };
     const hasState = existsSync(path.join(this.opts.allocsDir, alloc.ID));

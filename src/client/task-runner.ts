@@ -21,6 +21,7 @@ import { RESTART_REASONS, RestartTracker, type RestartTrackerState } from './res
 import { type AllocDirs, type TaskDirs, buildTaskDir, taskDirs, writeDispatchPayload } from './task-dir.js';
 import { buildTaskEnv, interpolateConfig } from './task-env.js';
 import { TaskToken, type TaskTokenSource } from './task-token.js';
+import { identityWanted, TaskIdentity, type IdentitySource } from './task-identity.js';
 import * as ev from './task-events.js';
 import type { ClientAlloc, LiveTask } from './types.js';
 import type { ExecRequest, ExecSession, PreparedExec } from '../scheduler/wire/exec.js';
@@ -32,6 +33,8 @@ const TASK_LOST_MESSAGE = 'task was lost while the server was down';
 const USER_RESTART_REASON = 'User requested restart';
 /** Nomad's words for a task told of its new token. */
 const TOKEN_CHANGED = 'Vault: new Vault token acquired';
+/** Nomad's words for a task told of its renewed workload identity. */
+const IDENTITY_CHANGED = 'Identity: new workload identity token acquired';
 
 /** What survives a server restart, written with the allocation's state. */
 export interface SavedTask {
@@ -65,6 +68,8 @@ export interface TaskRunnerOptions {
   saved?: SavedTask;
   /** where tasks with a vault block get their token; without it they start without one */
   tokens?: TaskTokenSource;
+  /** where tasks whose identity block asks for it (env or file) get their signed identity */
+  identities?: IdentitySource;
   /** what templates' `secret` reads */
   secrets?: SecretSource;
 }
@@ -119,6 +124,8 @@ export class TaskRunner {
   private readonly sessions = new Set<ExecSession>();
   /** the task's own token, when it has a vault block */
   private readonly token?: TaskToken;
+  /** the task's workload identity, when its identity block asks for it in the environment or a file */
+  private readonly identity?: TaskIdentity;
 
   constructor(private readonly opts: TaskRunnerOptions) {
     this.task = opts.task;
@@ -140,6 +147,11 @@ export class TaskRunner {
       const { Vault: vault, Name: task } = opts.task;
       const onReplaced = () => void this.tokenReplaced();
       this.token = new TaskToken({ allocId: opts.alloc.ID, task, vault, secretsDir: this.dirs.secrets, source: opts.tokens, log: opts.log, onReplaced });
+    }
+    if (identityWanted(opts.task.Identity) && opts.identities) {
+      const { root: taskDir, secrets: secretsDir } = this.dirs;
+      const onRenewed = () => void this.identityRenewed();
+      this.identity = new TaskIdentity({ allocId: opts.alloc.ID, task: opts.task.Name, identity: opts.task.Identity, taskDir, secretsDir, source: opts.identities, log: opts.log, onRenewed });
     }
     if (!s) this.emit(ev.received());
   }
@@ -296,6 +308,7 @@ export class TaskRunner {
     this.templateWatcher?.stop();
     this.schedule.stop();
     this.token?.stop();
+    this.identity?.stop();
     this.handle?.release();
     this.prestartAbort?.abort();
     this.wake?.();
@@ -393,6 +406,7 @@ export class TaskRunner {
     if (state === 'dead') {
       this.schedule.stop();
       this.token?.stop();
+      this.identity?.stop();
       this.templateWatcher?.stop();
       for (const w of this.deadWaiters.splice(0)) w();
     }
@@ -499,7 +513,7 @@ export class TaskRunner {
       chroot && !hostPaths
         ? { allocDir: '/alloc', taskDir: '/local', secretsDir: '/secrets' }
         : { allocDir: this.dirs.shared, taskDir: this.dirs.local, secretsDir: this.dirs.secrets };
-    return { ...buildTaskEnv({ alloc: this.alloc, task, node: this.opts.node, paths, hostEnv: chroot ? undefined : process.env }), ...this.token?.env() };
+    return { ...buildTaskEnv({ alloc: this.alloc, task, node: this.opts.node, paths, hostEnv: chroot ? undefined : process.env }), ...this.token?.env(), ...this.identity?.env() };
   }
 
   private request(launch: string, task: Task): TaskStartRequest {
@@ -614,17 +628,37 @@ export class TaskRunner {
   }
 
   /**
-   * The task's token, before anything that may use it (artifacts, templates, the task): a server that
-   * does not give it is a failure the restart policy tries again.
+   * The task's token and identity, before anything that may use them (artifacts, templates, the task): a
+   * server that does not give them is a failure the restart policy tries again.
    */
   private async prepareToken(): Promise<Outcome | undefined> {
     try {
       await this.token?.prepare();
-      return undefined;
     } catch (err) {
-      const message = `failed to derive the task's token: ${(err as Error).message}`;
-      this.emit(ev.hookFailed(message));
-      return { kind: 'start-failed', err: new Error(message) };
+      return this.prepareFailed(`failed to derive the task's token: ${(err as Error).message}`);
+    }
+    try {
+      await this.identity?.prepare();
+    } catch (err) {
+      return this.prepareFailed(`failed to sign the task's workload identity: ${(err as Error).message}`);
+    }
+    return undefined;
+  }
+
+  private prepareFailed(message: string): Outcome {
+    this.emit(ev.hookFailed(message));
+    return { kind: 'start-failed', err: new Error(message) };
+  }
+
+  /** The identity was signed again before it expired: its change_mode tells the task, as Nomad's. */
+  private async identityRenewed(): Promise<void> {
+    const identity = this.task.Identity;
+    if (!identity || this.st.State !== 'running' || this.killRequested) return;
+    try {
+      if (identity.ChangeMode === 'restart') await this.restart({ reason: IDENTITY_CHANGED });
+      else if (identity.ChangeMode === 'signal') await this.signal(identity.ChangeSignal, IDENTITY_CHANGED);
+    } catch (err) {
+      this.opts.log.warn(`task ${this.name}: applying change_mode ${identity.ChangeMode} for its new identity failed: ${(err as Error).message}`);
     }
   }
 

@@ -11,6 +11,7 @@ import type { PauseRequest, ScheduleState } from '../scheduler/wire/schedule-sta
 import type { AllocCheckResults } from '../scheduler/wire/check-result.js';
 import type { TaskCgroup } from './cgroups/cgroup.js';
 import type { TaskTokenSource } from './task-token.js';
+import type { IdentitySource } from './task-identity.js';
 import type { SecretSource } from './template/secrets.js';
 
 /** An allocation as the node receives it: with the job version it runs. */
@@ -36,6 +37,8 @@ export interface AllocRunnerOptions {
   onUpdate(update: AllocClientUpdate): void;
   /** where tasks with a vault block get their token */
   tokens?: TaskTokenSource;
+  /** where tasks get their signed workload identity */
+  identities?: IdentitySource;
   /** what templates' `secret` reads */
   secrets?: SecretSource;
 }

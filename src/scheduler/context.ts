@@ -4,6 +4,7 @@
  * side's context at once. Of the secrets side it reads only what checks a caller's token.
  */
 import type { Store } from '../storage/store.js';
+import type { Seal } from '../storage/seal.js';
 import type { Logger } from '../shared/log.js';
 import type { Leadership } from '../cluster/leadership.js';
 import type { LeaderForwarder } from '../cluster/forward-to-leader.js';
@@ -29,6 +30,8 @@ export interface SchedulerContext extends TokenAuthority {
   config: SchedulerConfig;
   log: Logger;
   store: Store;
+  /** the keyring: the workload identities' signing key is kept sealed with it */
+  seal: Seal;
   scheduler: SchedulerRuntime;
   /** which server of the cluster leads (a server alone on its state always does) */
   leadership: Leadership;

@@ -17,6 +17,9 @@ import { allocTerminal } from '../structs/allocation.js';
 import { bodyObject } from './alloc-endpoint.js';
 import { defineRoute } from './route.js';
 import type { Store } from '../../storage/store.js';
+import type { Allocation } from '../structs/allocation.js';
+import type { Job } from '../structs/job.js';
+import type { TaskGroup } from '../structs/task-group.js';
 
 /** Vault's period for the token role Nomad's docs set up (`nomad-cluster`): 72h. */
 const TASK_TOKEN_TTL_SECONDS = 72 * 3600;
@@ -39,12 +42,29 @@ export async function revokeFinishedTaskTokens(services: { store: Store; tokens:
   if (finished.length > 0) services.log.debug(`revoked the task tokens of ${finished.length} finished allocation(s)`);
 }
 
-function taskNames(body: Record<string, unknown>): string[] {
+/** The body's AllocID and Tasks, as the node routes that act for an allocation's tasks take them. */
+export function allocTasksRequest(body: Record<string, unknown>, what: string): { allocId: string; names: string[] } {
+  if (typeof body.AllocID !== 'string' || body.AllocID === '') throw new UserError('field "AllocID" must be the ID of an allocation');
   const tasks = body.Tasks;
   if (!Array.isArray(tasks) || tasks.length === 0 || !tasks.every((t) => typeof t === 'string' && t !== '')) {
-    throw new UserError('field "Tasks" must list the names of the tasks that need a token');
+    throw new UserError(`field "Tasks" must list the names of the tasks that need ${what}`);
   }
-  return [...new Set(tasks as string[])];
+  return { allocId: body.AllocID, names: [...new Set(tasks as string[])] };
+}
+
+/**
+ * The allocation a node asks for, with its job and group: a node speaks only for the allocations placed
+ * on it, as long as they are meant to run.
+ */
+export function placedAllocation(store: Store, allocId: string, nodeId: string, what: string): { alloc: Allocation; job: Job; group: TaskGroup } {
+  const alloc = getAlloc(store, allocId);
+  if (!alloc) throw new NotFound(`allocation ${allocId} not found`);
+  if (alloc.NodeID !== nodeId) throw new PermissionDenied(`allocation ${alloc.ID} is not placed on node ${nodeId}`);
+  if (allocTerminal(alloc)) throw new PermissionDenied(`allocation ${alloc.ID} is terminal: its tasks get no ${what}`);
+  const job = allocJob(store, alloc);
+  const group = job?.TaskGroups.find((g) => g.Name === alloc.TaskGroup);
+  if (!job || !group) throw new NotFound(`the job of allocation ${alloc.ID} is not known`);
+  return { alloc, job, group };
 }
 
 export const nodeTokenRoutes = [
@@ -54,18 +74,9 @@ export const nodeTokenRoutes = [
     acl: { nodeSecret: true },
     synopsis: "Create the tokens of an allocation's tasks that have a vault block, for the node that runs it.",
     handler: async (req) => {
-      const body = bodyObject(req, 'object with AllocID and Tasks', true);
-      if (typeof body.AllocID !== 'string' || body.AllocID === '') throw new UserError('field "AllocID" must be the ID of an allocation');
-      const names = taskNames(body);
+      const { allocId, names } = allocTasksRequest(bodyObject(req, 'object with AllocID and Tasks', true), 'a token');
       const { store, tokens, mounts } = req.services;
-      const alloc = getAlloc(store, body.AllocID);
-      if (!alloc) throw new NotFound(`allocation ${body.AllocID} not found`);
-      // A node speaks only for the allocations placed on it, as long as they are meant to run.
-      if (alloc.NodeID !== req.params.node_id) throw new PermissionDenied(`allocation ${alloc.ID} is not placed on node ${req.params.node_id}`);
-      if (allocTerminal(alloc)) throw new PermissionDenied(`allocation ${alloc.ID} is terminal: its tasks get no token`);
-      const job = allocJob(store, alloc);
-      const group = job?.TaskGroups.find((g) => g.Name === alloc.TaskGroup);
-      if (!job || !group) throw new NotFound(`the job of allocation ${alloc.ID} is not known`);
+      const { alloc, job, group } = placedAllocation(store, allocId, req.params.node_id, 'token');
       const tokenMount = mounts.get('auth/token/');
       const created: Record<string, { secret: string; accessor: string; ttl: number }> = {};
       for (const name of names) {

@@ -19,6 +19,7 @@ import { allocPauseRoutes } from './alloc-pause-endpoint.js';
 import { nodeRoutes } from './node-endpoint.js';
 import { nodeApiRoutes } from './node-api-endpoint.js';
 import { nodeTokenRoutes } from './node-token-endpoint.js';
+import { identityRoutes } from './identity-endpoint.js';
 import { nodeDrainRoutes } from './node-drain-endpoint.js';
 import { agentRoutes } from './agent-endpoint.js';
 import { deploymentRoutes } from './deployment-endpoint.js';
@@ -56,6 +57,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...nodeRoutes,
   ...nodeApiRoutes,
   ...nodeTokenRoutes,
+  ...identityRoutes,
   ...nodeDrainRoutes,
   ...agentRoutes,
   ...deploymentRoutes,
