@@ -11,6 +11,7 @@ import type { LeaderForwarder } from '../cluster/forward-to-leader.js';
 import type { NodeForwarder } from '../cluster/node-forwarder.js';
 import type { TokenAuthority } from '../secrets/context.js';
 import type { SchedulerRuntime } from './runtime.js';
+import type { EventBroker } from './events/broker.js';
 
 /** The server's settings the scheduler side reads (GET /v1/agent/self answers most of them). */
 export interface SchedulerConfig {
@@ -39,6 +40,8 @@ export interface SchedulerContext extends TokenAuthority {
   forwardToLeader: LeaderForwarder;
   /** sends a request that reaches into a task (exec, logs, files, signal) on to the server that reaches its node */
   forwardToNode: NodeForwarder;
+  /** the event stream's broker; undefined when the server runs without one (event_buffer_size = 0) */
+  events?: EventBroker;
   /** true once shutdown began: blocking queries answer at once instead of waiting on */
   stopping: boolean;
   /** aborted when shutdown begins: long-lived streams (log follows, exec sessions) end on it */

@@ -17,6 +17,7 @@ import { blockEval, putEval, unblockAll, updateEval } from './state/evals.js';
 import { refreshJobStatus } from './state/job-status.js';
 import { cancelActiveDeployment, putDeployment } from './state/deployments.js';
 import { DEPLOYMENT_DESCRIPTIONS, type Deployment } from './structs/deployment.js';
+import { WriteKind } from './events/kinds.js';
 
 /** Allocations written per transaction: big enough to amortise the flush, small enough to keep the server responsive. */
 const CHUNK = 4000;
@@ -47,6 +48,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   while (place.length - written > CHUNK) {
     const slice = place.slice(written, written + CHUNK);
     const { result } = await store.commit((tx) => {
+      tx.describe(WriteKind.ApplyPlanResults);
       if (plan.Job) putAllocJob(tx, plan.Job);
       placeAllocs(tx, slice, now);
       return deployment ? writeDeployment(tx, deployment, now) : null;
@@ -56,6 +58,7 @@ export async function applyPlan(store: Store, evaluation: Evaluation, result: Sc
   }
   const rest = place.slice(written);
   const { index, durable } = await store.commit((tx) => {
+    tx.describe(WriteKind.ApplyPlanResults);
     if (onIndex) tx.beforeCommit(() => onIndex(tx.index));
     if (plan.Job) putAllocJob(tx, plan.Job);
     if (deployment) writeDeployment(tx, deployment, now);
@@ -122,6 +125,7 @@ function placeAllocs(tx: WriteTx, allocs: readonly Allocation[], now: number): v
 /** An evaluation that could not be processed: it is marked failed with the reason, and the job's status follows. */
 export async function failEval(store: Store, evaluation: Evaluation, reason: string): Promise<void> {
   await store.write((tx) => {
+    tx.describe(WriteKind.EvalUpdate);
     updateEval(tx, evaluation.ID, { Status: 'failed', StatusDescription: reason });
     refreshJobStatus(tx, evaluation.Namespace, evaluation.JobID);
   });

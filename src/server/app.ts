@@ -43,6 +43,7 @@ import { SchedulerRuntime } from '../scheduler/runtime.js';
 import { SoleLeadership } from '../cluster/sole-leadership.js';
 import type { Leadership, ServerIdentity } from '../cluster/leadership.js';
 import { fencedStore } from '../cluster/fenced-store.js';
+import { DEFAULT_BROKER_OPTIONS, EventBroker } from '../scheduler/events/broker.js';
 import { leaderForwarder } from '../cluster/forward-to-leader.js';
 import { nodeForwarder } from '../cluster/node-forwarder.js';
 import { loadServerId } from '../cluster/server-id.js';
@@ -101,6 +102,10 @@ export interface ServerOptions {
   advertise?: string;
   /** keep the state in memory only (tests that need no disk): nothing of it survives the server */
   memoryStorage?: boolean;
+  /** the writes the event stream keeps for resuming clients (Nomad's event_buffer_size; default 100); 0 serves no event stream */
+  eventBufferSize?: number;
+  /** how far an event stream client may fall behind, in bytes of the writes' JSON, before it is cut off (default 32 MiB) */
+  eventBacklogBytes?: number;
 }
 
 export interface SvcServer {
@@ -189,6 +194,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, secretMounts, identity, authBackends, scheduler, leadership, forwardToLeader: leaderForwarder(leadership, peerTls), forwardToNode: nodeForwarder(peerTls), stopping: false, shutdown: shutdown.signal };
     const auditDevices = (audit = await AuditLog.open(services, opts.auditFile));
     services.audit = auditDevices;
+    const events = opts.eventBufferSize === 0 ? undefined : new EventBroker(store, { ...DEFAULT_BROKER_OPTIONS, size: opts.eventBufferSize ?? DEFAULT_BROKER_OPTIONS.size, backlogBytes: opts.eventBacklogBytes ?? DEFAULT_BROKER_OPTIONS.backlogBytes });
+    services.events = events;
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
     mounts.onDisable((m) => identity.removeAliasesOfMount(m.accessor));
     // A disabled cloud mount's configuration, roles and lists go with it.
@@ -398,6 +405,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         for (const method of Object.values(authMethods)) await method.close();
         await tokenTidySettled(store);
         await audit?.close();
+        events?.close();
         await store.close();
         if (tempDir && !keepDataDir) await rm(tempDir, { recursive: true, force: true });
       },

@@ -8,6 +8,7 @@
  *   tls { cert_file = "/etc/svc/tls/server.pem"  key_file = "..."  client_ca_file = "..."  require_client_cert = false  node_client_cert = false }
  *   storage "postgres" { url = "postgres://svc@db.internal/svc" }
  *   server { min_heartbeat_ttl = "10s"  heartbeat_grace = "10s"  failover_heartbeat_ttl = "5m"  advertise = "http://10.0.0.1:4646" }
+ *   server { enable_event_broker = true  event_buffer_size = 100 }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -37,7 +38,7 @@ export interface FileConfig {
   seal?: { keyFile?: string };
   audit?: { file?: string };
   storage?: { postgres?: { url?: string } };
-  server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; failoverHeartbeatTtlMs?: number; advertise?: string };
+  server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; failoverHeartbeatTtlMs?: number; advertise?: string; enableEventBroker?: boolean; eventBufferSize?: number };
 }
 
 const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'log_json', 'log_format', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server']);
@@ -48,7 +49,7 @@ const SEAL_KNOWN = new Set(['key_file']);
 const AUDIT_KNOWN = new Set(['file']);
 const STORAGE_KINDS = new Set(['postgres']);
 const POSTGRES_KNOWN = new Set(['url']);
-const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'failover_heartbeat_ttl', 'advertise']);
+const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'failover_heartbeat_ttl', 'advertise', 'enable_event_broker', 'event_buffer_size']);
 
 /** Cited after "cannot parse config file FILE: ", as policies cite theirs; YAML's errors cite their own. */
 class PlacedSyntaxError extends Error {
@@ -167,7 +168,11 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
       heartbeatGraceMs: ms('heartbeat_grace'),
       failoverHeartbeatTtlMs: ms('failover_heartbeat_ttl'),
       advertise: typed<string>(server.advertise, 'server.advertise', 'string'),
+      enableEventBroker: typed<boolean>(server.enable_event_broker, 'server.enable_event_broker', 'boolean'),
+      eventBufferSize: server.event_buffer_size as number | undefined,
     };
+    const size = server.event_buffer_size;
+    if (size !== undefined && (typeof size !== 'number' || !Number.isInteger(size) || size < 0)) throw new UsageError(`config file ${file}: "server.event_buffer_size" must be a whole number of 0 or more (0 turns the event stream off)`);
   }
   out.bind = str('bind_addr');
   const level = str('log_level');

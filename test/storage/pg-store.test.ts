@@ -271,6 +271,7 @@ describe('postgres store: the log and its compaction into svc_kv', () => {
     }
     expect(await sql(url, 'SELECT index FROM svc_log')).toEqual([]);
     await sql(url, 'DROP TABLE svc_kv_state');
+    await sql(url, 'ALTER TABLE svc_log DROP COLUMN kind');
     await sql(url, 'UPDATE svc_store_schema SET version = 1');
     const b = await openStore(url);
     expect(b.get('items', 'x')).toBe('kept');

@@ -53,6 +53,7 @@ export async function server({ io, env, flags }: CommandContext): Promise<number
       heartbeatTtlMs: file.server?.minHeartbeatTtlMs,
       heartbeatGraceMs: file.server?.heartbeatGraceMs,
       heartbeatFailoverTtlMs: file.server?.failoverHeartbeatTtlMs,
+      eventBufferSize: file.server?.enableEventBroker === false ? 0 : file.server?.eventBufferSize,
       client: clientEnabled && {
         datacenter: (flags.dc as string | undefined) ?? file.datacenter,
         name: (flags.node as string | undefined) ?? file.name,

@@ -15,6 +15,7 @@ import { completeNodeDrain, markForMigration } from '../state/node-drain.js';
 import { NODES_TABLE } from '../state/nodes.js';
 import { planDrains, type DrainPlan } from './plan.js';
 import { drainView } from './view.js';
+import { WriteKind } from '../events/kinds.js';
 
 /** Upper bound of one wait for a write, so stop() is noticed. */
 const POLL_MS = 1000;
@@ -83,6 +84,7 @@ export class NodeDrainer {
     if (plan.migrate.length > 0) await this.pause(this.batchWindowMs);
     if (this.stopped) return plan;
     const { result } = await this.store.write((tx) => {
+      tx.describe(WriteKind.AllocUpdateDesiredTransition);
       const fresh = planDrains(drainView(tx), Date.now());
       const marked = markForMigration(tx, fresh.migrate);
       for (const { node, deadlineReached } of fresh.complete) completeNodeDrain(tx, node, deadlineReached);

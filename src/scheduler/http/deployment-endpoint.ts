@@ -15,6 +15,7 @@ import { bodyObject } from './alloc-endpoint.js';
 import { allocStub, jobTypeCache } from './alloc-view.js';
 import { LIST_QUERY, listByCreateIndex } from './list-by-create-index.js';
 import { defineRoute, type SchedulerRequest } from './route.js';
+import { WriteKind } from '../events/kinds.js';
 
 /** The deployment named by the path, after checking the caller holds `capability` in its namespace. */
 function deploymentForRequest(req: SchedulerRequest, capability: string): Deployment {
@@ -83,6 +84,7 @@ export const deploymentRoutes = [
       const d = deploymentForRequest(req, 'submit-job');
       if (!deploymentActive(d)) throw new UserError(`can't fail terminal deployment (status "${d.Status}")`);
       const { result, index } = await req.services.store.write((tx) => {
+        tx.describe(WriteKind.DeploymentStatusUpdate);
         const current = getDeployment(tx, d.ID)!;
         return failDeployment(tx, current, DEPLOYMENT_DESCRIPTIONS.failedByUser);
       });
@@ -100,6 +102,7 @@ export const deploymentRoutes = [
       if (typeof Pause !== 'boolean') throw new UserError('field "Pause" must be a boolean');
       if (!deploymentActive(d)) throw new UserError(`can't ${Pause ? 'pause' : 'resume'} terminal deployment (status "${d.Status}")`);
       const { result, index } = await req.services.store.write((tx) => {
+        tx.describe(WriteKind.DeploymentStatusUpdate);
         const current = getDeployment(tx, d.ID)!;
         if (Pause) {
           setDeploymentStatus(tx, current, 'paused', DEPLOYMENT_DESCRIPTIONS.paused);
@@ -125,7 +128,10 @@ export const deploymentRoutes = [
       const groups = body.Groups ?? null;
       if (groups !== null && (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string'))) throw new UserError('field "Groups" must be a list of task group names');
       const named = body.All === true ? null : ((groups as string[] | null) ?? []);
-      const { result, index } = await req.services.store.write((tx) => promoteDeployment(tx, getDeployment(tx, d.ID)!, named));
+      const { result, index } = await req.services.store.write((tx) => {
+        tx.describe(WriteKind.DeploymentPromote);
+        return promoteDeployment(tx, getDeployment(tx, d.ID)!, named);
+      });
       return { body: updateResponse(index, result?.ID ?? ''), index };
     },
   }),

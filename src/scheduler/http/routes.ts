@@ -36,6 +36,7 @@ import { agentHealthRoutes } from './agent-health-endpoint.js';
 import { aclTokenSelfRoutes } from './acl-token-self-endpoint.js';
 import { regionsRoutes } from './regions-endpoint.js';
 import { searchRoutes } from './search-endpoint.js';
+import { eventStreamRoutes } from './event-stream-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
   ...namespaceRoutes,
@@ -73,6 +74,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...aclTokenSelfRoutes,
   ...regionsRoutes,
   ...searchRoutes,
+  ...eventStreamRoutes,
 ];
 
 /** The endpoints spoken over a WebSocket (upgrade.ts). */

@@ -19,6 +19,7 @@ import { evaluateJob, unblockAll } from './evals.js';
 import { refreshJobStatus } from './job-status.js';
 import { recordAllocHealth } from './deployments.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
+import { WriteKind } from '../events/kinds.js';
 
 export interface ClientAllocUpdate {
   ID: string;
@@ -56,6 +57,7 @@ export function parseClientUpdates(body: unknown): ClientAllocUpdate[] {
 /** Applies a node's reports. Allocations that are not on that node are ignored: a node speaks only for itself. */
 export async function updateAllocsFromClient(store: Store, nodeId: string, updates: ClientAllocUpdate[]): Promise<number> {
   const { index } = await store.write((tx) => {
+    tx.describe(WriteKind.AllocClientUpdate);
     const touchedJobs = new Map<string, { namespace: string; id: string }>();
     const failedJobs = new Set<string>();
     let freed = false;
@@ -101,6 +103,7 @@ export async function updateAllocsFromClient(store: Store, nodeId: string, updat
  */
 export async function stopAlloc(store: Store, id: string, noShutdownDelay: boolean): Promise<{ evaluation?: Evaluation; index: number }> {
   const { result, index } = await store.write((tx) => {
+    tx.describe(WriteKind.AllocUpdateDesiredTransition);
     const prev = getAlloc(tx, id);
     if (!prev) return undefined;
     const next: Allocation = {
@@ -123,6 +126,7 @@ export async function stopAlloc(store: Store, id: string, noShutdownDelay: boole
  */
 export async function evaluateJobNow(store: Store, job: Job, forceReschedule: boolean): Promise<{ evaluation: Evaluation; index: number }> {
   const { result, index } = await store.write((tx) => {
+    tx.describe(WriteKind.EvalUpdate);
     if (forceReschedule) {
       for (const prev of allocsOfJob(tx, job.Namespace, job.ID)) {
         if (prev.ClientStatus !== 'failed' || prev.DesiredStatus !== 'run' || prev.NextAllocation) continue;

@@ -22,6 +22,7 @@ import { padIndex } from './allocs.js';
 import { autoPromote } from './deployment-promote.js';
 import { putJobRecord } from './job-stubs.js';
 import { scanKeys } from './scan.js';
+import { WriteKind } from '../events/kinds.js';
 
 export const DEPLOYMENTS_TABLE = 'deployments';
 export const DEPLOYMENTS_BY_JOB = 'deployments-by-job';
@@ -223,6 +224,7 @@ export async function enforceProgressDeadlines(store: Store): Promise<number> {
   if (overdue.length === 0) return 0;
   let failed = 0;
   await store.write((tx) => {
+    tx.describe(WriteKind.DeploymentStatusUpdate);
     for (const id of overdue) {
       const current = getDeployment(tx, id);
       // Progress may have moved the deadline since the walk.

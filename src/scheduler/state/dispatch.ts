@@ -9,6 +9,7 @@ import type { Store } from '../../storage/store.js';
 import { JOB_MAX_PRIORITY, JOB_MIN_PRIORITY, type Job } from '../structs/job.js';
 import { childrenOf, deriveChild, insertChildJob } from './children.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
+import { WriteKind } from '../events/kinds.js';
 
 /** Nomad's DispatchPayloadSizeLimit: 16 KiB, decoded. */
 export const DISPATCH_PAYLOAD_LIMIT = 16 * 1024;
@@ -57,6 +58,7 @@ function checkRequest(parent: Job, req: DispatchRequest): void {
 
 export async function dispatchJob(store: Store, namespace: string, parentId: string, req: DispatchRequest): Promise<{ result: DispatchResult; index: number }> {
   return store.write((tx): DispatchResult => {
+    tx.describe(WriteKind.JobRegister);
     const parent = tx.get<Job>(JOBS_TABLE, jobKey(namespace, parentId));
     if (!parent) throw new NotFound('job not found');
     if (parent.ParameterizedJob === null || parent.Dispatched) throw new UserError(`Specified job "${parentId}" is not a parameterized job`);

@@ -16,6 +16,7 @@ import { refreshJobStatus } from './job-status.js';
 import { pruneByPrefix, putJobVersion } from './job-versions.js';
 import { deleteJobRecord } from './job-stubs.js';
 import { JOBS_TABLE, JOB_VERSIONS_TABLE, NAMESPACES_TABLE, SCALING_EVENTS_TABLE, jobKey, versionKey, SEP } from './tables.js';
+import { WriteKind } from '../events/kinds.js';
 
 export { JOBS_TABLE, JOB_VERSIONS_TABLE };
 export { putJobVersion };
@@ -78,6 +79,7 @@ function preserveCounts(job: Job, prev: Job): void {
 
 export async function registerJob(store: Store, input: Job, opts: RegisterOptions = {}): Promise<RegisterResult> {
   const { result, index } = await store.write((tx) => {
+    tx.describe(WriteKind.JobRegister);
     // Inside the transaction, so a namespace deleted concurrently cannot end up holding this job.
     if (input.Namespace !== 'default' && !tx.get(NAMESPACES_TABLE, input.Namespace)) {
       throw new UserError(`job "${input.ID}" is in nonexistent namespace "${input.Namespace}"`);
@@ -168,6 +170,7 @@ export interface StopOptions {
 export async function stopJob(store: Store, namespace: string, id: string, opts: StopOptions = {}): Promise<{ job: Job; index: number; evaluation?: Evaluation }> {
   const { purge = false, evalPriority = 0 } = opts;
   const { result, index } = await store.write((tx) => {
+    tx.describe(WriteKind.JobDeregister);
     const key = jobKey(namespace, id);
     const prev = tx.get<Job>(JOBS_TABLE, key);
     if (!prev) throw new NotFound('job not found');

@@ -14,6 +14,7 @@ import { evaluateJob, unblockAll } from './evals.js';
 import { getNode, NODES_TABLE, withEvent } from './nodes.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
 import { activeSystemJobs } from './system-jobs.js';
+import { WriteKind } from '../events/kinds.js';
 
 /** Nomad's node event messages for drains. */
 export const DRAIN_EVENTS = {
@@ -93,6 +94,7 @@ function nextLastDrain(node: Node, drain: DrainStrategy | null, status: DrainSta
  */
 export async function updateNodeDrain(store: Store, nodeId: string, req: DrainRequest): Promise<DrainUpdate> {
   const { result, index } = await store.write((tx) => {
+    tx.describe(WriteKind.NodeUpdateDrain);
     const node = getNode(tx, nodeId);
     if (!node) throw new NotFound('node not found');
     const nowMs = Date.now();

@@ -5,6 +5,7 @@
 import type { Store } from '../../storage/store.js';
 import { evaluateJobsOnDownNodes } from './node-down-evals.js';
 import { NODES_TABLE, getNode, withStatus } from './nodes.js';
+import { WriteKind } from '../events/kinds.js';
 
 export interface NodesDownOptions {
   description: string;
@@ -20,6 +21,7 @@ export interface NodesDownOptions {
 /** Marks the nodes down; answers the ones it marked (not those already down, gone, or heard from again). */
 export async function markNodesDown(store: Store, nodeIds: readonly string[], opts: NodesDownOptions): Promise<{ index: number; down: string[] }> {
   const { result: down, index } = await store.write((tx) => {
+    tx.describe(WriteKind.NodeUpdateStatus);
     const marked: string[] = [];
     for (const id of nodeIds) {
       const node = getNode(tx, id);

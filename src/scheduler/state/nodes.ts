@@ -13,6 +13,7 @@ import { NODE_EVENTS_KEPT, type Node, type NodeEvent, type NodeStatus } from '..
 import { evaluateJob, unblockAll } from './evals.js';
 import { evaluateJobsOnDownNodes } from './node-down-evals.js';
 import { activeSystemJobs } from './system-jobs.js';
+import { WriteKind } from '../events/kinds.js';
 
 export const NODES_TABLE = 'nodes';
 const NODE_SECRETS = 'node-secrets';
@@ -66,6 +67,7 @@ export function withEvent(node: Node, message: string, index: number, subsystem?
  */
 export async function registerNode(store: Store, input: Node, secret: string): Promise<{ node: Node; index: number }> {
   const { result, index } = await store.write((tx) => {
+    tx.describe(WriteKind.NodeRegister);
     const prev = getNode(tx, input.ID);
     const storedSecret = tx.get<string>(NODE_SECRETS, input.ID);
     if (storedSecret && storedSecret !== hashSecret(secret)) throw new NodeSecretMismatch(input.ID);
@@ -112,6 +114,7 @@ function evaluateForNode(tx: WriteTx, job: Job, nodeId: string, triggeredBy: str
  */
 export async function setNodeStatus(store: Store, id: string, status: NodeStatus, description: string): Promise<number> {
   const { index } = await store.write((tx) => {
+    tx.describe(WriteKind.NodeUpdateStatus);
     const node = getNode(tx, id);
     if (!node || node.Status === status) return;
     tx.put(NODES_TABLE, id, withStatus(node, status, description, tx.index));
@@ -136,6 +139,7 @@ export function withStatus(node: Node, status: NodeStatus, description: string, 
 /** Marks a node eligible or ineligible for new placements; a draining node stays ineligible. */
 export async function setNodeEligibility(store: Store, id: string, eligible: boolean): Promise<number> {
   const { index } = await store.write((tx) => {
+    tx.describe(WriteKind.NodeUpdateEligibility);
     const node = getNode(tx, id);
     if (!node) return;
     if (eligible && node.DrainStrategy) throw new UserError("can not set node's scheduling eligibility to eligible while it is draining");

@@ -11,6 +11,7 @@ import { isPeriodicActive } from '../periodic/cron.js';
 import { deriveChild, hasRunningChildren, insertChildJob } from './children.js';
 import { evaluateJob } from './evals.js';
 import { JOBS_TABLE, jobKey } from './tables.js';
+import { WriteKind } from '../events/kinds.js';
 
 /** Each periodic job's last launch (Nomad's periodic_launch table). */
 export const PERIODIC_LAUNCH_TABLE = 'periodic-launch';
@@ -51,6 +52,7 @@ export interface LaunchResult {
 
 export async function launchPeriodic(store: Store, namespace: string, id: string, at: Date, kind: LaunchKind): Promise<{ result: LaunchResult; index: number }> {
   return store.write((tx): LaunchResult => {
+    tx.describe(WriteKind.JobRegister);
     const parent = tx.get<Job>(JOBS_TABLE, jobKey(namespace, id));
     if (kind === 'force') {
       if (!parent) throw new NotFound('job not found');

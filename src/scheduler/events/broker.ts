@@ -1,0 +1,196 @@
+/**
+ * The event broker: hears every write the store applies to the stream's tables (Store.follow: this
+ * server's writes and, on a shared database, every other server's), keeps the last `size` of them in a
+ * ring for subscribers that resume from an index, and hands each write to every subscriber. A write is
+ * kept as the store applied it; its events are built the first time a subscriber reads it, once however
+ * many read it, and each event's JSON once.
+ *
+ * Writers never wait for subscribers: publishing appends to each subscriber's queue. A subscriber that
+ * does not keep up (its client not reading) is cut off once its queue holds more than `backlogBytes` of
+ * the writes' JSON, which frees what it held. The ring is bounded the same way, by `bufferBytes` as well
+ * as by count, so that a few large writes (plans of a thousand placements) cannot hold a lot of memory.
+ */
+import type { AppliedWrite, Store } from '../../storage/store.js';
+import { EVENT_TABLES, eventsOf, type StreamEvent } from './events.js';
+
+export interface BrokerOptions {
+  /** writes kept for resuming subscribers (Nomad's event_buffer_size) */
+  size: number;
+  /** the most a subscriber may fall behind, in bytes of the writes' JSON, before it is cut off */
+  backlogBytes: number;
+  /** the most the ring keeps, in the same measure */
+  bufferBytes: number;
+}
+
+export const DEFAULT_BROKER_OPTIONS: BrokerOptions = { size: 100, backlogBytes: 32 * 1024 * 1024, bufferBytes: 64 * 1024 * 1024 };
+
+/** What a subscriber asks for: topics with their keys (`*` for all), and the namespaces (undefined: all). */
+export interface EventFilter {
+  topics: ReadonlyMap<string, readonly string[]>;
+  namespaces: ReadonlySet<string> | undefined;
+}
+
+/** One write, as the ring and the queues hold it. */
+class Slot {
+  private built: Array<{ event: StreamEvent; json?: string }> | undefined;
+
+  constructor(
+    readonly write: AppliedWrite,
+    readonly bytes: number,
+  ) {}
+
+  get index(): number {
+    return this.write.index;
+  }
+
+  /** The NDJSON frame of the write's events that pass `filter`, or undefined when none does. */
+  frame(filter: EventFilter): string | undefined {
+    this.built ??= eventsOf(this.write).map((event) => ({ event }));
+    let body = '';
+    for (const item of this.built) {
+      if (!matches(filter, item.event)) continue;
+      item.json ??= JSON.stringify(item.event);
+      body += body === '' ? item.json : `,${item.json}`;
+    }
+    return body === '' ? undefined : `{"Index":${this.write.index},"Events":[${body}]}\n`;
+  }
+}
+
+/** Nomad's subscription filter: namespace first (events of no namespace, nodes', pass), then topic and key. */
+function matches(filter: EventFilter, e: StreamEvent): boolean {
+  if (e.Namespace !== '' && filter.namespaces !== undefined && !filter.namespaces.has(e.Namespace)) return false;
+  const keys = [...(filter.topics.get('*') ?? []), ...(filter.topics.get(e.Topic) ?? [])];
+  return keys.some((k) => k === '*' || k === e.Key || (e.FilterKeys?.includes(k) ?? false));
+}
+
+export type NextFrame = { frame: string } | { idle: true } | { ended: 'closed' | 'behind' };
+
+export class Subscription {
+  private queue: Slot[] = [];
+  private queued = 0;
+  private state: 'open' | 'closed' | 'behind' = 'open';
+  private wake: (() => void) | undefined;
+  private readonly endedWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly filter: EventFilter,
+    private readonly backlogBytes: number,
+    private readonly onClose: (s: Subscription) => void,
+    backlog: readonly Slot[],
+  ) {
+    for (const slot of backlog) this.offer(slot);
+  }
+
+  get open(): boolean {
+    return this.state === 'open';
+  }
+
+  /** How far behind the subscriber is, in bytes of the writes' JSON. */
+  get backlog(): number {
+    return this.queued;
+  }
+
+  offer(slot: Slot): void {
+    if (this.state !== 'open') return;
+    this.queue.push(slot);
+    this.queued += slot.bytes;
+    // One write however large is not falling behind: a plan of many placements is one.
+    if (this.queued > this.backlogBytes && this.queue.length > 1) this.end('behind');
+    else this.wake?.();
+  }
+
+  /** The next frame for the subscriber; `idle` after `idleMs` with nothing for it; `ended` once it is closed or cut off. */
+  async next(idleMs: number): Promise<NextFrame> {
+    for (;;) {
+      if (this.state !== 'open') return { ended: this.state };
+      const slot = this.queue.shift();
+      if (slot !== undefined) {
+        this.queued -= slot.bytes;
+        const frame = slot.frame(this.filter);
+        if (frame !== undefined) return { frame };
+        continue;
+      }
+      const woken = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), idleMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      this.wake = undefined;
+      if (!woken && this.state === 'open' && this.queue.length === 0) return { idle: true };
+    }
+  }
+
+  /** Resolves once the subscription is closed or cut off: a write blocked on a client that does not read waits for this too. */
+  ended(): Promise<void> {
+    if (this.state !== 'open') return Promise.resolve();
+    return new Promise((resolve) => this.endedWaiters.push(resolve));
+  }
+
+  close(): void {
+    this.end('closed');
+  }
+
+  private end(state: 'closed' | 'behind'): void {
+    if (this.state !== 'open') return;
+    this.state = state;
+    this.queue = [];
+    this.queued = 0;
+    this.onClose(this);
+    this.wake?.();
+    for (const resolve of this.endedWaiters.splice(0)) resolve();
+  }
+}
+
+export class EventBroker {
+  private readonly ring: Slot[] = [];
+  private ringBytes = 0;
+  private readonly subscribers = new Set<Subscription>();
+  private readonly unfollow: () => void;
+
+  constructor(
+    store: Store,
+    private readonly opts: BrokerOptions = DEFAULT_BROKER_OPTIONS,
+  ) {
+    this.unfollow = store.follow(EVENT_TABLES, (write) => this.publish(write));
+  }
+
+  /** How many subscribers are served now. */
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  /** The index of the oldest write the ring still holds (0 when it holds none). */
+  get oldest(): number {
+    return this.ring[0]?.index ?? 0;
+  }
+
+  /**
+   * A subscriber from now on, first handed the ring's writes after `index` (all it holds for 0); a resume
+   * from before the ring's oldest starts there, as Nomad's does.
+   */
+  subscribe(filter: EventFilter, index: number): Subscription {
+    const backlog = this.ring.filter((slot) => slot.index > index);
+    const sub = new Subscription(filter, this.opts.backlogBytes, (s) => this.subscribers.delete(s), backlog);
+    // One whose backlog alone was too much is cut off already.
+    if (sub.open) this.subscribers.add(sub);
+    return sub;
+  }
+
+  /** Ends every subscription and stops following the store (the server is shutting down). */
+  close(): void {
+    this.unfollow();
+    for (const sub of [...this.subscribers]) sub.close();
+  }
+
+  private publish(write: AppliedWrite): void {
+    let bytes = 0;
+    for (const change of write.changes) bytes += change[1].length + (change[2]?.length ?? 0);
+    const slot = new Slot(write, bytes);
+    this.ring.push(slot);
+    this.ringBytes += bytes;
+    while (this.ring.length > this.opts.size || (this.ringBytes > this.opts.bufferBytes && this.ring.length > 1)) this.ringBytes -= this.ring.shift()!.bytes;
+    for (const sub of this.subscribers) sub.offer(slot);
+  }
+}
