@@ -28,11 +28,12 @@ import { nodeGroup } from './commands/node/group.js';
 import { deploymentGroup } from './commands/deployment/group.js';
 import { systemGroup, systemCommands } from './commands/system/index.js';
 import { serviceGroup, serviceCommands } from './commands/service/index.js';
+import { eventGroup, eventCommands } from './commands/event/index.js';
 import { agentCommands } from './commands/agent/index.js';
 import { printGroup, printCommands } from './commands/print/index.js';
 import { operatorGroup, operatorCommands } from './commands/operator/index.js';
 
-const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, secretsGroup, kvGroup, identityGroup, operatorGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, printGroup];
+const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, secretsGroup, kvGroup, identityGroup, operatorGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, eventGroup, printGroup];
 
 const commands: CommandSpec[] = [
   serverCommand,
@@ -50,6 +51,7 @@ const commands: CommandSpec[] = [
   ...evalCommands,
   ...systemCommands,
   ...serviceCommands,
+  ...eventCommands,
   ...agentCommands,
   ...printCommands,
   ...docsCommands,

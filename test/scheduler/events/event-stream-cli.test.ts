@@ -1,0 +1,50 @@
+/** `svc event stream` through bin/svc against a listening server: lines by default, frames with -json, exit 0 on Ctrl-C. */
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { spawnBin } from '../../support/spawn-bin.js';
+
+const running = new Set<ChildProcessWithoutNullStreams>();
+const job = (id: string) => ({ ID: id, Type: 'batch', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'mock', Config: {} }] }] });
+
+describe('svc event stream', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer({ client: false });
+  });
+  afterAll(async () => {
+    for (const child of running) child.kill('SIGKILL');
+    await srv?.close();
+  });
+
+  it('prints one line per event, resumes from the buffer, and ends with 0 on Ctrl-C', async () => {
+    const reg = await srv.client().scheduler<{ JobModifyIndex: number }>('POST', '/v1/jobs', { body: { Job: job('web') } });
+    const env = { SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, HOME: srv.dataDir };
+    const lines = await spawnBin(['event', 'stream', '-topic', 'Job:web', '-topic', 'Evaluation:web'], env, /Evaluation JobRegistered/, running);
+    expect(lines.stdout()).toMatch(new RegExp(`^${reg.body.JobModifyIndex} Job JobRegistered web\\n`, 'm'));
+    // A later write reaches the running command.
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: { ...job('web'), Meta: { v: '2' } } } });
+    const second = await new Promise<string>((resolve) => {
+      const check = () => (lines.stdout().match(/Job JobRegistered web/g)?.length === 2 ? resolve(lines.stdout()) : undefined);
+      lines.child.stdout.on('data', check);
+      check();
+    });
+    expect(second.split('\n').filter((l) => l.includes('Job JobRegistered web'))).toHaveLength(2);
+    lines.child.kill('SIGINT');
+    expect((await lines.exited).code).toBe(0);
+
+    const json = await spawnBin(['event', 'stream', '-topic', 'Job', '-json'], env, /\n/, running);
+    const frame = JSON.parse(json.stdout().split('\n')[0]) as { Index: number; Events: Array<{ Topic: string; Key: string; Payload: { Job: { ID: string } } }> };
+    expect(frame.Index).toBe(reg.body.JobModifyIndex);
+    expect(frame.Events[0]).toMatchObject({ Topic: 'Job', Key: 'web', Payload: { Job: { ID: 'web' } } });
+    json.child.kill('SIGINT');
+    expect((await json.exited).code).toBe(0);
+  });
+
+  it('fails with the server\'s 403 for a topic the token may not read', async () => {
+    const child = spawnBin(['event', 'stream', '-topic', 'Node'], { SVC_ADDR: srv.url, SVC_TOKEN: '', HOME: srv.dataDir }, /never/, running);
+    const err = await child.catch((e: Error) => e.message);
+    expect(err).toMatch(/exited with 1/);
+    expect(err).toMatch(/403|Permission denied|token/i);
+  });
+});
