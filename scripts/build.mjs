@@ -21,7 +21,8 @@
 //   dist/cli-policy-fmt.cjs  `svc policy fmt`: the policy parser and the HCL formatter;
 //   dist/cli-colour.cjs     the CLI's colours, chalk included, loaded only when some output is coloured;
 //   dist/cli-flags.cjs      the flag parser, commander included, loaded only when a command is given flags;
-//   dist/cloud-verify-worker.cjs  the server's worker thread for ec2 login signature checks.
+//   dist/cloud-verify-worker.cjs  the server's worker thread for ec2 login signature checks;
+//   dist/ui/                the web UI (scripts/build-ui.mjs), files the server serves, never loaded by Node.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
 // `svc --help` close to a bare `node -e 0`. Inside each bundle, modules reached through `await import()`
 // are initialised on first use, but they are still read and parsed at start-up: a module only some
@@ -39,6 +40,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildUi } from './build-ui.mjs';
 
 /**
  * Modules the CLI loads only for some commands, built as bundles of their own so that `svc version`
@@ -253,8 +255,10 @@ try {
     ...BODIES.map((bundle) => build({ ...cli, stdin: bodiesEntry(bundle), outfile: `${out}/${bundle.out}`, plugins: [bundleLinks({ fromMain: true, bodies: bundle })] })),
     // Started by the server with new Worker(), which finds it next to dist/server.cjs.
     build({ ...common, entryPoints: ['src/secrets/auth/cloud/login/verify-worker.ts'], outfile: `${out}/cloud-verify-worker.cjs` }),
+    // The web UI the server serves at /ui (scripts/build-ui.mjs): browser code, in dist/ui.
+    buildUi(out),
   ]);
-  if (analyze) for (const r of results) console.log(await analyzeMetafile(r.metafile));
+  if (analyze) for (const r of results) if (r.metafile) console.log(await analyzeMetafile(r.metafile));
   // The task executor runs as its own process (one per task, so tasks outlive the server); it is plain
   // CommonJS with no imports, and the server finds it next to its own bundle.
   await copyFile('src/client/executor/executor.cjs', `${out}/executor.cjs`);

@@ -36,6 +36,7 @@ import { createHttpServer } from '../framework/http/listener.js';
 import { createRouter, sideError } from '../framework/http/router.js';
 import { loadServerTls, type TlsSettings } from './tls.js';
 import { logRequest } from './request-log.js';
+import { uiHandler } from './ui/ui-assets.js';
 import type { RawRequest, RawResponse } from '../framework/http/types.js';
 import type { ServerConfig, Services } from './services.js';
 import { VERSION } from '../version.js';
@@ -260,13 +261,15 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       openHealth();
     };
     const httpLog = log.named('http');
+    // The web UI's files are no API request: not audited, and answered before any route is matched.
+    const ui = uiHandler();
     async function handle(raw: RawRequest): Promise<RawResponse> {
       if (!healthOpen && raw.path === '/v1/sys/health') await healthOpened;
       const started = process.hrtime.bigint();
       const requestId = uuid();
       inFlight++;
       try {
-        const answer = await auditDevices.record(raw, requestId, () => route(raw, requestId));
+        const answer = (await ui(raw)) ?? (await auditDevices.record(raw, requestId, () => route(raw, requestId)));
         if (httpLog.enabled('debug')) logRequest(httpLog, raw, answer.status, started, requestId);
         return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
       } finally {

@@ -37,6 +37,8 @@ const FLOORS: ReadonlyArray<{ floor: string; areas: readonly string[] }> = [
   { floor: 'node', areas: ['client'] },
   { floor: 'assembly', areas: ['server'] },
   { floor: 'api', areas: ['api'] },
+  // The browser app the server serves as files: it may read the API's types, and nothing below imports it.
+  { floor: 'browser', areas: ['ui'] },
   { floor: 'cli', areas: ['cli'] },
   { floor: 'entry', areas: ['main.ts', 'sea'] },
 ];
@@ -48,7 +50,7 @@ function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return sourcesUnder(p);
-    return e.name.endsWith('.ts') ? [p] : [];
+    return /\.tsx?$/.test(e.name) ? [p] : [];
   });
 }
 
@@ -79,7 +81,9 @@ const floorOf = (area: string) => FLOORS.findIndex((f) => f.areas.includes(area)
 function importGraph(): Map<string, string[]> {
   const files = sourcesUnder(SRC).map((f) => path.relative(SRC, f).split(path.sep).join('/'));
   const known = new Set(files);
-  return new Map(files.map((f) => [f, importsOf(path.join(SRC, f)).map((t) => t.replace(/\.js$/, '.ts')).filter((t) => known.has(t))]));
+  // A `.js` specifier names the `.ts` or `.tsx` source beside it.
+  const source = (t: string) => [t.replace(/\.js$/, '.ts'), t.replace(/\.js$/, '.tsx')].find((f) => known.has(f));
+  return new Map(files.map((f) => [f, importsOf(path.join(SRC, f)).map(source).filter((t): t is string => t !== undefined)]));
 }
 
 /** The imports from one area to another, by `from -> to`. */
@@ -195,6 +199,17 @@ describe('layers', () => {
     const offending = [...graph]
       .filter(([file]) => under(file, area))
       .flatMap(([file, targets]) => targets.filter((t) => !allowed.some((dir) => under(t, dir))).map((t) => `${file} -> ${t}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('src/ui takes only types from the rest of src/: the browser runs none of the server\'s modules', () => {
+    const ui = path.join(SRC, 'ui');
+    const offending = sourcesUnder(ui).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const specifiers = [...text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms), ...text.matchAll(/import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)];
+      return specifiers.map((m) => path.resolve(path.dirname(file), m[1])).filter((target) => !target.startsWith(`${ui}${path.sep}`)).map((target) => `${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+    });
+    expect(sourcesUnder(ui).length).toBeGreaterThan(0);
     expect(offending).toEqual([]);
   });
 

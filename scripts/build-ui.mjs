@@ -1,0 +1,55 @@
+// The web UI: src/ui/main.tsx bundled for the browser into <out>/ui/assets, each file named by its
+// content's hash (so the server can let browsers keep them for good), and <out>/ui/index.html naming
+// the entry's script and styles. Pages the first screen does not need are split into chunks the app
+// loads when they are opened. Nothing in it is fetched from anywhere but the server that serves it.
+import { build } from 'esbuild';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const ENTRY = 'src/ui/main.tsx';
+
+const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** Builds the UI into `${out}/ui`; returns the entry's script and stylesheet, relative to ui/assets. */
+export async function buildUi(out) {
+  const assets = path.join(out, 'ui', 'assets');
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    splitting: true,
+    minify: true,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    tsconfig: 'src/ui/tsconfig.json',
+    outdir: assets,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const [script, meta] = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === ENTRY);
+  const name = (file) => path.basename(file);
+  const href = (file) => escapeAttr(`/ui/assets/${name(file)}`);
+  // The page holds no script or style of its own: the policy the server sends refuses inline ones.
+  const html = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<title>svc</title>',
+    ...(meta.cssBundle ? [`<link rel="stylesheet" href="${href(meta.cssBundle)}">`] : []),
+    `<script type="module" src="${href(script)}"></script>`,
+    '</head>',
+    '<body><div id="app"></div></body>',
+    '</html>',
+    '',
+  ].join('\n');
+  await writeFile(path.join(out, 'ui', 'index.html'), html);
+  return { script: name(script), style: meta.cssBundle ? name(meta.cssBundle) : undefined, outputs: result.metafile.outputs };
+}
