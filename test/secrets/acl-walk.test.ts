@@ -16,6 +16,7 @@ const HIDDEN_NAMESPACE = 'walk-hidden';
 
 let ts: InProcessServer;
 let nothingToken: string;
+let nothingAccessor: string;
 
 interface Probe {
   method: string;
@@ -93,10 +94,13 @@ function reviewedUnauthenticated(path: string): boolean {
 }
 
 /** The scheduler routes Nomad serves without a token ("ACL Required: none"); a new open route fails here until reviewed. */
-const REVIEWED_OPEN_ROUTES = ['/v1/status/leader', '/v1/status/peers', '/v1/agent/health', '/v1/regions'];
+const REVIEWED_OPEN_ROUTES = ['/v1/status/leader', '/v1/status/peers', '/v1/agent/health', '/v1/acl/token/onetime/exchange', '/v1/regions'];
 
-/** Routes that answer any valid token about itself, and nothing else (Nomad's acl/token/self). */
-const REVIEWED_SELF_ROUTES = ['/v1/acl/token/self'];
+/** Routes that answer any valid token about itself, and nothing else (Nomad's acl/token/self), each with how its answer shows that. */
+const REVIEWED_SELF_ROUTES: Record<string, (body: { SecretID?: string; OneTimeToken?: { AccessorID?: string } }) => boolean> = {
+  '/v1/acl/token/self': (body) => body.SecretID === nothingToken,
+  '/v1/acl/token/onetime': (body) => body.OneTimeToken?.AccessorID === nothingAccessor,
+};
 
 /** Every secrets path of the live routing tables, as concrete requests. */
 function walkSecrets(): SecretsWalk {
@@ -165,7 +169,8 @@ async function checkScheduler(route: RouteDef, probe: Probe): Promise<string | u
   const denied = answer.status === 403 && answer.body.trim() === 'Permission denied';
   if (denied) return undefined;
   if ('authenticated' in route.acl && answer.status === 200 && answer.body.trim() === '[]') return undefined;
-  if (REVIEWED_SELF_ROUTES.includes(route.path) && answer.status === 200 && (JSON.parse(answer.body) as { SecretID?: string }).SecretID === nothingToken) return undefined;
+  const aboutItself = REVIEWED_SELF_ROUTES[route.path];
+  if (aboutItself && answer.status === 200 && aboutItself(JSON.parse(answer.body))) return undefined;
   return `${label(probe)} (acl ${JSON.stringify(route.acl)}) → ${answer.status} ${answer.body}`;
 }
 
@@ -178,7 +183,7 @@ beforeAll(async () => {
     }
   }
   await root.secrets('PUT', 'sys/policies/acl/nothing', { body: { policy: NOTHING_POLICY } });
-  const { secret } = await ts.server.services.tokens.create({
+  const { secret, entry } = await ts.server.services.tokens.create({
     policies: ['nothing'],
     noDefaultPolicy: true,
     path: 'auth/token/create',
@@ -186,6 +191,7 @@ beforeAll(async () => {
     orphan: true,
   });
   nothingToken = secret;
+  nothingAccessor = entry.accessor;
   // Something the scheduler listings could leak if they did not filter.
   await root.scheduler('PUT', `/v1/namespace/${HIDDEN_NAMESPACE}`, { body: { Name: HIDDEN_NAMESPACE } });
 });

@@ -34,6 +34,7 @@ import { clientStatsRoutes } from './client-stats-endpoint.js';
 import { statusRoutes } from './status-endpoint.js';
 import { agentHealthRoutes } from './agent-health-endpoint.js';
 import { aclTokenSelfRoutes } from './acl-token-self-endpoint.js';
+import { aclTokenOneTimeRoutes } from './acl-token-onetime-endpoint.js';
 import { regionsRoutes } from './regions-endpoint.js';
 import { searchRoutes } from './search-endpoint.js';
 import { eventStreamRoutes } from './event-stream-endpoint.js';
@@ -72,6 +73,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...statusRoutes,
   ...agentHealthRoutes,
   ...aclTokenSelfRoutes,
+  ...aclTokenOneTimeRoutes,
   ...regionsRoutes,
   ...searchRoutes,
   ...eventStreamRoutes,
