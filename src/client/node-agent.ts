@@ -22,7 +22,7 @@ import { allocDirs } from './task-dir.js';
 import type { TaskTokenSource } from './task-token.js';
 import type { IdentitySource } from './task-identity.js';
 import { oneLine, ServerPool } from './server-pool.js';
-import type { SecretSource } from './template/secrets.js';
+import { poolSecretSource, type SecretSource } from './template/secrets.js';
 import type { AllocFs } from '../scheduler/wire/alloc-fs.js';
 import { localAllocFs } from './fs/local-alloc-fs.js';
 import type { TunnelClient } from './tunnel/tunnel-client.js';
@@ -117,10 +117,7 @@ export class NodeAgent implements LocalNodeControl {
 
   constructor(private readonly opts: NodeAgentOptions) {
     this.api = new ServerPool(opts.servers, opts.serverTls, opts.log);
-    this.secrets = {
-      call: (method, secretPath, token, body) => this.api.secrets(method, secretPath, token, { body }),
-      pollMs: opts.templatePollMs ?? DEFAULT_TEMPLATE_POLL_MS,
-    };
+    this.secrets = poolSecretSource(this.api, opts.templatePollMs ?? DEFAULT_TEMPLATE_POLL_MS);
     const mhzPerCore = Number(opts.node.Attributes['cpu.frequency']) || 0;
     this.stats = new AllocStats(mhzPerCore);
     this.host = new HostStatsReader(opts.allocsDir, mhzPerCore);

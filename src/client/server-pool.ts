@@ -73,6 +73,21 @@ export class ServerPool {
     return this.withFailover(opts, (client, signal) => client.secrets(method, path, { ...opts, signal, headers: { ...opts.headers, 'x-svc-token': token } }));
   }
 
+  /**
+   * A secrets-API read answering only its X-Svc-Index header (svc's KV blocking reads; `query` carries
+   * index and wait), undefined when the answer has none: the path cannot be watched so.
+   */
+  async secretsIndex(path: string, token: string, opts: RequestOptions & { deadlineMs?: number } = {}): Promise<number | undefined> {
+    const full = `/v1/${path.replace(/^\/+/, '')}`;
+    return this.withFailover(opts, async (client, signal) => {
+      const answer = await client.request('GET', full, { ...opts, signal, headers: { ...opts.headers, 'x-svc-token': token } });
+      const header = answer.headers['x-svc-index'];
+      if (typeof header === 'string') return Number(header);
+      if (answer.status >= 400) throw new ApiError(answer.status, [answer.body.toString('utf8').trim()], full);
+      return undefined;
+    });
+  }
+
   private async withFailover<T>(opts: { signal?: AbortSignal; deadlineMs?: number }, call: (client: ApiClient, signal: AbortSignal) => Promise<T>): Promise<T> {
     let last: unknown;
     for (let tried = 0; tried < this.clients.length; tried++) {

@@ -46,9 +46,14 @@ export interface TemplateHookInput {
   emit?(event: TaskEvent): void;
 }
 
+/** How long one blocking read of a watched secret waits, at most, before it is sent again. */
+const WATCH_WAIT_SECONDS = 300;
+
 /** Renders of one task's templates, remembering the secrets each read so that they can be watched. */
 export class TaskTemplates {
   private readonly caches: SecretCache[];
+  /** the KV index the last blocking read answered: the next one waits for a change after it */
+  private watchIndex: number | undefined;
 
   constructor(private readonly input: TemplateHookInput) {
     this.caches = input.templates.map(() => new SecretCache());
@@ -60,6 +65,29 @@ export class TaskTemplates {
 
   get pollMs(): number {
     return this.input.secrets?.pollMs ?? 0;
+  }
+
+  /**
+   * Waits for a change to the secrets the templates read, where the server can tell of one (its blocking
+   * KV reads): true once one may have happened, so the caller reads them again; false when they cannot
+   * all be watched so, and the caller polls instead. Every version 2 change moves the one index all such
+   * reads answer, so one blocking read, on the first secret, stands for them all; the first call only
+   * learns the index, answering true so that a change made since the render is read.
+   */
+  async waitForChange(signal: AbortSignal): Promise<boolean> {
+    const source = this.input.secrets;
+    const deps = this.caches.flatMap((c) => [...c.values.values()].map((e) => e.dep)).filter((d) => !d.params);
+    if (!source?.watch || deps.length === 0) return false;
+    if (this.watchIndex === undefined) {
+      const indexes = await Promise.all(deps.map((d) => source.watch!(d.path, this.token(d), 0, 0, signal)));
+      if (indexes.some((i) => i === undefined)) return false;
+      this.watchIndex = Math.max(...(indexes as number[]));
+      return true;
+    }
+    const next = await source.watch(deps[0].path, this.token(deps[0]), this.watchIndex, WATCH_WAIT_SECONDS, signal);
+    if (next === undefined) return false;
+    this.watchIndex = next;
+    return true;
   }
 
   /**

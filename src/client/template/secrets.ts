@@ -9,6 +9,7 @@
  */
 import type { SecretsEnvelope } from '../../api/http/client.js';
 import { ApiError } from '../../shared/errors.js';
+import type { ServerPool } from '../server-pool.js';
 import type { Value } from './go-format.js';
 
 /** The secrets API as a node reaches it, with the task's token. */
@@ -17,6 +18,12 @@ export interface SecretSource {
   call(method: 'GET' | 'PUT', path: string, token: string, body?: Record<string, string>): Promise<SecretsEnvelope | undefined>;
   /** how often the secrets a running task's templates read are read again, in ms */
   pollMs: number;
+  /**
+   * A blocking read of `path` (svc's KV version 2 reads): resolves, once a KV change after `index` happened
+   * or `waitSeconds` passed, to the index now; at once with index 0. Undefined when the server cannot
+   * watch that path (a version 1 mount, an older server).
+   */
+  watch?(path: string, token: string, index: number, waitSeconds: number, signal: AbortSignal): Promise<number | undefined>;
 }
 
 /** One secret a template reads (`params` undefined) or writes with `params`. */
@@ -26,6 +33,21 @@ export interface SecretDep {
 }
 
 export const depKey = (d: SecretDep): string => JSON.stringify([d.path, d.params ?? null]);
+
+/** The secrets API through the node's servers: reads, writes, and blocking reads that answer the KV index. */
+export function poolSecretSource(pool: Pick<ServerPool, 'secrets' | 'secretsIndex'>, pollMs: number): SecretSource {
+  return {
+    call: (method, secretPath, token, body) => pool.secrets(method, secretPath, token, { body }),
+    pollMs,
+    watch: (secretPath, token, index, waitSeconds, signal) =>
+      pool.secretsIndex(secretPath, token, {
+        query: { index: String(index), wait: `${waitSeconds}s` },
+        signal,
+        // The server holds the answer up to the wait: only past it (and a margin) is it a failed server.
+        deadlineMs: (waitSeconds + 30) * 1000,
+      }),
+  };
+}
 
 /** How consul-template names a dependency in its messages. */
 export const depName = (d: SecretDep): string => `vault.${d.params ? 'write' : 'read'}(${d.path})`;

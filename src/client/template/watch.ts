@@ -1,11 +1,13 @@
 /**
- * Keeps a running task's templates current with the secrets they read: every poll interval the secrets
- * are read again and, when one changed, the templates re-rendered; the templates whose file changed
+ * Keeps a running task's templates current with the secrets they read: as soon as the server tells of a
+ * change (a blocking read of a KV version 2 secret, hook.ts waitForChange), or else every poll interval,
+ * the secrets are read again and, when one changed, the templates re-rendered; the templates whose file changed
  * then get their `change_mode` applied as Nomad's template manager does: one restart when any of them
  * says `restart` (it covers the signals and scripts of the others), else each distinct signal once and
  * each script. A secret that cannot be read is a `Template failed: …` event; after as many failed polls
  * in a row as Nomad's default Vault retries, the task is killed and fails.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type TaskEvent, newTaskEvent } from '../../scheduler/structs/allocation.js';
 import type { Template } from '../../scheduler/structs/task.js';
 import { runScriptCheck, type ScriptExec } from '../checks/script-check.js';
@@ -26,6 +28,12 @@ export interface TemplateActions {
 /** Nomad's default `vault_retry { attempts = 12 }`. */
 const FAILED_POLLS_KILL = 12;
 
+/**
+ * The least time between two reads of a task's secrets woken by changes: under a stream of KV writes a
+ * task reads its secrets at most this often, rather than once per write.
+ */
+const MIN_CHANGE_READ_GAP_MS = 50;
+
 const RESTART_REASON = 'Template with change_mode restart re-rendered';
 const SIGNAL_REASON = 'Template re-rendered';
 
@@ -36,6 +44,9 @@ export class TemplateWatcher {
   private lastError = '';
   /** ends the first render's wait for a missing secret (resume) */
   private abort?: AbortController;
+  /** ends a blocking read for a change */
+  private readonly watching = new AbortController();
+  private lastChangeRead = 0;
 
   constructor(
     private readonly templates: TaskTemplates,
@@ -71,11 +82,27 @@ export class TemplateWatcher {
     this.stopped = true;
     clearTimeout(this.timer);
     this.abort?.abort();
+    this.watching.abort();
   }
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.poll(), this.templates.pollMs);
+    void this.next();
+  }
+
+  /** The next poll: once the server tells of a change, or after the poll interval where it cannot. */
+  private async next(): Promise<void> {
+    const changed = await this.templates.waitForChange(this.watching.signal).catch(() => false);
+    if (this.stopped) return;
+    if (!changed) {
+      this.timer = setTimeout(() => void this.poll(), this.templates.pollMs);
+      return;
+    }
+    const gap = this.lastChangeRead + MIN_CHANGE_READ_GAP_MS - Date.now();
+    if (gap > 0) await sleep(gap, undefined, { signal: this.watching.signal }).catch(() => undefined);
+    if (this.stopped) return;
+    this.lastChangeRead = Date.now();
+    await this.poll();
   }
 
   /** One poll; resolves once its change, if any, was applied. */

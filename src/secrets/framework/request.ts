@@ -37,4 +37,6 @@ export interface SecretsResponse {
   status?: number;
   /** answered as this JSON body without the envelope (sys/health, as Vault does), with `status` if given */
   raw?: unknown;
+  /** headers the envelope's answer carries besides its content type (a KV read's X-Svc-Index) */
+  headers?: Record<string, string>;
 }

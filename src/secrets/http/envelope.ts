@@ -20,5 +20,5 @@ export function secretsOk(requestId: string, res: SecretsResponse | void, topLev
     warnings,
     auth: res.auth ?? null,
   };
-  return { status: res.status ?? 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  return { status: res.status ?? 200, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }

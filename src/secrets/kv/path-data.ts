@@ -13,6 +13,7 @@ import { mountOf } from './mount.js';
 import { readVersion } from './read-version.js';
 import { KV_META_TABLE, KV_VERSIONS_TABLE, metaKey, openVersion, sealVersion, versionKey, type KeyMeta, type SealedRecord } from './storage.js';
 import { addVersion, checkCas, isDeleted, newMeta, readConfig, versionInfo } from './versions.js';
+import { BLOCKING_FIELDS, kvIndexHeaders, waitForKvChange } from './blocking-read.js';
 
 const PATH_FIELD = { path: { type: 'string' as const, description: 'The location of the secret, relative to the mount\'s data/.' } };
 
@@ -21,6 +22,7 @@ export const DATA_FIELDS = {
   version: { type: 'int' as const, description: 'The version to read; the latest when 0 or not given.', query: true },
   data: { type: 'object' as const, description: 'The secret: a JSON object of any keys and values.', sensitive: true },
   options: { type: 'object' as const, description: 'Write options: "cas", the version the write expects to be the current one (0: the key has none yet).' },
+  ...BLOCKING_FIELDS,
 };
 
 /** What a write adds: the secret, or (a PATCH's) why there is nothing to add to: metadata for a 404 with it, null for a bare 404. */
@@ -92,8 +94,10 @@ export const dataPaths = [
       read: {
         summary: 'Read a version of a secret.',
         handler: async (req, data) => {
+          await waitForKvChange(req, data);
           const { metadata, data: secret } = readVersion(req, data.get<string>('path'), data.get<number>('version'));
-          return secret ? { data: { data: secret, metadata } } : { data: { data: null, metadata }, status: 404 };
+          const headers = kvIndexHeaders(req);
+          return secret ? { data: { data: secret, metadata }, headers } : { data: { data: null, metadata }, status: 404, headers };
         },
       },
       create: { summary: 'Write the first version of a secret.', handler: async (req, data) => writeData(req, data) },
