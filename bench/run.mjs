@@ -29,6 +29,9 @@
 //               host's, from the dev server's own node
 //   cgroups     p50/p95 of creating a task's cgroup with its limits and of removing it, on this machine's
 //               real hierarchy (root and usable cgroups needed; otherwise it says why it measured nothing)
+//   kv-rerender p50/p95 of the time from a kv put to a running raw_exec task's template file showing the
+//               new value (read through the alloc fs API), for a KV version 2 secret (the node's blocking read)
+//               and a version 1 secret (the node's 5 s poll), on a dev server of its own
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
@@ -37,6 +40,7 @@
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
 //   BENCH_EXEC_SESSIONS=100  concurrent exec sessions   BENCH_STATS_REQUESTS=200  requests per stats row
 //   BENCH_CGROUP_RUNS=200  task cgroups created and removed
+//   BENCH_KV_CHANGES=20  BENCH_KV_POLL_CHANGES=5  kv-rerender's puts (version 2, version 1)
 //   BENCH_C1M_NODES=5000  BENCH_C1M_JOBS=1000  BENCH_C1M_ALLOCS=1000 (per job)  BENCH_C1M_BATCH=10
 //   BENCH_SMALL_NODES=5000  BENCH_SMALL_PREFILL=100000  BENCH_SMALL_JOBS=300  BENCH_SMALL_ALLOCS=10  BENCH_SMALL_BATCH=10
 //   BENCH_SMALL_CLIENTS=30
@@ -62,6 +66,7 @@ import { c1mBench, livenessAndMemoryBench, smallJobsBench } from './load.mjs';
 import { simBench } from './sim.mjs';
 import { statsBench } from './stats.mjs';
 import { cgroupsBench } from './cgroups.mjs';
+import { kvRerenderBench } from './kv-rerender.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -75,7 +80,7 @@ const LOGINS = Number(process.env.BENCH_LOGINS ?? 5000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
-const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
+const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'kv-rerender', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
 const named = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
 const only = named.length ? new Set(named) : undefined;
 const unknown = named.filter((s) => !SECTIONS.includes(s));
@@ -167,6 +172,7 @@ try {
   if (want('exec')) await execBench(server, { sessions: EXEC_SESSIONS });
   if (want('stats')) await statsBench(server, { requests: num('BENCH_STATS_REQUESTS', 200) });
   if (want('cgroups')) await cgroupsBench({ runs: num('BENCH_CGROUP_RUNS', 200) });
+  if (want('kv-rerender')) await kvRerenderBench({ bin: BIN, env, changes: num('BENCH_KV_CHANGES', 20), pollChanges: num('BENCH_KV_POLL_CHANGES', 5) });
   if (want('scheduler')) await schedulerBench(server, { nodes: NODES, allocs: ALLOCS, runs: RUNS });
   // The sections below start servers of their own, once this one's nodes have stopped heartbeating into it.
   await server?.stop();
