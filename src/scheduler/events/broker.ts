@@ -11,7 +11,7 @@
  * as by count, so that a few large writes (plans of a thousand placements) cannot hold a lot of memory.
  */
 import type { AppliedWrite, Store } from '../../storage/store.js';
-import { EVENT_TABLES, eventsOf, type StreamEvent } from './events.js';
+import { EVENT_TABLES, eventOf, sourcesOf, type EventSource, type StreamEvent } from './events.js';
 
 export interface BrokerOptions {
   /** writes kept for resuming subscribers (Nomad's event_buffer_size) */
@@ -32,7 +32,7 @@ export interface EventFilter {
 
 /** One write, as the ring and the queues hold it. */
 class Slot {
-  private built: Array<{ event: StreamEvent; json?: string }> | undefined;
+  private sources: Array<EventSource & { event?: StreamEvent | null; json?: string }> | undefined;
 
   constructor(
     readonly write: AppliedWrite,
@@ -43,12 +43,19 @@ class Slot {
     return this.write.index;
   }
 
-  /** The NDJSON frame of the write's events that pass `filter`, or undefined when none does. */
+  /**
+   * The NDJSON frame of the write's events that pass `filter`, or undefined when none does. A record's
+   * event is built the first time a subscriber of its topic asks, and only then: a stream of nodes'
+   * events costs nothing for a plan of a thousand placements.
+   */
   frame(filter: EventFilter): string | undefined {
-    this.built ??= eventsOf(this.write).map((event) => ({ event }));
+    this.sources ??= sourcesOf(this.write);
+    const everyTopic = filter.topics.has('*');
     let body = '';
-    for (const item of this.built) {
-      if (!matches(filter, item.event)) continue;
+    for (const item of this.sources) {
+      if (!everyTopic && !filter.topics.has(item.topic)) continue;
+      if (item.event === undefined) item.event = eventOf(this.write, item) ?? null;
+      if (item.event === null || !matches(filter, item.event)) continue;
       item.json ??= JSON.stringify(item.event);
       body += body === '' ? item.json : `,${item.json}`;
     }
@@ -59,8 +66,13 @@ class Slot {
 /** Nomad's subscription filter: namespace first (events of no namespace, nodes', pass), then topic and key. */
 function matches(filter: EventFilter, e: StreamEvent): boolean {
   if (e.Namespace !== '' && filter.namespaces !== undefined && !filter.namespaces.has(e.Namespace)) return false;
-  const keys = [...(filter.topics.get('*') ?? []), ...(filter.topics.get(e.Topic) ?? [])];
-  return keys.some((k) => k === '*' || k === e.Key || (e.FilterKeys?.includes(k) ?? false));
+  return keyMatches(filter.topics.get('*'), e) || keyMatches(filter.topics.get(e.Topic), e);
+}
+
+function keyMatches(keys: readonly string[] | undefined, e: StreamEvent): boolean {
+  if (keys === undefined) return false;
+  for (const k of keys) if (k === '*' || k === e.Key || (e.FilterKeys?.includes(k) ?? false)) return true;
+  return false;
 }
 
 export type NextFrame = { frame: string } | { idle: true } | { ended: 'closed' | 'behind' };

@@ -53,27 +53,47 @@ const DEFAULT_TYPES: Readonly<Record<string, readonly [put: string, deleted: str
 type Rec = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** The write's events, in the order its changes were made; a key changed twice counts once, as it ended. */
-export function eventsOf(write: AppliedWrite): StreamEvent[] {
-  const last = new Map<string, string | null>();
-  const order: Array<[table: string, key: string]> = [];
+/** One record a write changed, as the stream carries it: its event is built only once someone asks for its topic. */
+export interface EventSource {
+  topic: string;
+  table: string;
+  key: string;
+  /** the record's JSON as the write left it; null when it deleted the record */
+  text: string | null;
+}
+
+/** The records the write changed in the stream's tables, in the order made; a key changed twice counts once, as it ended. */
+export function sourcesOf(write: AppliedWrite): EventSource[] {
+  const out: EventSource[] = [];
+  const seen = new Map<string, EventSource>();
   for (const [table, key, text] of write.changes) {
-    const id = `${table}\u0000${key}`;
-    if (!last.has(id)) order.push([table, key]);
-    last.set(id, text);
-  }
-  const kindType = write.kind === undefined ? undefined : EVENT_TYPES[write.kind];
-  const out: StreamEvent[] = [];
-  for (const [table, key] of order) {
     const topic = TOPICS[table];
     if (topic === undefined) continue;
-    const text = last.get(`${table}\u0000${key}`)!;
-    const type = kindType ?? DEFAULT_TYPES[table][text === null ? 1 : 0];
-    const event = text === null ? deletedEvent(table, key) : recordEvent(table, JSON.parse(text) as Rec);
-    if (event === undefined || type === '') continue;
-    out.push({ Topic: topic, Type: type, Key: event.key, Namespace: event.namespace, FilterKeys: event.filterKeys, Index: write.index, Payload: event.payload });
+    const id = `${table}\u0000${key}`;
+    const earlier = seen.get(id);
+    if (earlier) earlier.text = text;
+    else {
+      const source = { topic, table, key, text };
+      seen.set(id, source);
+      out.push(source);
+    }
   }
   return out;
+}
+
+/** The event of one changed record, or undefined for a change that is none (an allocation garbage-collected). */
+export function eventOf(write: AppliedWrite, source: EventSource): StreamEvent | undefined {
+  const { table, key, text } = source;
+  const kindType = write.kind === undefined ? undefined : EVENT_TYPES[write.kind];
+  const type = kindType ?? DEFAULT_TYPES[table][text === null ? 1 : 0];
+  const event = text === null ? deletedEvent(table, key) : recordEvent(table, JSON.parse(text) as Rec);
+  if (event === undefined || type === '') return undefined;
+  return { Topic: source.topic, Type: type, Key: event.key, Namespace: event.namespace, FilterKeys: event.filterKeys, Index: write.index, Payload: event.payload };
+}
+
+/** Every event of the write. */
+export function eventsOf(write: AppliedWrite): StreamEvent[] {
+  return sourcesOf(write).flatMap((source) => eventOf(write, source) ?? []);
 }
 
 interface Parts {
