@@ -1,6 +1,7 @@
 /**
  * sys/internal/ui/mounts, as Vault's: how a client finds the mount a path is under and its KV version
- * before it builds the API path (Vault's `kv` commands, consul-template, `svc kv`). The paths need no
+ * before it builds the API path (Vault's `kv` commands, consul-template, `svc kv`; the newer Vault CLI
+ * asks sys/mounts-all/<path>, answered the same). The paths need no
  * capability of their own: a token learns of a mount when it may do something under it (Acl.reachesMount),
  * so a token with only `read` on secret/data/app/* can find secret/ without `read` on sys/mounts.
  *
@@ -12,6 +13,8 @@ import { PermissionDenied, UserError } from '../../shared/errors.js';
 import type { Fields } from '../../framework/schema/field-schema.js';
 import type { SecretsContext } from '../context.js';
 import { definePath } from '../framework/path.js';
+import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
+import type { FieldData } from '../../framework/schema/field-data.js';
 import type { Acl } from '../policy/acl.js';
 import { authMountInfo, secretMountInfo } from './mount-info.js';
 
@@ -57,6 +60,19 @@ function visibleMounts(services: SecretsContext, acl: Acl | undefined): { secret
   return { secret, auth };
 }
 
+async function readMountOf(req: SecretsRequest, data: FieldData): Promise<SecretsResponse> {
+  const raw = data.get<string>('path').replace(/^\/+/, '');
+  if (raw === '') throw new UserError('path not set');
+  const path = raw.endsWith('/') ? raw : `${raw}/`;
+  // Vault's wording, which its clients show as is.
+  const refused = new PermissionDenied(`preflight capability check returned 403, please ensure client's policies grant access to path "${path}"`);
+  const acl = req.caller?.acl;
+  if (!acl) throw refused;
+  const found = mountServing(req.services, path);
+  if (!found || !acl.reachesMount(found.fullPath)) throw refused;
+  return { data: { ...found.info, path: found.path } };
+}
+
 export const internalUiMountsPaths = [
   definePath({
     pattern: 'internal/ui/mounts',
@@ -83,22 +99,14 @@ export const internalUiMountsPaths = [
       'Answers the mount serving <path> as sys/mounts describes it, plus its "path" (e.g. "secret/"), ' +
       'so a client learns the KV version from options.version. Needs a token with some capability ' +
       'under that mount; a path under no mount is refused the same way, with a 403.',
-    operations: {
-      read: {
-        summary: 'Read the mount a path is under.',
-        handler: async (req, data) => {
-          const raw = data.get<string>('path').replace(/^\/+/, '');
-          if (raw === '') throw new UserError('path not set');
-          const path = raw.endsWith('/') ? raw : `${raw}/`;
-          // Vault's wording, which its clients show as is.
-          const refused = new PermissionDenied(`preflight capability check returned 403, please ensure client's policies grant access to path "${path}"`);
-          const acl = req.caller?.acl;
-          if (!acl) throw refused;
-          const found = mountServing(req.services, path);
-          if (!found || !acl.reachesMount(found.fullPath)) throw refused;
-          return { data: { ...found.info, path: found.path } };
-        },
-      },
-    },
+    operations: { read: { summary: 'Read the mount a path is under.', handler: readMountOf } },
+  }),
+  definePath({
+    pattern: 'mounts-all/*path',
+    fields: PATH_FIELD,
+    unauthenticated: true,
+    synopsis: 'Find the mount a path is under (the newer Vault CLI\'s preflight path).',
+    description: 'The same answer, under the same rules, as sys/internal/ui/mounts/<path>.',
+    operations: { read: { summary: 'Read the mount a path is under.', handler: readMountOf } },
   }),
 ];

@@ -67,6 +67,14 @@ describe('sys/internal/ui/mounts/<path>', () => {
     expect((await srv.request('GET', '/v1/sys/internal/ui/mounts/kv1/shared', { token: segment })).status).toBe(200);
   });
 
+  it('answers the same at sys/mounts-all/<path>, where the newer Vault CLI asks', async () => {
+    const ui = await srv.request('GET', '/v1/sys/internal/ui/mounts/secret/app/x', { token: appReader });
+    const all = await srv.request('GET', '/v1/sys/mounts-all/secret/app/x', { token: appReader });
+    expect(all.status).toBe(200);
+    expect((all.body as Body).data).toEqual((ui.body as Body).data);
+    expect(await srv.request('GET', '/v1/sys/mounts-all/kv1/app', { token: appReader })).toEqual(expect.objectContaining(refusal('kv1/app/')));
+  });
+
   it('answers auth mounts by their path relative to auth/', async () => {
     const tokenSelf = await tokenWith('path "auth/token/lookup-self" { capabilities = ["read"] }');
     const a = await srv.request('GET', '/v1/sys/internal/ui/mounts/auth/token/lookup-self', { token: tokenSelf });
