@@ -2,8 +2,9 @@
 // A dev server of its own runs a raw_exec task whose template renders secret/data/bench (KV version 2) with
 // the task's own token (a vault block with a read-only policy); then, `changes` times, a PUT of a new value
 // and a read of the rendered file through the alloc fs API every 10 ms until it shows it. The same with a
-// KV version 1 secret, which the node polls, `pollChanges` times. The figure is the time from the PUT's
-// answer to the first read that shows the value (p50, p95, max).
+// KV version 1 secret, and (`pollChanges` times) with a template that also reads a secret the node cannot
+// watch (auth/token/lookup-self), which makes it poll. The figure is the time from the PUT's answer to the
+// first read that shows the value (p50, p95, max).
 import { call, median, percentile, startDevServer, table } from './lib.mjs';
 
 const JOB = 'bench-kv-rerender';
@@ -43,7 +44,7 @@ async function measure({ url, token }, allocId, apiPath, body, changes) {
   return ms;
 }
 
-function job(policy, secretPath, field) {
+function job(policy, secretPath, field, extra = '') {
   return {
     ID: `${JOB}-${policy}`,
     Datacenters: ['dc1'],
@@ -57,7 +58,7 @@ function job(policy, secretPath, field) {
             Config: { command: '/bin/sleep', args: ['3600'] },
             KillTimeout: 1_000_000_000,
             Vault: { Policies: [policy] },
-            Templates: [{ EmbeddedTmpl: `{{ with secret "${secretPath}" }}{{ ${field} }}{{ end }}`, DestPath: FILE, ChangeMode: 'noop' }],
+            Templates: [{ EmbeddedTmpl: `{{ with secret "${secretPath}" }}{{ ${field} }}{{ end }}${extra}`, DestPath: FILE, ChangeMode: 'noop' }],
           },
         ],
       },
@@ -93,15 +94,23 @@ export async function kvRerenderBench({ bin, env, changes, pollChanges }) {
 
     const v1 = job('bench-v1', 'plain/bench', '.Data.value');
     const v1Alloc = await running(server, v1, 'v0');
-    rows.push(row('version 1 (plain/bench): 5 s poll', await measure(server, v1Alloc.ID, 'plain/bench', (value) => ({ value }), pollChanges)));
+    rows.push(row('version 1 (plain/bench): blocking read', await measure(server, v1Alloc.ID, 'plain/bench', (value) => ({ value }), changes)));
     await call(url, token, 'DELETE', `/v1/job/${v1.ID}?purge=true`);
+
+    // The task token's default policy reads auth/token/lookup-self: a secret, but not a KV one.
+    const polled = job('bench-v2', 'secret/data/bench', '.Data.data.value', '{{ with secret "auth/token/lookup-self" }}{{ end }}');
+    polled.ID = `${JOB}-polled`;
+    await call(url, token, 'PUT', '/v1/secret/data/bench', { data: { value: 'p0' } });
+    const polledAlloc = await running(server, polled, 'p0');
+    rows.push(row('version 2 beside a secret not watched: 5 s poll', await measure(server, polledAlloc.ID, 'secret/data/bench', (value) => ({ data: { value } }), pollChanges)));
+    await call(url, token, 'DELETE', `/v1/job/${polled.ID}?purge=true`);
 
     console.log(`\nkv put → re-rendered template file in a running task (the file read every ${READ_EVERY_MS} ms, puts ${PUT_GAP_MS} ms apart)\n`);
     console.log(table(['secret', 'changes', 'p50', 'p95', 'max'], rows));
     console.log(
-      "\nA task's templates learn of a KV version 2 change from a blocking read of the secret, which the server answers " +
-        'once a change is committed; a version 1 secret cannot be watched so and is read again every 5 s (the node\'s ' +
-        'template poll interval), so its figure is that interval: each put here lands just after a poll.',
+      "\nA task's templates learn of a KV change from a blocking read of the secret, which the server answers once the " +
+        'change is committed; a template that also reads a secret that cannot be watched so is read again every 5 s (the ' +
+        "node's template poll interval), so its figure is that interval: each put here lands just after a poll.",
     );
   } finally {
     await server.stop();

@@ -30,8 +30,8 @@
 //   cgroups     p50/p95 of creating a task's cgroup with its limits and of removing it, on this machine's
 //               real hierarchy (root and usable cgroups needed; otherwise it says why it measured nothing)
 //   kv-rerender p50/p95 of the time from a kv put to a running raw_exec task's template file showing the
-//               new value (read through the alloc fs API), for a KV version 2 secret (the node's blocking read)
-//               and a version 1 secret (the node's 5 s poll), on a dev server of its own
+//               new value (read through the alloc fs API), for a KV version 2 and a version 1 secret (the
+//               node's blocking reads) and for one the node polls every 5 s, on a dev server of its own
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
@@ -40,7 +40,7 @@
 //   BENCH_NODES=1000  mock-driver nodes              BENCH_ALLOCS=50000  allocations of the big job
 //   BENCH_EXEC_SESSIONS=100  concurrent exec sessions   BENCH_STATS_REQUESTS=200  requests per stats row
 //   BENCH_CGROUP_RUNS=200  task cgroups created and removed
-//   BENCH_KV_CHANGES=20  BENCH_KV_POLL_CHANGES=5  kv-rerender's puts (version 2, version 1)
+//   BENCH_KV_CHANGES=20  BENCH_KV_POLL_CHANGES=5  kv-rerender's puts (each watched secret, the polled one)
 //   BENCH_C1M_NODES=5000  BENCH_C1M_JOBS=1000  BENCH_C1M_ALLOCS=1000 (per job)  BENCH_C1M_BATCH=10
 //   BENCH_SMALL_NODES=5000  BENCH_SMALL_PREFILL=100000  BENCH_SMALL_JOBS=300  BENCH_SMALL_ALLOCS=10  BENCH_SMALL_BATCH=10
 //   BENCH_SMALL_CLIENTS=30

@@ -52,8 +52,8 @@ const WATCH_WAIT_SECONDS = 300;
 /** Renders of one task's templates, remembering the secrets each read so that they can be watched. */
 export class TaskTemplates {
   private readonly caches: SecretCache[];
-  /** the KV index the last blocking read answered: the next one waits for a change after it */
-  private watchIndex: number | undefined;
+  /** the secrets watched (by the paths the templates read), each with the index its next blocking read waits past */
+  private watched: { key: string; reads: { dep: SecretDep; index: number }[] } | undefined;
 
   constructor(private readonly input: TemplateHookInput) {
     this.caches = input.templates.map(() => new SecretCache());
@@ -70,24 +70,36 @@ export class TaskTemplates {
   /**
    * Waits for a change to the secrets the templates read, where the server can tell of one (its blocking
    * KV reads): true once one may have happened, so the caller reads them again; false when they cannot
-   * all be watched so, and the caller polls instead. Every version 2 change moves the one index all such
-   * reads answer, so one blocking read, on the first secret, stands for them all; the first call only
-   * learns the index, answering true so that a change made since the render is read.
+   * all be watched so, and the caller polls instead. The server answers one index for all the secrets of
+   * a KV version, so one blocking read stands for every secret that answered the same index; the first
+   * call (and the first after the secrets read changed) only learns the indexes, answering true so that
+   * a change made since the render is read.
    */
   async waitForChange(signal: AbortSignal): Promise<boolean> {
     const source = this.input.secrets;
-    const deps = this.caches.flatMap((c) => [...c.values.values()].map((e) => e.dep)).filter((d) => !d.params);
+    const deps = [...new Map(this.caches.flatMap((c) => [...c.values.values()].map((e) => [e.dep.path, e.dep] as const)).filter(([, d]) => !d.params)).values()];
     if (!source?.watch || deps.length === 0) return false;
-    if (this.watchIndex === undefined) {
-      const indexes = await Promise.all(deps.map((d) => source.watch!(d.path, this.token(d), 0, 0, signal)));
+    const watch = source.watch.bind(source);
+    const key = JSON.stringify(deps.map((d) => d.path).sort());
+    if (this.watched?.key !== key) {
+      const indexes = await Promise.all(deps.map((d) => watch(d.path, this.token(d), 0, 0, signal)));
       if (indexes.some((i) => i === undefined)) return false;
-      this.watchIndex = Math.max(...(indexes as number[]));
+      const byIndex = new Map(deps.map((dep, i) => [indexes[i]!, dep]));
+      this.watched = { key, reads: [...byIndex].map(([index, dep]) => ({ dep, index })) };
       return true;
     }
-    const next = await source.watch(deps[0].path, this.token(deps[0]), this.watchIndex, WATCH_WAIT_SECONDS, signal);
-    if (next === undefined) return false;
-    this.watchIndex = next;
-    return true;
+    // The first read to answer ends the others.
+    const done = new AbortController();
+    const either = AbortSignal.any([signal, done.signal]);
+    try {
+      const reads = this.watched.reads;
+      const [read, next] = await Promise.race(reads.map(async (r) => [r, await watch(r.dep.path, this.token(r.dep), r.index, WATCH_WAIT_SECONDS, either)] as const));
+      if (next === undefined) return false;
+      read.index = next;
+      return true;
+    } finally {
+      done.abort();
+    }
   }
 
   /**

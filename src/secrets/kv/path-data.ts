@@ -13,7 +13,7 @@ import { mountOf } from './mount.js';
 import { readVersion } from './read-version.js';
 import { KV_META_TABLE, KV_VERSIONS_TABLE, metaKey, openVersion, sealVersion, versionKey, type KeyMeta, type SealedRecord } from './storage.js';
 import { addVersion, checkCas, isDeleted, newMeta, readConfig, versionInfo } from './versions.js';
-import { BLOCKING_FIELDS, kvIndexHeaders, waitForKvChange } from './blocking-read.js';
+import { BLOCKING_FIELDS, blockingParams, kvIndexHeaders, waitForKvChange } from './blocking-read.js';
 
 const PATH_FIELD = { path: { type: 'string' as const, description: 'The location of the secret, relative to the mount\'s data/.' } };
 
@@ -94,9 +94,9 @@ export const dataPaths = [
       read: {
         summary: 'Read a version of a secret.',
         handler: async (req, data) => {
-          await waitForKvChange(req, data);
+          await waitForKvChange(req, blockingParams(data), KV_META_TABLE);
           const { metadata, data: secret } = readVersion(req, data.get<string>('path'), data.get<number>('version'));
-          const headers = kvIndexHeaders(req);
+          const headers = kvIndexHeaders(req, KV_META_TABLE);
           return secret ? { data: { data: secret, metadata }, headers } : { data: { data: null, metadata }, status: 404, headers };
         },
       },

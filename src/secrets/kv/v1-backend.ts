@@ -1,6 +1,7 @@
 /**
  * KV version 1, as Vault's: any path under the mount holds one JSON object, written whole, read whole,
- * deleted outright; a LIST answers the keys and folders ('name/') right below a path.
+ * deleted outright; a LIST answers the keys and folders ('name/') right below a path. A read may block
+ * until a change (blocking-read.ts).
  */
 import { NotFound, UserError } from '../../shared/errors.js';
 import type { Backend } from '../framework/path.js';
@@ -9,6 +10,7 @@ import type { SecretsRequest } from '../framework/request.js';
 import { mountOf } from './mount.js';
 import { childKeys } from './list.js';
 import { KV_V1_TABLE, openV1, sealV1, v1Key, type SealedRecord } from './storage.js';
+import { blockingParamsOf, kvIndexHeaders, waitForKvChange } from './blocking-read.js';
 
 const PATH_FIELD = { path: { type: 'string' as const, description: 'The location of the secret, relative to the mount.' } };
 
@@ -52,11 +54,12 @@ export const kvV1Backend: Backend = {
         read: {
           summary: 'Read a secret.',
           handler: async (req, data) => {
+            await waitForKvChange(req, blockingParamsOf(req.input), KV_V1_TABLE);
             const mount = mountOf(req);
             const path = data.get<string>('path');
             const record = req.services.store.get<SealedRecord>(KV_V1_TABLE, v1Key(mount, path));
             if (!record) throw new NotFound();
-            return { data: openV1(req.services.seal, mount, path, record) };
+            return { data: openV1(req.services.seal, mount, path, record), headers: kvIndexHeaders(req, KV_V1_TABLE) };
           },
         },
         create: { summary: 'Write a new secret.', handler: async (req, data) => write(req, data.get<string>('path')) },

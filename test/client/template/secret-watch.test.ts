@@ -1,8 +1,9 @@
 /**
- * A running task's templates learn of a new KV version 2 version from a blocking read, not from the poll
- * interval: with the interval set to ten minutes, a `kv put` still re-renders the file at once. A
- * template that reads a version 1 secret (which cannot be watched so) keeps polling. The secrets are read
- * through the node's own ServerPool over HTTP, as a node reads them.
+ * A running task's templates learn of a changed KV secret from a blocking read, not from the poll
+ * interval: with the interval set to ten minutes, a `kv put` (version 2 or 1, or both in one template)
+ * still re-renders the file at once. A template that also reads a secret which cannot be watched so (not
+ * a KV secret) keeps polling. The secrets are read through the node's own ServerPool over HTTP, as a node
+ * reads them.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -67,13 +68,29 @@ describe('templates watching their secrets', () => {
     await runner.shutdown();
   });
 
-  it('keeps polling a version 1 secret, which cannot be watched', async () => {
-    const token = await readerToken('path "plain/*" { capabilities = ["read"] }');
-    await srv.client().secrets('PUT', 'plain/db', { body: { password: 'one' } });
-    const alloc = makeAlloc({ tasks: [secretTask('plain/db', token, '.Data.password')] });
+  it('watches version 1 and version 2 secrets of one task together', async () => {
+    const token = await readerToken('path "watched/data/*" { capabilities = ["read"] }\npath "plain/*" { capabilities = ["read"] }');
+    await srv.client().secrets('PUT', 'watched/data/mixed', { body: { data: { password: 'a1' } } });
+    await srv.client().secrets('PUT', 'plain/mixed', { body: { password: 'b1' } });
+    const template = '{{ with secret "watched/data/mixed" }}{{ .Data.data.password }}{{ end }}-{{ with secret "plain/mixed" }}{{ .Data.password }}{{ end }}';
+    const alloc = makeAlloc({ tasks: [rawTask('app', 'exec sleep 60', { Env: { VAULT_TOKEN: token }, Templates: [{ DestPath: 'secrets/out', EmbeddedTmpl: template, ChangeMode: 'noop' }] })] });
+    const { runner } = await startRunner(alloc, tmp.dir, { secrets: poolSecretSource(pool, TEN_MINUTES_MS) });
+    await waitFor(() => read(alloc.ID, 'secrets/out') === 'a1-b1', 'the first render');
+    await srv.client().secrets('PUT', 'plain/mixed', { body: { password: 'b2' } });
+    await waitFor(() => read(alloc.ID, 'secrets/out') === 'a1-b2', 'the version 1 change');
+    await srv.client().secrets('PUT', 'watched/data/mixed', { body: { data: { password: 'a2' } } });
+    await waitFor(() => read(alloc.ID, 'secrets/out') === 'a2-b2', 'the version 2 change');
+    await runner.shutdown();
+  });
+
+  it('polls where a secret the template reads cannot be watched', async () => {
+    const token = await readerToken('path "watched/data/*" { capabilities = ["read"] }\npath "auth/token/lookup-self" { capabilities = ["read"] }');
+    await srv.client().secrets('PUT', 'watched/data/polled', { body: { data: { password: 'one' } } });
+    const template = '{{ with secret "watched/data/polled" }}{{ .Data.data.password }}{{ end }}{{ with secret "auth/token/lookup-self" }}{{ end }}';
+    const alloc = makeAlloc({ tasks: [rawTask('app', 'exec sleep 60', { Env: { VAULT_TOKEN: token }, Templates: [{ DestPath: 'secrets/out', EmbeddedTmpl: template, ChangeMode: 'noop' }] })] });
     const { runner } = await startRunner(alloc, tmp.dir, { secrets: poolSecretSource(pool, 50) });
     await waitFor(() => read(alloc.ID, 'secrets/out') === 'one', 'the first render');
-    await srv.client().secrets('PUT', 'plain/db', { body: { password: 'two' } });
+    await srv.client().secrets('PUT', 'watched/data/polled', { body: { data: { password: 'two' } } });
     await waitFor(() => read(alloc.ID, 'secrets/out') === 'two', 'the polled re-render');
     await runner.shutdown();
   });

@@ -1,6 +1,6 @@
 /**
- * svc's blocking read of KV version 2 data: every read answers X-Svc-Index; a read with ?index=<that>
- * answers only after a later KV version 2 change (any key's), or at its `wait`; a token revoked during
+ * svc's blocking read of KV secrets: every read answers X-Svc-Index; a read with ?index=<that> answers
+ * only after a later change to a secret of the same KV version (any key's), or at its `wait`; a token revoked during
  * the wait gets a 403, not what was written since; a bad index or wait is a 400 naming the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,24 @@ describe('blocking reads of KV version 2 data', () => {
     const answer = await read.answer;
     expect(answer.status).toBe(403);
     expect(JSON.stringify(answer.body)).not.toContain('three');
+  });
+
+  it('version 1 reads wait for a version 1 change, and a version 1 secret may still hold "index" and "wait"', async () => {
+    const v1 = await freshMount(ts, 1);
+    const v1Reader = await tokenWithPolicy(ts, 'blocking-v1', `path "${v1}/*" { capabilities = ["read"] }`);
+    expect((await ts.request('PUT', `/v1/${v1}/app`, { body: { index: 'not a number', wait: 'whenever' } })).status).toBe(204);
+    const before = await ts.request('GET', `/v1/${v1}/app`, { token: v1Reader });
+    expect(before.body).toMatchObject({ data: { index: 'not a number', wait: 'whenever' } });
+    const read = pending(ts.request('GET', `/v1/${v1}/app?index=${indexOf(before)}&wait=5m`, { token: v1Reader }));
+    // A version 2 write is no version 1 change.
+    await put('app', 'v2-only');
+    await ts.request('GET', '/v1/auth/token/lookup-self', { token: v1Reader });
+    expect(read.answered()).toBe(false);
+    expect((await ts.request('PUT', `/v1/${v1}/app`, { body: { value: 'new' } })).status).toBe(204);
+    const answer = await read.answer;
+    expect(answer.body).toMatchObject({ data: { value: 'new' } });
+    expect(indexOf(answer)).toBeGreaterThan(indexOf(before));
+    expect((await ts.request('GET', `/v1/${v1}/app?index=x`, { token: v1Reader })).status).toBe(400);
   });
 
   it('names the field of a bad index or wait', async () => {
