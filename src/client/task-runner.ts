@@ -33,8 +33,6 @@ const TASK_LOST_MESSAGE = 'task was lost while the server was down';
 const USER_RESTART_REASON = 'User requested restart';
 /** Nomad's words for a task told of its new token. */
 const TOKEN_CHANGED = 'Vault: new Vault token acquired';
-/** Nomad's words for a task told of its renewed workload identity. */
-const IDENTITY_CHANGED = 'Identity: new workload identity token acquired';
 
 /** What survives a server restart, written with the allocation's state. */
 export interface SavedTask {
@@ -654,9 +652,11 @@ export class TaskRunner {
   private async identityRenewed(): Promise<void> {
     const identity = this.task.Identity;
     if (!identity || this.st.State !== 'running' || this.killRequested) return;
+    // Nomad's words, which differ between the two.
+    const name = identity.Name || 'default';
     try {
-      if (identity.ChangeMode === 'restart') await this.restart({ reason: IDENTITY_CHANGED });
-      else if (identity.ChangeMode === 'signal') await this.signal(identity.ChangeSignal, IDENTITY_CHANGED);
+      if (identity.ChangeMode === 'restart') await this.restart({ reason: `Identity[${name}]: new token acquired` });
+      else if (identity.ChangeMode === 'signal') await this.signal(identity.ChangeSignal, `Identity[${name}]: new Identity token acquired`);
     } catch (err) {
       this.opts.log.warn(`task ${this.name}: applying change_mode ${identity.ChangeMode} for its new identity failed: ${(err as Error).message}`);
     }

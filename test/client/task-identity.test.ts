@@ -2,8 +2,9 @@
  * Workload identities on a real node: a raw_exec task with `identity { env = true, file = true }` gets a
  * JWT in NOMAD_TOKEN and secrets/nomad_token (0600) whose RS256 signature verifies against the server's
  * /.well-known/jwks.json (kid in its header) and whose claims are Nomad's; a task without the block gets
- * none; an identity with a ttl is signed again before it expires; the JWT never shows in the server's
- * log, the allocation as the API answers it, or `alloc status -json`; the signing key is sealed at rest.
+ * none; an identity with a ttl is signed again before it expires (its change_mode applied); a filepath
+ * outside the task's directory is refused; the JWT never shows in the server's log, the allocation as the
+ * API answers it, or `alloc status -json`; the signing key is sealed at rest.
  */
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -63,6 +64,22 @@ describe('workload identities on a real node', () => {
     const res = await fetch(`${srv.url}/.well-known/jwks.json`);
     expect(res.status).toBe(200);
     return (await res.json()) as { keys: (JsonWebKey & { kid: string; alg: string; use: string })[] };
+  }
+
+  /** Runs a one-task job and answers its allocation once it is placed (and running, unless `status` says otherwise). */
+  async function runJob(id: string, t: Record<string, unknown>, status = 'running'): Promise<Stub> {
+    await srv.client().scheduler('POST', '/v1/jobs', { body: { Job: { ID: id, Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Tasks: [t] }] } } });
+    const [placed] = await until(
+      () => srv.client().scheduler<Stub[]>('GET', `/v1/job/${id}/allocations`).then((r) => r.body),
+      (l) => l.length === 1 && (status === 'pending' || l[0].ClientStatus === status),
+      `job ${id} placed`,
+    );
+    return placed;
+  }
+
+  async function taskEvents(allocId: string, name: string): Promise<{ Type: string; DisplayMessage: string }[]> {
+    const { body } = await srv.client().scheduler<{ TaskStates: Record<string, { Events: { Type: string; DisplayMessage: string }[] }> | null }>('GET', `/v1/allocation/${allocId}`);
+    return body.TaskStates?.[name]?.Events ?? [];
   }
 
   beforeAll(async () => {
@@ -175,6 +192,27 @@ describe('workload identities on a real node', () => {
     const text = JSON.stringify(stored);
     expect(text).not.toContain('PRIVATE KEY');
     expect(String(stored!.sealedPrivateKey)).toMatch(/^v1:/);
+  });
+
+  it("restarts a task whose identity is signed again with change_mode restart, in Nomad's words", async () => {
+    const restarted = await runJob('ids-restart', task('app', { File: true, TTL: 2_000_000_000, ChangeMode: 'restart' }));
+    const event = await until(
+      () => taskEvents(restarted.ID, 'app'),
+      (events) => events.some((e) => e.Type === 'Restart Signaled'),
+      'the restart for the new identity',
+    );
+    expect(event.find((e) => e.Type === 'Restart Signaled')?.DisplayMessage).toBe('Identity[default]: new token acquired');
+  });
+
+  it('refuses a filepath outside the task directory, before the task starts', async () => {
+    const escaping = await runJob('ids-escape', task('app', { File: true, Filepath: '../../escaped' }), 'pending');
+    const events = await until(
+      () => taskEvents(escaping.ID, 'app'),
+      (list) => list.some((e) => e.Type === 'Task hook failed'),
+      'the hook failure',
+    );
+    expect(events.find((e) => e.Type === 'Task hook failed')?.DisplayMessage).toContain('identity filepath "../../escaped" must be a path inside the task\'s directory');
+    expect(events.map((e) => e.Type)).not.toContain('Started');
   });
 
   it('signs only for the node the allocation is placed on', async () => {
