@@ -43,8 +43,12 @@ export async function buildUi(out) {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>svc</title>',
+    // No icon to fetch: the browser would otherwise ask for /favicon.ico, an API path.
+    '<link rel="icon" href="data:,">',
     ...(meta.cssBundle ? [`<link rel="stylesheet" href="${href(meta.cssBundle)}">`] : []),
     `<script type="module" src="${href(script)}"></script>`,
+    // The chunks the entry imports statically, asked for at once rather than after the entry is parsed.
+    ...meta.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => `<link rel="modulepreload" href="${href(i.path)}">`),
     '</head>',
     '<body><div id="app"></div></body>',
     '</html>',

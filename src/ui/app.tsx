@@ -1,3 +1,85 @@
-export function App() {
-  return <main><h1>svc</h1></main>;
+/**
+ * The app's frame: the header with who is signed in, and the page the address names. The jobs list
+ * and the sign-in page come with the first script; a job's and an allocation's pages are loaded when
+ * first opened.
+ */
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { Link, match, navigate, parseJobAddress, useLocation } from './router.js';
+import { currentToken, onTokenChange } from './token.js';
+import { JobsPage } from './pages/jobs.js';
+import { TokensPage } from './pages/tokens.js';
+
+/** A page's module, loaded once on first use; undefined until it is there. */
+function useLazy<P>(load: () => Promise<ComponentType<P>>, cache: { page?: ComponentType<P> }): ComponentType<P> | undefined {
+  const [page, setPage] = useState(() => cache.page);
+  useEffect(() => {
+    if (!cache.page) load().then((p) => setPage(() => (cache.page = p)));
+  }, []);
+  return page;
+}
+
+const jobPage: { page?: ComponentType<{ id: string; namespace: string; tab: string | null }> } = {};
+const allocationPage: { page?: ComponentType<{ id: string }> } = {};
+
+function LazyJob(props: { id: string; namespace: string; tab: string | null }) {
+  const Page = useLazy(async () => (await import('./pages/job.js')).JobPage, jobPage);
+  return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
+}
+
+function LazyAllocation(props: { id: string }) {
+  const Page = useLazy(async () => (await import('./pages/allocation.js')).AllocationPage, allocationPage);
+  return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
+}
+
+function Page() {
+  const loc = useLocation();
+  if (loc.path === '/' || loc.path === '/jobs' || loc.path === '/jobs/') return <JobsPage loc={loc} />;
+  const job = match('/jobs/:job', loc.path);
+  if (job) {
+    const { id, namespace } = parseJobAddress(job.job);
+    return <LazyJob key={`${namespace}/${id}`} id={id} namespace={namespace} tab={loc.query.get('tab')} />;
+  }
+  const alloc = match('/allocations/:id', loc.path);
+  if (alloc) return <LazyAllocation key={alloc.id} id={alloc.id} />;
+  if (loc.path === '/settings/tokens') return <TokensPage />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        This UI has no page at this address. <Link to="/jobs">Go to the jobs</Link>
+      </p>
+    </section>
+  );
+}
+
+export function App(props: { notice?: string }) {
+  const [signedIn, setSignedIn] = useState(() => currentToken() !== undefined);
+  useEffect(() => onTokenChange(() => setSignedIn(currentToken() !== undefined)), []);
+  useEffect(() => {
+    if (location.pathname === '/ui' || location.pathname === '/ui/') navigate(`/jobs${location.search}`, { replace: true });
+  }, []);
+  return (
+    <>
+      <header class="top">
+        <Link to="/jobs" class="brand">
+          svc
+        </Link>
+        <nav>
+          <Link to="/jobs">Jobs</Link>
+        </nav>
+        <Link to="/settings/tokens" class="who">
+          {signedIn ? 'Token' : 'Sign in'}
+        </Link>
+      </header>
+      <main>
+        {props.notice && (
+          <p class="error" role="alert">
+            {props.notice}
+          </p>
+        )}
+        <Page />
+      </main>
+    </>
+  );
 }

@@ -66,7 +66,7 @@ describe('the UI handler', () => {
     }
   });
 
-  it('leaves every other request to the API, and redirects / and /ui to /ui/', async () => {
+  it('leaves every other request to the API, and redirects / and /ui to /ui/, their query kept', async () => {
     const ui = uiHandler(dir);
     expect(await ui(get('/v1/jobs'))).toBeUndefined();
     expect(await ui(get('/uix'))).toBeUndefined();
@@ -75,6 +75,7 @@ describe('the UI handler', () => {
       const answer = (await ui(get(p)))!;
       expect(answer.status).toBe(307);
       expect(answer.headers.location).toBe('/ui/');
+      expect((await ui(get(`${p}?ott=abc&namespace=web`)))!.headers.location).toBe('/ui/?ott=abc&namespace=web');
     }
   });
 

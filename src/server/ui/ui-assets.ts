@@ -114,10 +114,14 @@ export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawR
   };
   return async (raw): Promise<RawResponse | undefined> => {
     if (raw.method !== 'GET') return undefined;
-    if (raw.path === '/') return { status: 307, headers: { location: '/ui/', 'content-type': 'text/plain; charset=utf-8' }, body: 'Moved to /ui/\n', route: '/' };
-    if (raw.path !== ROUTE && !raw.path.startsWith(`${ROUTE}/`)) return undefined;
+    if (raw.path !== '/' && raw.path !== ROUTE && !raw.path.startsWith(`${ROUTE}/`)) return undefined;
     const headers = securityHeaders(raw);
-    if (raw.path === ROUTE) return { status: 307, headers: { ...headers, location: '/ui/', 'content-type': 'text/plain; charset=utf-8' }, body: 'Moved to /ui/\n', route: ROUTE };
+    if (raw.path === '/' || raw.path === ROUTE) {
+      // The query goes along: `svc ui` opens the server's address with ?ott= and ?namespace= on it.
+      const query = raw.query.toString();
+      const location = `${ROUTE}/${query ? `?${query}` : ''}`;
+      return { status: 307, headers: { ...headers, location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n`, route: raw.path };
+    }
     let ui: Built;
     try {
       ui = await files();
