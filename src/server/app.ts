@@ -408,7 +408,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         for (const method of Object.values(authMethods)) await method.close();
         await tokenTidySettled(store);
         await audit?.close();
-        events?.close();
+        await events?.close();
         await store.close();
         if (tempDir && !keepDataDir) await rm(tempDir, { recursive: true, force: true });
       },

@@ -11,7 +11,9 @@
  * as by count, so that a few large writes (plans of a thousand placements) cannot hold a lot of memory.
  */
 import type { AppliedWrite, Store } from '../../storage/store.js';
-import { EVENT_TABLES, eventOf, sourcesOf, type EventSource, type StreamEvent } from './events.js';
+import { EVENT_TABLES, sourcesOf, type EventSource } from './events.js';
+import type { BuiltEvent } from './build-events.js';
+import { createEventBuilder, type EventBuilder } from './event-pool.js';
 
 export interface BrokerOptions {
   /** writes kept for resuming subscribers (Nomad's event_buffer_size) */
@@ -32,11 +34,16 @@ export interface EventFilter {
 
 /** One write, as the ring and the queues hold it. */
 class Slot {
-  private sources: Array<EventSource & { event?: StreamEvent | null; json?: string }> | undefined;
+  private sources: EventSource[] | undefined;
+  private topics: ReadonlySet<string> | undefined;
+  /** per source, its event once its topic was built (null: the change is no event) */
+  private readonly built: Array<BuiltEvent | null | undefined> = [];
+  private readonly building = new Map<string, Promise<void>>();
 
   constructor(
     readonly write: AppliedWrite,
     readonly bytes: number,
+    private readonly builder: EventBuilder,
   ) {}
 
   get index(): number {
@@ -44,34 +51,54 @@ class Slot {
   }
 
   /**
-   * The NDJSON frame of the write's events that pass `filter`, or undefined when none does. A record's
-   * event is built the first time a subscriber of its topic asks, and only then: a stream of nodes'
-   * events costs nothing for a plan of a thousand placements.
+   * The NDJSON frame of the write's events that pass `filter`, or undefined when none does. The events
+   * of a topic are built the first time a subscriber of that topic asks, and only then: a stream of
+   * nodes' events costs nothing for a plan of a thousand placements.
    */
-  frame(filter: EventFilter): string | undefined {
-    this.sources ??= sourcesOf(this.write);
+  async frame(filter: EventFilter): Promise<string | undefined> {
+    const sources = (this.sources ??= sourcesOf(this.write));
+    this.topics ??= new Set(sources.map((s) => s.topic));
     const everyTopic = filter.topics.has('*');
+    const wanted = (topic: string) => everyTopic || filter.topics.has(topic);
+    const waits: Array<Promise<void>> = [];
+    for (const topic of this.topics) if (wanted(topic)) waits.push(this.buildTopic(topic));
+    if (waits.length === 0) return undefined;
+    await Promise.all(waits);
     let body = '';
-    for (const item of this.sources) {
-      if (!everyTopic && !filter.topics.has(item.topic)) continue;
-      if (item.event === undefined) item.event = eventOf(this.write, item) ?? null;
-      if (item.event === null || !matches(filter, item.event)) continue;
-      item.json ??= JSON.stringify(item.event);
-      body += body === '' ? item.json : `,${item.json}`;
+    for (let i = 0; i < sources.length; i++) {
+      const e = this.built[i];
+      if (!e || !wanted(e.topic) || !matches(filter, e)) continue;
+      body += body === '' ? e.json : `,${e.json}`;
     }
     return body === '' ? undefined : `{"Index":${this.write.index},"Events":[${body}]}\n`;
+  }
+
+  private buildTopic(topic: string): Promise<void> {
+    let done = this.building.get(topic);
+    if (done === undefined) {
+      const positions: number[] = [];
+      const group: EventSource[] = [];
+      this.sources!.forEach((s, i) => {
+        if (s.topic !== topic) return;
+        positions.push(i);
+        group.push(s);
+      });
+      done = this.builder.build(this.write, group).then((built) => positions.forEach((at, j) => (this.built[at] = built[j])));
+      this.building.set(topic, done);
+    }
+    return done;
   }
 }
 
 /** Nomad's subscription filter: namespace first (events of no namespace, nodes', pass), then topic and key. */
-function matches(filter: EventFilter, e: StreamEvent): boolean {
-  if (e.Namespace !== '' && filter.namespaces !== undefined && !filter.namespaces.has(e.Namespace)) return false;
-  return keyMatches(filter.topics.get('*'), e) || keyMatches(filter.topics.get(e.Topic), e);
+function matches(filter: EventFilter, e: BuiltEvent): boolean {
+  if (e.namespace !== '' && filter.namespaces !== undefined && !filter.namespaces.has(e.namespace)) return false;
+  return keyMatches(filter.topics.get('*'), e) || keyMatches(filter.topics.get(e.topic), e);
 }
 
-function keyMatches(keys: readonly string[] | undefined, e: StreamEvent): boolean {
+function keyMatches(keys: readonly string[] | undefined, e: BuiltEvent): boolean {
   if (keys === undefined) return false;
-  for (const k of keys) if (k === '*' || k === e.Key || (e.FilterKeys?.includes(k) ?? false)) return true;
+  for (const k of keys) if (k === '*' || k === e.key || (e.filterKeys?.includes(k) ?? false)) return true;
   return false;
 }
 
@@ -118,8 +145,8 @@ export class Subscription {
       const slot = this.queue.shift();
       if (slot !== undefined) {
         this.queued -= slot.bytes;
-        const frame = slot.frame(this.filter);
-        if (frame !== undefined) return { frame };
+        const frame = await slot.frame(this.filter);
+        if (frame !== undefined && this.state === 'open') return { frame };
         continue;
       }
       const woken = await new Promise<boolean>((resolve) => {
@@ -160,6 +187,7 @@ export class EventBroker {
   private ringBytes = 0;
   private readonly subscribers = new Set<Subscription>();
   private readonly unfollow: () => void;
+  private readonly builder: EventBuilder = createEventBuilder();
 
   constructor(
     store: Store,
@@ -191,15 +219,16 @@ export class EventBroker {
   }
 
   /** Ends every subscription and stops following the store (the server is shutting down). */
-  close(): void {
+  async close(): Promise<void> {
     this.unfollow();
     for (const sub of [...this.subscribers]) sub.close();
+    await this.builder.close();
   }
 
   private publish(write: AppliedWrite): void {
     let bytes = 0;
     for (const change of write.changes) bytes += change[1].length + (change[2]?.length ?? 0);
-    const slot = new Slot(write, bytes);
+    const slot = new Slot(write, bytes, this.builder);
     this.ring.push(slot);
     this.ringBytes += bytes;
     while (this.ring.length > this.opts.size || (this.ringBytes > this.opts.bufferBytes && this.ring.length > 1)) this.ringBytes -= this.ring.shift()!.bytes;

@@ -82,7 +82,7 @@ export function sourcesOf(write: AppliedWrite): EventSource[] {
 }
 
 /** The event of one changed record, or undefined for a change that is none (an allocation garbage-collected). */
-export function eventOf(write: AppliedWrite, source: EventSource): StreamEvent | undefined {
+export function eventOf(write: Pick<AppliedWrite, 'index' | 'kind'>, source: EventSource): StreamEvent | undefined {
   const { table, key, text } = source;
   const kindType = write.kind === undefined ? undefined : EVENT_TYPES[write.kind];
   const type = kindType ?? DEFAULT_TYPES[table][text === null ? 1 : 0];

@@ -1,8 +1,15 @@
-/** `svc event stream` through bin/svc against a listening server: lines by default, frames with -json, exit 0 on Ctrl-C. */
+/**
+ * `svc event stream` through bin/svc against a listening server: lines by default, frames with -json,
+ * exit 0 on Ctrl-C; and against `svc server -dev` run from its bundle, where the events are built on the
+ * server's event-building thread.
+ */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { until } from '../../support/wait.js';
 import { spawnBin } from '../../support/spawn-bin.js';
+import { spawnServer, stopServer, running as servers } from '../../support/spawn-server.js';
+import { ApiClient } from '../../../src/api/http/client.js';
 
 const running = new Set<ChildProcessWithoutNullStreams>();
 const job = (id: string) => ({ ID: id, Type: 'batch', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'mock', Config: {} }] }] });
@@ -14,6 +21,7 @@ describe('svc event stream', () => {
   });
   afterAll(async () => {
     for (const child of running) child.kill('SIGKILL');
+    for (const child of servers) child.kill('SIGKILL');
     await srv?.close();
   });
 
@@ -47,4 +55,21 @@ describe('svc event stream', () => {
     expect(err).toMatch(/exited with 1/);
     expect(err).toMatch(/403|Permission denied|token/i);
   });
+
+  it("streams a -dev server's placements, built on its event thread", async () => {
+    const env = { HOME: srv.dataDir };
+    const dev = await spawnServer(['-dev', '-port=0', '-log-level=warn'], env);
+    try {
+      const root = new ApiClient({ address: dev.url, token: dev.rootToken });
+      const nodeId = await until(async () => (await root.scheduler<Array<{ ID: string; Status: string }>>('GET', '/v1/nodes')).body.find((n) => n.Status === 'ready')?.ID, (id) => id !== undefined, 'the dev node');
+      await root.scheduler('POST', '/v1/jobs', { body: { Job: { ...job('sleepy'), TaskGroups: [{ Name: 'g', Count: 3, Tasks: [{ Name: 't', Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['30'] } }] }] } } });
+      const stream = await spawnBin(['event', 'stream', '-topic', 'Allocation:sleepy', '-json'], { SVC_ADDR: dev.url, SVC_TOKEN: dev.rootToken!, HOME: srv.dataDir }, /PlanResult/, running);
+      const frame = JSON.parse(stream.stdout().split('\n').find((l) => l.includes('PlanResult'))!) as { Events: Array<{ Type: string; Payload: { Allocation: { JobID: string; NodeID: string } } }> };
+      expect(frame.Events.filter((e) => e.Type === 'PlanResult').map((e) => e.Payload.Allocation)).toEqual(Array.from({ length: 3 }, () => expect.objectContaining({ JobID: 'sleepy', NodeID: nodeId })));
+      stream.child.kill('SIGINT');
+      expect((await stream.exited).code).toBe(0);
+    } finally {
+      await stopServer(dev);
+    }
+  }, 120_000);
 });

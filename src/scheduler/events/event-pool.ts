@@ -1,0 +1,63 @@
+/**
+ * Where events are built: on a thread of their own (event-worker.ts) when the server runs from its
+ * bundle, or in this thread where there is none (tests run the sources). The thread starts with the
+ * first batch and ends with the broker.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { buildEvents, type BuiltEvent, type WriteHeader } from './build-events.js';
+import type { EventSource } from './events.js';
+
+const WORKER_SCRIPT = path.join(__dirname, 'event-worker.cjs');
+
+export interface EventBuilder {
+  build(write: WriteHeader, sources: EventSource[]): Promise<Array<BuiltEvent | null>>;
+  close(): Promise<void>;
+}
+
+export function createEventBuilder(): EventBuilder {
+  let worker: Worker | undefined;
+  let available: boolean | undefined;
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (built: Array<BuiltEvent | null>) => void; reject: (err: Error) => void }>();
+
+  function start(): Worker | undefined {
+    available ??= existsSync(WORKER_SCRIPT);
+    if (!available) return undefined;
+    if (worker) return worker;
+    const w = new Worker(WORKER_SCRIPT);
+    w.on('message', (m: { id: number; built: Array<BuiltEvent | null> }) => {
+      pending.get(m.id)?.resolve(m.built);
+      pending.delete(m.id);
+    });
+    const gone = (err: Error) => {
+      if (worker === w) worker = undefined;
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+    };
+    w.on('error', (err) => gone(new Error(`building events failed: ${err.message}`)));
+    w.on('exit', () => gone(new Error('the event-building thread ended')));
+    // The server's own work keeps the process alive, not this thread.
+    w.unref();
+    worker = w;
+    return w;
+  }
+
+  return {
+    build(write, sources) {
+      const w = start();
+      if (!w) return Promise.resolve(buildEvents(write, sources));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        w.postMessage({ id, write: { index: write.index, kind: write.kind }, sources });
+      });
+    },
+    async close() {
+      const w = worker;
+      worker = undefined;
+      await w?.terminate();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * The event-building thread (event-pool.ts), built as dist/event-worker.cjs: parsing each changed record
+ * and writing its event's JSON is most of what a stream of every topic costs, and a plan of a thousand
+ * placements is a thousand of them, which this thread does beside the one that schedules and commits.
+ */
+import { parentPort } from 'node:worker_threads';
+import { buildEvents, type WriteHeader } from './build-events.js';
+import type { EventSource } from './events.js';
+
+parentPort!.on('message', (m: { id: number; write: WriteHeader; sources: EventSource[] }) => {
+  parentPort!.postMessage({ id: m.id, built: buildEvents(m.write, m.sources) });
+});
