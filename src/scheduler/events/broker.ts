@@ -24,7 +24,7 @@ export interface BrokerOptions {
   bufferBytes: number;
 }
 
-export const DEFAULT_BROKER_OPTIONS: BrokerOptions = { size: 100, backlogBytes: 32 * 1024 * 1024, bufferBytes: 64 * 1024 * 1024 };
+export const DEFAULT_BROKER_OPTIONS: BrokerOptions = { size: 100, backlogBytes: 32 * 1024 * 1024, bufferBytes: 32 * 1024 * 1024 };
 
 /** What a subscriber asks for: topics with their keys (`*` for all), and the namespaces (undefined: all). */
 export interface EventFilter {
