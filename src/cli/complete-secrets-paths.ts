@@ -1,8 +1,8 @@
 /**
  * Completion of a secrets API path (`svc read auth/cl<TAB>`), one segment at a time as a shell completes
  * directories. The top level (auth/, identity/, sys/) is known without a server; the server says what
- * else exists: sys/mounts names the secrets engines, sys/auth the auth mounts, and a mount's help
- * (`GET <mount>?help=1`, what `svc path-help <mount>` prints) lists the path patterns of its backend,
+ * else exists: sys/internal/ui/mounts names the secrets engines and auth mounts the token reaches, and a
+ * mount's help (`GET <mount>?help=1`, what `svc path-help <mount>` prints) lists the path patterns of its backend,
  * whose literal parts are offered. Where a pattern takes a name (auth/cloud/role/<role>), the names a
  * LIST of that directory answers are offered too, and so are the secrets of a KV mount. Every failure
  * leaves out what it would have added.
@@ -75,16 +75,17 @@ async function kvKeys(client: ApiClient, mount: string, entry: EngineEntry, pref
 /** The candidates for `prefix`, cut after the segment being completed (`auth/cloud/config/`). */
 export async function secretsPaths(client: ApiClient, prefix: string, signal: AbortSignal): Promise<string[]> {
   const found = [...ROOTS];
-  // An auth/ path is under one of the auth mounts (sys/auth); any other under a secrets engine
-  // (sys/mounts), of which identity/ and sys/ are always there.
+  // An auth/ path is under one of the auth mounts; any other under a secrets engine, of which
+  // identity/ and sys/ are always there. sys/internal/ui/mounts lists those the token can do anything
+  // under, which a token that may not read sys/mounts or sys/auth may still ask.
+  const answer = await client.secrets('GET', 'sys/internal/ui/mounts', { signal }).catch(() => undefined);
+  const visible = (answer?.data ?? {}) as { secret?: Record<string, EngineEntry>; auth?: Record<string, unknown> };
   let mounts: string[];
   let engines: Record<string, EngineEntry> = {};
   if (prefix.startsWith('auth/')) {
-    const answer = await client.secrets('GET', 'sys/auth', { signal }).catch(() => undefined);
-    mounts = Object.keys(answer?.data ?? {}).map((path) => `auth/${path}`);
+    mounts = Object.keys(visible.auth ?? {}).map((path) => `auth/${path}`);
   } else {
-    const answer = await client.secrets('GET', 'sys/mounts', { signal }).catch(() => undefined);
-    engines = (answer?.data ?? {}) as Record<string, EngineEntry>;
+    engines = visible.secret ?? {};
     mounts = [...new Set(['identity/', 'sys/', ...Object.keys(engines)])];
   }
   found.push(...mounts);

@@ -273,4 +273,14 @@ describe('completion of kv paths', () => {
     await ts.cli(['kv', 'put', 'kv1/listed', 'a=1']);
     expect(await complete('kv1/li')).toEqual(['kv1/listed']);
   });
+
+  it('offers a token the mounts it reaches, though it may not read sys/mounts', async () => {
+    await ts.client().secrets('PUT', 'sys/policies/acl/kv-comp', { body: { policy: 'path "secret/data/*" { capabilities = ["read"] }' } });
+    const created = await ts.client().secrets('POST', 'auth/token/create', { body: { policies: ['kv-comp'] } });
+    const res = await ts.cli(['__complete', 'secrets-path', ''], { token: String(created?.auth?.client_token) });
+    expect(res.code).toBe(0);
+    const offered = res.stdout.trimEnd().split('\n');
+    expect(offered).toContain('secret/');
+    expect(offered).not.toContain('kv1/');
+  });
 });
