@@ -120,20 +120,20 @@ export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawR
       // The query goes along: `svc ui` opens the server's address with ?ott= and ?namespace= on it.
       const query = raw.query.toString();
       const location = `${ROUTE}/${query ? `?${query}` : ''}`;
-      return { status: 307, headers: { ...headers, location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n`, route: raw.path };
+      return { status: 307, headers: { ...headers, location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` };
     }
     let ui: Built;
     try {
       ui = await files();
     } catch {
-      return { status: 404, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: 'The web UI is not part of this build: `npm run build` makes it.\n', route: ROUTE };
+      return { status: 404, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: 'The web UI is not part of this build: `npm run build` makes it.\n' };
     }
     const assetPrefix = `${ROUTE}/assets/`;
     if (raw.path.startsWith(assetPrefix)) {
       const name = raw.path.slice(assetPrefix.length);
       const asset = ASSET_NAME.test(name) ? ui.assets.get(name) : undefined;
       // A missing asset is a 404, never index.html: a script tag must not be handed a page.
-      if (!asset) return { status: 404, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: 'no such UI asset\n', route: `${ROUTE}/assets` };
+      if (!asset) return { status: 404, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: 'no such UI asset\n' };
       const gzip = asset.gzipped && accepts(raw, 'gzip');
       return {
         status: 200,
@@ -146,10 +146,9 @@ export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawR
           ...(gzip ? { 'content-encoding': 'gzip' } : {}),
         },
         body: gzip ? asset.gzipped! : asset.body,
-        route: `${ROUTE}/assets`,
       };
     }
     // index.html names the current assets: a browser must ask for it again every time.
-    return { status: 200, headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: ui.index, route: ROUTE };
+    return { status: 200, headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: ui.index };
   };
 }
