@@ -9,6 +9,7 @@ import type { CommandSpec, GroupSpec, Subtree } from './define.js';
 import serverCommand from './commands/server.js';
 import serverMembersCommand from './commands/server-members.js';
 import statusCommand from './commands/status.js';
+import uiCommand from './commands/ui.js';
 import versionCommand from './commands/version.js';
 import { genericCommands } from './commands/generic/index.js';
 import { tokenGroup, tokenCommands } from './commands/token/index.js';
@@ -39,6 +40,7 @@ const commands: CommandSpec[] = [
   serverCommand,
   serverMembersCommand,
   statusCommand,
+  uiCommand,
   versionCommand,
   ...genericCommands,
   ...tokenCommands,
