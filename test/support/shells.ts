@@ -98,7 +98,7 @@ export async function completeInFish(lines: string[], opts: CompleteOptions = {}
 
 const installed = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
-function aptInstall(packages: string[]): { ok: boolean; error: string } {
+export function aptInstall(packages: string[]): { ok: boolean; error: string } {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = () => spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { encoding: 'utf8', env });
   let res = install();

@@ -1,0 +1,159 @@
+/**
+ * The web UI in a real browser (Debian's chromium) against a real `svc server -dev` with its own node:
+ * signing in, a job registered through the API showing up without a reload, its allocation's log read
+ * as the task writes it, names rendered as text, the Content-Security-Policy in force, `svc ui
+ * -authenticate` signing a browser in once, and the token never in an address the page asked for.
+ */
+import { rm } from 'node:fs/promises';
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/http/client.js';
+import { launchBrowser, type Browser } from '../support/browser.js';
+import { makeTempDir, runCli } from '../support/server.js';
+import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+
+/** The page's globals as the functions handed to page.evaluate use them: they run in the browser. */
+declare const window: { notReloaded?: boolean; inlineRan?: boolean };
+declare const document: {
+  querySelector(selector: string): { textContent: string | null } | null;
+  createElement(tag: 'script'): { textContent: string };
+  body: { append(node: unknown): void };
+  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string }) => void, opts: { once: true }): void;
+};
+
+let srv: SpawnedServer;
+let home: string;
+let browser: Browser;
+let api: ApiClient;
+const requests: Request[] = [];
+const dialogs: string[] = [];
+
+beforeAll(async () => {
+  home = await makeTempDir('svc-ui-home-');
+  [srv, browser] = await Promise.all([spawnServer(['-dev', '-port=0'], { HOME: home }), launchBrowser()]);
+  api = new ApiClient({ address: srv.url, token: srv.rootToken });
+  browser.context.on('request', (r) => requests.push(r));
+  browser.context.on('page', (p) => p.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss())));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stopServer(srv);
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+const echoJob = (id: string, name = id) => ({
+  Job: {
+    ID: id,
+    Name: name,
+    Datacenters: ['dc1'],
+    TaskGroups: [{ Name: 'web', Count: 1, Tasks: [{ Name: 'ticker', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'i=0; while :; do echo "tick-$i"; i=$((i+1)); sleep 0.2; done'] }, KillTimeout: 1_000_000_000 }] }],
+  },
+});
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${srv.url}/ui/settings/tokens`);
+  await page.fill('#secret', srv.rootToken!);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=signed-in]');
+}
+
+/** The highest tick the log view shows. */
+const lastTick = (page: Page) => page.$eval('[data-testid=log]', (el) => Math.max(-1, ...[...(el.textContent ?? '').matchAll(/tick-(\d+)/g)].map((m) => Number(m[1]))));
+
+describe('the web UI', () => {
+  it('signs in with a token, lists a job registered meanwhile without a reload, and streams its allocation\'s log', async () => {
+    const page = await browser.context.newPage();
+    await signIn(page);
+    expect(await page.textContent('[data-testid=signed-in]')).toContain('management token');
+
+    await page.click('header nav >> text=Jobs');
+    await page.waitForSelector('text=No jobs');
+    // Set in this document: a reload would lose it.
+    await page.evaluate(() => (window.notReloaded = true));
+    await api.scheduler('POST', '/v1/jobs', { body: echoJob('ticker') });
+    await page.waitForSelector('[data-testid=jobs] >> text=ticker');
+    expect(await page.evaluate(() => window.notReloaded)).toBe(true);
+
+    await page.click('[data-testid=jobs] >> text=ticker');
+    await page.waitForSelector('[data-testid=task-groups] >> text=web');
+    await page.click('.tabs >> text=Allocations');
+    await page.click('[data-testid=allocations] a');
+    await page.waitForSelector('[data-testid=tasks] >> text=ticker');
+    await page.waitForFunction(() => /tick-\d+/.test(document.querySelector('[data-testid=log]')?.textContent ?? ''));
+    const seen = await lastTick(page);
+    // Lines the task writes after the page has read the log arrive on the same open stream.
+    await page.waitForFunction((n) => [...(document.querySelector('[data-testid=log]')?.textContent ?? '').matchAll(/tick-(\d+)/g)].some((m) => Number(m[1]) > n + 2), seen);
+    expect(await page.textContent('[data-testid=log-phase]')).toContain('Streaming');
+    await page.close();
+  });
+
+  it('shows a job whose name is markup as that text, running nothing', async () => {
+    const name = '<img src=x onerror=alert(1)>';
+    await api.scheduler('POST', '/v1/jobs', { body: echoJob('markup', name) });
+    const page = await browser.context.newPage();
+    await signIn(page);
+    await page.goto(`${srv.url}/ui/jobs`);
+    await page.waitForSelector('[data-testid=jobs] >> text=markup');
+    expect(await page.textContent('[data-testid=jobs]')).toContain(name);
+    await page.click('[data-testid=jobs] >> text=markup');
+    await page.waitForSelector('.facts');
+    expect(await page.textContent('.facts')).toContain(name);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+
+  it('serves the page under a policy that refuses inline script', async () => {
+    const page = await browser.context.newPage();
+    const answer = (await page.goto(`${srv.url}/ui/jobs`))!;
+    const csp = answer.headers()['content-security-policy'];
+    for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) expect(csp.split('; ')).toContain(directive);
+    expect(csp).not.toContain('unsafe-');
+    expect(answer.headers()['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers()['referrer-policy']).toBe('no-referrer');
+    const outcome = await page.evaluate(async () => {
+      const refused = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }));
+      const script = document.createElement('script');
+      script.textContent = 'window.inlineRan = true';
+      document.body.append(script);
+      return { directive: await refused, inlineRan: window.inlineRan === true };
+    });
+    expect(outcome).toEqual({ directive: 'script-src-elem', inlineRan: false });
+    await page.close();
+  });
+
+  it('signs a browser in with the URL of svc ui -authenticate -show-url, once', async () => {
+    const res = await runCli(['ui', '-authenticate', '-show-url'], { HOME: home, SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, NO_COLOR: '1' });
+    expect(res.code).toBe(0);
+    const url = /^URL for web UI: (\S+)$/m.exec(res.stdout)![1];
+    expect(new URL(url).searchParams.get('ott')).toBeTruthy();
+
+    // Session storage is per tab: a new page starts signed out.
+    const first = await browser.context.newPage();
+    await first.goto(url);
+    await first.waitForSelector('[data-testid=jobs] >> text=ticker');
+    expect(first.url()).toBe(`${srv.url}/ui/jobs`);
+    expect(await first.textContent('header .who')).toBe('Token');
+    await first.close();
+
+    const second = await browser.context.newPage();
+    await second.goto(url);
+    await second.waitForSelector('text=Signing in with the one-time token failed');
+    expect(second.url()).not.toContain('ott=');
+    expect(await second.textContent('header .who')).toBe('Sign in');
+    await second.close();
+  });
+
+  it('never put the token in an address, nor sent a cookie, in any request the pages made', () => {
+    expect(requests.length).toBeGreaterThan(10);
+    const api = requests.filter((r) => new URL(r.url()).pathname.startsWith('/v1/'));
+    expect(api.some((r) => r.url().includes('/v1/client/fs/logs/'))).toBe(true);
+    for (const r of requests) {
+      expect(decodeURIComponent(r.url())).not.toContain(srv.rootToken);
+      expect(r.headers().cookie).toBeUndefined();
+    }
+    // The token went where it belongs: in the header of the API requests made signed in.
+    expect(api.filter((r) => r.headers()['x-svc-token'] === srv.rootToken).length).toBeGreaterThan(5);
+  });
+});
