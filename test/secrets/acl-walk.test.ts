@@ -86,15 +86,22 @@ interface SecretsWalk {
 
 /**
  * The walk cannot probe a path declared unauthenticated, so the declaration itself is what must be
- * right: only these may carry it — health, init and seal status, the leader, and the login paths of auth
- * methods (Vault's convention). A new one fails here until someone has looked at it and added it.
+ * right: only these may carry it — health, init and seal status, the leader, the login paths of auth
+ * methods (Vault's convention), and the mount lookups, which check the token themselves (a mount is
+ * answered only to a token with a capability under it: test/secrets/sys/internal-ui-mounts.test.ts). A new
+ * one fails here until someone has looked at it and added it.
  */
+const REVIEWED_UNAUTHENTICATED = ['sys/health', 'sys/init', 'sys/seal-status', 'sys/leader', 'sys/internal/ui/mounts', 'sys/internal/ui/mounts/*path', 'sys/mounts-all/*path'];
+
 function reviewedUnauthenticated(path: string): boolean {
-  return ['sys/health', 'sys/init', 'sys/seal-status', 'sys/leader'].includes(path) || /^auth\/.+\/login(\/|$)/.test(path);
+  return REVIEWED_UNAUTHENTICATED.includes(path) || /^auth\/.+\/login(\/|$)/.test(path);
 }
 
-/** The scheduler routes Nomad serves without a token ("ACL Required: none"); a new open route fails here until reviewed. */
-const REVIEWED_OPEN_ROUTES = ['/v1/status/leader', '/v1/status/peers', '/v1/agent/health', '/v1/acl/token/onetime/exchange', '/v1/regions'];
+/**
+ * The scheduler routes Nomad serves without a token ("ACL Required: none", and the workload identities'
+ * public keys); a new open route fails here until reviewed.
+ */
+const REVIEWED_OPEN_ROUTES = ['/.well-known/jwks.json', '/v1/status/leader', '/v1/status/peers', '/v1/agent/health', '/v1/acl/token/onetime/exchange', '/v1/regions'];
 
 /** Routes that answer any valid token about itself, and nothing else (Nomad's acl/token/self), each with how its answer shows that. */
 const REVIEWED_SELF_ROUTES: Record<string, (body: { SecretID?: string; OneTimeToken?: { AccessorID?: string } }) => boolean> = {
