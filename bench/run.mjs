@@ -32,6 +32,8 @@
 //   kv-rerender p50/p95 of the time from a kv put to a running raw_exec task's template file showing the
 //               new value (read through the alloc fs API), for a KV version 2 and a version 1 secret (the
 //               node's blocking reads) and for one the node polls every 5 s, on a dev server of its own
+//   ui          the web UI's first page: its script, preloaded chunks and styles, gzipped (target ≤ 300 KB),
+//               and the time to the first painted jobs list with 1,000 jobs on the server, in headless Chromium
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
@@ -50,6 +52,7 @@
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
+//   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  jobs on the ui section's server, page loads measured
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
 //   BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  node flags for the measured server processes
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -67,6 +70,7 @@ import { simBench } from './sim.mjs';
 import { statsBench } from './stats.mjs';
 import { cgroupsBench } from './cgroups.mjs';
 import { kvRerenderBench } from './kv-rerender.mjs';
+import { uiBench } from './ui.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -80,7 +84,7 @@ const LOGINS = Number(process.env.BENCH_LOGINS ?? 5000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
-const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'kv-rerender', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'gc'];
+const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'kv-rerender', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'ui', 'gc'];
 const named = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
 const only = named.length ? new Set(named) : undefined;
 const unknown = named.filter((s) => !SECTIONS.includes(s));
@@ -220,6 +224,7 @@ try {
     });
   }
   if (want('cloud')) await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, processes: num('BENCH_LOGIN_PROCS', 2), logins: LOGINS });
+  if (want('ui')) await uiBench({ bin: BIN, env, jobs: num('BENCH_UI_JOBS', 1000), runs: num('BENCH_UI_RUNS', 6) });
   if (want('gc')) {
     await gcChurnBench({
       jobsPerMin: num('BENCH_GC_JOBS_PER_MIN', 50),
