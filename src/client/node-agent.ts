@@ -69,7 +69,7 @@ const PULL_WAIT = '30s';
 /** The pull's deadline: its wait, and time for the answer. */
 const PULL_DEADLINE_MS = 45_000;
 const RETRY_MS = 1000;
-/** Bounds how late a template sees a changed secret, at one read per secret per interval. */
+/** Where a template's secrets cannot all be watched by blocking reads: bounds how late it sees a change, at one read per secret per interval. */
 const DEFAULT_TEMPLATE_POLL_MS = 5000;
 
 /** A server's refusal of the node's registration: the answer's status and what it said. */
