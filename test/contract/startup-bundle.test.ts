@@ -81,6 +81,13 @@ describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.c
     expect(found.map(([src]) => src), 'import these only through `await import()` of a bundle entry in scripts/build.mjs').toEqual([]);
   });
 
+  it('holds none of the web UI: its serving code is the server bundle\'s, the browser app is files in dist/ui', () => {
+    expect([...modules.keys()].filter((src) => src.startsWith('src/ui/') || src.startsWith('src/server/ui/'))).toEqual([]);
+    for (const bundle of ['main.cjs', ...bodies]) expect(readFileSync(dist(bundle), 'utf8')).not.toContain('node_modules/preact/');
+    expect(readFileSync(dist('server.cjs'), 'utf8')).toContain('// src/server/ui/ui-assets.ts');
+    expect(existsSync(dist('ui/index.html'))).toBe(true);
+  });
+
   it(`stays under ${MAIN_BUDGET / 1000} KB`, () => {
     expect(statSync(dist('main.cjs')).size).toBeLessThan(MAIN_BUDGET);
   });
