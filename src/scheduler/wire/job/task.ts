@@ -9,7 +9,7 @@ export const LIFECYCLE_HOOKS = ['prestart', 'poststart', 'poststop'] as const;
 export const GETTER_MODES = ['any', 'file', 'dir'] as const;
 export const TEMPLATE_CHANGE_MODES = ['noop', 'restart', 'signal', 'script'] as const;
 /** The audience of a task's default identity when it names none. */
-export const DEFAULT_IDENTITY_AUDIENCE = 'nomad.io';
+export const DEFAULT_IDENTITY_AUDIENCE = 'nomadproject.io';
 
 export const LIFECYCLE = {
   Hook: field('string', { hcl: 'hook', oneOf: LIFECYCLE_HOOKS }),
