@@ -3,6 +3,7 @@ import type { Logger } from '../shared/log.js';
 import { META_TABLE, type Store, type WriteTx } from '../storage/store.js';
 import { SERVER_SIDE_KEEPALIVE } from '../storage/pg-store.js';
 import { LEADER_KEY, NotLeader, readLeader, type LeaderRecord, type Leadership, type ServerIdentity } from './leadership.js';
+import { leadershipsTaken } from './telemetry.js';
 
 /**
  * Leadership among servers sharing one PostgreSQL database: the leader is the server whose session holds
@@ -109,6 +110,7 @@ export class PgLeadership implements Leadership {
     if (this.stopped || broken) return;
     this.term = await this.claim();
     this.leading = true;
+    leadershipsTaken.inc();
     this.log.info(`this server leads the cluster (term ${this.term})`);
     try {
       await hooks.onLead((tx) => this.fence(tx));

@@ -1,5 +1,6 @@
 import type { WriteTx } from '../storage/store.js';
 import type { LeaderRecord, Leadership, ServerIdentity } from './leadership.js';
+import { leadershipsTaken } from './telemetry.js';
 
 /**
  * A server alone on its state (LMDB in its data dir, or memory) leads from its start to its stop: no other
@@ -32,6 +33,7 @@ export class SoleLeadership implements Leadership {
     this.onStepDown = hooks.onStepDown;
     this.leading = true;
     this.since = Date.now();
+    leadershipsTaken.inc();
     await hooks.onLead(() => {});
   }
 

@@ -27,6 +27,7 @@ import type { Evaluation } from './structs/evaluation.js';
 import { EVALS_QUEUED, getEval, pendingEvals, queuedSince, type PendingEntry } from './state/evals.js';
 import { getJob } from './state/jobs.js';
 import { storeState } from './state/scheduler-state.js';
+import { failedPlacements, invokeSchedulerCell, placements, planApply } from './telemetry.js';
 
 /** Nomad's delivery limit: an evaluation that fails this many times in a row is marked failed. */
 const DELIVERY_LIMIT = 3;
@@ -90,6 +91,11 @@ export class EvalBroker {
     return this.unsettled;
   }
 
+  /** Nomad's broker figures: ready and waiting in the queue, unacknowledged (plans committing). */
+  counts(): { ready: number; waiting: number; unacked: number } {
+    return { ...this.queue.counts(Date.now()), unacked: this.committing.size };
+  }
+
   private async loop(): Promise<void> {
     this.seen = this.store.tableIndex(EVALS_QUEUED);
     for (const entry of pendingEvals(this.store)) this.queue.offer(entry);
@@ -136,12 +142,18 @@ export class EvalBroker {
     let chunked: boolean;
     try {
       const job = getJob(this.store, evaluation.Namespace, evaluation.JobID);
-      const scheduler = this.schedulerFor(job?.Type ?? evaluation.Type);
+      const type = job?.Type ?? evaluation.Type;
+      const scheduler = this.schedulerFor(type);
+      const invoked = performance.now();
       const result = await scheduler(evaluation, storeState(this.store, this.inFlight));
+      invokeSchedulerCell(type).since(invoked);
+      countFailedPlacements(result.eval.FailedTGAllocs);
       // Recorded before its commit is queued, so every later read counts it, once: in flight until its
       // transaction's index is known, then by whether the read is of that index or later.
       this.inFlight.add(evaluation.ID, evaluation.Namespace, evaluation.JobID, result.plan);
+      const handedOver = performance.now();
       outcome = applyPlan(this.store, evaluation, result, (index) => this.inFlight.committingAt(evaluation.ID, index));
+      void outcome.then(() => planApply.since(handedOver), () => undefined);
       chunked = writtenInChunks(result);
     } catch (err) {
       await this.retryOrFail(entry, evaluation, err);
@@ -188,6 +200,7 @@ export class EvalBroker {
     const done = outcome.durable.then(
       () => {
         this.stats.processed++;
+        if (outcome.placed > 0) placements.inc(outcome.placed);
         this.log.debug(
           `evaluation ${evaluation.ID} (${evaluation.TriggeredBy}, job ${evaluation.JobID}): placed ${outcome.placed}, updated ${outcome.updated} in ${(performance.now() - started).toFixed(0)}ms`,
         );
@@ -197,4 +210,10 @@ export class EvalBroker {
     this.flushing.add(done);
     void done.then(() => this.flushing.delete(done));
   }
+}
+
+/** A task group's failed placements are its first failure and those coalesced into it, as Nomad counts them. */
+function countFailedPlacements(failed: Record<string, { CoalescedFailures?: number }> | null): void {
+  if (!failed) return;
+  for (const metric of Object.values(failed)) failedPlacements.inc(1 + (metric.CoalescedFailures ?? 0));
 }

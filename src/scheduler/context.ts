@@ -4,6 +4,7 @@
  * side's context at once. Of the secrets side it reads only what checks a caller's token.
  */
 import type { Store } from '../storage/store.js';
+import type { TelemetryConfig } from '../shared/metrics/telemetry-config.js';
 import type { Seal } from '../storage/seal.js';
 import type { Logger } from '../shared/log.js';
 import type { Leadership } from '../cluster/leadership.js';
@@ -24,6 +25,8 @@ export interface SchedulerConfig {
   execHeartbeatMs: number;
   /** the node API answers only connections with a verified client certificate (TLS `node_client_cert`) */
   nodeClientCert: boolean;
+  /** the `telemetry` block: who may read /v1/metrics, and in which formats */
+  telemetry: TelemetryConfig;
 }
 
 export interface SchedulerContext extends TokenAuthority {

@@ -33,6 +33,13 @@ export class EvalQueue {
     return this.current.size;
   }
 
+  /** How many queued evaluations may run at `now`, and how many wait (WaitUntil, a retry's back-off): a scrape's O(n) pass. */
+  counts(now: number): { ready: number; waiting: number } {
+    let ready = 0;
+    for (const item of this.current.values()) if (item.notBefore <= now) ready++;
+    return { ready, waiting: this.current.size - ready };
+  }
+
   /**
    * Queues an entry unless the queue already holds it from the same or a later write. `notBefore` is
    * when it may run (at the earliest its WaitUntil).

@@ -18,6 +18,7 @@ import { LoopStalls, type StallSource } from './loop-stalls.js';
 import { HEARTBEAT_TTL_MS } from './structs/node.js';
 import { listNodes } from './state/nodes.js';
 import { markNodesDown } from './state/nodes-down.js';
+import { heartbeatsMissed, heartbeatsReceived } from './telemetry.js';
 
 /** Nomad's max_heartbeats_per_second. */
 const MAX_HEARTBEATS_PER_SECOND = 50;
@@ -90,9 +91,16 @@ export class Heartbeats {
 
   /** Records a heartbeat; answers the TTL the node must beat within. */
   beat(nodeId: string): number {
+    const started = performance.now();
     const ttl = this.ttlFor(this.deadlines.size);
     if (!this.stopped) this.deadlines.set(nodeId, this.loopTime() + ttl + this.graceMs);
+    heartbeatsReceived.since(started);
     return ttl;
+  }
+
+  /** How many nodes' heartbeats are watched (Nomad's nomad.heartbeat.active). */
+  get active(): number {
+    return this.deadlines.size;
   }
 
   /** The TTL that keeps `nodes` nodes within MAX_HEARTBEATS_PER_SECOND, and never under the least TTL. */
@@ -130,6 +138,7 @@ export class Heartbeats {
   private async markDown(silent: string[]): Promise<string[]> {
     // Heard from since it was found silent: the write must leave it alone.
     const stillSilent = (id: string): boolean => (this.deadlines.get(id) ?? Infinity) <= this.loopTime();
+    const started = performance.now();
     try {
       const { down } = await markNodesDown(this.store, silent, {
         description: 'node heartbeat missed',
@@ -138,6 +147,7 @@ export class Heartbeats {
       });
       // Down, gone or already down elsewhere: nothing to watch until the node checks in again.
       for (const id of silent) if (stillSilent(id)) this.deadlines.delete(id);
+      for (let i = 0; i < down.length; i++) heartbeatsMissed.since(started);
       if (down.length > 0) {
         const shown = down.slice(0, 10).join(', ') + (down.length > 10 ? ` and ${down.length - 10} more` : '');
         this.log.warn(`${down.length === 1 ? 'node' : `${down.length} nodes`} missed heartbeats, marked down: ${shown}`);

@@ -70,6 +70,16 @@ export class SchedulerRuntime {
     return this.work !== undefined;
   }
 
+  /** The broker's queues, while this server leads. */
+  brokerCounts(): { ready: number; waiting: number; unacked: number } | undefined {
+    return this.work?.broker.counts();
+  }
+
+  /** How many nodes' heartbeats the leader watches, while this server leads. */
+  activeHeartbeats(): number | undefined {
+    return this.work?.heartbeats.active;
+  }
+
   /** Node heartbeats and the periodic launcher: only on the leader. */
   get heartbeats(): Heartbeats {
     return this.leaderWork().heartbeats;

@@ -8,6 +8,7 @@
 import type { Store } from '../storage/store.js';
 import type { Seal } from '../storage/seal.js';
 import type { Logger } from '../shared/log.js';
+import type { TelemetryConfig } from '../shared/metrics/telemetry-config.js';
 import type { Leadership } from '../cluster/leadership.js';
 import type { RenewSettings, TokenService } from './token/token-service.js';
 import type { TokenEntry } from './token/token-entry.js';
@@ -28,6 +29,8 @@ export interface SecretsConfig {
   storageType: 'lmdb' | 'postgresql' | 'inmem';
   /** the keyring is opened by an external seal key (-seal-key-file, SVC_SEAL_KEY) */
   externalSealKey: boolean;
+  /** the `telemetry` block: who may read sys/metrics, and in which formats */
+  telemetry: TelemetryConfig;
 }
 
 export interface SecretsContext {

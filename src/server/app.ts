@@ -40,6 +40,8 @@ import { uiHandler } from './ui/ui-assets.js';
 import type { RawRequest, RawResponse } from '../framework/http/types.js';
 import type { ServerConfig, Services } from './services.js';
 import { VERSION } from '../version.js';
+import { DEFAULT_TELEMETRY, type TelemetryConfig } from '../shared/metrics/telemetry-config.js';
+import { watchServerMetrics } from './server-metrics.js';
 import { SchedulerRuntime } from '../scheduler/runtime.js';
 import { SoleLeadership } from '../cluster/sole-leadership.js';
 import type { Leadership, ServerIdentity } from '../cluster/leadership.js';
@@ -103,6 +105,8 @@ export interface ServerOptions {
   advertise?: string;
   /** keep the state in memory only (tests that need no disk): nothing of it survives the server */
   memoryStorage?: boolean;
+  /** the `telemetry` block: the metrics endpoints' formats and who may read them */
+  telemetry?: Partial<TelemetryConfig>;
   /** the writes the event stream keeps for resuming clients (Nomad's event_buffer_size; default 100); 0 serves no event stream */
   eventBufferSize?: number;
   /** how far an event stream client may fall behind, in bytes of the writes' JSON, before it is cut off (default 32 MiB) */
@@ -160,6 +164,11 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     nodeClientCert: opts.tls?.nodeClientCert === true,
     storageType: opts.memoryStorage ? 'inmem' : opts.storageUrl ? 'postgresql' : 'lmdb',
     externalSealKey: opts.sealKey !== undefined,
+    telemetry: {
+      prometheusMetrics: opts.telemetry?.prometheusMetrics ?? DEFAULT_TELEMETRY.prometheusMetrics,
+      disableHostname: opts.telemetry?.disableHostname ?? DEFAULT_TELEMETRY.disableHostname,
+      unauthenticatedMetricsAccess: opts.telemetry?.unauthenticatedMetricsAccess ?? DEFAULT_TELEMETRY.unauthenticatedMetricsAccess,
+    },
   };
   // Before anything is created: a bad certificate file stops the start with the file named.
   const tls = opts.tls ? await loadServerTls(opts.tls, opts.client !== false) : undefined;
@@ -169,6 +178,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
 
   let opened: Store | undefined;
   let audit: AuditLog | undefined;
+  let unwatchMetrics: (() => void) | undefined;
   try {
     const seal = await Seal.open(dataDir, opts.sealKey);
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
@@ -195,6 +205,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const services: Services = { version: VERSION, config, log, store, seal, tokens, policies, mounts, secretMounts, identity, authBackends, scheduler, leadership, forwardToLeader: leaderForwarder(leadership, peerTls), forwardToNode: nodeForwarder(peerTls), stopping: false, shutdown: shutdown.signal };
     const auditDevices = (audit = await AuditLog.open(services, opts.auditFile));
     services.audit = auditDevices;
+    unwatchMetrics = watchServerMetrics(services, opts.memoryStorage || opts.storageUrl ? undefined : dataDir);
     const events = opts.eventBufferSize === 0 ? undefined : new EventBroker(store, { ...DEFAULT_BROKER_OPTIONS, size: opts.eventBufferSize ?? DEFAULT_BROKER_OPTIONS.size, backlogBytes: opts.eventBacklogBytes ?? DEFAULT_BROKER_OPTIONS.backlogBytes });
     services.events = events;
     mounts.onDisable((m) => tokens.revokeByMount(m.accessor));
@@ -408,12 +419,14 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         for (const method of Object.values(authMethods)) await method.close();
         await tokenTidySettled(store);
         await audit?.close();
+        unwatchMetrics?.();
         await events?.close();
         await store.close();
         if (tempDir && !keepDataDir) await rm(tempDir, { recursive: true, force: true });
       },
     };
   } catch (err) {
+    unwatchMetrics?.();
     await audit?.close().catch(() => undefined);
     await opened?.close().catch(() => undefined);
     if (tempDir) await rm(tempDir, { recursive: true, force: true });

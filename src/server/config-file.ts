@@ -9,6 +9,7 @@
  *   storage "postgres" { url = "postgres://svc@db.internal/svc" }
  *   server { min_heartbeat_ttl = "10s"  heartbeat_grace = "10s"  failover_heartbeat_ttl = "5m"  advertise = "http://10.0.0.1:4646" }
  *   server { enable_event_broker = true  event_buffer_size = 100 }
+ *   telemetry { prometheus_metrics = true  disable_hostname = true  unauthenticated_metrics_access = false }
  * A Nomad-style `ports { http = 4646 }` block is accepted too. Flags win over the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -37,16 +38,18 @@ export interface FileConfig {
   tls?: { certFile?: string; keyFile?: string; clientCaFile?: string; requireClientCert?: boolean; nodeClientCert?: boolean };
   seal?: { keyFile?: string };
   audit?: { file?: string };
+  telemetry?: { prometheusMetrics?: boolean; disableHostname?: boolean; unauthenticatedMetricsAccess?: boolean };
   storage?: { postgres?: { url?: string } };
   server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; failoverHeartbeatTtlMs?: number; advertise?: string; enableEventBroker?: boolean; eventBufferSize?: number };
 }
 
-const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'log_json', 'log_format', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server']);
+const KNOWN = new Set(['data_dir', 'bind_addr', 'port', 'ports', 'log_level', 'log_json', 'log_format', 'datacenter', 'name', 'client', 'cloud', 'tls', 'seal', 'audit', 'storage', 'server', 'telemetry']);
 const CLIENT_KNOWN = new Set(['enabled', 'node_class', 'meta', 'servers', 'cgroup_parent', 'pids_limit', 'memory_oversubscription']);
 const CLOUD_KNOWN = new Set(['allow_sha1']);
 const TLS_KNOWN = new Set(['cert_file', 'key_file', 'client_ca_file', 'require_client_cert', 'node_client_cert']);
 const SEAL_KNOWN = new Set(['key_file']);
 const AUDIT_KNOWN = new Set(['file']);
+const TELEMETRY_KNOWN = new Set(['prometheus_metrics', 'disable_hostname', 'unauthenticated_metrics_access']);
 const STORAGE_KINDS = new Set(['postgres']);
 const POSTGRES_KNOWN = new Set(['url']);
 const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'failover_heartbeat_ttl', 'advertise', 'enable_event_broker', 'event_buffer_size']);
@@ -140,6 +143,15 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
   if (seal) out.seal = { keyFile: typed<string>(seal.key_file, 'seal.key_file', 'string') };
   const audit = block('audit', AUDIT_KNOWN);
   if (audit) out.audit = { file: typed<string>(audit.file, 'audit.file', 'string') };
+  // Nomad's and Vault's telemetry block; Vault's unauthenticated_metrics_access (a listener setting there) is here too.
+  const telemetry = block('telemetry', TELEMETRY_KNOWN);
+  if (telemetry) {
+    out.telemetry = {
+      prometheusMetrics: typed<boolean>(telemetry.prometheus_metrics, 'telemetry.prometheus_metrics', 'boolean'),
+      disableHostname: typed<boolean>(telemetry.disable_hostname, 'telemetry.disable_hostname', 'boolean'),
+      unauthenticatedMetricsAccess: typed<boolean>(telemetry.unauthenticated_metrics_access, 'telemetry.unauthenticated_metrics_access', 'boolean'),
+    };
+  }
   // HCL's `storage "postgres" { ... }` is { storage: { postgres: [{ ... }] } }; YAML and JSON write the
   // same without the list.
   const storage = block('storage', STORAGE_KINDS);

@@ -3,14 +3,19 @@ import type { Seal } from '../storage/seal.js';
 import { META_TABLE, type Store } from '../storage/store.js';
 import { ALLOC_MEMORY_TABLES } from '../scheduler/state/alloc-memory-tables.js';
 import { SCHEMA_MIGRATIONS } from './migrations.js';
+import { measureCommits } from './store-metrics.js';
 
 /**
  * Where the server keeps its state: LMDB in the data dir, a PostgreSQL database given by URL (which
  * several servers may share), or (tests that do not need a disk) memory. Each is opened with the product's
  * schema; LMDB also keeps the allocation indexes with random keys in memory (alloc-memory-tables.ts says
- * why).
+ * why). Its commits are timed for the metrics (store-metrics.ts).
  */
 export async function openServerStorage(dataDir: string, storageUrl: string | undefined, memory = false): Promise<Store> {
+  return measureCommits(await openStore(dataDir, storageUrl, memory));
+}
+
+async function openStore(dataDir: string, storageUrl: string | undefined, memory: boolean): Promise<Store> {
   if (memory) {
     const { openMemoryStore } = await import('../storage/memory-store.js');
     return openMemoryStore({ migrations: SCHEMA_MIGRATIONS });

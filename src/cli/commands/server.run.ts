@@ -48,6 +48,7 @@ export async function server({ io, env, flags }: CommandContext): Promise<number
       tls,
       sealKey,
       auditFile: (flags['audit-file'] as string | undefined) || file.audit?.file,
+      telemetry: file.telemetry,
       storageUrl,
       advertise: advertiseUrl((flags.advertise as string | undefined) || file.server?.advertise),
       heartbeatTtlMs: file.server?.minHeartbeatTtlMs,

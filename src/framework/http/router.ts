@@ -5,6 +5,7 @@
  */
 import { schedulerError, secretsError } from './respond.js';
 import type { RawRequest, RawResponse } from './types.js';
+import { schedulerRequests, secretsRequests, UNMATCHED_ROUTE, type RequestMetrics } from './metrics.js';
 
 export interface SideHandlers {
   /** `rel` is the decoded path below /v1/, e.g. auth/token/create */
@@ -29,22 +30,30 @@ export function sideError(path: string, status: number, message: string): RawRes
   return isSecretsPath(path.split('/').slice(1)) ? secretsError(status, [message]) : schedulerError(status, message);
 }
 
+/** Counts the answer by its route and status, with the time since `started`. */
+function answered(requests: RequestMetrics, raw: RawRequest, started: number, answer: RawResponse): RawResponse {
+  requests.cell(raw.method, answer.route ?? UNMATCHED_ROUTE, answer.status).since(started);
+  return answer;
+}
+
 export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: string) => Promise<RawResponse> {
   return async (raw, requestId) => {
+    const started = performance.now();
     let parts: string[];
     try {
       parts = raw.path.split('/').slice(1).map(decodeURIComponent);
     } catch {
       const secrets = isSecretsPath(raw.path.split('/').slice(1));
+      const requests = secrets ? secretsRequests : schedulerRequests;
       // No route can match, so who may not ask learns nothing, not even that the path is malformed.
       const refused = await sides.tokenRefusal(raw);
-      if (refused) return secrets ? secretsError(403, ['permission denied']) : schedulerError(403, refused.message);
+      if (refused) return answered(requests, raw, started, secrets ? secretsError(403, ['permission denied']) : schedulerError(403, refused.message));
       const message = `invalid URL path encoding: ${raw.path}`;
-      return secrets ? secretsError(400, [message]) : schedulerError(400, message);
+      return answered(requests, raw, started, secrets ? secretsError(400, [message]) : schedulerError(400, message));
     }
     const engine = parts[0] === 'v1' && parts[1] !== undefined && sides.secretsMount?.(parts[1]) === true;
-    if (isSecretsPath(parts) || engine) return sides.secrets(raw, parts.slice(1).join('/'), requestId);
+    if (isSecretsPath(parts) || engine) return answered(secretsRequests, raw, started, await sides.secrets(raw, parts.slice(1).join('/'), requestId));
     const answer = await sides.scheduler(raw, parts, requestId);
-    return answer ?? schedulerError(404, 'resource not found');
+    return answered(schedulerRequests, raw, started, answer ?? schedulerError(404, 'resource not found'));
   };
 }

@@ -26,6 +26,8 @@ export interface RawResponse {
    * incomplete body rather than a complete-looking one.
    */
   stream?: ResponseStream;
+  /** the route pattern that answered (`/v1/job/:job_id`), which the request metrics count by */
+  route?: string;
 }
 
 export type ResponseStream = (write: (chunk: Buffer | string) => Promise<void>, signal: AbortSignal) => Promise<void>;

@@ -160,6 +160,21 @@ export async function handleScheduler(
   services: SchedulerContext,
   routes: RouteDef[],
 ): Promise<RawResponse | undefined> {
+  const matched: { route?: string } = {};
+  const answer = await answerScheduler(raw, parts, requestId, services, routes, matched);
+  if (answer) answer.route = matched.route;
+  return answer;
+}
+
+/** The answer; `matched.route` is set to the pattern of the route that answers once one is found. */
+async function answerScheduler(
+  raw: RawRequest,
+  parts: string[],
+  requestId: string,
+  services: SchedulerContext,
+  routes: RouteDef[],
+  matched: { route?: string },
+): Promise<RawResponse | undefined> {
   const candidates = findRoute(routes, parts);
   try {
     if (candidates.length === 0) {
@@ -177,6 +192,7 @@ export async function handleScheduler(
       throw new UnsupportedOperation('Invalid method');
     }
     const { route, params } = hit;
+    matched.route = route.path;
     // Before the node's secret: without the certificate, nothing about the node is looked at.
     if (services.config.nodeClientCert && isNodeApi(route) && !raw.clientCertVerified) throw new PermissionDenied(NODE_CERT_REQUIRED);
     // The leader checks who asks, as it would had the request come to it directly.

@@ -37,6 +37,7 @@ import { aclTokenSelfRoutes } from './acl-token-self-endpoint.js';
 import { aclTokenOneTimeRoutes } from './acl-token-onetime-endpoint.js';
 import { regionsRoutes } from './regions-endpoint.js';
 import { searchRoutes } from './search-endpoint.js';
+import { metricsRoutes } from './metrics-endpoint.js';
 import { eventStreamRoutes } from './event-stream-endpoint.js';
 
 export const schedulerRoutes: RouteDef[] = [
@@ -76,6 +77,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...aclTokenOneTimeRoutes,
   ...regionsRoutes,
   ...searchRoutes,
+  ...metricsRoutes,
   ...eventStreamRoutes,
 ];
 

@@ -28,6 +28,7 @@ import type { ExecLaunch } from '../wire/exec.js';
 import type { WsRequest, WsRouteDef } from './ws-route.js';
 import { createTunnelEndpoint, tunnelTarget } from './node-tunnel-endpoint.js';
 import { nodeServerFor } from './node-forward.js';
+import { execSessions } from '../telemetry.js';
 
 /** How long the first frame may take when it must carry the token. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -116,7 +117,11 @@ export function createUpgradeHandler(services: SchedulerContext, routes: WsRoute
 
   const track = (p: Promise<void>) => {
     sessions.add(p);
-    void p.finally(() => sessions.delete(p));
+    execSessions.inc();
+    void p.finally(() => {
+      sessions.delete(p);
+      execSessions.dec();
+    });
   };
 
   /** Runs the session; without `prepared` (ws_handshake), authenticates and checks it first. */

@@ -7,6 +7,11 @@ import { NodeTunnel } from './node-tunnel.js';
 export class NodeTunnels {
   private readonly byNode = new Map<string, NodeTunnel>();
 
+  /** How many node tunnels are open. */
+  get size(): number {
+    return this.byNode.size;
+  }
+
   /**
    * The node's new control socket. It replaces the one the node had here, whose end the server may not
    * have noticed yet (a node only connects again once its own end closed). `onClose` runs when this one

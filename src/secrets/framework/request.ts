@@ -39,4 +39,6 @@ export interface SecretsResponse {
   raw?: unknown;
   /** headers the envelope's answer carries besides its content type (a KV read's X-Svc-Index) */
   headers?: Record<string, string>;
+  /** answered as this body of this content type, without the envelope (sys/metrics in Prometheus' format) */
+  text?: { contentType: string; body: string };
 }

@@ -159,14 +159,16 @@ async function authenticate(raw: RawRequest, services: SecretsContext): Promise<
 }
 
 export async function handleSecrets(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting): Promise<RawResponse> {
-  const answer = await answerSecrets(raw, rel, requestId, services, routing);
+  const matched: { route?: string } = {};
+  const answer = await answerSecrets(raw, rel, requestId, services, routing, matched);
+  answer.route = matched.route;
   // A HEAD is answered with the status and headers its GET would have, and no body.
   return raw.method === 'HEAD' ? { ...answer, body: '' } : answer;
 }
 
-async function answerSecrets(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting): Promise<RawResponse> {
+async function answerSecrets(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting, matched: { route?: string }): Promise<RawResponse> {
   try {
-    const res = await dispatch(raw, rel, requestId, services, routing);
+    const res = await dispatch(raw, rel, requestId, services, routing, matched);
     return secretsOk(requestId, res, dataAtTopLevel(rel));
   } catch (err) {
     const { status, message, internal } = classify(err);
@@ -191,7 +193,8 @@ function checkAcl(caller: TokenCaller | undefined, def: PathDef, aclPath: string
   if (!acl.allows(aclPath, capability) || (def.sudo && !acl.capabilities(aclPath).has('sudo'))) throw new PermissionDenied();
 }
 
-async function dispatch(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting): Promise<SecretsResponse | void> {
+/** Answers the request; `matched.route` is set to the mount and pattern of the path that answers once one is found. */
+async function dispatch(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting, matched: { route?: string }): Promise<SecretsResponse | void> {
   try {
     checkCanonical(rel);
   } catch (err) {
@@ -217,6 +220,7 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
     if (route.rest === '') return { raw: { help: renderBackendHelp(route.backend), see_also: null } };
   }
   if (!match || !def) throw new NotFound('unsupported path');
+  matched.route = `/v1/${route.mountPath}${def.pattern}`;
   // Every name taken from the path ends up in a storage key or a lookup.
   for (const [name, value] of Object.entries(match.params)) if (typeof value === 'string') checkKeyPart(`path parameter "${name}"`, value);
 

@@ -5,8 +5,8 @@
  * Secrets paths follow Vault: identical patterns merge across policies, then the single most specific
  * matching pattern decides — capabilities never combine across different patterns. Namespaces follow
  * Nomad: an exact name wins, otherwise the glob that needs the fewest wildcard characters to match.
- * In both, a `deny` in the deciding rule denies everything. The node rule follows Nomad too: across policies
- * a `deny` wins, otherwise the most permissive (`write` implies `read`).
+ * In both, a `deny` in the deciding rule denies everything. The node and agent rules follow Nomad too: across
+ * policies a `deny` wins, otherwise the most permissive (`write` implies `read`).
  */
 import {
   ALL_NAMESPACE_GRANTS,
@@ -53,6 +53,8 @@ export class Acl {
   private readonly namespaceGlobs: NamespaceGlob[] = [];
   /** The merged node rule; undefined when no policy has one. */
   private readonly nodePolicy: NodePolicy | undefined;
+  /** The merged agent rule, merged as the node rule is. */
+  private readonly agentPolicy: NodePolicy | undefined;
 
   private constructor(policies: Policy[]) {
     this.policyNames = [...new Set(policies.map((p) => p.name))];
@@ -84,6 +86,7 @@ export class Acl {
     this.namespaceGlobs.sort((a, b) => compareStrings(a.pattern, b.pattern));
 
     this.nodePolicy = policies.reduce<NodePolicy | undefined>((merged, p) => maxNodePolicy(merged, p.node), undefined);
+    this.agentPolicy = policies.reduce<NodePolicy | undefined>((merged, p) => maxNodePolicy(merged, p.agent), undefined);
   }
 
   static fromPolicies(policies: Policy[]): Acl {
@@ -164,6 +167,13 @@ export class Acl {
     if (this.root) return true;
     if (capability === 'read') return this.nodePolicy === 'read' || this.nodePolicy === 'write';
     return this.nodePolicy === 'write';
+  }
+
+  /** Nomad's AllowAgentRead / AllowAgentWrite, on the `agent` rule as allowsNode on the node rule. */
+  allowsAgent(capability: NodeCapability): boolean {
+    if (this.root) return true;
+    if (capability === 'read') return this.agentPolicy === 'read' || this.agentPolicy === 'write';
+    return this.agentPolicy === 'write';
   }
 
   /** Vault's lookup order, including the list fallback to the path without its trailing slash. */

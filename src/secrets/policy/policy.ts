@@ -2,8 +2,8 @@
  * Policy documents: HCL or JSON text → a validated `Policy`.
  *
  * One document can hold Vault-style `path` rules (secrets API), Nomad-style `namespace` rules and one Nomad
- * `node` rule (scheduler API). Parsing is strict: anything we do not enforce (Vault's allowed_parameters,
- * wrapping TTLs, Nomad's agent/operator blocks...) is rejected rather than accepted and silently ignored,
+ * `node` rule and one `agent` rule (scheduler API). Parsing is strict: anything we do not enforce (Vault's
+ * allowed_parameters, wrapping TTLs, Nomad's operator blocks...) is rejected rather than accepted and silently ignored,
  * because a policy author who writes a restriction must be able to trust that it applies.
  */
 import { UserError } from '../../shared/errors.js';
@@ -43,6 +43,8 @@ export interface Policy {
   namespaces: NamespaceRule[];
   /** The `node { policy = ... }` rule; absent when the document has no node block. */
   node?: NodePolicy;
+  /** The `agent { policy = ... }` rule (the agent's metrics, Nomad's agent:read); absent without an agent block. */
+  agent?: NodePolicy;
 }
 
 // Nomad's namespace-name rule, with `*` for globs.
@@ -82,10 +84,10 @@ export async function parsePolicy(name: string, text: string): Promise<Policy> {
       for (const block of labeledBlocks(ctx, key, value)) addTo(paths, ...parsePathBlock(ctx, block));
     } else if (key === 'namespace') {
       for (const block of labeledBlocks(ctx, key, value)) addTo(namespaces, ...parseNamespaceBlock(ctx, block));
-    } else if (key === 'node') {
-      policy.node = parseNodeBlock(ctx, value);
+    } else if (key === 'node' || key === 'agent') {
+      policy[key] = parseRuleBlock(ctx, key, value);
     } else {
-      throw failAt(ctx, topLevelItem(ctx, key), `unknown top-level key "${key}": only "path", "namespace" and "node" blocks are allowed`);
+      throw failAt(ctx, topLevelItem(ctx, key), `unknown top-level key "${key}": only "path", "namespace", "node" and "agent" blocks are allowed`);
     }
   }
   // Repeated blocks for one pattern in one document are merged here; the Acl merges across policies.
@@ -162,27 +164,27 @@ function parseNamespaceBlock(ctx: Ctx, block: Block): [string, string[]] {
 }
 
 /**
- * Nomad's `node { policy = "read" }`: one unlabeled block with a required `policy`. HCL gives
- * `[body, ...]` (one entry per block); JSON may give the body itself or that same array.
+ * Nomad's `node { policy = "read" }` and `agent { policy = "read" }`: one unlabeled block with a required
+ * `policy`. HCL gives `[body, ...]` (one entry per block); JSON may give the body itself or that same array.
  */
-function parseNodeBlock(ctx: Ctx, value: unknown): NodePolicy {
+function parseRuleBlock(ctx: Ctx, kind: 'node' | 'agent', value: unknown): NodePolicy {
   const valid = NODE_POLICIES.join(', ');
   const bodies = Array.isArray(value) && value.every(isObject) ? value : ctx.format === 'json' && isObject(value) ? [value] : undefined;
   if (bodies === undefined) {
-    const expected = ctx.format === 'json' ? 'an object, as in {"node": {"policy": "read"}}' : 'a block without a label, as in node { policy = "read" }';
-    throw failAt(ctx, topLevelItem(ctx, 'node'), `"node" must be ${expected}`);
+    const expected = ctx.format === 'json' ? `an object, as in {"${kind}": {"policy": "read"}}` : `a block without a label, as in ${kind} { policy = "read" }`;
+    throw failAt(ctx, topLevelItem(ctx, kind), `"${kind}" must be ${expected}`);
   }
-  if (bodies.length === 0) throw failAt(ctx, topLevelItem(ctx, 'node'), `node: expected a block body`);
-  if (bodies.length > 1) throw failAt(ctx, nodePosition(ctx, bodies[1]), 'node: only one node block is allowed in a policy');
+  if (bodies.length === 0) throw failAt(ctx, topLevelItem(ctx, kind), `${kind}: expected a block body`);
+  if (bodies.length > 1) throw failAt(ctx, nodePosition(ctx, bodies[1]), `${kind}: only one ${kind} block is allowed in a policy`);
   const body = bodies[0];
   for (const key of Object.keys(body)) {
     if (key !== 'policy') {
-      throw failAt(ctx, nodePosition(ctx, body, key), `node: unknown attribute "${key}": only "policy" is supported`);
+      throw failAt(ctx, nodePosition(ctx, body, key), `${kind}: unknown attribute "${key}": only "policy" is supported`);
     }
   }
-  if (!('policy' in body)) throw failAt(ctx, nodePosition(ctx, body), `node: "policy" is required (valid: ${valid})`);
+  if (!('policy' in body)) throw failAt(ctx, nodePosition(ctx, body), `${kind}: "policy" is required (valid: ${valid})`);
   if (!isNodePolicy(body.policy)) {
-    throw failAt(ctx, nodePosition(ctx, body, 'policy', true), `node: invalid policy ${JSON.stringify(body.policy)} (valid: ${valid})`);
+    throw failAt(ctx, nodePosition(ctx, body, 'policy', true), `${kind}: invalid policy ${JSON.stringify(body.policy)} (valid: ${valid})`);
   }
   return body.policy;
 }
@@ -256,7 +258,7 @@ function failAt(ctx: Ctx, offset: number | undefined, message: string): UserErro
   return new UserError(`failed to parse policy "${ctx.name}": ${at}${message}`);
 }
 
-/** Where a node body is written; with `key`, where that key sits in it; with `atValue`, where its value starts. */
+/** Where a node or agent body is written; with `key`, where that key sits in it; with `atValue`, where its value starts. */
 function nodePosition(ctx: Ctx, body: object, key?: string, atValue = false): number | undefined {
   const place = ctx.document.place(body);
   if (key === undefined) return place?.start;

@@ -18,6 +18,7 @@ import type { AuthBlock } from './auth-block.js';
 import type { CreateTokenParams, DraftToken, RenewSettings, TokenService } from './token-service.js';
 import type { TokenEntry } from './token-entry.js';
 import { addressInCidrs, parseCidrList } from './cidr.js';
+import { tokenCreated, tokensExpired, tokensRevoked } from './telemetry.js';
 
 export const TOKENS_TABLE = 'tokens';
 export const ACCESSORS_TABLE = 'token-accessors';
@@ -200,7 +201,10 @@ export class TokenStore implements TokenService {
     const entry = this.getById(id);
     if (!entry) throw new PermissionDenied();
     if (isExpired(entry)) {
-      await this.revoke(id).catch((err: Error) => this.log.error(`revoking an expired token failed: ${err.message}`));
+      await this.store
+        .write((tx) => revokeTreeInTx(tx, id))
+        .then(({ result }) => tokensExpired.inc(result))
+        .catch((err: Error) => this.log.error(`revoking an expired token failed: ${err.message}`));
       throw new PermissionDenied();
     }
     if (entry.boundCidrs.length > 0 && !addressInCidrs(remoteAddress, entry.boundCidrs)) throw new PermissionDenied();
@@ -214,8 +218,10 @@ export class TokenStore implements TokenService {
       // Gone means another request took the last use (or revoked it) since this one resolved the token.
       if (!current || current.numUses <= 0) throw new PermissionDenied();
       const remaining = current.numUses - 1;
-      if (remaining === 0) revokeTreeInTx(tx, entry.id);
-      else tx.put(TOKENS_TABLE, entry.id, { ...current, numUses: remaining });
+      if (remaining === 0) {
+        const revoked = revokeTreeInTx(tx, entry.id);
+        tx.beforeCommit(() => tokensRevoked.inc(revoked));
+      } else tx.put(TOKENS_TABLE, entry.id, { ...current, numUses: remaining });
     });
   }
 
@@ -315,6 +321,7 @@ export class TokenStore implements TokenService {
     }
     tx.put(TOKENS_TABLE, id, entry);
     if (entry.accessor) tx.put(ACCESSORS_TABLE, entry.accessor, id);
+    tx.beforeCommit(() => tokenCreated(entry.path, entry.type));
   }
 
   async create(params: CreateTokenParams): Promise<{ secret: string; entry: TokenEntry; warnings: string[] }> {
@@ -383,6 +390,7 @@ export class TokenStore implements TokenService {
   /** Revokes a token and its children, or only the token with `orphanChildren`. Returns how many went. */
   async revoke(id: string, opts: { orphanChildren?: boolean } = {}): Promise<number> {
     const { result } = await this.store.write((tx) => (opts.orphanChildren ? revokeOrphanInTx(tx, id) : revokeTreeInTx(tx, id)));
+    if (result > 0) tokensRevoked.inc(result);
     return result;
   }
 
@@ -400,7 +408,10 @@ export class TokenStore implements TokenService {
       }
       return count;
     });
-    if (result > 0) this.log.info(`revoked ${result} token(s) of auth mount ${mountAccessor}`);
+    if (result > 0) {
+      tokensRevoked.inc(result);
+      this.log.info(`revoked ${result} token(s) of auth mount ${mountAccessor}`);
+    }
     return result;
   }
 
@@ -420,7 +431,10 @@ export class TokenStore implements TokenService {
       }
       return count;
     });
-    if (result > 0) this.log.debug(`swept ${result} expired token(s)`);
+    if (result > 0) {
+      tokensExpired.inc(result);
+      this.log.debug(`swept ${result} expired token(s)`);
+    }
     return result;
   }
 }

@@ -20,6 +20,11 @@ import { auditAuth, auditRequest, auditResponse, type AuditCaller, type AuditEnt
 import { AuditFile } from './file-device.js';
 import { AuditHasher } from './hasher.js';
 import { auditHmacKey } from './hmac-key.js';
+import { Counter } from '../../shared/metrics/registry.js';
+
+/** Vault's audit failure counters: a device that could not write a request's or a response's line. */
+const requestLogFailures = new Counter('vault.audit.log_request_failure', "Requests' audit lines a device could not write.").child();
+const responseLogFailures = new Counter('vault.audit.log_response_failure', "Responses' audit lines a device could not write.").child();
 
 const AUDIT_UNAVAILABLE = 'audit log unavailable';
 
@@ -192,6 +197,7 @@ export class AuditLog implements AuditDevices {
           await file.append(line);
           return true;
         } catch (err) {
+          (entry.type === 'request' ? requestLogFailures : responseLogFailures).inc();
           this.deps.log.error(`audit device ${device.path} (${file.file}): cannot write the ${entry.type} of request ${entry.request.id}: ${(err as Error).message}`);
           return false;
         }

@@ -98,7 +98,7 @@ describe('parsePolicy: node rule', () => {
   });
 
   it('still rejects the Nomad blocks it does not enforce', async () => {
-    expect((await parseError('agent {\n  policy = "read"\n}\n')).message).toContain('"agent"');
+    expect((await parseError('plugin {\n  policy = "read"\n}\n')).message).toContain('"plugin"');
     expect((await parseError('operator {\n  policy = "read"\n}\n')).message).toContain('"operator"');
   });
 });

@@ -85,7 +85,7 @@ namespace "default" {
   });
 
   it('rejects unknown top-level blocks and keys', async () => {
-    expect((await parseError('agent {\n policy = "read"\n}\n')).message).toContain('"agent"');
+    expect((await parseError('operator {\n policy = "read"\n}\n')).message).toContain('"operator"');
     expect((await parseError('foo = 1\n')).message).toContain('"foo"');
   });
 
@@ -106,7 +106,7 @@ namespace "default" {
 
   it('places block and top-level errors at line and column', async () => {
     expect((await parseError('path "a" {\n}\n  path "secret/*" {\n  capabilities = ["reed"]\n}\n')).message).toContain(': line 3, column 3: path "secret/*"');
-    expect((await parseError('path "a" {\n}\n\n agent {\n}\n')).message).toContain(': line 4, column 2: unknown top-level key "agent"');
+    expect((await parseError('path "a" {\n}\n\n operator {\n}\n')).message).toContain(': line 4, column 2: unknown top-level key "operator"');
     expect((await parseError('# x\npath {\n}\n')).message).toContain(': line 2, column 1: "path" must be a labeled block');
   });
 

@@ -35,11 +35,11 @@ describe('policy error positions', () => {
   });
 
   it('cites a top-level JSON key as it cites an HCL one', async () => {
-    expect(await message('{\n  "path": {},\n  "agent": {"policy": "read"}\n}')).toBe(
-      'failed to parse policy "p": line 3, column 3: unknown top-level key "agent": only "path", "namespace" and "node" blocks are allowed',
+    expect(await message('{\n  "path": {},\n  "operator": {"policy": "read"}\n}')).toBe(
+      'failed to parse policy "p": line 3, column 3: unknown top-level key "operator": only "path", "namespace", "node" and "agent" blocks are allowed',
     );
-    expect(await message('path "a" {\n}\n\nagent {\n  policy = "read"\n}\n')).toBe(
-      'failed to parse policy "p": line 4, column 1: unknown top-level key "agent": only "path", "namespace" and "node" blocks are allowed',
+    expect(await message('path "a" {\n}\n\noperator {\n  policy = "read"\n}\n')).toBe(
+      'failed to parse policy "p": line 4, column 1: unknown top-level key "operator": only "path", "namespace", "node" and "agent" blocks are allowed',
     );
     expect(await message('{"path": "x"}')).toBe('failed to parse policy "p": line 1, column 2: "path" must be a labeled block, as in path "<pattern>" { ... }');
   });

@@ -13,6 +13,7 @@ import { ec2Login } from './login-ec2.js';
 import { iamLogin } from './login-iam.js';
 import { issueLoginToken } from './login/issue-token.js';
 import type { CloudState } from './cloud-state.js';
+import { loginDone } from '../telemetry.js';
 
 const EC2_FIELDS = ['pkcs7', 'identity', 'signature'];
 const IAM_FIELDS = ['iam_http_request_method', 'iam_request_url', 'iam_request_body', 'iam_request_headers'];
@@ -38,16 +39,21 @@ export function loginType(data: FieldData): 'ec2' | 'iam' {
 }
 
 async function login(state: CloudState, req: SecretsRequest, data: FieldData) {
+  const started = performance.now();
   let type: 'ec2' | 'iam' | undefined;
   try {
     type = loginType(data);
     const outcome = type === 'ec2' ? await ec2Login(state, req, data) : await iamLogin(state, req, data);
-    return await issueLoginToken(req, outcome);
+    const issued = await issueLoginToken(req, outcome);
+    loginDone('cloud', type, 'success', started);
+    return issued;
   } catch (err) {
     const role = data.get<string>('role');
     const what = `cloud login refused: mount=${req.mountPath} type=${type ?? 'unknown'} role=${role === '' ? '(implied)' : JSON.stringify(role)} from=${req.remoteAddress}`;
     const log = req.services.log;
-    if (err instanceof SvcError && err.statusCode < 500) log.info(`${what}: ${err.message}`);
+    const denied = err instanceof SvcError && err.statusCode < 500;
+    loginDone('cloud', type ?? 'unknown', denied ? 'denied' : 'error', started);
+    if (denied) log.info(`${what}: ${err.message}`);
     else log.error(`${what}: ${(err as Error).message}`);
     throw err;
   }

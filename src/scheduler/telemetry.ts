@@ -1,0 +1,96 @@
+/**
+ * The scheduler's series, named as Nomad's leader names them: the broker's queues, the blocked
+ * evaluations, the schedulers' and the plan applier's timings, heartbeats, and the job summaries'
+ * allocation counts. What the state holds (nodes by status, allocations by client status) and what the
+ * broker holds is read when scraped, from the server that `watchScheduler` was last given, never kept up
+ * to date by writes.
+ */
+import { Counter, Gauge, Histogram, gaugeAt, type HistogramCell } from '../shared/metrics/registry.js';
+import type { Store } from '../storage/store.js';
+import { EVALS_BLOCKED } from './state/evals.js';
+import { JOB_SUMMARIES } from './state/allocs.js';
+import { listNodes } from './state/nodes.js';
+import type { SchedulerRuntime } from './runtime.js';
+
+const invokeScheduler = new Map<string, HistogramCell>();
+
+/** Nomad's nomad.nomad.worker.invoke_scheduler.<type>: one series per scheduler type, as Nomad names them. */
+export function invokeSchedulerCell(type: string): HistogramCell {
+  let cell = invokeScheduler.get(type);
+  if (!cell) {
+    cell = new Histogram(`nomad.nomad.worker.invoke_scheduler.${type}`, `Time to run the ${type} scheduler on one evaluation, in ms.`).child();
+    invokeScheduler.set(type, cell);
+  }
+  return cell;
+}
+
+export const planApply = new Histogram('nomad.nomad.plan.apply', "Time from a plan's hand-over to its commit, in ms.").child();
+export const placements = new Counter('nomad.nomad.plan.placements', 'Allocations placed by committed plans.').child();
+export const failedPlacements = new Counter('nomad.nomad.plan.failed_placements', 'Allocations that evaluations could not place (no node fits).').child();
+export const heartbeatsReceived = new Histogram('nomad.nomad.client.update_status', 'Node heartbeats taken by the leader, and how long each took, in ms.').child();
+export const heartbeatsMissed = new Histogram(
+  'nomad.nomad.heartbeat.invalidate',
+  'Nodes marked down for missing their heartbeat TTL (one observation each), and how long marking them down took, in ms.',
+).child();
+export const execSessions = new Gauge('nomad.nomad.exec.active', 'Exec and job action sessions open on this server.').child();
+
+interface Watched {
+  store: Store;
+  runtime: SchedulerRuntime;
+}
+
+let watched: Watched | undefined;
+
+/** Reads the scrape-time gauges from this server's state and runtime, until the answered function is called. */
+export function watchScheduler(source: Watched): () => void {
+  watched = source;
+  return () => {
+    if (watched === source) watched = undefined;
+  };
+}
+
+const brokerGauge = (name: string, help: string, pick: (c: NonNullable<ReturnType<SchedulerRuntime['brokerCounts']>>) => number) =>
+  gaugeAt(`nomad.nomad.broker.${name}`, help, [], () => {
+    const counts = watched?.runtime.brokerCounts();
+    return counts && pick(counts);
+  });
+
+brokerGauge('total_ready', 'Evaluations ready to be scheduled (leader only).', (c) => c.ready);
+brokerGauge('total_unacked', 'Evaluations being scheduled or whose plan is committing (leader only).', (c) => c.unacked);
+brokerGauge('total_waiting', 'Evaluations waiting for their WaitUntil or a retry (leader only).', (c) => c.waiting);
+
+gaugeAt('nomad.nomad.blocked_evals.total_blocked', 'Evaluations blocked until capacity frees.', [], () => watched && watched.store.keys(EVALS_BLOCKED).length);
+
+gaugeAt('nomad.nomad.heartbeat.active', 'Nodes whose heartbeat TTL the leader is watching (leader only).', [], () => watched?.runtime.activeHeartbeats());
+
+gaugeAt('nomad.nomad.tunnel.active', 'Node tunnels this server holds.', [], () => watched?.runtime.tunnels.size);
+
+gaugeAt('nomad.nomad.nodes', 'Nodes by status.', ['status'], () => {
+  if (!watched) return undefined;
+  const byStatus = new Map<string, number>();
+  for (const node of listNodes(watched.store)) byStatus.set(node.Status, (byStatus.get(node.Status) ?? 0) + 1);
+  return [...byStatus].map(([status, n]) => [[status], n] as const);
+});
+
+/** The job summaries' counts (Nomad's nomad.nomad.job_summary.*), summed over every job and group. */
+const SUMMARY_COUNTS = ['Queued', 'Starting', 'Running', 'Complete', 'Failed', 'Lost', 'Unknown'] as const;
+type GroupCounts = Record<(typeof SUMMARY_COUNTS)[number], number>;
+
+let summed: { store: Store; at: number; totals: GroupCounts } | undefined;
+
+/** One pass over the summaries per scrape, shared by the seven gauges read in it. */
+function summaryTotals(store: Store): GroupCounts {
+  const at = store.tableIndex(JOB_SUMMARIES);
+  if (summed?.store === store && summed.at === at) return summed.totals;
+  const totals = Object.fromEntries(SUMMARY_COUNTS.map((k) => [k, 0])) as GroupCounts;
+  for (const { value } of store.list<{ summary: { Summary: Record<string, Partial<GroupCounts>> } }>(JOB_SUMMARIES)) {
+    for (const group of Object.values(value.summary.Summary)) for (const k of SUMMARY_COUNTS) totals[k] += group[k] ?? 0;
+  }
+  summed = { store, at, totals };
+  return totals;
+}
+
+for (const count of SUMMARY_COUNTS) {
+  const status = count.toLowerCase();
+  gaugeAt(`nomad.nomad.job_summary.${status}`, `Allocations ${status} (queued: waiting to be placed), over every job.`, [], () => watched && summaryTotals(watched.store)[count]);
+}
