@@ -32,7 +32,7 @@ import { serviceGroup, serviceCommands } from './commands/service/index.js';
 import { eventGroup, eventCommands } from './commands/event/index.js';
 import { agentCommands } from './commands/agent/index.js';
 import { printGroup, printCommands } from './commands/print/index.js';
-import { operatorGroup, operatorCommands } from './commands/operator/index.js';
+import { operatorGroup } from './commands/operator/group.js';
 
 const groups: GroupSpec[] = [tokenGroup, policyGroup, authGroup, authCloudGroup, secretsGroup, kvGroup, identityGroup, operatorGroup, namespaceGroup, jobGroup, evalGroup, allocGroup, deploymentGroup, nodeGroup, systemGroup, serviceGroup, eventGroup, printGroup];
 
@@ -46,7 +46,6 @@ const commands: CommandSpec[] = [
   ...tokenCommands,
   ...policyCommands,
   ...authCommands,
-  ...operatorCommands,
   ...namespaceCommands,
   runAlias,
   stopAlias,

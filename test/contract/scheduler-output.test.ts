@@ -18,6 +18,8 @@ const NO_DATA = new Set([
   'job tag unset', 'job init', 'job restart', 'alloc exec', 'alloc fs', 'alloc logs', 'alloc pause', 'alloc restart',
   'alloc signal', 'alloc stop', 'deployment fail', 'deployment pause', 'deployment resume', 'deployment promote',
   'node eligibility', 'node drain', 'system gc', 'monitor', 'ui',
+  // The server's metrics as it wrote them: its -format names a wire format (json, prometheus), as Nomad's does.
+  'operator metrics',
 ]);
 
 const OUTPUT_FLAG_NAMES = FLAG_SETS['scheduler-output'].flags.map((f) => f.name);

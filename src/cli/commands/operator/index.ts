@@ -1,11 +1,6 @@
-/** Vault's operator commands: the cluster's servers. */
-import { defineGroup, type CommandSpec } from '../../define.js';
+/** The operator commands: the cluster's servers (Vault's members) and the server's metrics (Nomad's metrics). */
+import type { CommandSpec } from '../../define.js';
 import membersCommand from './members.js';
+import metricsCommand from './metrics.js';
 
-export const operatorGroup = defineGroup({
-  path: ['operator'],
-  synopsis: 'Perform operator-specific tasks',
-  description: 'Look after the cluster itself: which servers it has and which of them leads.',
-});
-
-export const operatorCommands: CommandSpec[] = [membersCommand];
+export const commands: CommandSpec[] = [membersCommand, metricsCommand];
