@@ -1,7 +1,7 @@
 /**
  * The app's frame: the header with who is signed in, and the page the address names. The jobs list
- * and the sign-in page come with the first script; a job's and an allocation's pages are loaded when
- * first opened.
+ * and the sign-in page come with the first script; the other pages (a job, an allocation, the clients)
+ * are loaded when first opened.
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -21,6 +21,8 @@ function useLazy<P>(load: () => Promise<ComponentType<P>>, cache: { page?: Compo
 
 const jobPage: { page?: ComponentType<{ id: string; namespace: string; tab: string | null }> } = {};
 const allocationPage: { page?: ComponentType<{ id: string }> } = {};
+const clientsPage: { page?: ComponentType<Record<string, never>> } = {};
+const clientPage: { page?: ComponentType<{ id: string }> } = {};
 
 function LazyJob(props: { id: string; namespace: string; tab: string | null }) {
   const Page = useLazy(async () => (await import('./pages/job.js')).JobPage, jobPage);
@@ -29,6 +31,16 @@ function LazyJob(props: { id: string; namespace: string; tab: string | null }) {
 
 function LazyAllocation(props: { id: string }) {
   const Page = useLazy(async () => (await import('./pages/allocation.js')).AllocationPage, allocationPage);
+  return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
+}
+
+function LazyClients() {
+  const Page = useLazy(async () => (await import('./pages/clients.js')).ClientsPage, clientsPage);
+  return Page ? <Page /> : <p class="muted">Loading…</p>;
+}
+
+function LazyClient(props: { id: string }) {
+  const Page = useLazy(async () => (await import('./pages/clients.js')).ClientPage, clientPage);
   return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
 }
 
@@ -42,6 +54,9 @@ function Page() {
   }
   const alloc = match('/allocations/:id', loc.path);
   if (alloc) return <LazyAllocation key={alloc.id} id={alloc.id} />;
+  if (loc.path === '/clients' || loc.path === '/clients/') return <LazyClients />;
+  const client = match('/clients/:id', loc.path);
+  if (client) return <LazyClient key={client.id} id={client.id} />;
   if (loc.path === '/settings/tokens') return <TokensPage />;
   return (
     <section>
@@ -67,6 +82,7 @@ export function App(props: { notice?: string }) {
         </Link>
         <nav>
           <Link to="/jobs">Jobs</Link>
+          <Link to="/clients">Clients</Link>
         </nav>
         <Link to="/settings/tokens" class="who">
           {signedIn ? 'Token' : 'Sign in'}

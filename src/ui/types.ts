@@ -48,3 +48,5 @@ export interface AclToken {
   Policies: string[] | null;
   ExpirationTime: string | null;
 }
+
+export type { Node, NodeStub, DriverInfo } from '../api/nodes.js';

@@ -104,6 +104,35 @@ describe('the web UI', () => {
     await page.close();
   });
 
+  it('filters the jobs list by namespace and ID prefix, and pages through it', async () => {
+    await api.scheduler('POST', '/v1/namespace/other', { body: { Name: 'other' } });
+    const parked = (id: string, namespace = 'default') => ({ Job: { ID: id, Namespace: namespace, Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock', Config: {} }] }] } });
+    for (let i = 0; i < 53; i++) await api.scheduler('POST', '/v1/jobs', { body: parked(`paged-${String(i).padStart(2, '0')}`) });
+    await api.scheduler('POST', '/v1/jobs', { query: { namespace: 'other' }, body: parked('elsewhere', 'other') });
+    const page = await browser.context.newPage();
+    await signIn(page);
+    await page.goto(`${srv.url}/ui/jobs?prefix=paged-`);
+    const ids = () => page.$$eval('[data-testid=jobs] tbody tr td:first-child a', (links) => links.map((a) => a.textContent));
+    await page.waitForSelector('[data-testid=jobs] >> text=paged-00');
+    expect(await ids()).toHaveLength(50);
+    await page.click('.pager >> text=Next page');
+    await page.waitForSelector('[data-testid=jobs] >> text=paged-52');
+    expect(await ids()).toEqual(['paged-50', 'paged-51', 'paged-52']);
+    await page.click('.pager >> text=First page');
+    await page.waitForSelector('[data-testid=jobs] >> text=paged-00');
+
+    await page.fill('input[type=search]', 'paged-4');
+    await page.waitForFunction(() => document.querySelector('[data-testid=jobs] tbody')?.textContent?.includes('paged-00') === false);
+    expect(await ids()).toEqual(['paged-40', 'paged-41', 'paged-42', 'paged-43', 'paged-44', 'paged-45', 'paged-46', 'paged-47', 'paged-48', 'paged-49']);
+
+    await page.fill('input[type=search]', '');
+    await page.selectOption('select', 'other');
+    await page.waitForSelector('[data-testid=jobs] >> text=elsewhere');
+    expect(await ids()).toEqual(['elsewhere']);
+    expect(new URL(page.url()).searchParams.get('namespace')).toBe('other');
+    await page.close();
+  });
+
   it('serves the page under a policy that refuses inline script', async () => {
     const page = await browser.context.newPage();
     const answer = (await page.goto(`${srv.url}/ui/jobs`))!;
@@ -123,8 +152,9 @@ describe('the web UI', () => {
     await page.close();
   });
 
-  it('signs a browser in with the URL of svc ui -authenticate -show-url, once', async () => {
-    const res = await runCli(['ui', '-authenticate', '-show-url'], { HOME: home, SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, NO_COLOR: '1' });
+  it('signs a browser in with the URL of svc ui -authenticate -show-url, once, on the page of the node it names', async () => {
+    const [node] = (await api.scheduler<Array<{ ID: string }>>('GET', '/v1/nodes')).body;
+    const res = await runCli(['ui', '-authenticate', '-show-url', node.ID.slice(0, 8)], { HOME: home, SVC_ADDR: srv.url, SVC_TOKEN: srv.rootToken, NO_COLOR: '1' });
     expect(res.code).toBe(0);
     const url = /^URL for web UI: (\S+)$/m.exec(res.stdout)![1];
     expect(new URL(url).searchParams.get('ott')).toBeTruthy();
@@ -132,9 +162,10 @@ describe('the web UI', () => {
     // Session storage is per tab: a new page starts signed out.
     const first = await browser.context.newPage();
     await first.goto(url);
-    await first.waitForSelector('[data-testid=jobs] >> text=ticker');
-    expect(first.url()).toBe(`${srv.url}/ui/jobs`);
+    await first.waitForSelector('[data-testid=drivers] >> text=raw_exec');
+    expect(first.url()).toBe(`${srv.url}/ui/clients/${node.ID}`);
     expect(await first.textContent('header .who')).toBe('Token');
+    await first.waitForSelector('[data-testid=allocations] >> text=web');
     await first.close();
 
     const second = await browser.context.newPage();

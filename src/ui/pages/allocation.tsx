@@ -109,7 +109,7 @@ export function AllocationPage(props: { id: string }) {
           <dt>Task group</dt>
           <dd>{a.TaskGroup}</dd>
           <dt>Node</dt>
-          <dd>{a.NodeName || a.NodeID}</dd>
+          <dd>{a.NodeID ? <Link to={`/clients/${encodeURIComponent(a.NodeID)}`}>{a.NodeName || a.NodeID}</Link> : ''}</dd>
           <dt>Desired</dt>
           <dd>{a.DesiredStatus}</dd>
           <dt>Job version</dt>

@@ -83,7 +83,7 @@ export function AllocationRows(props: { allocs: AllocStub[] }) {
               <Link to={`/allocations/${encodeURIComponent(a.ID)}`}>{shortId(a.ID)}</Link>
             </td>
             <td>{a.TaskGroup}</td>
-            <td title={a.NodeID}>{a.NodeName || shortId(a.NodeID)}</td>
+            <td title={a.NodeID}>{a.NodeID ? <Link to={`/clients/${encodeURIComponent(a.NodeID)}`}>{a.NodeName || shortId(a.NodeID)}</Link> : ''}</td>
             <td>{a.DesiredStatus}</td>
             <td>
               <span class={`status status-${a.ClientStatus}`}>{a.ClientStatus}</span>
