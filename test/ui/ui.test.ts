@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
 import { launchBrowser, type Browser } from '../support/browser.js';
 import { makeTempDir, runCli } from '../support/server.js';
+import { until } from '../support/wait.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 
 /** The page's globals as the functions handed to page.evaluate use them: they run in the browser. */
@@ -26,13 +27,20 @@ let home: string;
 let browser: Browser;
 let api: ApiClient;
 const requests: Request[] = [];
+/** API requests sent and not yet answered in full. */
+const pending = new Set<Request>();
 const dialogs: string[] = [];
 
 beforeAll(async () => {
   home = await makeTempDir('svc-ui-home-');
   [srv, browser] = await Promise.all([spawnServer(['-dev', '-port=0'], { HOME: home }), launchBrowser()]);
   api = new ApiClient({ address: srv.url, token: srv.rootToken });
-  browser.context.on('request', (r) => requests.push(r));
+  browser.context.on('request', (r) => {
+    requests.push(r);
+    if (new URL(r.url()).pathname.startsWith('/v1/')) pending.add(r);
+  });
+  browser.context.on('requestfinished', (r) => pending.delete(r));
+  browser.context.on('requestfailed', (r) => pending.delete(r));
   browser.context.on('page', (p) => p.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss())));
 }, 120_000);
 
@@ -58,6 +66,14 @@ async function signIn(page: Page): Promise<void> {
   await page.waitForSelector('[data-testid=signed-in]');
 }
 
+/** What a page has in flight once it has settled: the API paths and queries of its open requests, sorted. */
+const settledRequests = (page: Page, count: number) =>
+  until(
+    async () => [...pending].filter((r) => r.frame().page() === page).map((r) => { const u = new URL(r.url()); return `${u.pathname}?${u.searchParams}`; }).sort(),
+    (open) => open.length >= count && open.every((u) => u.includes('index=') || u.includes('follow=true')),
+    `${count} requests in flight`,
+  );
+
 /** The highest tick the log view shows. */
 const lastTick = (page: Page) => page.$eval('[data-testid=log]', (el) => Math.max(-1, ...[...(el.textContent ?? '').matchAll(/tick-(\d+)/g)].map((m) => Number(m[1]))));
 
@@ -77,6 +93,11 @@ describe('the web UI', () => {
 
     await page.click('[data-testid=jobs] >> text=ticker');
     await page.waitForSelector('[data-testid=task-groups] >> text=web');
+    // Once settled, each live view of the job's page keeps one blocking query open, and nothing else.
+    const onJobPage = await settledRequests(page, 2);
+    expect(onJobPage).toHaveLength(2);
+    expect(onJobPage[0]).toMatch(/^\/v1\/job\/ticker\/summary\?namespace=default&index=\d+&wait=300s$/);
+    expect(onJobPage[1]).toMatch(/^\/v1\/job\/ticker\?namespace=default&index=\d+&wait=300s$/);
     await page.click('.tabs >> text=Allocations');
     await page.click('[data-testid=allocations] a');
     await page.waitForSelector('[data-testid=tasks] >> text=ticker');
@@ -85,6 +106,10 @@ describe('the web UI', () => {
     // Lines the task writes after the page has read the log arrive on the same open stream.
     await page.waitForFunction((n) => [...(document.querySelector('[data-testid=log]')?.textContent ?? '').matchAll(/tick-(\d+)/g)].some((m) => Number(m[1]) > n + 2), seen);
     expect(await page.textContent('[data-testid=log-phase]')).toContain('Streaming');
+    const onAllocPage = await settledRequests(page, 2);
+    expect(onAllocPage).toHaveLength(2);
+    expect(onAllocPage[0]).toMatch(/^\/v1\/allocation\/[0-9a-f-]{36}\?index=\d+&wait=300s$/);
+    expect(onAllocPage[1]).toMatch(/^\/v1\/client\/fs\/logs\/[0-9a-f-]{36}\?task=ticker&type=stdout&follow=true&plain=true&origin=start&offset=0$/);
     await page.close();
   });
 
