@@ -33,7 +33,8 @@
 //               new value (read through the alloc fs API), for a KV version 2 and a version 1 secret (the
 //               node's blocking reads) and for one the node polls every 5 s, on a dev server of its own
 //   ui          the web UI's first page: its script, preloaded chunks and styles, gzipped (target ≤ 300 KB),
-//               and the time to the first painted jobs list with 1,000 jobs on the server, in headless Chromium
+//               the time to the first painted jobs list with 1,000 jobs on the server, in headless Chromium,
+//               and the requests a job's page makes while it sits open for a minute
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
@@ -52,7 +53,8 @@
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
-//   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  jobs on the ui section's server, page loads measured
+//   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  BENCH_UI_IDLE_S=60  jobs on the ui section's server, page loads
+//                         measured, seconds a job's page is left open
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
 //   BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  node flags for the measured server processes
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -224,7 +226,7 @@ try {
     });
   }
   if (want('cloud')) await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, processes: num('BENCH_LOGIN_PROCS', 2), logins: LOGINS });
-  if (want('ui')) await uiBench({ bin: BIN, env, jobs: num('BENCH_UI_JOBS', 1000), runs: num('BENCH_UI_RUNS', 6) });
+  if (want('ui')) await uiBench({ bin: BIN, env, jobs: num('BENCH_UI_JOBS', 1000), runs: num('BENCH_UI_RUNS', 6), idleSeconds: num('BENCH_UI_IDLE_S', 60) });
   if (want('gc')) {
     await gcChurnBench({
       jobsPerMin: num('BENCH_GC_JOBS_PER_MIN', 50),

@@ -3,7 +3,8 @@
 // first painted jobs list on a dev server holding 1,000 jobs, in headless Chromium, read from the
 // browser's own clock (performance.now() at the first frame after the list is in the page) and its
 // first-contentful-paint entry. Each run is a new tab, so nothing is in memory; assets come from the
-// browser's cache after the first run, as they would for a returning user.
+// browser's cache after the first run, as they would for a returning user. Then how many requests a
+// job's page makes while it sits open and nothing changes.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ async function bundleSizes() {
   console.log(table(['file', 'size', 'gzipped'], rows));
 }
 
-async function jobsListPaint({ bin, env, jobs, runs }) {
+async function jobsListPaint({ bin, env, jobs, runs, idleSeconds }) {
   if (!existsSync(CHROMIUM)) {
     console.log(`\nWeb UI: time to the first painted jobs list: not measured (${CHROMIUM} is missing: apt-get install chromium)`);
     return;
@@ -79,6 +80,19 @@ async function jobsListPaint({ bin, env, jobs, runs }) {
     ];
     console.log(`\nWeb UI: navigation to the first painted jobs list, ${jobs} jobs on the server (headless Chromium)\n`);
     console.log(table(['run', 'jobs list painted', 'first contentful paint'], rows));
+
+    // A job's page left open: its views wait on blocking queries, so it asks again only when the job
+    // changes or a wait runs out, not on a timer.
+    const page = await context.newPage();
+    let asked = 0;
+    page.on('request', (r) => new URL(r.url()).pathname.startsWith('/v1/') && asked++);
+    await page.goto(`${server.url}/ui/jobs/${encodeURIComponent(`${job(0).ID}@default`)}`);
+    await page.waitForSelector('[data-testid=task-groups] tbody tr');
+    const settled = asked;
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+    const idle = asked - settled;
+    await page.close();
+    console.log(`\nWeb UI: a job's page open for ${idleSeconds} s with nothing changing: ${settled} requests to load it, ${idle} more while open (target: none but the blocking queries' renewals)`);
   } finally {
     await context?.close();
     await rm(profile, { recursive: true, force: true });
@@ -86,11 +100,11 @@ async function jobsListPaint({ bin, env, jobs, runs }) {
   }
 }
 
-export async function uiBench({ bin, env, jobs = 1000, runs = 6 }) {
+export async function uiBench({ bin, env, jobs = 1000, runs = 6, idleSeconds = 60 }) {
   if (!existsSync(path.join(UI, 'index.html'))) {
     console.log('\nWeb UI: not measured (dist/ui is missing: npm run build)');
     return;
   }
   await bundleSizes();
-  await jobsListPaint({ bin, env, jobs, runs });
+  await jobsListPaint({ bin, env, jobs, runs, idleSeconds });
 }
