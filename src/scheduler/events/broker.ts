@@ -12,7 +12,7 @@
  */
 import type { AppliedWrite, Store } from '../../storage/store.js';
 import { EVENT_TABLES, sourcesOf, type EventSource } from './events.js';
-import type { BuiltEvent } from './build-events.js';
+import type { EventMeta } from './build-events.js';
 import { createEventBuilder, type EventBuilder } from './event-pool.js';
 
 export interface BrokerOptions {
@@ -32,12 +32,19 @@ export interface EventFilter {
   namespaces: ReadonlySet<string> | undefined;
 }
 
+/** An event with its JSON, as a slot keeps it. */
+type BuiltEvent = EventMeta & { json: Buffer };
+
+const COMMA = Buffer.from(',');
+const FRAME_END = Buffer.from(']}\n');
+
 /** One write, as the ring and the queues hold it. */
 class Slot {
   private sources: EventSource[] | undefined;
   private topics: ReadonlySet<string> | undefined;
   /** per source, its event once its topic was built (null: the change is no event) */
   private readonly built: Array<BuiltEvent | null | undefined> = [];
+
   private readonly building = new Map<string, Promise<void>>();
 
   constructor(
@@ -55,7 +62,7 @@ class Slot {
    * of a topic are built the first time a subscriber of that topic asks, and only then: a stream of
    * nodes' events costs nothing for a plan of a thousand placements.
    */
-  async frame(filter: EventFilter): Promise<string | undefined> {
+  async frame(filter: EventFilter): Promise<Buffer | undefined> {
     const sources = (this.sources ??= sourcesOf(this.write));
     this.topics ??= new Set(sources.map((s) => s.topic));
     const everyTopic = filter.topics.has('*');
@@ -64,13 +71,15 @@ class Slot {
     for (const topic of this.topics) if (wanted(topic)) waits.push(this.buildTopic(topic));
     if (waits.length === 0) return undefined;
     await Promise.all(waits);
-    let body = '';
+    const parts: Buffer[] = [];
     for (let i = 0; i < sources.length; i++) {
       const e = this.built[i];
       if (!e || !wanted(e.topic) || !matches(filter, e)) continue;
-      body += body === '' ? e.json : `,${e.json}`;
+      parts.push(parts.length === 0 ? Buffer.from(`{"Index":${this.write.index},"Events":[`) : COMMA, e.json);
     }
-    return body === '' ? undefined : `{"Index":${this.write.index},"Events":[${body}]}\n`;
+    if (parts.length === 0) return undefined;
+    parts.push(FRAME_END);
+    return Buffer.concat(parts);
   }
 
   private buildTopic(topic: string): Promise<void> {
@@ -83,7 +92,12 @@ class Slot {
         positions.push(i);
         group.push(s);
       });
-      done = this.builder.build(this.write, group).then((built) => positions.forEach((at, j) => (this.built[at] = built[j])));
+      done = this.builder.build(this.write, group).then(({ meta, json }) =>
+        positions.forEach((at, j) => {
+          const m = meta[j];
+          this.built[at] = m === null ? null : { ...m, json: json.subarray(m.start, m.end) };
+        }),
+      );
       this.building.set(topic, done);
     }
     return done;
@@ -102,7 +116,7 @@ function keyMatches(keys: readonly string[] | undefined, e: BuiltEvent): boolean
   return false;
 }
 
-export type NextFrame = { frame: string } | { idle: true } | { ended: 'closed' | 'behind' };
+export type NextFrame = { frame: Buffer } | { idle: true } | { ended: 'closed' | 'behind' };
 
 export class Subscription {
   private queue: Slot[] = [];

@@ -6,13 +6,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { buildEvents, type BuiltEvent, type WriteHeader } from './build-events.js';
+import { buildEvents, type BuiltBatch, type EventMeta, type WriteHeader } from './build-events.js';
 import type { EventSource } from './events.js';
 
 const WORKER_SCRIPT = path.join(__dirname, 'event-worker.cjs');
 
 export interface EventBuilder {
-  build(write: WriteHeader, sources: EventSource[]): Promise<Array<BuiltEvent | null>>;
+  build(write: WriteHeader, sources: EventSource[]): Promise<BuiltBatch>;
   close(): Promise<void>;
 }
 
@@ -20,15 +20,15 @@ export function createEventBuilder(): EventBuilder {
   let worker: Worker | undefined;
   let available: boolean | undefined;
   let nextId = 0;
-  const pending = new Map<number, { resolve: (built: Array<BuiltEvent | null>) => void; reject: (err: Error) => void }>();
+  const pending = new Map<number, { resolve: (built: BuiltBatch) => void; reject: (err: Error) => void }>();
 
   function start(): Worker | undefined {
     available ??= existsSync(WORKER_SCRIPT);
     if (!available) return undefined;
     if (worker) return worker;
     const w = new Worker(WORKER_SCRIPT);
-    w.on('message', (m: { id: number; built: Array<BuiltEvent | null> }) => {
-      pending.get(m.id)?.resolve(m.built);
+    w.on('message', (m: { id: number; meta: Array<EventMeta | null>; json: ArrayBuffer }) => {
+      pending.get(m.id)?.resolve({ meta: m.meta, json: Buffer.from(m.json) });
       pending.delete(m.id);
     });
     const gone = (err: Error) => {

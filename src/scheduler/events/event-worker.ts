@@ -8,5 +8,6 @@ import { buildEvents, type WriteHeader } from './build-events.js';
 import type { EventSource } from './events.js';
 
 parentPort!.on('message', (m: { id: number; write: WriteHeader; sources: EventSource[] }) => {
-  parentPort!.postMessage({ id: m.id, built: buildEvents(m.write, m.sources) });
+  const built = buildEvents(m.write, m.sources);
+  parentPort!.postMessage({ id: m.id, meta: built.meta, json: built.json.buffer }, [built.json.buffer as ArrayBuffer]);
 });
