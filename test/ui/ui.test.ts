@@ -15,6 +15,7 @@ import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-se
 
 /** The page's globals as the functions handed to page.evaluate use them: they run in the browser. */
 declare const window: { notReloaded?: boolean; inlineRan?: boolean };
+declare const sessionStorage: { length: number };
 declare const document: {
   querySelector(selector: string): { textContent: string | null } | null;
   createElement(tag: 'script'): { textContent: string };
@@ -191,6 +192,11 @@ describe('the web UI', () => {
     expect(first.url()).toBe(`${srv.url}/ui/clients/${node.ID}`);
     expect(await first.textContent('header .who')).toBe('Token');
     await first.waitForSelector('[data-testid=allocations] >> text=web');
+    // Signing out forgets the token: the tab holds none, and the views ask without one.
+    await first.click('header .who');
+    await first.click('text=Sign out');
+    await first.waitForSelector('header .who >> text=Sign in');
+    expect(await first.evaluate(() => sessionStorage.length)).toBe(0);
     await first.close();
 
     const second = await browser.context.newPage();
