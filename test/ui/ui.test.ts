@@ -51,12 +51,14 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-const echoJob = (id: string, name = id) => ({
+const TICKER = 'i=0; while :; do echo "tick-$i"; i=$((i+1)); sleep 0.2; done';
+
+const echoJob = (id: string, name = id, script = TICKER) => ({
   Job: {
     ID: id,
     Name: name,
     Datacenters: ['dc1'],
-    TaskGroups: [{ Name: 'web', Count: 1, Tasks: [{ Name: 'ticker', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'i=0; while :; do echo "tick-$i"; i=$((i+1)); sleep 0.2; done'] }, KillTimeout: 1_000_000_000 }] }],
+    TaskGroups: [{ Name: 'web', Count: 1, Tasks: [{ Name: 'ticker', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', script] }, KillTimeout: 1_000_000_000 }] }],
   },
 });
 
@@ -114,9 +116,10 @@ describe('the web UI', () => {
     await page.close();
   });
 
-  it('shows a job whose name is markup as that text, running nothing', async () => {
+  it('shows a job whose name is markup, and a task printing markup and escape sequences, as text, running nothing', async () => {
     const name = '<img src=x onerror=alert(1)>';
-    await api.scheduler('POST', '/v1/jobs', { body: echoJob('markup', name) });
+    const printsEscapes = "printf '\\033[31m<b>bold</b>\\033[0m\\033]0;a title\\007 bell\\007\\n'; exec sleep 3600";
+    await api.scheduler('POST', '/v1/jobs', { body: echoJob('markup', name, printsEscapes) });
     const page = await browser.context.newPage();
     await signIn(page);
     await page.goto(`${srv.url}/ui/jobs`);
@@ -126,6 +129,12 @@ describe('the web UI', () => {
     await page.waitForSelector('.facts');
     expect(await page.textContent('.facts')).toContain(name);
     expect(await page.locator('img').count()).toBe(0);
+
+    await page.click('.tabs >> text=Allocations');
+    await page.click('[data-testid=allocations] a');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=log]')?.textContent ?? '').includes('bell'));
+    expect(await page.textContent('[data-testid=log]')).toBe('<b>bold</b> bell\u2407\n');
+    expect(await page.locator('[data-testid=log] b').count()).toBe(0);
     expect(dialogs).toEqual([]);
     await page.close();
   });

@@ -1,11 +1,13 @@
 /**
  * A task's stdout or stderr as it is written: GET /v1/client/fs/logs/:alloc?follow=true&plain=true
- * read as a stream, decoded as UTF-8 (a character split across two chunks stays whole) and appended to
- * the page as text nodes, so whatever the task prints is shown, never interpreted. From the start of
- * the log, or its last bytes; the oldest text goes once the view holds more than it can keep smoothly.
+ * read as a stream, decoded as UTF-8 (a character split across two chunks stays whole), cleared of the
+ * terminal's control sequences (terminal-text.ts) and appended to the page as text nodes, so whatever
+ * the task prints is shown, never interpreted. From the start of the log, or its last bytes; the oldest
+ * text goes once the view holds more than it can keep smoothly.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { open } from '../api.js';
+import { TerminalText } from '../terminal-text.js';
 
 const TAIL_BYTES = 64 * 1024;
 const KEEP_CHARS = 2 * 1024 * 1024;
@@ -44,12 +46,13 @@ export function LogView(props: { allocId: string; task: string; type: 'stdout' |
         setPhase('streaming');
         const reader = res.body!.getReader();
         const decoder = new TextDecoder();
+        const terminal = new TerminalText();
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
-          append(decoder.decode(value, { stream: true }));
+          append(terminal.push(decoder.decode(value, { stream: true })));
         }
-        append(decoder.decode());
+        append(terminal.push(decoder.decode()) + terminal.flush());
         setPhase('ended');
       } catch (err) {
         if (stop.signal.aborted) return;
