@@ -6,7 +6,8 @@
 import type { Logger } from '../shared/log.js';
 import type { RawRequest } from '../framework/http/types.js';
 
-const CREDENTIAL_NAME = /token|secret|password|signature|credential/i;
+/** `ott`: the one-time token `svc ui -authenticate` puts in the web UI's address. */
+const CREDENTIAL_NAME = /token|secret|password|signature|credential|^ott$/i;
 
 function loggedPath(raw: RawRequest): string {
   if (raw.query.size === 0) return raw.path;

@@ -34,6 +34,9 @@ describe('the server log, at trace level in JSON', () => {
     const forged = 'hvs.forged-token-value-0123456789';
     expect((await srv.request('GET', '/v1/auth/token/lookup-self', { token: forged })).status).toBe(403);
     expect((await srv.request('GET', '/v1/jobs', { token: forged })).status).toBe(403);
+    // The one-time token of `svc ui -authenticate`, in the address the browser opens.
+    const ott = ((await srv.request('POST', '/v1/acl/token/onetime')).body as { OneTimeToken: { OneTimeSecretID: string } }).OneTimeToken.OneTimeSecretID;
+    await srv.request('GET', `/ui/?ott=${ott}`, { token: '' });
 
     const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     for (const r of records) expect(Object.keys(r)).toEqual(expect.arrayContaining(['@level', '@message', '@timestamp']));
@@ -43,8 +46,9 @@ describe('the server log, at trace level in JSON', () => {
     expect(putLine!.request_id).toBe(put.headers['x-svc-request-id']);
     expect(requests.find((r) => String(r.path).startsWith('/v1/jobs?'))!.path).toBe('/v1/jobs?token=<redacted>&prefix=web');
     expect(requests.filter((r) => r.status === 403)).toHaveLength(2);
+    expect(requests.find((r) => String(r.path).startsWith('/ui/?'))!.path).toBe('/ui/?ott=<redacted>');
 
     const log = lines.join('');
-    for (const secret of [password, child, forged, srv.rootToken]) expect(log).not.toContain(secret);
+    for (const secret of [password, child, forged, ott, srv.rootToken]) expect(log).not.toContain(secret);
   });
 });
