@@ -100,11 +100,13 @@ const installed = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}
 
 export function aptInstall(packages: string[]): { ok: boolean; error: string } {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { encoding: 'utf8', env });
+  // Test files run side by side, and more than one may install: each waits for the other's lock.
+  const wait = ['-o', 'DPkg::Lock::Timeout=600'];
+  const install = () => spawnSync('apt-get', [...wait, 'install', '-y', '--no-install-recommends', ...packages], { encoding: 'utf8', env });
   let res = install();
   // A fresh image may hold no package lists yet: fetch them once and try again.
   if (res.status !== 0) {
-    spawnSync('apt-get', ['update'], { encoding: 'utf8', env });
+    spawnSync('apt-get', [...wait, 'update'], { encoding: 'utf8', env });
     res = install();
   }
   return { ok: res.status === 0, error: `${res.error?.message ?? ''}${res.stderr ?? ''}`.trim().split('\n').slice(-5).join('\n') };

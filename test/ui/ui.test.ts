@@ -43,7 +43,8 @@ beforeAll(async () => {
   browser.context.on('requestfinished', (r) => pending.delete(r));
   browser.context.on('requestfailed', (r) => pending.delete(r));
   browser.context.on('page', (p) => p.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss())));
-}, 120_000);
+  // Installing chromium on a machine without it takes minutes.
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
