@@ -71,6 +71,7 @@ describe('the UI handler', () => {
     expect(await ui(get('/v1/jobs'))).toBeUndefined();
     expect(await ui(get('/uix'))).toBeUndefined();
     expect(await ui({ ...get('/ui/'), method: 'POST' })).toBeUndefined();
+    expect((await ui({ ...get('/ui/jobs'), method: 'HEAD' }))!.headers['content-security-policy']).toBe(contentSecurityPolicy(undefined));
     for (const p of ['/', '/ui']) {
       const answer = (await ui(get(p)))!;
       expect(answer.status).toBe(307);

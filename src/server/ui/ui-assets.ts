@@ -113,7 +113,8 @@ export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawR
     return built;
   };
   return async (raw): Promise<RawResponse | undefined> => {
-    if (raw.method !== 'GET') return undefined;
+    // HEAD as GET: node:http leaves the body out of the answer.
+    if (raw.method !== 'GET' && raw.method !== 'HEAD') return undefined;
     if (raw.path !== '/' && raw.path !== ROUTE && !raw.path.startsWith(`${ROUTE}/`)) return undefined;
     const headers = securityHeaders(raw);
     if (raw.path === '/' || raw.path === ROUTE) {
