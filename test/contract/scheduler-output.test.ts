@@ -17,7 +17,7 @@ const NO_DATA = new Set([
   'job dispatch', 'job periodic force', 'job plan', 'job scale', 'job revert', 'job promote', 'job tag apply',
   'job tag unset', 'job init', 'job restart', 'alloc exec', 'alloc fs', 'alloc logs', 'alloc pause', 'alloc restart',
   'alloc signal', 'alloc stop', 'deployment fail', 'deployment pause', 'deployment resume', 'deployment promote',
-  'node eligibility', 'node drain', 'system gc', 'monitor', 'ui',
+  'node eligibility', 'node drain', 'system gc', 'monitor', 'event stream', 'ui',
   // The server's metrics as it wrote them: its -format names a wire format (json, prometheus), as Nomad's does.
   'operator metrics',
 ]);
