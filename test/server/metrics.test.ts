@@ -65,7 +65,7 @@ describe('the metrics endpoints', () => {
       }
       for (const s of [...body.Counters, ...body.Samples]) expect(Object.keys(s).sort()).toEqual(SAMPLE_FIELDS);
       const names = new Set([...body.Gauges, ...body.Samples].map((e) => e.Name));
-      for (const name of ['nomad.runtime.alloc_bytes', 'vault.runtime.sys_bytes', 'nomad.nomad.broker.total_ready', 'vault.core.active', 'nomad.http.request', 'vault.core.handle_request']) {
+      for (const name of ['nomad.runtime.alloc_bytes', 'vault.runtime.sys_bytes', 'nomad.runtime.total_gc_runs', 'nomad.nomad.broker.total_ready', 'vault.core.active', 'nomad.http.request', 'vault.core.handle_request']) {
         expect(names, name).toContain(name);
       }
     }
