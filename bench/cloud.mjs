@@ -18,10 +18,10 @@ const int = (n) => Math.round(n).toLocaleString('en-US');
 // the first few thousand logins. Measured here: rsa2048 at 980/s after 50 warm-up logins, 1,480/s after
 // 3,000, and 1,960/s over 5,000 logins after 3,000; a server taking logins at these rates is past that
 // within seconds, so the figures are its steady state.
-const WARMUP = 3000;
+export const WARMUP = 3000;
 
 /** Points the dev server's auth/cloud mount at the provider: client config, its signer certificates, two roles. */
-async function configureMount(server, provider) {
+export async function configureMount(server, provider) {
   const write = (p, body) => call(server.url, server.token, 'POST', `/v1/${p}`, body);
   await write('auth/cloud/config/client', provider.clientConfig);
   await write('auth/cloud/config/certificate/bench-rsa2048', { type: 'pkcs7', cloud_public_cert: provider.certificates.rsa2048 });

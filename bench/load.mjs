@@ -26,11 +26,11 @@ export function progress(label) {
 }
 
 /**
- * A dev server, `nodes` mock nodes heartbeating at `heartbeatAt` × their TTL in one process, and a job
- * submitter in another.
+ * A dev server (given `args` as well), `nodes` mock nodes heartbeating at `heartbeatAt` × their TTL in one
+ * process, and a job submitter in another.
  */
-async function cluster({ bin, env, heartbeatAt }, nodes) {
-  const server = await startDevServer(bin, env);
+export async function cluster({ bin, env, heartbeatAt, args = [] }, nodes) {
+  const server = await startDevServer(bin, env, { args });
   const fleet = startChild(path.join(HERE, 'node-fleet.mjs'), { args: [server.url, String(heartbeatAt)] });
   // Batches report their progress only when a scenario asks (c.onProgress); fills report their own.
   const submitter = startChild(path.join(HERE, 'job-submitter.mjs'), { args: [server.url], onProgress: (p) => c.onProgress?.(p) });

@@ -32,6 +32,10 @@
 //   kv-rerender p50/p95 of the time from a kv put to a running raw_exec task's template file showing the
 //               new value (read through the alloc fs API), for a KV version 2 and a version 1 secret (the
 //               node's blocking reads) and for one the node polls every 5 s, on a dev server of its own
+//   observed    placements/s (small jobs on 1,000 mock nodes) and ec2 logins/s with a 1 s scraper of
+//               /v1/metrics and /v1/sys/metrics and an event-stream consumer attached (of every topic; of
+//               Job, Evaluation, Deployment, Node), against without, in alternating rounds: the ratio of the
+//               medians (target ≥ 0.95)
 //   ui          the web UI's first page: its script, preloaded chunks and styles, gzipped (target ≤ 300 KB),
 //               the time to the first painted jobs list with 1,000 jobs on the server, in headless Chromium,
 //               and the requests a job's page makes while it sits open for a minute
@@ -53,6 +57,8 @@
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
+//   BENCH_OBS_NODES=1000  BENCH_OBS_JOBS=100  BENCH_OBS_ALLOCS=10  BENCH_OBS_BATCH=10  BENCH_OBS_ROUNDS=4
+//   BENCH_OBS_LOGINS=2000  (logins a round)
 //   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  BENCH_UI_IDLE_S=60  jobs on the ui section's server, page loads
 //                         measured, seconds a job's page is left open
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
@@ -73,6 +79,7 @@ import { statsBench } from './stats.mjs';
 import { cgroupsBench } from './cgroups.mjs';
 import { kvRerenderBench } from './kv-rerender.mjs';
 import { uiBench } from './ui.mjs';
+import { observedBench } from './observed.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -86,7 +93,7 @@ const LOGINS = Number(process.env.BENCH_LOGINS ?? 5000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
-const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'kv-rerender', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'ui', 'gc'];
+const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'kv-rerender', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'ui', 'observed', 'gc'];
 const named = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
 const only = named.length ? new Set(named) : undefined;
 const unknown = named.filter((s) => !SECTIONS.includes(s));
@@ -227,6 +234,13 @@ try {
   }
   if (want('cloud')) await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, processes: num('BENCH_LOGIN_PROCS', 2), logins: LOGINS });
   if (want('ui')) await uiBench({ bin: BIN, env, jobs: num('BENCH_UI_JOBS', 1000), runs: num('BENCH_UI_RUNS', 6), idleSeconds: num('BENCH_UI_IDLE_S', 60) });
+  if (want('observed')) {
+    const rounds = num('BENCH_OBS_ROUNDS', 4);
+    await observedBench({
+      placements: { ...loadCommon, nodes: num('BENCH_OBS_NODES', 1000), jobs: num('BENCH_OBS_JOBS', 100), count: num('BENCH_OBS_ALLOCS', 10), batch: num('BENCH_OBS_BATCH', 10), rounds },
+      logins: { bin: BIN, env, logins: num('BENCH_OBS_LOGINS', 2000), processes: num('BENCH_LOGIN_PROCS', 2), concurrency: CONCURRENCY, rounds },
+    });
+  }
   if (want('gc')) {
     await gcChurnBench({
       jobsPerMin: num('BENCH_GC_JOBS_PER_MIN', 50),
