@@ -87,11 +87,12 @@ interface SecretsWalk {
 /**
  * The walk cannot probe a path declared unauthenticated, so the declaration itself is what must be
  * right: only these may carry it — health, init and seal status, the leader, the login paths of auth
- * methods (Vault's convention), and the mount lookups, which check the token themselves (a mount is
- * answered only to a token with a capability under it: test/secrets/sys/internal-ui-mounts.test.ts). A new
- * one fails here until someone has looked at it and added it.
+ * methods (Vault's convention), and the paths that check the token themselves: the mount lookups (a mount
+ * is answered only to a token with a capability under it: test/secrets/sys/internal-ui-mounts.test.ts) and
+ * sys/metrics (read on sys/metrics, unless the server opens it to scrapers: test/server/metrics.test.ts).
+ * A new one fails here until someone has looked at it and added it.
  */
-const REVIEWED_UNAUTHENTICATED = ['sys/health', 'sys/init', 'sys/seal-status', 'sys/leader', 'sys/internal/ui/mounts', 'sys/internal/ui/mounts/*path', 'sys/mounts-all/*path'];
+const REVIEWED_UNAUTHENTICATED = ['sys/health', 'sys/init', 'sys/seal-status', 'sys/leader', 'sys/internal/ui/mounts', 'sys/internal/ui/mounts/*path', 'sys/mounts-all/*path', 'sys/metrics'];
 
 function reviewedUnauthenticated(path: string): boolean {
   return REVIEWED_UNAUTHENTICATED.includes(path) || /^auth\/.+\/login(\/|$)/.test(path);
@@ -99,9 +100,10 @@ function reviewedUnauthenticated(path: string): boolean {
 
 /**
  * The scheduler routes Nomad serves without a token ("ACL Required: none", and the workload identities'
- * public keys); a new open route fails here until reviewed.
+ * public keys), and /v1/metrics, which checks agent read itself unless the server opens it to scrapers
+ * (test/server/metrics.test.ts); a new open route fails here until reviewed.
  */
-const REVIEWED_OPEN_ROUTES = ['/.well-known/jwks.json', '/v1/status/leader', '/v1/status/peers', '/v1/agent/health', '/v1/acl/token/onetime/exchange', '/v1/regions'];
+const REVIEWED_OPEN_ROUTES = ['/.well-known/jwks.json', '/v1/status/leader', '/v1/status/peers', '/v1/agent/health', '/v1/acl/token/onetime/exchange', '/v1/regions', '/v1/metrics'];
 
 /** Routes that answer any valid token about itself, and nothing else (Nomad's acl/token/self), each with how its answer shows that. */
 const REVIEWED_SELF_ROUTES: Record<string, (body: { SecretID?: string; OneTimeToken?: { AccessorID?: string } }) => boolean> = {

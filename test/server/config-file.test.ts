@@ -105,7 +105,7 @@ describe('config file: server { min_heartbeat_ttl, heartbeat_grace, failover_hea
     await expect(load('s5.hcl', 'server {\n  heartbeat_grace = "soon"\n}\n')).rejects.toThrow('"server.heartbeat_grace" must be a positive duration such as "10s"');
     await expect(load('s6.hcl', 'server {\n  min_heartbeat_ttl = "0s"\n}\n')).rejects.toThrow('"server.min_heartbeat_ttl" must be a positive duration');
     await expect(load('s7.hcl', 'server {\n  min_heartbeat_ttl = 10\n}\n')).rejects.toThrow('"server.min_heartbeat_ttl" must be a string');
-    await expect(load('s8.hcl', 'server {\n  bootstrap_expect = 3\n}\n')).rejects.toThrow('unknown setting "server.bootstrap_expect" (known: min_heartbeat_ttl, heartbeat_grace, failover_heartbeat_ttl, advertise)');
+    await expect(load('s8.hcl', 'server {\n  bootstrap_expect = 3\n}\n')).rejects.toThrow('unknown setting "server.bootstrap_expect" (known: min_heartbeat_ttl, heartbeat_grace, failover_heartbeat_ttl, advertise, enable_event_broker, event_buffer_size)');
   });
 });
 
