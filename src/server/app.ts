@@ -165,7 +165,8 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     storageType: opts.memoryStorage ? 'inmem' : opts.storageUrl ? 'postgresql' : 'lmdb',
     externalSealKey: opts.sealKey !== undefined,
     telemetry: {
-      prometheusMetrics: opts.telemetry?.prometheusMetrics ?? DEFAULT_TELEMETRY.prometheusMetrics,
+      // As Nomad's dev agent: -dev serves the Prometheus format without a telemetry block.
+      prometheusMetrics: opts.telemetry?.prometheusMetrics ?? (opts.dev || DEFAULT_TELEMETRY.prometheusMetrics),
       disableHostname: opts.telemetry?.disableHostname ?? DEFAULT_TELEMETRY.disableHostname,
       unauthenticatedMetricsAccess: opts.telemetry?.unauthenticatedMetricsAccess ?? DEFAULT_TELEMETRY.unauthenticatedMetricsAccess,
     },

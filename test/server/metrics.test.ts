@@ -212,4 +212,16 @@ describe('telemetry settings', () => {
       await srv.close();
     }
   });
+
+  it("serves the text format in -dev without a telemetry block, as Nomad's dev agent, unless the block turns it off", async () => {
+    const dev = await startInProcessServer({ dev: true });
+    const off = await startInProcessServer({ dev: true, telemetry: { prometheusMetrics: false } });
+    try {
+      expect((await dev.request('GET', '/v1/metrics?format=prometheus')).status).toBe(200);
+      expect((await off.request('GET', '/v1/metrics?format=prometheus')).status).toBe(415);
+    } finally {
+      await dev.close();
+      await off.close();
+    }
+  });
 });
