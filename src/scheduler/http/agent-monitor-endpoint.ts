@@ -3,8 +3,7 @@
  * StreamFrames (`{"Data":"<base64 of one or more lines>"}`, `{}` as a heartbeat) or, with plain=true,
  * the lines alone, until the client goes away or the server stops. `log_level` picks the lowest level
  * sent, whatever the server's own (debug lines are sent to a debug monitor of an info server);
- * `log_json` sends each line as hclog's JSON. Nomad asks for `agent:read`; svc's policies have no agent
- * rule, so it takes a management token.
+ * `log_json` sends each line as hclog's JSON. It needs Nomad's `agent:read`.
  */
 import { UserError } from '../../shared/errors.js';
 import { LOG_LEVELS, formatLogLine, jsonLogLine, type LogLevel } from '../../shared/log.js';
@@ -23,7 +22,7 @@ function parseLevel(text: string): LogLevel {
 export const agentMonitorRoute = defineRoute({
   methods: ['GET'],
   path: '/v1/agent/monitor',
-  acl: { management: true },
+  acl: { agent: 'read' },
   synopsis: "Stream the server's log lines, from the given level up, as frames or plain text.",
   query: {
     log_level: { type: 'string', description: 'The lowest level sent: trace, debug, info (default), warn or error.' },

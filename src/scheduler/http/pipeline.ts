@@ -109,6 +109,10 @@ function checkAcl(req: AclRequirement, caller: TokenCaller, namespace: string): 
     if (!acl.allowsNode(req.node)) throw new PermissionDenied('Permission denied');
     return;
   }
+  if ('agent' in req) {
+    if (!acl.allowsAgent(req.agent)) throw new PermissionDenied('Permission denied');
+    return;
+  }
   if ('authenticated' in req) return;
   if (namespace === '*') return; // the handler filters what a `*` listing returns by namespace access
   if (!req.namespace.some((cap) => acl.allowsNamespace(namespace, cap))) throw new PermissionDenied('Permission denied');

@@ -18,6 +18,8 @@ export type TokenAclRequirement =
   | { management: true }
   /** Nomad's node rule: `read` to read nodes, `write` to change them (a `write` rule also reads) */
   | { node: 'read' | 'write' }
+  /** Nomad's agent rule: `read` to read the agent (its config, its log), `write` to change it */
+  | { agent: 'read' | 'write' }
   /** any valid token (the handler filters by namespace access) */
   | { authenticated: true };
 

@@ -40,13 +40,19 @@ describe('GET /v1/agent/self without a node', () => {
     expect(self.stats.client).toBeUndefined();
   });
 
-  it('needs node read: a token without it is refused', async () => {
+  it("needs Nomad's agent read: a token without it is refused, node read is not enough", async () => {
     const created = await srv.request('POST', '/v1/auth/token/create', { body: { policies: ['default'] } });
     const token = (created.body as { auth: { client_token: string } }).auth.client_token;
     expect((await srv.request('GET', '/v1/agent/self', { token })).status).toBe(403);
     await srv.request('PUT', '/v1/sys/policies/acl/node-reader', { body: { policy: 'node { policy = "read" }' } });
     const reader = ((await srv.request('POST', '/v1/auth/token/create', { body: { policies: ['node-reader'] } })).body as { auth: { client_token: string } }).auth.client_token;
-    expect((await srv.request('GET', '/v1/agent/self', { token: reader })).status).toBe(200);
+    expect((await srv.request('GET', '/v1/agent/self', { token: reader })).status).toBe(403);
+    await srv.request('PUT', '/v1/sys/policies/acl/agent-reader', { body: { policy: 'agent { policy = "read" }' } });
+    const agent = ((await srv.request('POST', '/v1/auth/token/create', { body: { policies: ['agent-reader'] } })).body as { auth: { client_token: string } }).auth.client_token;
+    expect((await srv.request('GET', '/v1/agent/self', { token: agent })).status).toBe(200);
+    await srv.request('PUT', '/v1/sys/policies/acl/agent-denied', { body: { policy: 'agent { policy = "deny" }' } });
+    const denied = ((await srv.request('POST', '/v1/auth/token/create', { body: { policies: ['agent-denied'] } })).body as { auth: { client_token: string } }).auth.client_token;
+    expect((await srv.request('GET', '/v1/agent/self', { token: denied })).status).toBe(403);
   });
 });
 

@@ -388,10 +388,12 @@ describe('the drainer', () => {
     await drained(sim.id);
   });
 
-  it('GET /v1/agent/self names the server\'s own node, for node:read', async () => {
-    const reader = await tokenWith('agent-node-read', 'node { policy = "read" }');
+  it("GET /v1/agent/self names the server's own node (what -self drains), for Nomad's agent:read", async () => {
+    const reader = await tokenWith('agent-node-read', 'agent { policy = "read" }\nnode { policy = "read" }');
     const self = (await srv.client(reader.secret).scheduler<{ stats: { client: { node_id: string } } }>('GET', '/v1/agent/self')).body;
     expect((await nodeOf(self.stats.client.node_id)).ID).toBe(self.stats.client.node_id);
+    const nodeOnly = await tokenWith('agent-node-only', 'node { policy = "write" }');
+    expect((await statusOf(srv.client(nodeOnly.secret).scheduler('GET', '/v1/agent/self'))).code).toBe(403);
     const namespaceOnly = await tokenWith('agent-ns', 'namespace "*" { policy = "write" }');
     expect((await statusOf(srv.client(namespaceOnly.secret).scheduler('GET', '/v1/agent/self'))).code).toBe(403);
   });

@@ -8,7 +8,7 @@ export default defineCommand({
     'Prints the server\'s log lines as they are logged (GET /v1/agent/monitor), from -log-level up, whatever ' +
     'level the server itself logs at, until Ctrl-C (exit 0) or until the server stops (exit 1, saying the ' +
     'remote side ended the monitor). -json prints each line as JSON, with hclog\'s fields @level, @message, ' +
-    '@module and @timestamp. Needs a management token.',
+    '@module and @timestamp. Needs agent read (agent { policy = "read" }).',
   examples: [
     { command: 'svc monitor', description: 'Info lines and above' },
     { command: 'svc monitor -log-level=debug -json', description: 'Everything from debug up, as JSON lines' },
