@@ -1,5 +1,5 @@
-// What an operator attaches to a server (forked by bench/observed.mjs): a scraper polling the metrics
-// endpoints every second in Prometheus's text format, as Prometheus would with a 1 s scrape interval, and
+// What an operator attaches to a server (forked by bench/observed.mjs): a scraper polling /v1/metrics
+// every second in Prometheus's text format (both sides' series: /v1/sys/metrics answers the same), as Prometheus would with a 1 s scrape interval, and
 // an event-stream consumer of the given topics that parses every frame, as a tool reacting to events does.
 // Answers what each saw, so a round with observers is known to have had them.
 import http from 'node:http';
@@ -45,14 +45,13 @@ function consume(token, topics, seen, signal) {
 }
 
 serveParent({
-  start({ token, topics }) {
+  start({ token, topics, scrape = true }) {
     const stop = new AbortController();
     const seen = { scrapes: 0, scrapeBytes: 0, events: 0, streamBytes: 0, lastIndex: 0, errors: [] };
     const scraping = (async () => {
-      while (!stop.signal.aborted) {
+      while (scrape && !stop.signal.aborted) {
         try {
           seen.scrapeBytes += await scrapeOnce(token, '/v1/metrics?format=prometheus');
-          seen.scrapeBytes += await scrapeOnce(token, '/v1/sys/metrics?format=prometheus');
           seen.scrapes++;
         } catch (err) {
           seen.errors.push(err.message);
@@ -60,7 +59,7 @@ serveParent({
         await new Promise((r) => setTimeout(r, SCRAPE_MS));
       }
     })();
-    const consuming = consume(token, topics, seen, stop.signal).catch((err) => seen.errors.push(err.message));
+    const consuming = (topics.length === 0 ? Promise.resolve() : consume(token, topics, seen, stop.signal)).catch((err) => seen.errors.push(err.message));
     session = { stop, seen, done: Promise.all([scraping, consuming]) };
     return true;
   },

@@ -32,10 +32,10 @@
 //   kv-rerender p50/p95 of the time from a kv put to a running raw_exec task's template file showing the
 //               new value (read through the alloc fs API), for a KV version 2 and a version 1 secret (the
 //               node's blocking reads) and for one the node polls every 5 s, on a dev server of its own
-//   observed    placements/s (small jobs on 1,000 mock nodes) and ec2 logins/s with a 1 s scraper of
+//   observed    placements/s (small jobs from 30 clients on 1,000 mock nodes) and ec2 logins/s with a 1 s scraper of
 //               /v1/metrics and /v1/sys/metrics and an event-stream consumer attached (of every topic; of
 //               Job, Evaluation, Deployment, Node), against without, in alternating rounds: the ratio of the
-//               medians (target ≥ 0.95)
+//               medians, and of the server's CPU time per placement and login (target ≥ 0.95)
 //   ui          the web UI's first page: its script, preloaded chunks and styles, gzipped (target ≤ 300 KB),
 //               the time to the first painted jobs list with 1,000 jobs on the server, in headless Chromium,
 //               and the requests a job's page makes while it sits open for a minute
@@ -57,8 +57,8 @@
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
-//   BENCH_OBS_NODES=1000  BENCH_OBS_JOBS=100  BENCH_OBS_ALLOCS=10  BENCH_OBS_BATCH=10  BENCH_OBS_ROUNDS=4
-//   BENCH_OBS_LOGINS=2000  (logins a round)
+//   BENCH_OBS_NODES=1000  BENCH_OBS_JOBS=500  BENCH_OBS_ALLOCS=10  BENCH_OBS_CLIENTS=30  BENCH_OBS_ROUNDS=4
+//   BENCH_OBS_LOGINS=1500  (logins a round)
 //   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  BENCH_UI_IDLE_S=60  jobs on the ui section's server, page loads
 //                         measured, seconds a job's page is left open
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
@@ -237,8 +237,8 @@ try {
   if (want('observed')) {
     const rounds = num('BENCH_OBS_ROUNDS', 4);
     await observedBench({
-      placements: { ...loadCommon, nodes: num('BENCH_OBS_NODES', 1000), jobs: num('BENCH_OBS_JOBS', 100), count: num('BENCH_OBS_ALLOCS', 10), batch: num('BENCH_OBS_BATCH', 10), rounds },
-      logins: { bin: BIN, env, logins: num('BENCH_OBS_LOGINS', 2000), processes: num('BENCH_LOGIN_PROCS', 2), concurrency: CONCURRENCY, rounds },
+      placements: { ...loadCommon, nodes: num('BENCH_OBS_NODES', 1000), jobs: num('BENCH_OBS_JOBS', 500), count: num('BENCH_OBS_ALLOCS', 10), clients: num('BENCH_OBS_CLIENTS', 30), rounds },
+      logins: { bin: BIN, env, logins: num('BENCH_OBS_LOGINS', 1500), processes: num('BENCH_LOGIN_PROCS', 2), concurrency: CONCURRENCY, rounds },
     });
   }
   if (want('gc')) {
