@@ -171,7 +171,7 @@ function validBodies(): Record<string, unknown[]> {
 }
 
 /** Streams (they answer until the client goes) and blocking query parameters are left out: a hang is not what is tested here. */
-const STREAMING = new Set(['/v1/client/fs/stream/:alloc_id', '/v1/client/fs/logs/:alloc_id', '/v1/agent/monitor']);
+const STREAMING = new Set(['/v1/client/fs/stream/:alloc_id', '/v1/client/fs/logs/:alloc_id', '/v1/agent/monitor', '/v1/event/stream']);
 const NOT_FUZZED_QUERY = new Set(['index', 'wait', 'follow']);
 
 interface SchedulerEndpoint {

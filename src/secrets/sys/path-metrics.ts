@@ -10,14 +10,16 @@ import { goMetricsJson, prometheusText, PROMETHEUS_CONTENT_TYPE } from '../../sh
 import { definePath } from '../framework/path.js';
 import { PathCap } from '../policy/capabilities.js';
 
+const FORMATS = ['', 'json', 'prometheus'];
+
 export const metricsPaths = [
   definePath({
     pattern: 'metrics',
     fields: {
+      // Its values are checked by the handler, after the token: a request without one learns nothing, not even that its format is wrong.
       format: {
         type: 'string',
         description: 'The format of the answer: "prometheus" for Prometheus\' text format; otherwise go-metrics\' JSON.',
-        allowedValues: ['', 'json', 'prometheus'],
         query: true,
       },
     },
@@ -37,7 +39,9 @@ export const metricsPaths = [
             if (!caller || !caller.acl.allows('sys/metrics', PathCap.Read)) throw new PermissionDenied();
             await services.tokens.use(caller.token);
           }
-          if (data.get<string>('format') === 'prometheus') {
+          const format = data.get<string>('format') ?? '';
+          if (!FORMATS.includes(format)) throw new UserError(`invalid value ${JSON.stringify(format)} for field "format": must be one of json, prometheus`);
+          if (format === 'prometheus') {
             if (!services.config.telemetry.prometheusMetrics) throw new UserError('prometheus is not enabled');
             return { text: { contentType: PROMETHEUS_CONTENT_TYPE, body: await prometheusText() } };
           }
