@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { statusOf, until } from '../support/wait.js';
+import { printedByTask } from '../support/task-output.js';
 
 interface Stub {
   ID: string;
@@ -43,21 +44,7 @@ describe('workload identities on a real node', () => {
   const logs: string[] = [];
   const output: Record<string, { file: string; env: Record<string, string> }> = {};
 
-  async function printed(name: string): Promise<{ file: string; env: Record<string, string> }> {
-    const text = await until(
-      () => readFile(path.join(root, 'alloc/logs', `${name}.stdout.0`), 'utf8').catch(() => ''),
-      (t) => t.includes('==end'),
-      `task ${name} to print its environment`,
-    );
-    const [file, rest] = text.split('\n==env\n');
-    const env = Object.fromEntries(
-      rest
-        .split('\n==end')[0]
-        .split('\n')
-        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-    );
-    return { file: file.trim(), env };
-  }
+  const printed = (name: string) => printedByTask(root, name);
 
   /** The server's key set, read as a verifier would: over HTTP, with no token. */
   async function jwks(): Promise<{ keys: (JsonWebKey & { kid: string; alg: string; use: string })[] }> {

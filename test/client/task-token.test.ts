@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { statusOf, until } from '../support/wait.js';
 import { TaskToken, taskTokenPath } from '../../src/client/task-token.js';
 import { createLogger } from '../../src/shared/log.js';
+import { printedByTask } from '../support/task-output.js';
 
 interface Stub {
   ID: string;
@@ -46,22 +47,7 @@ describe('task tokens on a real node', () => {
 
   const lookupSelf = async (t: string) => (await srv.client(t).secrets('GET', 'auth/token/lookup-self')) as unknown as LookupSelf;
 
-  /** What the task printed: the token file's content, and its environment. */
-  async function printed(name: string): Promise<{ file: string; env: Record<string, string> }> {
-    const text = await until(
-      () => readFile(path.join(root, 'alloc/logs', `${name}.stdout.0`), 'utf8').catch(() => ''),
-      (t) => t.includes('==end'),
-      `task ${name} to print its environment`,
-    );
-    const [file, rest] = text.split('\n==env\n');
-    const env = Object.fromEntries(
-      rest
-        .split('\n==end')[0]
-        .split('\n')
-        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-    );
-    return { file: file.trim(), env };
-  }
+  const printed = (name: string) => printedByTask(root, name);
 
   beforeAll(async () => {
     srv = await startTestServer({ logLevel: 'trace', logWrite: (l) => logs.push(l) });

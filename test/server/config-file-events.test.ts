@@ -1,22 +1,9 @@
 /** The server block's event stream settings: Nomad's enable_event_broker and event_buffer_size. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../src/server/config-file.js';
+import { describe, expect, it } from 'vitest';
+import { configFiles } from '../support/config-files.js';
 import { startInProcessServer } from '../support/in-process.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'svc-config-events-'));
-});
-afterAll(async () => rm(dir, { recursive: true, force: true }));
-
-async function load(name: string, text: string) {
-  const file = path.join(dir, name);
-  await writeFile(file, text);
-  return loadConfigFile(file);
-}
+const { load } = configFiles('svc-config-events-');
 
 describe('server { enable_event_broker, event_buffer_size }', () => {
   it('reads both from HCL and JSON, and leaves them unset when absent', async () => {

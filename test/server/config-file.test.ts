@@ -1,23 +1,8 @@
 /** The server configuration file's blocks (cloud, client, seal, audit, storage, server), in each format the file may be written in. */
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../src/server/config-file.js';
-import { makeTempDir } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { configFiles } from '../support/config-files.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('svc-config-');
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function load(name: string, text: string) {
-  const file = path.join(dir, name);
-  await writeFile(file, text);
-  return loadConfigFile(file);
-}
+const { load } = configFiles('svc-config-');
 
 describe('config file: cloud { allow_sha1 }', () => {
   it('reads it from HCL, YAML and JSON', async () => {

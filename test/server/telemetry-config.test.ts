@@ -1,23 +1,8 @@
 /** The server configuration file's telemetry block, in each format, and what a wrong one is told. */
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../src/server/config-file.js';
-import { makeTempDir } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { configFiles } from '../support/config-files.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('svc-telemetry-');
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function load(name: string, text: string) {
-  const file = path.join(dir, name);
-  await writeFile(file, text);
-  return loadConfigFile(file);
-}
+const { load } = configFiles('svc-telemetry-');
 
 describe('config file: telemetry { prometheus_metrics, disable_hostname, unauthenticated_metrics_access }', () => {
   it('reads it from HCL, YAML and JSON', async () => {

@@ -1,23 +1,8 @@
 /** The client's cgroup settings in the server's configuration file. */
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../../src/server/config-file.js';
-import { makeTempDir } from '../../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { configFiles } from '../../support/config-files.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('svc-cgroup-config-');
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function load(name: string, text: string) {
-  const file = path.join(dir, name);
-  await writeFile(file, text);
-  return loadConfigFile(file);
-}
+const { load } = configFiles('svc-cgroup-config-');
 
 describe('config file: client { cgroup_parent, pids_limit, memory_oversubscription }', () => {
   it('reads them from HCL and YAML', async () => {
