@@ -20,7 +20,7 @@ export default defineCommand({
     'fails (a 5xx answer). A node joins once with a management token (-token or SVC_TOKEN); it keeps its ID ' +
     'and secret in -data-dir and registers with the secret alone from then on. SIGINT or SIGTERM stop the ' +
     'agent; its tasks keep running and are found again when it starts on the same data dir. From -config ' +
-    'it reads data_dir, datacenter, name, log_level and the client block (servers, node_class, meta).',
+    'it reads data_dir, datacenter, name, log_level, log_json and the client block (servers, node_class, meta).',
   examples: [
     { command: 'svc agent -servers=https://10.0.0.1:4646 -data-dir=/var/lib/svc-agent -token=<management token>', description: 'Join a server for the first time' },
     { command: 'svc agent -servers=https://10.0.0.1:4646,https://10.0.0.2:4646 -data-dir=/var/lib/svc-agent', description: 'Restart a node that joined before, with two servers to choose from' },
