@@ -8,11 +8,13 @@ import type { RawRequest } from '../framework/http/types.js';
 
 /** `ott`: the one-time token `svc ui -authenticate` puts in the web UI's address. */
 const CREDENTIAL_NAME = /token|secret|password|signature|credential|^ott$/i;
+/** Named like one, but a paging cursor (a record's ID), which a request's line should show. */
+const NOT_CREDENTIALS = new Set(['next_token']);
 
 function loggedPath(raw: RawRequest): string {
   if (raw.query.size === 0) return raw.path;
   const pairs: string[] = [];
-  for (const [name, value] of raw.query) pairs.push(`${encodeURIComponent(name)}=${CREDENTIAL_NAME.test(name) ? '<redacted>' : encodeURIComponent(value)}`);
+  for (const [name, value] of raw.query) pairs.push(`${encodeURIComponent(name)}=${CREDENTIAL_NAME.test(name) && !NOT_CREDENTIALS.has(name) ? '<redacted>' : encodeURIComponent(value)}`);
   return `${raw.path}?${pairs.join('&')}`;
 }
 

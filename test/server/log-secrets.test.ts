@@ -28,7 +28,7 @@ describe('the server log, at trace level in JSON', () => {
     expect((await srv.request('GET', '/v1/auth/token/lookup-self', { token: child })).status).toBe(200);
     expect((await srv.request('POST', '/v1/auth/token/lookup', { body: { token: child } })).status).toBe(200);
     // A credential in the query string is named, its value is not.
-    await srv.request('GET', `/v1/jobs?token=${child}&prefix=web`);
+    await srv.request('GET', `/v1/jobs?token=${child}&prefix=web&next_token=web-2`);
     expect((await srv.request('POST', '/v1/auth/token/revoke', { body: { token: child } })).status).toBe(204);
     // A token the server does not know is refused, and not logged either.
     const forged = 'hvs.forged-token-value-0123456789';
@@ -44,7 +44,7 @@ describe('the server log, at trace level in JSON', () => {
     const putLine = requests.find((r) => r.method === 'PUT' && r.path === '/v1/secret/data/db');
     expect(putLine).toMatchObject({ '@level': 'debug', '@module': 'http', status: 200, duration: expect.stringMatching(/^\d+\.\d{3}ms$/) });
     expect(putLine!.request_id).toBe(put.headers['x-svc-request-id']);
-    expect(requests.find((r) => String(r.path).startsWith('/v1/jobs?'))!.path).toBe('/v1/jobs?token=<redacted>&prefix=web');
+    expect(requests.find((r) => String(r.path).startsWith('/v1/jobs?'))!.path).toBe('/v1/jobs?token=<redacted>&prefix=web&next_token=web-2');
     expect(requests.filter((r) => r.status === 403)).toHaveLength(2);
     expect(requests.find((r) => String(r.path).startsWith('/ui/?'))!.path).toBe('/ui/?ott=<redacted>');
 
