@@ -118,6 +118,13 @@ export function needsV2(t: KvTarget, what: string): void {
   if (t.version === 1) throw new KvFailure(`${what} not supported on KV Version 1`, 1);
 }
 
+/** The `<mount>/metadata/<key>` path of the KEY argument, for the `kv metadata` commands: version 2 mounts only. */
+export async function metadataPath(ctx: CommandContext): Promise<string> {
+  const t = await kvTarget(ctx, ctx.args[0]);
+  needsV2(t, 'Metadata');
+  return apiPath(t, 'metadata');
+}
+
 /** Vault's heading: the title between runs of "=" that together span `width` characters. */
 export function heading(title: string, width: number): string {
   let signs = width - (title.length + 2);

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
-import { apiPath, kvTarget, MOUNT_FLAG, needsV2, reportingKvFailures, step } from './kv-mount.js';
+import { metadataPath, MOUNT_FLAG, reportingKvFailures, step } from './kv-mount.js';
 
 export default defineCommand({
   path: ['kv', 'metadata', 'delete'],
@@ -15,9 +15,7 @@ export default defineCommand({
   args: [{ name: 'key', description: 'The secret: mount and name (secret/foo), or its name with -mount.', required: true, complete: 'secrets-path' }],
   run: (ctx) =>
     reportingKvFailures(ctx, async () => {
-      const t = await kvTarget(ctx, ctx.args[0]);
-      needsV2(t, 'Metadata');
-      const path = apiPath(t, 'metadata');
+      const path = await metadataPath(ctx);
       await step(`Error deleting ${path}`, clientFor(ctx).secrets('DELETE', path));
       ctx.io.out(`Success! Data deleted (if it existed) at: ${path}`);
       return 0;

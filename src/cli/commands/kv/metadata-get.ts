@@ -1,7 +1,7 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
 import { renderSecret } from '../../output/format.js';
-import { apiPath, kvTarget, MOUNT_FLAG, needsV2, reportingKvFailures, step } from './kv-mount.js';
+import { metadataPath, MOUNT_FLAG, reportingKvFailures, step } from './kv-mount.js';
 import { outputOptions, printPath, printSection, printWarnings } from './kv-output.js';
 
 export default defineCommand({
@@ -20,9 +20,7 @@ export default defineCommand({
   args: [{ name: 'key', description: 'The secret: mount and name (secret/foo), or its name with -mount.', required: true, complete: 'secrets-path' }],
   run: (ctx) =>
     reportingKvFailures(ctx, async () => {
-      const t = await kvTarget(ctx, ctx.args[0]);
-      needsV2(t, 'Metadata');
-      const path = apiPath(t, 'metadata');
+      const path = await metadataPath(ctx);
       const secret = await step(`Error reading ${path}`, clientFor(ctx).secrets('GET', path), `No value found at ${path}`);
       const opts = outputOptions(ctx);
       if (!secret?.data) {

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
-import { apiPath, KvFailure, kvTarget, needsV2, reportingKvFailures, step } from './kv-mount.js';
+import { KvFailure, metadataPath, reportingKvFailures, step } from './kv-mount.js';
 import { metadataBody, METADATA_FLAGS } from './metadata-put.js';
 
 export default defineCommand({
@@ -23,9 +23,7 @@ export default defineCommand({
     reportingKvFailures(ctx, async () => {
       const body = metadataBody(ctx);
       if (Object.keys(body).length === 0) throw new KvFailure('Nothing to patch: give at least one of -max-versions, -cas-required, -delete-version-after, -custom-metadata', 1);
-      const t = await kvTarget(ctx, ctx.args[0]);
-      needsV2(t, 'Metadata');
-      const path = apiPath(t, 'metadata');
+      const path = await metadataPath(ctx);
       const headers = { 'content-type': 'application/merge-patch+json' };
       await step(`Error writing data to ${path}`, clientFor(ctx).secrets('PATCH', path, { body, headers }), `No value found at ${path}`);
       ctx.io.out(`Success! Data written to: ${path}`);

@@ -1,6 +1,6 @@
 import { defineCommand, type CommandContext, type FlagSpec } from '../../define.js';
 import { clientFor } from '../../client-from-flags.js';
-import { apiPath, KvFailure, kvTarget, MOUNT_FLAG, needsV2, reportingKvFailures, step } from './kv-mount.js';
+import { KvFailure, metadataPath, MOUNT_FLAG, reportingKvFailures, step } from './kv-mount.js';
 
 export const METADATA_FLAGS: FlagSpec[] = [
   MOUNT_FLAG,
@@ -51,9 +51,7 @@ export default defineCommand({
   run: (ctx) =>
     reportingKvFailures(ctx, async () => {
       const body = metadataBody(ctx);
-      const t = await kvTarget(ctx, ctx.args[0]);
-      needsV2(t, 'Metadata');
-      const path = apiPath(t, 'metadata');
+      const path = await metadataPath(ctx);
       await step(`Error writing data to ${path}`, clientFor(ctx).secrets('PUT', path, { body }));
       ctx.io.out(`Success! Data written to: ${path}`);
       return 0;
