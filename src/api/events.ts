@@ -1,6 +1,8 @@
 /** GET /v1/event/stream: Nomad's event stream, as frames of events. */
+import { StringDecoder } from 'node:string_decoder';
 import type { ApiClient, ApiResponse } from './http/client.js';
 import { ConnectionError } from '../shared/errors.js';
+import { openStream } from './open-stream.js';
 import type { StreamEvent } from '../scheduler/events/events.js';
 
 export type { StreamEvent } from '../scheduler/events/events.js';
@@ -29,23 +31,17 @@ export interface EventStreamOptions {
 export async function eventStream(client: ApiClient, opts: EventStreamOptions = {}): Promise<AsyncGenerator<EventFrame>> {
   const topics = new URLSearchParams((opts.topics ?? []).map((t): [string, string] => ['topic', t]));
   const path = `/v1/event/stream${topics.size > 0 ? `?${topics}` : ''}`;
-  const query = { namespace: opts.namespace ?? client.config.namespace, region: client.config.region, index: opts.index };
-  const res = await client.open('GET', path, { query, signal: opts.signal });
-  res.on('error', () => undefined);
-  const status = res.statusCode ?? 0;
-  if (status >= 400) {
-    const chunks: Buffer[] = [];
-    for await (const c of res) chunks.push(c as Buffer);
-    throw client.apiError(status, [Buffer.concat(chunks).toString('utf8').trim()], client.url(path, query));
-  }
+  const res = await openStream(client, path, { namespace: opts.namespace, index: opts.index }, opts.signal);
   return framesOf(res, opts.signal);
 }
 
 async function* framesOf(res: ApiResponse, signal?: AbortSignal): AsyncGenerator<EventFrame> {
+  // A character whose bytes two chunks split is decoded once both have come.
+  const decoder = new StringDecoder('utf8');
   let rest = '';
   try {
     for await (const chunk of res) {
-      const lines = (rest + (chunk as Buffer).toString('utf8')).split('\n');
+      const lines = (rest + decoder.write(chunk as Buffer)).split('\n');
       rest = lines.pop()!;
       for (const line of lines) {
         const frame = parseLine(line);

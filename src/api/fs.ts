@@ -5,6 +5,7 @@
  */
 import { ConnectionError } from '../shared/errors.js';
 import type { ApiClient, ApiResponse } from './http/client.js';
+import { openStream } from './open-stream.js';
 
 export type { AllocFileInfo } from '../scheduler/wire/alloc-fs.js';
 import type { AllocFileInfo } from '../scheduler/wire/alloc-fs.js';
@@ -92,20 +93,6 @@ export class FrameParser {
 function decodeFrame(text: string): Frame {
   const f = JSON.parse(text) as { Offset?: number; Data?: string; File?: string; FileEvent?: string };
   return { data: f.Data ? Buffer.from(f.Data, 'base64') : Buffer.alloc(0), file: f.File ?? '', offset: f.Offset ?? 0, event: f.FileEvent ?? '' };
-}
-
-/** Opens a streamed GET; an error status is read whole and thrown as ApiError, as the buffered calls do. */
-async function openStream(client: ApiClient, path: string, query: Record<string, string | number | boolean | undefined>, signal?: AbortSignal): Promise<ApiResponse> {
-  const q = { ...query, namespace: query.namespace ?? client.config.namespace, region: client.config.region };
-  const res = await client.open('GET', path, { query: q, signal });
-  // Readers see a cut connection through their iteration; an 'error' emitted after they stopped listening
-  // (the response destroyed when they finish) must not become an uncaught exception.
-  res.on('error', () => undefined);
-  const status = res.statusCode ?? 0;
-  if (status < 400) return res;
-  const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(c as Buffer);
-  throw client.apiError(status, [Buffer.concat(chunks).toString('utf8').trim()], client.url(path, q));
 }
 
 /** A stream that stopped before the server ended it: the connection was cut (a crash, the network). */

@@ -102,6 +102,8 @@ class Slot {
         }),
       );
       this.building.set(topic, done);
+      // A build that failed (the event thread gone) is asked again by the next reader, on a new thread.
+      done.catch(() => this.building.delete(topic));
     }
     return done;
   }
@@ -126,7 +128,9 @@ export class Subscription {
   private queued = 0;
   private state: 'open' | 'closed' | 'behind' = 'open';
   private wake: (() => void) | undefined;
-  private readonly endedWaiters: Array<() => void> = [];
+  /** one promise however often `ended` is asked (once a frame, by a stream that runs for days) */
+  private endedPromise: Promise<void> | undefined;
+  private resolveEnded: (() => void) | undefined;
 
   constructor(
     private readonly filter: EventFilter,
@@ -199,7 +203,8 @@ export class Subscription {
   /** Resolves once the subscription is closed or cut off: a write blocked on a client that does not read waits for this too. */
   ended(): Promise<void> {
     if (this.state !== 'open') return Promise.resolve();
-    return new Promise((resolve) => this.endedWaiters.push(resolve));
+    this.endedPromise ??= new Promise((resolve) => (this.resolveEnded = resolve));
+    return this.endedPromise;
   }
 
   close(): void {
@@ -213,7 +218,7 @@ export class Subscription {
     this.queued = 0;
     this.onClose(this);
     this.wake?.();
-    for (const resolve of this.endedWaiters.splice(0)) resolve();
+    this.resolveEnded?.();
   }
 }
 

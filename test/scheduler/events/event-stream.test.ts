@@ -104,6 +104,18 @@ describe('event stream', () => {
     await Promise.all([jobs.stop(), nodes.stop(), other.stop(), resumed.stop()]);
   });
 
+  it('namespace * for a management token covers a namespace made after the stream opened', async () => {
+    const all = subscribe(c(), { topics: ['Job'], namespace: '*' });
+    try {
+      await c().scheduler('PUT', '/v1/namespace/later', { body: { Name: 'later' } });
+      await c().scheduler('POST', '/v1/jobs', { body: { Job: { ...job('late'), Namespace: 'later' } }, query: { namespace: 'later' } });
+      const seen = await until(async () => all.events().find((e) => e.Key === 'late'), (e) => e !== undefined, 'the later namespace\'s job');
+      expect(seen).toMatchObject({ Topic: 'Job', Type: 'JobRegistered', Namespace: 'later' });
+    } finally {
+      await all.stop();
+    }
+  });
+
   it('checks the ACL per topic: read-job in the namespace, node read, management for *', async () => {
     await c().secrets('PUT', 'sys/policies/acl/default-reader', { body: { policy: 'namespace "default" { policy = "read" }' } });
     const token = String((await c().secrets('POST', 'auth/token/create', { body: { policies: ['default-reader'] } }))?.auth?.client_token);
