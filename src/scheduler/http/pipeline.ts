@@ -17,6 +17,7 @@ import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import { nodeServerFor } from './node-forward.js';
 import { withNomadTwins } from './nomad-headers.js';
 import { isNodeRoute, isOpenRoute, isRegistrationRoute, literalSegments, matchRoute, type AclRequirement, type RouteDef, type RouteResult, type SchedulerRequest } from './route.js';
+import { unlessAborted } from '../../shared/unless-aborted.js';
 
 /** Query parameters every scheduler endpoint accepts. */
 export const COMMON_QUERY: Fields = {
@@ -116,20 +117,6 @@ function checkAcl(req: AclRequirement, caller: TokenCaller, namespace: string): 
   if ('authenticated' in req) return;
   if (namespace === '*') return; // the handler filters what a `*` listing returns by namespace access
   if (!req.namespace.some((cap) => acl.allowsNamespace(namespace, cap))) throw new PermissionDenied('Permission denied');
-}
-
-/** Waits for `p`, or less: until the signal aborts (a shutdown ends blocking queries at once). */
-async function unlessAborted(p: Promise<unknown>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return;
-  let onAbort: () => void = () => undefined;
-  const abort = new Promise<void>((resolve) => (onAbort = resolve));
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    await Promise.race([p, abort]);
-  } finally {
-    // One wait per slice of every blocking query: a listener left behind would pile up for the server's life.
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 function waitMs(text: string | null): number {

@@ -14,6 +14,7 @@ import { coerceField, type FieldData } from '../../framework/schema/field-data.j
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import type { SecretsRequest } from '../framework/request.js';
 import { callerOf, tokenUsable } from '../token/caller.js';
+import { unlessAborted } from '../../shared/unless-aborted.js';
 
 const DEFAULT_WAIT_SECONDS = 300;
 const MAX_WAIT_SECONDS = 600;
@@ -52,10 +53,6 @@ export function kvIndexHeaders(req: SecretsRequest, table: string): Record<strin
   return { 'X-Svc-Index': String(req.services.store.tableIndex(table)) };
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-}
-
 /**
  * Waits for a change to `table` as ?index and ?wait ask (not at all without ?index), then checks the caller
  * may still read the path.
@@ -67,7 +64,7 @@ export async function waitForKvChange(req: SecretsRequest, { index, wait }: Bloc
   if (waitSeconds < 0) throw new UserError('field "wait" must be a duration of 0 or more, such as "5m"');
   const { services } = req;
   if (services.stopping) return;
-  await Promise.race([services.store.waitForIndex(index, Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000, table), untilAborted(services.shutdown)]);
+  await unlessAborted(services.store.waitForIndex(index, Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000, table), services.shutdown);
   if (!req.caller || !req.clientToken) return;
   const token = await services.tokens.resolve(req.clientToken, req.remoteAddress).catch(() => undefined);
   if (!token || !tokenUsable(token, services)) throw new PermissionDenied();
