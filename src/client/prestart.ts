@@ -46,6 +46,8 @@ export interface PrestartContext {
   emit(event: TaskEvent): void;
   /** what templates' `secret` reads */
   secrets?: SecretSource;
+  /** the task's own token, which `secret` reads with (TemplateHookInput.token) */
+  token?: () => string | undefined;
 }
 
 const sortedEntries = (m: Record<string, string> | null) => Object.entries(m ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -86,7 +88,7 @@ export async function runArtifacts(ctx: PrestartContext, done: Set<string>, onDo
  */
 export async function runTemplates(ctx: PrestartContext): Promise<{ env: Record<string, string>; templates: TaskTemplates }> {
   const { task, env, pathEnv, node, allocDirs, taskDirs, secrets, signal } = ctx;
-  const templates = new TaskTemplates({ templates: task.Templates ?? [], env, pathEnv, node, allocDirs, taskDirs, secrets, signal, emit: ctx.emit });
+  const templates = new TaskTemplates({ templates: task.Templates ?? [], env, pathEnv, node, allocDirs, taskDirs, secrets, token: ctx.token, signal, emit: ctx.emit });
   try {
     return { env: (await templates.render()).env, templates };
   } catch (err) {

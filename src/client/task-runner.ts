@@ -566,6 +566,7 @@ export class TaskRunner {
       signal: abort.signal,
       emit: (event) => this.emit(event),
       secrets: this.opts.secrets,
+      token: () => this.token?.current,
     };
     try {
       await runArtifacts(ctx, this.artifactsDone, () => this.opts.onChange(true));
@@ -600,6 +601,7 @@ export class TaskRunner {
       allocDirs: this.opts.allocDirs,
       taskDirs: this.dirs,
       secrets: this.opts.secrets,
+      token: () => this.token?.current,
       signal: abort.signal,
       emit: (event) => this.emit(event),
     });

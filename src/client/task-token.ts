@@ -56,6 +56,11 @@ export class TaskToken {
 
   constructor(private readonly opts: TaskTokenOptions) {}
 
+  /** The token as the task holds it now (renewed, or replaced); undefined before it is got. */
+  get current(): string | undefined {
+    return this.token || undefined;
+  }
+
   private get file(): string {
     return taskTokenPath(this.opts.secretsDir);
   }

@@ -51,6 +51,8 @@ describe('task tokens on a real node', () => {
 
   beforeAll(async () => {
     srv = await startTestServer({ logLevel: 'trace', logWrite: (l) => logs.push(l) });
+    if (!(await srv.client().secrets('GET', 'sys/mounts'))?.data?.['secret/']) await srv.client().secrets('POST', 'sys/mounts/secret', { body: { type: 'kv', options: { version: '2' } } });
+    await srv.client().secrets('PUT', 'secret/data/app/db', { body: { data: { password: 'pw-hidden' } } });
     await srv.client().secrets('PUT', 'sys/policies/acl/app-read', { body: { policy: 'path "secret/data/app/*" {\n  capabilities = ["read"]\n}\n' } });
     await srv.client().scheduler('POST', '/v1/jobs', {
       body: {
@@ -60,7 +62,15 @@ describe('task tokens on a real node', () => {
           TaskGroups: [
             {
               Name: 'g',
-              Tasks: [task('web', { Policies: ['app-read'] }), task('quiet', { Policies: ['app-read'], Env: false, DisableFile: true })],
+              Tasks: [
+                task('web', { Policies: ['app-read'] }),
+                task('quiet', { Policies: ['app-read'], Env: false, DisableFile: true }),
+                // Its token is in neither its environment nor its files, and its template still reads with it.
+                {
+                  ...task('hidden', { Policies: ['app-read'], Env: false, DisableFile: true }),
+                  Templates: [{ DestPath: 'local/db.conf', EmbeddedTmpl: '{{ with secret "secret/data/app/db" }}{{ .Data.data.password }}{{ end }}', ChangeMode: 'noop' }],
+                },
+              ],
             },
           ],
         },
@@ -74,6 +84,7 @@ describe('task tokens on a real node', () => {
     root = srv.server.services.scheduler.localNodes.get(alloc.NodeID)!.allocDir(alloc.ID)!;
     output.web = await printed('web');
     output.quiet = await printed('quiet');
+    output.hidden = await printed('hidden');
   });
   afterAll(async () => srv?.close());
 
@@ -100,6 +111,12 @@ describe('task tokens on a real node', () => {
     expect(env.SVC_TOKEN).toBeUndefined();
     expect(env.VAULT_ADDR).toBe(srv.url);
     await expect(stat(taskTokenPath(path.join(root, 'quiet/secrets')))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("renders a task's template with its token when the task sees it neither in its environment nor in a file", async () => {
+    expect(output.hidden.env.VAULT_TOKEN).toBeUndefined();
+    expect(output.hidden.file).toBe('');
+    expect((await readFile(path.join(root, 'hidden/local/db.conf'), 'utf8')).trim()).toBe('pw-hidden');
   });
 
   it('never shows the token in the server log or the allocation as the API and `alloc status` answer it', async () => {

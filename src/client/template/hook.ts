@@ -40,6 +40,11 @@ export interface TemplateHookInput {
   taskDirs: TaskDirs;
   /** what `secret` reads; without it `secret` fails */
   secrets?: SecretSource;
+  /**
+   * the task's own token as its node holds it, renewed or replaced: what `secret` reads with, whether or
+   * not the task sees it (vault { env = false, disable_file = true })
+   */
+  token?: () => string | undefined;
   /** ends a wait for a missing secret (the task is killed) */
   signal?: AbortSignal;
   /** the task's events: a secret the first render waits for */
@@ -192,8 +197,10 @@ export class TaskTemplates {
     return this.input.secrets;
   }
 
-  /** The task's own token: its secrets/vault_token file, else its VAULT_TOKEN or SVC_TOKEN. */
+  /** The task's own token: as its node holds it, else its secrets/vault_token file, else its VAULT_TOKEN or SVC_TOKEN. */
   private token(dep: SecretDep): string {
+    const held = this.input.token?.();
+    if (held) return held;
     try {
       const token = readFileSync(taskTokenPath(this.input.taskDirs.secrets), 'utf8').trim();
       if (token) return token;
