@@ -120,7 +120,7 @@ export async function readLog(client: pg.PoolClient, after: number, limit: numbe
     text: 'SELECT index, tables, changes, kind FROM svc_log WHERE index > $1 ORDER BY index LIMIT $2',
     values: [after, limit],
   });
-  return rows.map((r) => (r.kind === null ? { index: Number(r.index), tables: r.tables, changes: r.changes } : { index: Number(r.index), tables: r.tables, changes: r.changes, kind: r.kind }));
+  return rows.map((r) => ({ index: Number(r.index), tables: r.tables, changes: r.changes, kind: r.kind ?? undefined }));
 }
 
 /**

@@ -218,14 +218,6 @@ const dataOf = (secret: Value): Value => (secret as { Data?: Value } | undefined
 /** An event of the template runner, as Nomad's "Template" events. */
 export const templateEvent = (message: string): TaskEvent => newTaskEvent('Template', { DisplayMessage: message, Message: message, Details: { message } });
 
-/**
- * Renders every template; resolves to the variables of the `env = true` ones (later templates win).
- * Throws with a message that names the template and, for template errors, line and column.
- */
-export async function renderTaskTemplates(input: TemplateHookInput): Promise<Record<string, string>> {
-  return (await new TaskTemplates(input).render()).env;
-}
-
 function parsePerms(perms: string, dest: string): number {
   if (!/^[0-7]{3,4}$/.test(perms)) throw new Error(`template ${dest}: failed to parse ${JSON.stringify(perms)} as octal`);
   return parseInt(perms, 8);

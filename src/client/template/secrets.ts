@@ -19,9 +19,9 @@ export interface SecretSource {
   /** how often the secrets a running task's templates read are read again, in ms */
   pollMs: number;
   /**
-   * A blocking read of `path` (svc's KV version 2 reads): resolves, once a KV change after `index` happened
-   * or `waitSeconds` passed, to the index now; at once with index 0. Undefined when the server cannot
-   * watch that path (a version 1 mount, an older server).
+   * A blocking read of `path` (svc's KV reads, version 1 and 2): resolves, once a KV change after `index`
+   * happened or `waitSeconds` passed, to the index now; at once with index 0. Undefined when the server
+   * cannot watch that path (a secret that is no KV read, an older server).
    */
   watch?(path: string, token: string, index: number, waitSeconds: number, signal: AbortSignal): Promise<number | undefined>;
 }

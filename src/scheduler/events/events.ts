@@ -91,11 +91,6 @@ export function eventOf(write: Pick<AppliedWrite, 'index' | 'kind'>, source: Eve
   return { Topic: source.topic, Type: type, Key: event.key, Namespace: event.namespace, FilterKeys: event.filterKeys, Index: write.index, Payload: event.payload };
 }
 
-/** Every event of the write. */
-export function eventsOf(write: AppliedWrite): StreamEvent[] {
-  return sourcesOf(write).flatMap((source) => eventOf(write, source) ?? []);
-}
-
 interface Parts {
   key: string;
   namespace: string;

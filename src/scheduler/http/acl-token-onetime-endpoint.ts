@@ -16,7 +16,7 @@ import type { WriteTx } from '../../storage/store.js';
 import { nomadAclToken } from './acl-token-self-endpoint.js';
 import { defineRoute } from './route.js';
 
-export const ONE_TIME_TOKENS_TABLE = 'acl-onetime-tokens';
+const ONE_TIME_TOKENS_TABLE = 'acl-onetime-tokens';
 
 /** Nomad's: a one-time token is good for ten minutes. */
 const ONE_TIME_TTL_MS = 10 * 60 * 1000;
