@@ -375,15 +375,12 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
   put(table: string, key: string, value: unknown): void {
     this.check();
     if (value === undefined) throw new TypeError(`store: cannot put undefined at ${table}/${key}; use delete`);
-    if (this.capture?.has(table)) {
-      // The follower hears the JSON text: put as the bytes lmdb's JSON encoding would have made of the
-      // value, it is made once.
-      const text = jsonText(table, key, value);
-      if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
-      else this.db.putSync(encodeKey(table, key), asBinary(Buffer.from(text)));
-      this.changes!.push([table, key, text]);
-    } else if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
-    else this.db.putSync(encodeKey(table, key), value);
+    // A follower hears the JSON text; in the file it is put as the bytes lmdb's JSON encoding would have
+    // made of the value, so it is made once.
+    const text = this.capture?.has(table) ? jsonText(table, key, value) : undefined;
+    if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
+    else this.db.putSync(encodeKey(table, key), text === undefined ? value : asBinary(Buffer.from(text)));
+    if (text !== undefined) this.changes!.push([table, key, text]);
     this.touched.add(table);
   }
 
