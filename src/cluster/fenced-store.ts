@@ -22,7 +22,7 @@ export function fencedStore(store: Store, fence: (tx: WriteTx) => void): Store {
     commit: (fn) => store.commit(guarded(fn)),
     waitForIndex: (after, timeoutMs, table) => store.waitForIndex(after, timeoutMs, table),
     waitForCommit: (after, timeoutMs, table) => store.waitForCommit(after, timeoutMs, table),
-    follow: (tables, listener) => store.follow(tables, listener),
+    follow: (tables, listener, gap) => store.follow(tables, listener, gap),
     // The leader's work ends before the server closes the store it shares with everything else.
     close: () => Promise.resolve(),
   };

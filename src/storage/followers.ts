@@ -3,6 +3,7 @@ import type { AppliedChange, AppliedWrite } from './store.js';
 interface Follower {
   tables: ReadonlySet<string>;
   listener: (write: AppliedWrite) => void;
+  gap?: (index: number) => void;
 }
 
 /** A store's `follow` listeners: who hears which tables, and the handing out of each applied write. */
@@ -11,8 +12,8 @@ export class Followers {
   /** every followed table, so that a store records changes only to those; empty while nobody follows */
   tables: ReadonlySet<string> = new Set();
 
-  add(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void): () => void {
-    const follower: Follower = { tables: new Set(tables), listener };
+  add(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void, gap?: (index: number) => void): () => void {
+    const follower: Follower = { tables: new Set(tables), listener, gap };
     this.all.add(follower);
     this.tables = this.union();
     return () => {
@@ -34,6 +35,17 @@ export class Followers {
         f.listener({ index, kind, changes: mine });
       } catch {
         // The write is committed whatever a listener does with it; a listener's failure is its own.
+      }
+    }
+  }
+
+  /** Tells each follower that the writes up to `index` came as a whole snapshot, unheard. */
+  gap(index: number): void {
+    for (const f of this.all) {
+      try {
+        f.gap?.(index);
+      } catch {
+        // as for a write: a listener's failure is its own
       }
     }
   }

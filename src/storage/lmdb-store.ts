@@ -256,6 +256,7 @@ class LmdbStore implements Store {
     return { result, index, durable };
   }
 
+  /** One process writes the file and hears every write of it: there is never a gap to tell of. */
   follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void): () => void {
     return this.followers.add(tables, listener);
   }

@@ -81,8 +81,8 @@ export abstract class ReplicaStore implements Store {
     return this.waitFor(after, timeoutMs, table);
   }
 
-  follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void): () => void {
-    return this.replica.followers.add(tables, listener);
+  follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void, gap?: (index: number) => void): () => void {
+    return this.replica.followers.add(tables, listener, gap);
   }
 
   close(): Promise<void> {

@@ -57,5 +57,6 @@ export class Replica {
     for (const [table, index] of snapshot.tableIndexes) if (index !== this.state.tableIndexes.get(table)) moved.add(table);
     this.state = snapshot;
     this.advanced(snapshot.index, moved);
+    this.followers.gap(snapshot.index);
   }
 }

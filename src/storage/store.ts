@@ -68,11 +68,11 @@ export interface Store {
    * Hears every write the store applies, once it is durable, in index order: this process's own commits
    * and, on a store several processes share, every other process's as this one follows them. A write is
    * heard only when it changed one of `tables`, and with its changes to those tables only. A store that
-   * loads a whole newer snapshot (a process too far behind the log) skips the writes in between. The
-   * listener runs synchronously where the write is applied, so it must be quick and must not throw.
-   * Answers the function that stops it.
+   * loads a whole newer snapshot (a process too far behind the log) skips the writes in between, and
+   * says so to `gap` with the snapshot's index. The listener runs synchronously where the write is
+   * applied, so it must be quick and must not throw. Answers the function that stops it.
    */
-  follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void): () => void;
+  follow(tables: ReadonlySet<string>, listener: (write: AppliedWrite) => void, gap?: (index: number) => void): () => void;
 
   close(): Promise<void>;
 }

@@ -211,6 +211,11 @@ export class Subscription {
     this.end('closed');
   }
 
+  /** Cut off: the subscriber missed writes (its queue overflowed, or the server skipped some). */
+  fellBehind(): void {
+    this.end('behind');
+  }
+
   private end(state: 'closed' | 'behind'): void {
     if (this.state !== 'open') return;
     this.state = state;
@@ -233,7 +238,11 @@ export class EventBroker {
     store: Store,
     private readonly opts: BrokerOptions = DEFAULT_BROKER_OPTIONS,
   ) {
-    this.unfollow = store.follow(EVENT_TABLES, (write) => this.publish(write));
+    this.unfollow = store.follow(
+      EVENT_TABLES,
+      (write) => this.publish(write),
+      () => this.lost(),
+    );
   }
 
   /** How many subscribers are served now. */
@@ -263,6 +272,16 @@ export class EventBroker {
     this.unfollow();
     for (const sub of [...this.subscribers]) sub.close();
     await this.builder.close();
+  }
+
+  /**
+   * The store skipped writes (it loaded a snapshot): what the ring holds no longer runs on to what comes
+   * next, so it is dropped, and every subscriber is cut off as one that fell behind, to resubscribe.
+   */
+  private lost(): void {
+    this.ring.length = 0;
+    this.ringBytes = 0;
+    for (const sub of [...this.subscribers]) sub.fellBehind();
   }
 
   private publish(write: AppliedWrite): void {

@@ -82,7 +82,7 @@ export const eventStreamRoutes = [
               const next = await sub.next(HEARTBEAT_MS);
               if ('ended' in next) {
                 if (next.ended === 'behind') {
-                  log.warn(`event stream request ${req.requestId}: the client fell too far behind, closing its stream`);
+                  log.warn(`event stream request ${req.requestId}: the stream missed writes (its client fell too far behind, or this server reloaded the state), closing it`);
                   throw new Error('event stream subscriber fell behind');
                 }
                 return;
