@@ -26,7 +26,9 @@ describe('a task without a cgroup: its process tree in /proc', () => {
   it('covers the process and its children, and its CPU time grows while it runs', async () => {
     const tree = await until(async () => processTree(shell.pid!), (t) => t.size === 2, 'the shell and its sleep');
     const [child] = [...tree.keys()].filter((pid) => pid !== shell.pid);
-    expect(readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')[0]).toBe('sleep');
+    // The child is in the tree from its fork; it becomes sleep a moment later, at its exec.
+    const command = () => readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')[0];
+    expect(await until(async () => command(), (c) => c !== '/bin/sh', 'the child to exec')).toBe('sleep');
     const source = procTreeSource(shell.pid!);
     const first = source.read();
     const later = await until(async () => source.read(), (r) => r.cpu.totalNs > first.cpu.totalNs, 'CPU time to grow');
