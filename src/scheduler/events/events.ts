@@ -5,7 +5,10 @@
  * its Job, as Nomad strips it), `{Evaluation}`, `{Deployment}`, `{Node}` (svc keeps a node's SecretID
  * apart from its record, so none is ever in one). A deleted job or node is an event with the key it was
  * stored at (Nomad sends the record as it was; the store's log keeps only that it went); other deletions
- * (garbage collection) are no events, as in Nomad.
+ * (garbage collection) are no events, as in Nomad. A service registration's event is named by what
+ * happened to it, ServiceRegistration or ServiceDeregistration, whatever write it came with: in svc
+ * registrations begin and end in the write that changes their allocation (a plan, a client's update),
+ * where in Nomad they are writes of their own.
  */
 import type { AppliedWrite } from '../../storage/store.js';
 import type { Allocation } from '../structs/allocation.js';
@@ -15,6 +18,7 @@ import { DEPLOYMENTS_TABLE } from '../state/deployments.js';
 import { EVALS_TABLE } from '../state/evals.js';
 import { NODES_TABLE } from '../state/nodes.js';
 import { JOBS_TABLE, SEP } from '../state/tables.js';
+import { SERVICE_REGISTRATIONS, type RegistrationRow } from '../state/service-registrations.js';
 import { EVENT_TYPES } from './kinds.js';
 
 export interface StreamEvent {
@@ -34,6 +38,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   [EVALS_TABLE]: 'Evaluation',
   [DEPLOYMENTS_TABLE]: 'Deployment',
   [NODES_TABLE]: 'Node',
+  [SERVICE_REGISTRATIONS]: 'Service',
 };
 
 export const EVENT_TOPICS: readonly string[] = Object.values(TOPICS);
@@ -48,6 +53,7 @@ const DEFAULT_TYPES: Readonly<Record<string, readonly [put: string, deleted: str
   [EVALS_TABLE]: ['EvaluationUpdated', ''],
   [DEPLOYMENTS_TABLE]: ['DeploymentStatusUpdate', ''],
   [NODES_TABLE]: ['NodeStreamEvent', 'NodeDeregistration'],
+  [SERVICE_REGISTRATIONS]: ['', ''],
 };
 
 type Rec = Record<string, unknown>;
@@ -84,9 +90,9 @@ export function sourcesOf(write: AppliedWrite): EventSource[] {
 /** The event of one changed record, or undefined for a change that is none (an allocation garbage-collected). */
 export function eventOf(write: Pick<AppliedWrite, 'index' | 'kind'>, source: EventSource): StreamEvent | undefined {
   const { table, key, text } = source;
-  const kindType = write.kind === undefined ? undefined : EVENT_TYPES[write.kind];
-  const type = kindType ?? DEFAULT_TYPES[table][text === null ? 1 : 0];
   const event = text === null ? deletedEvent(table, key) : recordEvent(table, JSON.parse(text) as Rec);
+  const kindType = write.kind === undefined ? undefined : EVENT_TYPES[write.kind];
+  const type = event?.type ?? kindType ?? DEFAULT_TYPES[table][text === null ? 1 : 0];
   if (event === undefined || type === '') return undefined;
   return { Topic: source.topic, Type: type, Key: event.key, Namespace: event.namespace, FilterKeys: event.filterKeys, Index: write.index, Payload: event.payload };
 }
@@ -96,6 +102,8 @@ interface Parts {
   namespace: string;
   filterKeys: string[] | null;
   payload: Rec;
+  /** the event's type when the record names it, whatever the write's kind */
+  type?: string;
 }
 
 function recordEvent(table: string, r: Rec): Parts | undefined {
@@ -110,6 +118,10 @@ function recordEvent(table: string, r: Rec): Parts | undefined {
       return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID)], payload: { Deployment: r } };
     case NODES_TABLE:
       return { key: str(r.ID), namespace: '', filterKeys: null, payload: { Node: r } };
+    case SERVICE_REGISTRATIONS: {
+      const { live, service } = r as unknown as RegistrationRow;
+      return { key: service.ID, namespace: service.Namespace, filterKeys: [service.JobID, service.ServiceName], payload: { Service: service }, type: live ? 'ServiceRegistration' : 'ServiceDeregistration' };
+    }
   }
   return undefined;
 }

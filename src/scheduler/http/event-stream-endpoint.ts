@@ -3,8 +3,8 @@
  * with events that pass the request's filter, and `{}` every 10 s with none, until the client goes away
  * or the server stops. `topic` (repeated) is `Topic:key`, `Topic` (every key), `*` or `*:*`; `index`
  * resumes after that index from what the broker still holds; `namespace` filters, `*` for all the token
- * may read. The ACL is per topic, as Nomad's: read-job on the namespace for Job, Evaluation, Allocation
- * and Deployment, node read for Node, a management token for `*`. A client that does not read while
+ * may read. The ACL is per topic, as Nomad's: read-job on the namespace for Job, Evaluation, Allocation,
+ * Deployment and Service, node read for Node, a management token for `*`. A client that does not read while
  * writes go on is cut off (its connection closed) once it falls too far behind (broker.ts).
  */
 import { PermissionDenied, UserError } from '../../shared/errors.js';
@@ -16,7 +16,7 @@ import type { TokenCaller } from '../../secrets/token/caller.js';
 import { defineRoute } from './route.js';
 
 /** Topics whose events belong to a namespace: reading them takes read-job there. */
-const NAMESPACED = new Set(['Job', 'Evaluation', 'Allocation', 'Deployment']);
+const NAMESPACED = new Set(['Job', 'Evaluation', 'Allocation', 'Deployment', 'Service']);
 
 /** Nomad's parseEventTopics: no topic is every topic; a topic without a key is every key of it. */
 export function parseTopics(raw: readonly string[]): Map<string, string[]> {

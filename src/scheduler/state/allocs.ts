@@ -26,6 +26,8 @@ import { deleteAllocStub, putAllocStub } from './alloc-stubs.js';
 import { addNodeUsage, writeNodeUsage } from './node-usage.js';
 import { ALLOC_IDS, allocKey, allocKeyOf, padIndex } from './alloc-keys.js';
 import { scanTable } from './scan.js';
+import { getNode } from './nodes.js';
+import { deleteRegistrationRows, writeRegistrationRows, type RegistrationLookups } from './service-registrations.js';
 
 export { padIndex } from './alloc-keys.js';
 
@@ -111,8 +113,26 @@ export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | unde
  * run of changes to the same job (a plan's placements) instead of reading and writing it per allocation.
  */
 export function putAllocs(tx: WriteTx, changes: ReadonlyArray<{ alloc: Allocation; prev: Allocation | undefined }>): void {
-  for (const { alloc, prev } of changes) writeAllocRecords(tx, alloc, prev);
+  const lookups = registrationLookups(tx);
+  for (const { alloc, prev } of changes) {
+    writeAllocRecords(tx, alloc, prev);
+    writeRegistrationRows(tx, alloc, prev, lookups);
+  }
   adjustSummaries(tx, changes);
+}
+
+/** The job version and node datacenter registrations need, each read once per batch (a plan's placements share them). */
+function registrationLookups(tx: WriteTx): RegistrationLookups {
+  let jobKeyed = '';
+  let jobFound: Job | null = null;
+  return {
+    job: (alloc) => {
+      const key = `${alloc.Namespace}${SEP}${alloc.JobID}${SEP}${alloc.JobModifyIndex}`;
+      if (key !== jobKeyed) [jobKeyed, jobFound] = [key, allocJob(tx, alloc)];
+      return jobFound;
+    },
+    datacenter: (nodeId) => getNode(tx, nodeId)?.Datacenter ?? '',
+  };
 }
 
 function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
@@ -323,4 +343,5 @@ export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   tx.delete(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc));
   tx.delete(ALLOC_PLACEMENTS, key);
   tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);
+  deleteRegistrationRows(tx, alloc.ID);
 }
