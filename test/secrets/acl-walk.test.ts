@@ -109,6 +109,8 @@ const REVIEWED_OPEN_ROUTES = ['/.well-known/jwks.json', '/v1/status/leader', '/v
 const REVIEWED_SELF_ROUTES: Record<string, (body: { SecretID?: string; OneTimeToken?: { AccessorID?: string } }) => boolean> = {
   '/v1/acl/token/self': (body) => body.SecretID === nothingToken,
   '/v1/acl/token/onetime': (body) => body.OneTimeToken?.AccessorID === nothingAccessor,
+  // A token reads the policies its ACL is made of: the walking token's one policy, and no other.
+  '/v1/acl/policies': (body) => Array.isArray(body) && body.length === 1 && body[0].Name === 'nothing',
 };
 
 /** Every secrets path of the live routing tables, as concrete requests. */

@@ -35,6 +35,7 @@ import { statusRoutes } from './status-endpoint.js';
 import { agentHealthRoutes } from './agent-health-endpoint.js';
 import { aclTokenSelfRoutes } from './acl-token-self-endpoint.js';
 import { aclTokenOneTimeRoutes } from './acl-token-onetime-endpoint.js';
+import { aclPolicyRoutes } from './acl-policy-endpoint.js';
 import { regionsRoutes } from './regions-endpoint.js';
 import { searchRoutes } from './search-endpoint.js';
 import { metricsRoutes } from './metrics-endpoint.js';
@@ -75,6 +76,7 @@ export const schedulerRoutes: RouteDef[] = [
   ...agentHealthRoutes,
   ...aclTokenSelfRoutes,
   ...aclTokenOneTimeRoutes,
+  ...aclPolicyRoutes,
   ...regionsRoutes,
   ...searchRoutes,
   ...metricsRoutes,
