@@ -5,7 +5,7 @@
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { Link, match, navigate, parseJobAddress, useLocation } from './router.js';
+import { Link, match, navigate, parseJobAddress, useLocation, type Location } from './router.js';
 import { currentToken, onTokenChange } from './token.js';
 import { JobsPage } from './pages/jobs.js';
 import { TokensPage } from './pages/tokens.js';
@@ -21,7 +21,8 @@ function useLazy<P>(load: () => Promise<ComponentType<P>>, cache: { page?: Compo
 
 const jobPage: { page?: ComponentType<{ id: string; namespace: string; tab: string | null }> } = {};
 const allocationPage: { page?: ComponentType<{ id: string }> } = {};
-const clientsPage: { page?: ComponentType<Record<string, never>> } = {};
+const clientsPage: { page?: ComponentType<{ loc: Location }> } = {};
+const topologyPage: { page?: ComponentType<Record<string, never>> } = {};
 const clientPage: { page?: ComponentType<{ id: string }> } = {};
 
 function LazyJob(props: { id: string; namespace: string; tab: string | null }) {
@@ -34,14 +35,19 @@ function LazyAllocation(props: { id: string }) {
   return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
 }
 
-function LazyClients() {
+function LazyClients(props: { loc: Location }) {
   const Page = useLazy(async () => (await import('./pages/clients.js')).ClientsPage, clientsPage);
-  return Page ? <Page /> : <p class="muted">Loading…</p>;
+  return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
 }
 
 function LazyClient(props: { id: string }) {
-  const Page = useLazy(async () => (await import('./pages/clients.js')).ClientPage, clientPage);
+  const Page = useLazy(async () => (await import('./pages/client-node.js')).ClientPage, clientPage);
   return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
+}
+
+function LazyTopology() {
+  const Page = useLazy(async () => (await import('./pages/topology.js')).TopologyPage, topologyPage);
+  return Page ? <Page /> : <p class="muted">Loading…</p>;
 }
 
 function Page() {
@@ -54,9 +60,10 @@ function Page() {
   }
   const alloc = match('/allocations/:id', loc.path);
   if (alloc) return <LazyAllocation key={alloc.id} id={alloc.id} />;
-  if (loc.path === '/clients' || loc.path === '/clients/') return <LazyClients />;
+  if (loc.path === '/clients' || loc.path === '/clients/') return <LazyClients loc={loc} />;
   const client = match('/clients/:id', loc.path);
   if (client) return <LazyClient key={client.id} id={client.id} />;
+  if (loc.path === '/topology') return <LazyTopology />;
   if (loc.path === '/settings/tokens') return <TokensPage />;
   return (
     <section>
@@ -83,6 +90,7 @@ export function App(props: { notice?: string }) {
         <nav>
           <Link to="/jobs">Jobs</Link>
           <Link to="/clients">Clients</Link>
+          <Link to="/topology">Topology</Link>
         </nav>
         <Link to="/settings/tokens" class="who">
           {signedIn ? 'Token' : 'Sign in'}

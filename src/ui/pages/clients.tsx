@@ -1,15 +1,44 @@
 /**
- * /ui/clients and /ui/clients/<id>, as Nomad's UI names the nodes: the list (status, eligibility,
- * drain, drivers), and a node's page (its facts, drivers with their health, its allocations), live.
+ * /ui/clients, as Nomad's UI names the nodes: status, eligibility, drain, datacenter, pool, class and
+ * the running allocations of each, live. Filtered by status and by a search of names and IDs, a page at
+ * a time; the server does the filtering and paging (a filter expression, per_page and next_token), so a
+ * cluster of thousands of nodes sends the browser one page. The filters are kept in the address, so a
+ * reload or a shared link shows the same list.
  */
+import { useMemo } from 'preact/hooks';
 import { useLive } from '../live.js';
-import { Link } from '../router.js';
-import { ago, shortId } from '../format.js';
-import type { AllocStub, DriverInfo, Node, NodeStub } from '../types.js';
+import { Link, navigate, type Location } from '../router.js';
+import { shortId } from '../format.js';
+import type { AllocStub, DriverInfo, NodeStub } from '../types.js';
 import { Problem } from './problem.js';
-import { AllocationRows } from './job.js';
 
-const clientAddress = (id: string) => `/clients/${encodeURIComponent(id)}`;
+const PER_PAGE = '50';
+
+export const clientAddress = (id: string) => `/clients/${encodeURIComponent(id)}`;
+
+/** The status filter's choices: a node status, or what Nomad's UI lists beside them (its eligibility, its drain). */
+const STATUS_FILTERS: Record<string, string> = {
+  ready: 'Status == "ready"',
+  initializing: 'Status == "initializing"',
+  down: 'Status == "down"',
+  disconnected: 'Status == "disconnected"',
+  ineligible: 'SchedulingEligibility == "ineligible"',
+  draining: 'DrainStrategy is not nil',
+};
+
+/** A string literal of the filter language: a raw string where it can be, else a quoted one (Go's escapes are JSON's). */
+export const filterLiteral = (s: string) => (s.includes('`') ? JSON.stringify(s) : `\`${s}\``);
+
+const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The server-side filter for a status choice and a search (a name, case aside, or the start of an ID). */
+export function nodeFilter(status: string, search: string): string {
+  const parts: string[] = [];
+  if (STATUS_FILTERS[status]) parts.push(STATUS_FILTERS[status]);
+  const q = search.trim();
+  if (q) parts.push(`(Name matches ${filterLiteral(`(?i)${regexEscape(q)}`)} or ID matches ${filterLiteral(`^${regexEscape(q.toLowerCase())}`)})`);
+  return parts.join(' and ');
+}
 
 function healthyDrivers(drivers: Record<string, DriverInfo> | null | undefined): string {
   return Object.entries(drivers ?? {})
@@ -19,24 +48,72 @@ function healthyDrivers(drivers: Record<string, DriverInfo> | null | undefined):
     .join(', ');
 }
 
-export function ClientsPage() {
-  const nodes = useLive<NodeStub[]>('/v1/nodes');
+const RUNNING = 'ClientStatus == "running"';
+
+/** The running allocations of each node the token may see; undefined until they are read. */
+function useRunningCounts(): Map<string, number> | undefined {
+  const allocs = useLive<AllocStub[]>('/v1/allocations', { filter: RUNNING, task_states: 'false' });
+  return useMemo(() => {
+    if (!allocs.data) return undefined;
+    const counts = new Map<string, number>();
+    for (const a of allocs.data) counts.set(a.NodeID, (counts.get(a.NodeID) ?? 0) + 1);
+    return counts;
+  }, [allocs.data]);
+}
+
+function withQuery(loc: Location, changes: Record<string, string | undefined>): string {
+  const q = new URLSearchParams(loc.query);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined || v === '') q.delete(k);
+    else q.set(k, v);
+  }
+  const s = q.toString();
+  return `/clients${s ? `?${s}` : ''}`;
+}
+
+export function ClientsPage(props: { loc: Location }) {
+  const { loc } = props;
+  const status = loc.query.get('status') ?? '';
+  const search = loc.query.get('search') ?? '';
+  const page = loc.query.get('next_token') ?? '';
+  const nodes = useLive<NodeStub[]>('/v1/nodes', { filter: nodeFilter(status, search), per_page: PER_PAGE, next_token: page });
+  const counts = useRunningCounts();
+  const filtered = status !== '' || search !== '';
   return (
     <section>
       <h1>Clients</h1>
+      <div class="toolbar">
+        <label>
+          Status{' '}
+          <select data-testid="status-filter" value={status} onChange={(e) => navigate(withQuery(loc, { status: (e.target as HTMLSelectElement).value, next_token: undefined }), { replace: true })}>
+            <option value="">All</option>
+            {Object.keys(STATUS_FILTERS).map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Search{' '}
+          <input type="search" data-testid="client-search" placeholder="Name or ID prefix" value={search} onInput={(e) => navigate(withQuery(loc, { search: (e.target as HTMLInputElement).value, next_token: undefined }), { replace: true })} />
+        </label>
+      </div>
       {nodes.error && <Problem error={nodes.error} />}
-      {nodes.data && nodes.data.length === 0 && <p class="muted">No nodes have registered.</p>}
+      {nodes.data && nodes.data.length === 0 && <p class="muted">{filtered ? 'No nodes match.' : 'No nodes have registered.'}</p>}
       {nodes.data && nodes.data.length > 0 && (
         <table class="list" data-testid="clients">
           <thead>
             <tr>
               <th>ID</th>
               <th>Name</th>
-              <th>Datacenter</th>
-              <th>Pool</th>
               <th>Status</th>
               <th>Eligibility</th>
               <th>Drain</th>
+              <th>Datacenter</th>
+              <th>Pool</th>
+              <th>Class</th>
+              <th>Allocations</th>
               <th>Drivers</th>
             </tr>
           </thead>
@@ -47,87 +124,25 @@ export function ClientsPage() {
                   <Link to={clientAddress(n.ID)}>{shortId(n.ID)}</Link>
                 </td>
                 <td>{n.Name}</td>
-                <td>{n.Datacenter}</td>
-                <td>{n.NodePool}</td>
                 <td>
                   <span class={`status status-${n.Status}`}>{n.Status}</span>
                 </td>
                 <td>{n.SchedulingEligibility}</td>
                 <td>{n.Drain ? 'draining' : 'no'}</td>
+                <td>{n.Datacenter}</td>
+                <td>{n.NodePool}</td>
+                <td>{n.NodeClass || <span class="muted">none</span>}</td>
+                <td data-testid="alloc-count">{counts ? (counts.get(n.ID) ?? 0) : ''}</td>
                 <td>{healthyDrivers(n.Drivers)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-    </section>
-  );
-}
-
-function NodeAllocations(props: { id: string }) {
-  const allocs = useLive<AllocStub[]>(`/v1/node/${encodeURIComponent(props.id)}/allocations`);
-  if (allocs.error) return <Problem error={allocs.error} />;
-  if (!allocs.data) return <p class="muted">Loading…</p>;
-  if (allocs.data.length === 0) return <p class="muted">No allocations on this node.</p>;
-  return <AllocationRows allocs={allocs.data} />;
-}
-
-export function ClientPage(props: { id: string }) {
-  const node = useLive<Node>(`/v1/node/${encodeURIComponent(props.id)}`);
-  const n = node.data;
-  const drivers = Object.entries(n?.Drivers ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  return (
-    <section>
-      <p class="crumbs">
-        <Link to="/clients">Clients</Link>
-      </p>
-      <h1>
-        {n?.Name ?? shortId(props.id)} {n && <span class={`status status-${n.Status}`}>{n.Status}</span>}
-      </h1>
-      {node.error && <Problem error={node.error} />}
-      {n && (
-        <dl class="facts">
-          <dt>ID</dt>
-          <dd>{n.ID}</dd>
-          <dt>Datacenter</dt>
-          <dd>{n.Datacenter}</dd>
-          <dt>Node pool</dt>
-          <dd>{n.NodePool}</dd>
-          <dt>Address</dt>
-          <dd>{n.HTTPAddr}</dd>
-          <dt>Eligibility</dt>
-          <dd>{n.SchedulingEligibility}</dd>
-          <dt>Drain</dt>
-          <dd>{n.DrainStrategy ? 'draining' : 'no'}</dd>
-        </dl>
-      )}
-      <h2>Drivers</h2>
-      {n && (
-        <table class="list" data-testid="drivers">
-          <thead>
-            <tr>
-              <th>Driver</th>
-              <th>Detected</th>
-              <th>Healthy</th>
-              <th>Health</th>
-              <th>Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {drivers.map(([name, d]) => (
-              <tr key={name}>
-                <td>{name}</td>
-                <td>{d.Detected ? 'yes' : 'no'}</td>
-                <td>{d.Healthy ? 'yes' : 'no'}</td>
-                <td>{d.HealthDescription}</td>
-                <td>{d.UpdateTime ? ago(Date.parse(d.UpdateTime) * 1e6) : ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <h2>Allocations</h2>
-      <NodeAllocations id={props.id} />
+      <nav class="pager">
+        {page && <Link to={withQuery(loc, { next_token: undefined })}>First page</Link>}
+        {nodes.nextToken && <Link to={withQuery(loc, { next_token: nodes.nextToken })}>Next page</Link>}
+      </nav>
     </section>
   );
 }

@@ -1,0 +1,29 @@
+/**
+ * A job's colour in the topology: derived from its namespace and ID alone, so a job keeps its colour
+ * across reloads, browsers and changes to the rest of the cluster (a palette handed out in order would
+ * recolour jobs whenever one came or went).
+ */
+
+/** FNV-1a over the UTF-16 code units: cheap, and spreads similar IDs ("web-1", "web-2") apart. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const cache = new Map<string, string>();
+
+export function jobColour(namespace: string, jobId: string): string {
+  const key = `${namespace}\u0000${jobId}`;
+  let colour = cache.get(key);
+  if (!colour) {
+    const h = hash(key);
+    // Saturation and lightness stay in a band that reads on the light bar and against each other.
+    colour = `hsl(${h % 360} ${55 + ((h >>> 9) % 25)}% ${40 + ((h >>> 17) % 18)}%)`;
+    cache.set(key, colour);
+  }
+  return colour;
+}
