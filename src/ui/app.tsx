@@ -21,6 +21,7 @@ function useLazy<P>(load: () => Promise<ComponentType<P>>, cache: { page?: Compo
 
 const jobPage: { page?: ComponentType<{ id: string; namespace: string; tab: string | null }> } = {};
 const allocationPage: { page?: ComponentType<{ id: string }> } = {};
+const runJobPage: { page?: ComponentType<Record<string, never>> } = {};
 const clientsPage: { page?: ComponentType<{ loc: Location }> } = {};
 const topologyPage: { page?: ComponentType<Record<string, never>> } = {};
 const clientPage: { page?: ComponentType<{ id: string }> } = {};
@@ -28,6 +29,11 @@ const clientPage: { page?: ComponentType<{ id: string }> } = {};
 function LazyJob(props: { id: string; namespace: string; tab: string | null }) {
   const Page = useLazy(async () => (await import('./pages/job.js')).JobPage, jobPage);
   return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
+}
+
+function LazyRunJob() {
+  const Page = useLazy(async () => (await import('./pages/run-job.js')).RunJobPage, runJobPage);
+  return Page ? <Page /> : <p class="muted">Loading…</p>;
 }
 
 function LazyAllocation(props: { id: string }) {
@@ -53,6 +59,7 @@ function LazyTopology() {
 function Page() {
   const loc = useLocation();
   if (loc.path === '/' || loc.path === '/jobs' || loc.path === '/jobs/') return <JobsPage loc={loc} />;
+  if (loc.path === '/jobs/run') return <LazyRunJob />;
   const job = match('/jobs/:job', loc.path);
   if (job) {
     const { id, namespace } = parseJobAddress(job.job);

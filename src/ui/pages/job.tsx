@@ -1,18 +1,24 @@
 /**
- * /ui/jobs/<id>@<namespace>: the job, live, and one of its parts at a time (a tab each: the task groups
- * with their allocation counts, the allocations, the versions, the evaluations), so the page keeps two
- * blocking queries open, the job's and the tab's.
+ * /ui/jobs/<id>@<namespace>: the job, live, what the token may do to it, and one of its parts at a time
+ * (a tab each: the task groups with their counts, the allocations, the versions and their diffs, the
+ * deployments, the evaluations), so the page keeps two blocking queries open, the job's and the tab's.
  */
 import { useLive } from '../live.js';
 import { jobAddress, Link } from '../router.js';
 import { ago, fromNanos, shortId } from '../format.js';
-import type { AllocStub, Evaluation, JobSummary, JobView } from '../types.js';
+import type { AllocStub, JobSummary } from '../types.js';
 import { Problem } from './problem.js';
+import { JobControls, ScaleControl, useJobCan } from './job-controls.js';
+import { JobVersions } from './job-versions.js';
+import { JobDeployments } from './job-deployments.js';
+import { JobEvaluations } from './job-evaluations.js';
+import type { FullJob } from './job-types.js';
 
 const TABS = [
   ['overview', 'Overview'],
   ['allocations', 'Allocations'],
   ['versions', 'Versions'],
+  ['deployments', 'Deployments'],
   ['evaluations', 'Evaluations'],
 ] as const;
 
@@ -20,39 +26,63 @@ type Tab = (typeof TABS)[number][0];
 
 const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
 
-function TaskGroups(props: { id: string; namespace: string; job?: JobView }) {
+type Counts = JobSummary['Summary'][string];
+
+/**
+ * A service group's health from its counts: healthy with as many allocations running as it asks for,
+ * degraded when fewer run and some failed or were lost, starting otherwise. Batch work has none.
+ */
+function health(job: FullJob, desired: number, c: Counts | undefined): string {
+  if (job.Stop || (job.Type !== 'service' && job.Type !== 'system')) return '–';
+  const running = c?.Running ?? 0;
+  if (running >= desired) return 'healthy';
+  return (c?.Failed ?? 0) + (c?.Lost ?? 0) > 0 ? 'degraded' : 'starting';
+}
+
+function TaskGroups(props: { id: string; namespace: string; job?: FullJob; canScale: boolean }) {
   const summary = useLive<JobSummary>(jobPath(props.id, '/summary'), { namespace: props.namespace });
   if (summary.error) return <Problem error={summary.error} />;
-  const groups = props.job?.TaskGroups ?? [];
+  const { job } = props;
+  const groups = job?.TaskGroups ?? [];
   const counts = summary.data?.Summary ?? {};
   const names = [...new Set([...groups.map((g) => g.Name), ...Object.keys(counts)])].sort();
+  // Scaling applies to a job that places allocations itself: not a parameterized or periodic parent.
+  const scalable = props.canScale && job && !job.Stop && !job.ParameterizedJob && !job.Periodic?.Enabled && job.Type !== 'system' && job.Type !== 'sysbatch';
   return (
     <table class="list" data-testid="task-groups">
       <thead>
         <tr>
           <th>Task group</th>
-          <th>Count</th>
-          <th>Queued</th>
-          <th>Starting</th>
+          <th>Desired</th>
+          <th>Placed</th>
           <th>Running</th>
           <th>Failed</th>
+          <th>Queued</th>
           <th>Complete</th>
           <th>Lost</th>
+          <th>Health</th>
+          {scalable && <th />}
         </tr>
       </thead>
       <tbody>
         {names.map((name) => {
           const c = counts[name];
+          const group = groups.find((g) => g.Name === name);
+          const h = job && group ? health(job, group.Count, c) : '';
           return (
-            <tr key={name}>
+            <tr key={name} data-group={name}>
               <td>{name}</td>
-              <td>{groups.find((g) => g.Name === name)?.Count ?? ''}</td>
-              <td>{c?.Queued ?? 0}</td>
-              <td>{c?.Starting ?? 0}</td>
-              <td>{c?.Running ?? 0}</td>
+              <td data-testid={`desired-${name}`}>{group?.Count ?? ''}</td>
+              <td>{(c?.Starting ?? 0) + (c?.Running ?? 0)}</td>
+              <td data-testid={`running-${name}`}>{c?.Running ?? 0}</td>
               <td>{c?.Failed ?? 0}</td>
+              <td>{c?.Queued ?? 0}</td>
               <td>{c?.Complete ?? 0}</td>
               <td>{c?.Lost ?? 0}</td>
+              <td>
+                <span class={`health health-${h}`}>{h}</span>
+              </td>
+              {scalable && <td>{group && <ScaleControl key={`${group.Count}`} job={job} group={name} count={group.Count} />}</td>}
             </tr>
           );
         })}
@@ -105,92 +135,60 @@ function Allocations(props: { id: string; namespace: string }) {
   return <AllocationRows allocs={allocs.data} />;
 }
 
-function Versions(props: { id: string; namespace: string }) {
-  const versions = useLive<{ Versions: JobView[] }>(jobPath(props.id, '/versions'), { namespace: props.namespace });
-  if (versions.error) return <Problem error={versions.error} />;
-  if (!versions.data) return <p class="muted">Loading…</p>;
-  return (
-    <table class="list" data-testid="versions">
-      <thead>
-        <tr>
-          <th>Version</th>
-          <th>Stable</th>
-          <th>Submitted</th>
-        </tr>
-      </thead>
-      <tbody>
-        {versions.data.Versions.map((v) => (
-          <tr key={v.Version}>
-            <td>{v.Version}</td>
-            <td>{v.Stable ? 'yes' : 'no'}</td>
-            <td title={fromNanos(v.SubmitTime)}>{ago(v.SubmitTime)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function Evaluations(props: { id: string; namespace: string }) {
-  const evals = useLive<Evaluation[]>(jobPath(props.id, '/evaluations'), { namespace: props.namespace });
-  if (evals.error) return <Problem error={evals.error} />;
-  if (!evals.data) return <p class="muted">Loading…</p>;
-  const sorted = [...evals.data].sort((a, b) => b.CreateIndex - a.CreateIndex);
-  return (
-    <table class="list" data-testid="evaluations">
-      <thead>
-        <tr>
-          <th>ID</th>
-          <th>Triggered by</th>
-          <th>Status</th>
-          <th>Placement failures</th>
-          <th>Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {sorted.map((e) => (
-          <tr key={e.ID}>
-            <td title={e.ID}>{shortId(e.ID)}</td>
-            <td>{e.TriggeredBy}</td>
-            <td>
-              <span class={`status status-${e.Status}`}>{e.Status}</span>
-              {e.StatusDescription ? ` (${e.StatusDescription})` : ''}
-            </td>
-            <td>{Object.keys(e.FailedTGAllocs ?? {}).join(', ') || 'none'}</td>
-            <td title={fromNanos(e.CreateTime)}>{ago(e.CreateTime)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
 export function JobPage(props: { id: string; namespace: string; tab: string | null }) {
   const { id, namespace } = props;
   const tab: Tab = TABS.some(([t]) => t === props.tab) ? (props.tab as Tab) : 'overview';
-  const job = useLive<JobView>(jobPath(id), { namespace });
+  const job = useLive<FullJob>(jobPath(id), { namespace });
+  const can = useJobCan(namespace);
+  const j = job.data;
   return (
     <section>
       <p class="crumbs">
         <Link to="/jobs">Jobs</Link> / {namespace}
+        {j?.ParentID && (
+          <>
+            {' / '}
+            <Link to={jobAddress(j.ParentID, namespace)}>{j.ParentID}</Link>
+          </>
+        )}
       </p>
       <h1>
-        {id}{' '}
-        {job.data && <span class={`status status-${job.data.Status}`}>{job.data.Stop ? 'stopped' : job.data.Status}</span>}
+        <span data-testid="job-id">{id}</span>{' '}
+        {j && (
+          <span class={`status status-${j.Status}`} data-testid="job-status">
+            {j.Stop ? 'stopped' : j.Status}
+          </span>
+        )}
       </h1>
       {job.error && <Problem error={job.error} />}
-      {job.data && (
+      {j && <JobControls job={j} can={can} />}
+      {j && (
         <dl class="facts">
           <dt>Name</dt>
-          <dd>{job.data.Name}</dd>
+          <dd>{j.Name}</dd>
           <dt>Type</dt>
-          <dd>{job.data.Type}</dd>
+          <dd>
+            {j.Type}
+            {j.ParameterizedJob && !j.Dispatched ? ' (parameterized)' : ''}
+            {j.Periodic?.Enabled ? ` (periodic: ${[j.Periodic.Spec, ...(j.Periodic.Specs ?? [])].filter(Boolean).join(', ')})` : ''}
+          </dd>
           <dt>Priority</dt>
-          <dd>{job.data.Priority}</dd>
+          <dd>{j.Priority}</dd>
           <dt>Version</dt>
-          <dd>{job.data.Version}</dd>
+          <dd data-testid="job-version">{j.Version}</dd>
           <dt>Datacenters</dt>
-          <dd>{(job.data.Datacenters ?? []).join(', ')}</dd>
+          <dd>{(j.Datacenters ?? []).join(', ')}</dd>
+          {j.Dispatched && Object.keys(j.Meta ?? {}).length > 0 && (
+            <>
+              <dt>Meta</dt>
+              <dd data-testid="job-meta">
+                {Object.entries(j.Meta ?? {})
+                  .sort(([a], [b]) => (a < b ? -1 : 1))
+                  .map(([k, v]) => `${k}=${v}`)
+                  .join(', ')}
+              </dd>
+            </>
+          )}
         </dl>
       )}
       <nav class="tabs">
@@ -200,10 +198,11 @@ export function JobPage(props: { id: string; namespace: string; tab: string | nu
           </Link>
         ))}
       </nav>
-      {tab === 'overview' && <TaskGroups id={id} namespace={namespace} job={job.data} />}
+      {tab === 'overview' && <TaskGroups id={id} namespace={namespace} job={j} canScale={can.scale} />}
       {tab === 'allocations' && <Allocations id={id} namespace={namespace} />}
-      {tab === 'versions' && <Versions id={id} namespace={namespace} />}
-      {tab === 'evaluations' && <Evaluations id={id} namespace={namespace} />}
+      {tab === 'versions' && <JobVersions id={id} namespace={namespace} canSubmit={can.submit} />}
+      {tab === 'deployments' && <JobDeployments id={id} namespace={namespace} canSubmit={can.submit} />}
+      {tab === 'evaluations' && <JobEvaluations id={id} namespace={namespace} />}
     </section>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.js';
+import { useCan } from '../acl.js';
 import { useLive } from '../live.js';
 import { jobAddress, Link, navigate, type Location } from '../router.js';
 import type { JobStub, JobSummary, Namespace } from '../types.js';
@@ -52,6 +53,7 @@ export function JobsPage(props: { loc: Location }) {
   const page = loc.query.get('next_token') ?? '';
   const jobs = useLive<JobStub[]>('/v1/jobs', { namespace, prefix, next_token: page, per_page: PER_PAGE });
   const [namespaces, setNamespaces] = useState<Namespace[]>([]);
+  const can = useCan();
   // The namespaces change rarely: read once, so this view keeps one request in flight, the jobs'.
   useEffect(() => {
     call<Namespace[]>('/v1/namespaces').then(
@@ -62,7 +64,14 @@ export function JobsPage(props: { loc: Location }) {
 
   return (
     <section>
-      <h1>Jobs</h1>
+      <h1>
+        Jobs
+        {can?.job('submit-job', namespace) && (
+          <Link to="/jobs/run" class="button">
+            Run job
+          </Link>
+        )}
+      </h1>
       <div class="toolbar">
         <label>
           Namespace{' '}

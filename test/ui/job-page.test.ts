@@ -1,0 +1,287 @@
+/**
+ * The web UI's job pages in a real browser (Debian's chromium) against a real `svc server -dev` with its
+ * own node: a job file with an error shown at its line; a service job planned (a create) and run from
+ * the run page, landing on its page; its deployment watched to success; its group scaled; a second
+ * version registered, versions 0 and 1 compared, version 0 reverted to; the job stopped, started again,
+ * then stopped and purged; a parameterized batch job dispatched with meta and a payload; a job named
+ * with markup shown as text; and a token that may only read jobs offered none of the controls.
+ */
+import { rm } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/http/client.js';
+import { launchBrowser, type Browser } from '../support/browser.js';
+import { makeTempDir } from '../support/server.js';
+import { until } from '../support/wait.js';
+import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+
+/** The page's globals as the functions handed to page.evaluate use them: they run in the browser. */
+declare const document: { querySelector(selector: string): { textContent: string | null } | null; querySelectorAll(selector: string): { length: number } };
+
+let srv: SpawnedServer;
+let home: string;
+let browser: Browser;
+let api: ApiClient;
+const dialogs: string[] = [];
+
+beforeAll(async () => {
+  home = await makeTempDir('svc-ui-job-home-');
+  [srv, browser] = await Promise.all([spawnServer(['-dev', '-port=0'], { HOME: home }), launchBrowser()]);
+  api = new ApiClient({ address: srv.url, token: srv.rootToken });
+  browser.context.on('page', (p) => p.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss())));
+  // Installing chromium on a machine without it takes minutes.
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stopServer(srv);
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** A service job on the -dev node, rolled out one allocation at a time, healthy a second after it runs. */
+const serviceJob = (opts: { name?: string; meta?: string } = {}) => `job "web" {
+  datacenters = ["dc1"]
+${opts.name ? `  name = ${JSON.stringify(opts.name)}\n` : ''}
+  update {
+    max_parallel      = 1
+    min_healthy_time  = "1s"
+    healthy_deadline  = "1m"
+    progress_deadline = "2m"
+  }
+
+  group "web" {
+    count = 1
+${opts.meta ? `    meta {\n      release = "${opts.meta}"\n    }\n` : ''}
+    task "server" {
+      driver       = "raw_exec"
+      kill_timeout = "1s"
+
+      config {
+        command = "/bin/sh"
+        args    = ["-c", "exec sleep 3600"]
+      }
+    }
+  }
+}
+`;
+
+async function signIn(page: Page, secret = srv.rootToken!): Promise<void> {
+  await page.goto(`${srv.url}/ui/settings/tokens`);
+  await page.fill('#secret', secret);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=signed-in]');
+}
+
+const text = (page: Page, selector: string) => page.textContent(selector).then((t) => (t ?? '').trim());
+
+/** Waits until the element's text is `want` (the live views change it when the server's state does). */
+const waitForText = (page: Page, selector: string, want: string) =>
+  page.waitForFunction(([sel, w]) => (document.querySelector(sel)?.textContent ?? '').trim() === w, [selector, want] as const);
+
+const jobUrl = (id: string, tab?: string) => `${srv.url}/ui/jobs/${encodeURIComponent(`${id}@default`)}${tab ? `?tab=${tab}` : ''}`;
+
+/** Plans the run page's job file and waits for the plan (or the error) to show. */
+async function plan(page: Page, source: string, variables = ''): Promise<void> {
+  await page.fill('[data-testid=run-spec]', source);
+  await page.fill('[data-testid=run-variables]', variables);
+  await page.click('[data-testid=run-plan]');
+  await page.waitForSelector('[data-testid=plan], [data-testid=run-error]');
+}
+
+let page: Page;
+
+describe('the job pages', () => {
+  it('shows a job file\'s error at its line, then plans a service job (a create) and runs it, landing on its page', async () => {
+    page = await browser.context.newPage();
+    await signIn(page);
+    await page.click('header nav >> text=Jobs');
+    await page.click('text=Run job');
+    expect(new URL(page.url()).pathname).toBe('/ui/jobs/run');
+
+    await plan(page, 'job "web" {\n  datacenters = ["dc1"]\n  group "web" {\n    count = \n  }\n}\n');
+    expect(await text(page, '[data-testid=run-error] .error')).toMatch(/job\.nomad\.hcl:4:/);
+    expect(await page.getAttribute('[data-testid=error-line]', 'data-line')).toBe('4');
+    expect(await text(page, '[data-testid=error-line] .line-text')).toBe('count =');
+    expect(await page.isDisabled('[data-testid=run-submit]')).toBe(true);
+
+    // A variable the file declares, given on the page: the plan shows the value it was given.
+    const withVariable = serviceJob().replace('job "web" {', 'variable "dc" {\n  type = string\n}\n\njob "web" {').replace('datacenters = ["dc1"]', 'datacenters = [var.dc]');
+    await plan(page, withVariable, 'dc=dc1');
+    expect(await page.$('[data-testid=run-error]')).toBeNull();
+    expect(await text(page, '[data-testid=plan-updates] tr[data-group=web] td[data-update=Place]')).toBe('1');
+    expect(await text(page, '[data-testid=diff] > li > .diff-mark')).toBe('+');
+    expect(await text(page, '[data-testid=diff] > li > .diff-name')).toBe('Job: "web"');
+    expect(await page.textContent('[data-testid=plan]')).toContain('All allocations can be placed.');
+
+    await page.click('[data-testid=run-submit]');
+    await page.waitForURL(jobUrl('web'));
+    await page.waitForSelector('[data-testid=task-groups] tr[data-group=web]');
+    expect(await text(page, '[data-testid=job-version]')).toBe('0');
+    const submitted = (await api.scheduler<{ Source: string; Variables: string }>('GET', '/v1/job/web/submission', { query: { version: '0' } })).body;
+    expect(submitted.Source).toBe(withVariable);
+    expect(submitted.Variables).toBe('dc = "dc1"');
+  });
+
+  it('watches the deployment finish, and scales the group, the count changing on the page', async () => {
+    await page.click('.tabs >> text=Deployments');
+    await waitForText(page, '[data-testid=deployment-status]', 'successful');
+    expect(await text(page, '[data-testid=deployment-description]')).toBe('Deployment completed successfully');
+    expect(await text(page, '[data-testid=deployment-groups] tbody td:nth-child(5)')).toBe('1');
+    // Over, it offers nothing to do.
+    expect(await page.$('[data-testid=deployment-controls]')).toBeNull();
+
+    await page.click('.tabs >> text=Overview');
+    await waitForText(page, '[data-testid=running-web]', '1');
+    expect(await text(page, '[data-testid=task-groups] tr[data-group=web] .health')).toBe('healthy');
+    await page.click('[data-testid=scale-web]');
+    await page.fill('[data-testid=scale-count-web]', '2');
+    await page.click('[data-testid=scale-submit-web]');
+    await waitForText(page, '[data-testid=desired-web]', '2');
+    await waitForText(page, '[data-testid=running-web]', '2');
+    expect(await text(page, '[data-testid=job-version]')).toBe('1');
+    const job = (await api.scheduler<{ TaskGroups: Array<{ Count: number }> }>('GET', '/v1/job/web')).body;
+    expect(job.TaskGroups[0].Count).toBe(2);
+  });
+
+  it('plans and registers a second version, compares versions 0 and 1, and reverts to version 0', async () => {
+    await page.click('header nav >> text=Jobs');
+    await page.click('text=Run job');
+    await plan(page, serviceJob({ meta: 'two' }));
+    // Against the running version: the group's count goes back to 1 and it gains meta.
+    const group = '[data-testid=diff-group-web]';
+    expect(await text(page, `${group} > .diff-mark`)).toBe('~');
+    expect(await text(page, `${group} [data-diff-field=Count]`)).toMatch(/^~ Count: "2" => "1"/);
+    expect(await text(page, `${group} [data-diff-field="Meta[release]"]`)).toBe('+ Meta[release]: "two"');
+    await page.click('[data-testid=run-submit]');
+    await page.waitForURL(jobUrl('web'));
+    await waitForText(page, '[data-testid=job-version]', '2');
+
+    await page.click('.tabs >> text=Versions');
+    await page.waitForSelector('[data-testid=versions] tr[data-version="2"]');
+    // Opened on the newest version against the one before it.
+    expect(await text(page, `[data-testid=diff] ${group} [data-diff-field="Meta[release]"]`)).toBe('+ Meta[release]: "two"');
+    await page.selectOption('[data-testid=diff-base]', '0');
+    await page.selectOption('[data-testid=diff-shown]', '1');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=diff] [data-diff-field=Count]')?.textContent ?? '') === '~ Count: "1" => "2"');
+    expect(await page.$(`[data-testid=diff] ${group} [data-diff-field="Meta[release]"]`)).toBeNull();
+
+    // The newest version offers no revert to itself.
+    expect(await page.$('[data-testid=revert-2]')).toBeNull();
+    await page.click('[data-testid=revert-0]');
+    expect(await text(page, '[data-testid=revert-0-confirm] > span')).toBe("Register version 0 again as the job's newest version?");
+    await page.click('[data-testid=revert-0-yes]');
+    await page.waitForSelector('[data-testid=reverted]');
+    await page.waitForSelector('[data-testid=versions] tr[data-version="3"]');
+    const reverted = (await api.scheduler<{ Version: number; TaskGroups: Array<{ Count: number; Meta: Record<string, string> | null }> }>('GET', '/v1/job/web')).body;
+    expect(reverted.Version).toBe(3);
+    expect(reverted.TaskGroups[0].Count).toBe(1);
+    expect(reverted.TaskGroups[0].Meta ?? {}).toEqual({});
+  });
+
+  it('stops the job, starts it again, then stops and purges it after asking on the page', async () => {
+    await page.click('.tabs >> text=Overview');
+    await page.click('[data-testid=job-stop]');
+    // Nothing is sent before the question is answered.
+    expect((await api.scheduler<{ Stop: boolean }>('GET', '/v1/job/web')).body.Stop).toBe(false);
+    await page.click('[data-testid=job-stop-yes]');
+    await waitForText(page, '[data-testid=job-status]', 'stopped');
+    expect((await api.scheduler<{ Stop: boolean }>('GET', '/v1/job/web')).body.Stop).toBe(true);
+
+    await page.click('[data-testid=job-start]');
+    await page.waitForFunction(() => !['', 'stopped'].includes((document.querySelector('[data-testid=job-status]')?.textContent ?? '').trim()));
+    expect((await api.scheduler<{ Stop: boolean }>('GET', '/v1/job/web')).body.Stop).toBe(false);
+
+    await page.click('[data-testid=job-stop]');
+    await page.check('[data-testid=job-stop-purge]');
+    expect(await text(page, '[data-testid=job-stop-yes]')).toBe('Stop and purge');
+    await page.click('[data-testid=job-stop-yes]');
+    await page.waitForURL(`${srv.url}/ui/jobs`);
+    await expect(api.scheduler('GET', '/v1/job/web')).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('dispatches a parameterized batch job with meta and a payload, landing on the dispatched job', async () => {
+    await api.scheduler('POST', '/v1/jobs', {
+      body: {
+        Job: {
+          ID: 'report',
+          Type: 'batch',
+          Datacenters: ['dc1'],
+          ParameterizedJob: { Payload: 'optional', MetaRequired: ['who'], MetaOptional: ['greeting'] },
+          TaskGroups: [{ Name: 'report', Tasks: [{ Name: 'say', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'echo "$NOMAD_META_greeting $NOMAD_META_who"'] } }] }],
+        },
+      },
+    });
+    await page.goto(jobUrl('report'));
+    await page.click('[data-testid=job-dispatch]');
+    // The required meta must be given before it is sent.
+    expect(await page.isDisabled('[data-testid=dispatch-submit]')).toBe(true);
+    await page.fill('[data-testid=dispatch-meta-who]', 'world');
+    await page.fill('[data-testid=dispatch-meta-greeting]', 'hello');
+    await page.fill('[data-testid=dispatch-payload]', 'payload: ünïcode');
+    await page.click('[data-testid=dispatch-submit]');
+    await page.waitForURL(/\/ui\/jobs\/report%2Fdispatch-/);
+    await page.waitForSelector('[data-testid=job-meta]');
+    expect(await text(page, '[data-testid=job-meta]')).toBe('greeting=hello, who=world');
+    const childId = await text(page, '[data-testid=job-id]');
+    const child = (await api.scheduler<{ ParentID: string; Meta: Record<string, string>; Payload: string }>('GET', `/v1/job/${encodeURIComponent(childId)}`)).body;
+    expect(child.ParentID).toBe('report');
+    expect(child.Meta).toEqual({ greeting: 'hello', who: 'world' });
+    expect(Buffer.from(child.Payload, 'base64').toString('utf8')).toBe('payload: ünïcode');
+    // A dispatched job offers no dispatch of its own, and links back to its parent.
+    expect(await page.$('[data-testid=job-dispatch]')).toBeNull();
+    expect(await page.textContent('.crumbs')).toContain('report');
+  });
+
+  it('shows a job named with markup as text, in the plan and on its page, running nothing', async () => {
+    const name = '<img src=x onerror=alert(1)>';
+    await page.click('header nav >> text=Jobs');
+    await page.click('text=Run job');
+    await plan(page, serviceJob({ name }).replace('job "web"', 'job "markup"'));
+    expect(await text(page, '[data-testid=diff] [data-diff-field=Name]')).toBe(`+ Name: ${JSON.stringify(name)}`);
+    await page.click('[data-testid=run-submit]');
+    await page.waitForURL(jobUrl('markup'));
+    await page.waitForSelector('.facts');
+    expect(await text(page, '.facts dd')).toBe(name);
+    expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('offers a token that may only read jobs no run, stop, scale, revert or dispatch control', async () => {
+    await api.secrets('PUT', 'sys/policies/acl/job-reader', { body: { policy: 'namespace "default" { capabilities = ["read-job", "list-jobs"] }' } });
+    const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['job-reader'], ttl: '1h' } });
+    const secret = (created as unknown as { auth: { client_token: string } }).auth.client_token;
+    const reader = new ApiClient({ address: srv.url, token: secret });
+    await expect(reader.scheduler('DELETE', '/v1/job/markup')).rejects.toMatchObject({ statusCode: 403 });
+    await until(
+      async () => (await api.scheduler<{ Summary: Record<string, { Running: number }> }>('GET', '/v1/job/markup/summary')).body.Summary.web.Running,
+      (running) => running === 1,
+      'the markup job to run',
+    );
+
+    const limited = await browser.context.newPage();
+    await signIn(limited, secret);
+    // The run page says the token may not submit once its rules are known; they are kept for the tab's
+    // later pages, which are reached from here without a reload.
+    await limited.goto(`${srv.url}/ui/jobs/run`);
+    await limited.waitForSelector('[data-testid=run-denied]');
+    expect(await limited.$('[data-testid=run-plan]')).toBeNull();
+    await limited.click('.crumbs >> text=Jobs');
+    await limited.waitForSelector('[data-testid=jobs] >> text=markup');
+    expect(await limited.$('h1 >> text=Run job')).toBeNull();
+
+    await limited.click('[data-testid=jobs] >> text=markup');
+    await limited.waitForSelector('[data-testid=job-read-only]');
+    await waitForText(limited, '[data-testid=running-web]', '1');
+    expect(await limited.$('[data-testid=job-stop]')).toBeNull();
+    expect(await limited.$('[data-testid=scale-web]')).toBeNull();
+    await limited.click('.tabs >> text=Versions');
+    await limited.waitForSelector('[data-testid=versions] tr[data-version="0"]');
+    expect(await limited.$('[data-testid=versions] button')).toBeNull();
+
+    await limited.goto(jobUrl('report'));
+    await limited.waitForSelector('[data-testid=job-read-only]');
+    expect(await limited.$('[data-testid=job-dispatch]')).toBeNull();
+    await limited.close();
+    await page.close();
+  });
+});
