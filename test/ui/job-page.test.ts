@@ -246,6 +246,99 @@ describe('the job pages', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('lists a dispatched job among its parent\'s launches, and launches a periodic job now', async () => {
+    await page.goto(jobUrl('report'));
+    await page.waitForFunction(() => {
+      const counts = [...(document.querySelector('[data-testid=job-children]')?.textContent ?? '').matchAll(/(\d+) (pending|running|dead)/g)].map((m) => Number(m[1]));
+      return counts.length === 3 && counts.reduce((a, b) => a + b, 0) === 1;
+    });
+
+    await api.scheduler('POST', '/v1/jobs', {
+      body: {
+        Job: {
+          ID: 'nightly',
+          Type: 'batch',
+          Datacenters: ['dc1'],
+          Periodic: { Enabled: true, Spec: '0 3 1 1 *', ProhibitOverlap: false },
+          TaskGroups: [{ Name: 'nightly', Tasks: [{ Name: 'run', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'exit 0'] } }] }],
+        },
+      },
+    });
+    await page.goto(jobUrl('nightly'));
+    expect(await text(page, '.facts dd:nth-of-type(2)')).toBe('batch (periodic: 0 3 1 1 *)');
+    // Neither a periodic parent nor a parameterized one is scaled: its launches are.
+    expect(await page.$('[data-testid=scale-nightly]')).toBeNull();
+    await page.click('[data-testid=job-periodic-force]');
+    await page.waitForSelector('[data-testid=periodic-launched]');
+    const launched = (await api.scheduler<Array<{ ID: string; ParentID: string }>>('GET', '/v1/jobs', { query: { prefix: 'nightly/periodic-' } })).body;
+    expect(launched.map((j) => j.ParentID)).toEqual(['nightly']);
+  });
+
+  it('explains placements that cannot be made, in the plan and in the job\'s evaluations', async () => {
+    const nowhere = serviceJob()
+      .replace('job "web"', 'job "nowhere"')
+      .replace('  group "web" {', '  constraint {\n    attribute = "${attr.kernel.name}"\n    value     = "plan9"\n  }\n\n  group "web" {');
+    await page.click('header nav >> text=Jobs');
+    await page.click('text=Run job');
+    await plan(page, nowhere);
+    const failure = '[data-testid=plan] [data-testid=placement-failure-web]';
+    expect(await text(page, `${failure} .placement-heading`)).toBe('Task Group "web" (failed to place 1 allocation):');
+    expect(await page.textContent(failure)).toMatch(/Nodes evaluated: 1 · filtered: 1 · exhausted: 0/);
+    expect(await page.textContent(`${failure} ul`)).toMatch(/^Constraint ".*attr\.kernel\.name.*plan9.*": 1 nodes excluded by filter$/);
+
+    await page.click('[data-testid=run-submit]');
+    await page.waitForURL(jobUrl('nowhere'));
+    await page.click('.tabs >> text=Evaluations');
+    await page.waitForSelector('[data-testid=evaluations] [data-testid=placement-failure-web]');
+    expect(await page.textContent('[data-testid=evaluations] [data-testid=placement-failure-web] ul')).toMatch(/plan9.*: 1 nodes excluded by filter/);
+    await api.scheduler('DELETE', '/v1/job/nowhere', { query: { purge: 'true' } });
+  });
+
+  it('pauses, resumes and promotes a canary deployment, and fails the next', async () => {
+    const canaryJob = (release: string) => ({
+      Job: {
+        ID: 'canary',
+        Datacenters: ['dc1'],
+        Update: { MaxParallel: 1, Canary: 1, MinHealthyTime: 1e9, HealthyDeadline: 60e9, ProgressDeadline: 120e9 },
+        TaskGroups: [
+          {
+            Name: 'web',
+            Count: 1,
+            Meta: { release },
+            Tasks: [{ Name: 'server', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'exec sleep 3600'] }, KillTimeout: 1e9 }],
+          },
+        ],
+      },
+    });
+    const latest = async () => (await api.scheduler<{ Status: string; JobVersion: number } | null>('GET', '/v1/job/canary/deployment')).body;
+    await api.scheduler('POST', '/v1/jobs', { body: canaryJob('one') });
+    await until(latest, (d) => d?.Status === 'successful', 'the first deployment to succeed');
+    await api.scheduler('POST', '/v1/jobs', { body: canaryJob('two') });
+
+    await page.goto(jobUrl('canary', 'deployments'));
+    await waitForText(page, '[data-testid=deployment-status]', 'running');
+    await page.click('[data-testid=deployment-pause]');
+    await waitForText(page, '[data-testid=deployment-status]', 'paused');
+    expect((await latest())!.Status).toBe('paused');
+    await page.click('[data-testid=deployment-resume]');
+    await waitForText(page, '[data-testid=deployment-status]', 'running');
+    // The canary must be healthy before it may be promoted.
+    await waitForText(page, '[data-testid=deployment-groups] tbody td:nth-child(5)', '1');
+    expect(await text(page, '[data-testid=deployment-groups] tbody td:nth-child(3)')).toBe('1/1');
+    await page.click('[data-testid=deployment-promote]');
+    await waitForText(page, '[data-testid=deployment-status]', 'successful');
+    expect(await page.$('[data-testid=deployment-controls]')).toBeNull();
+
+    await api.scheduler('POST', '/v1/jobs', { body: canaryJob('three') });
+    await waitForText(page, '[data-testid=deployment-status]', 'running');
+    await page.click('[data-testid=deployment-fail]');
+    await page.click('[data-testid=deployment-fail-yes]');
+    await waitForText(page, '[data-testid=deployment-status]', 'failed');
+    expect(await text(page, '[data-testid=deployment-description]')).toBe('Deployment marked as failed');
+    await page.waitForSelector('[data-testid=earlier-deployments] >> text=Deployment completed successfully');
+    await api.scheduler('DELETE', '/v1/job/canary', { query: { purge: 'true' } });
+  });
+
   it('offers a token that may only read jobs no run, stop, scale, revert or dispatch control', async () => {
     await api.secrets('PUT', 'sys/policies/acl/job-reader', { body: { policy: 'namespace "default" { capabilities = ["read-job", "list-jobs"] }' } });
     const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['job-reader'], ttl: '1h' } });

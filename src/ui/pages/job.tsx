@@ -48,46 +48,56 @@ function TaskGroups(props: { id: string; namespace: string; job?: FullJob; canSc
   const names = [...new Set([...groups.map((g) => g.Name), ...Object.keys(counts)])].sort();
   // Scaling applies to a job that places allocations itself: not a parameterized or periodic parent.
   const scalable = props.canScale && job && !job.Stop && !job.ParameterizedJob && !job.Periodic?.Enabled && job.Type !== 'system' && job.Type !== 'sysbatch';
+  const parent = job && !job.ParentID && (!!job.ParameterizedJob || !!job.Periodic?.Enabled);
+  const children = summary.data?.Children;
   return (
-    <table class="list" data-testid="task-groups">
-      <thead>
-        <tr>
-          <th>Task group</th>
-          <th>Desired</th>
-          <th>Placed</th>
-          <th>Running</th>
-          <th>Failed</th>
-          <th>Queued</th>
-          <th>Complete</th>
-          <th>Lost</th>
-          <th>Health</th>
-          {scalable && <th />}
-        </tr>
-      </thead>
-      <tbody>
-        {names.map((name) => {
-          const c = counts[name];
-          const group = groups.find((g) => g.Name === name);
-          const h = job && group ? health(job, group.Count, c) : '';
-          return (
-            <tr key={name} data-group={name}>
-              <td>{name}</td>
-              <td data-testid={`desired-${name}`}>{group?.Count ?? ''}</td>
-              <td>{(c?.Starting ?? 0) + (c?.Running ?? 0)}</td>
-              <td data-testid={`running-${name}`}>{c?.Running ?? 0}</td>
-              <td>{c?.Failed ?? 0}</td>
-              <td>{c?.Queued ?? 0}</td>
-              <td>{c?.Complete ?? 0}</td>
-              <td>{c?.Lost ?? 0}</td>
-              <td>
-                <span class={`health health-${h}`}>{h}</span>
-              </td>
-              {scalable && <td>{group && <ScaleControl key={`${group.Count}`} job={job} group={name} count={group.Count} />}</td>}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <>
+      {parent && children && (
+        <p data-testid="job-children">
+          Launched jobs: {children.Pending} pending, {children.Running} running, {children.Dead} dead.{' '}
+          <Link to={`/jobs?namespace=${encodeURIComponent(props.namespace)}&prefix=${encodeURIComponent(`${props.id}/`)}`}>List them</Link>
+        </p>
+      )}
+      <table class="list" data-testid="task-groups">
+        <thead>
+          <tr>
+            <th>Task group</th>
+            <th>Desired</th>
+            <th>Placed</th>
+            <th>Running</th>
+            <th>Failed</th>
+            <th>Queued</th>
+            <th>Complete</th>
+            <th>Lost</th>
+            <th>Health</th>
+            {scalable && <th />}
+          </tr>
+        </thead>
+        <tbody>
+          {names.map((name) => {
+            const c = counts[name];
+            const group = groups.find((g) => g.Name === name);
+            const h = job && group ? health(job, group.Count, c) : '';
+            return (
+              <tr key={name} data-group={name}>
+                <td>{name}</td>
+                <td data-testid={`desired-${name}`}>{group?.Count ?? ''}</td>
+                <td>{(c?.Starting ?? 0) + (c?.Running ?? 0)}</td>
+                <td data-testid={`running-${name}`}>{c?.Running ?? 0}</td>
+                <td>{c?.Failed ?? 0}</td>
+                <td>{c?.Queued ?? 0}</td>
+                <td>{c?.Complete ?? 0}</td>
+                <td>{c?.Lost ?? 0}</td>
+                <td>
+                  <span class={`health health-${h}`}>{h}</span>
+                </td>
+                {scalable && <td>{group && <ScaleControl key={`${group.Count}`} job={job} group={name} count={group.Count} />}</td>}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
   );
 }
 
