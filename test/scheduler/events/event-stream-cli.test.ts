@@ -1,7 +1,7 @@
 /**
  * `svc event stream` through bin/svc against a listening server: lines by default, frames with -json,
- * exit 0 on Ctrl-C; and against `svc server -dev` run from its bundle, where the events are built on the
- * server's event-building thread.
+ * exit 0 on Ctrl-C; and against `svc server -dev` run from its bundle, where a large write's events are
+ * built on the server's event-building thread.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { until } from '../../support/wait.js';
 import { spawnBin } from '../../support/spawn-bin.js';
 import { spawnServer, stopServer, running as servers } from '../../support/spawn-server.js';
 import { ApiClient } from '../../../src/api/http/client.js';
+import { THREAD_FROM_CHARS } from '../../../src/scheduler/events/event-pool.js';
 
 const running = new Set<ChildProcessWithoutNullStreams>();
 const job = (id: string) => ({ ID: id, Type: 'batch', Datacenters: ['dc1'], TaskGroups: [{ Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'mock', Config: {} }] }] });
@@ -56,7 +57,7 @@ describe('svc event stream', () => {
     expect(err).toMatch(/403|Permission denied|token/i);
   });
 
-  it("streams a -dev server's placements, built on its event thread", async () => {
+  it("streams a -dev server's placements, and a large write's events built on its event thread", async () => {
     const env = { HOME: srv.dataDir };
     const dev = await spawnServer(['-dev', '-port=0', '-log-level=warn'], env);
     try {
@@ -68,6 +69,15 @@ describe('svc event stream', () => {
       expect(frame.Events.filter((e) => e.Type === 'PlanResult').map((e) => e.Payload.Allocation)).toEqual(Array.from({ length: 3 }, () => expect.objectContaining({ JobID: 'sleepy', NodeID: nodeId })));
       stream.child.kill('SIGINT');
       expect((await stream.exited).code).toBe(0);
+      // A job of more JSON than a write's events are built in the server's own thread for.
+      const large = 'x'.repeat(THREAD_FROM_CHARS);
+      await root.scheduler('POST', '/v1/jobs', { body: { Job: { ...job('large'), Meta: { large } } } });
+      const jobs = await spawnBin(['event', 'stream', '-topic', 'Job:large', '-json'], { SVC_ADDR: dev.url, SVC_TOKEN: dev.rootToken!, HOME: srv.dataDir }, /JobRegistered/, running);
+      const line = await until(async () => jobs.stdout().split('\n').slice(0, -1).find((l) => l.includes('JobRegistered')), (l) => l !== undefined, 'the whole frame');
+      const registered = JSON.parse(line!) as { Events: Array<{ Payload: { Job: { Meta: Record<string, string> } } }> };
+      expect(registered.Events[0].Payload.Job.Meta.large).toBe(large);
+      jobs.child.kill('SIGINT');
+      expect((await jobs.exited).code).toBe(0);
     } finally {
       await stopServer(dev);
     }
