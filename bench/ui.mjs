@@ -4,16 +4,20 @@
 // browser's own clock (performance.now() at the first frame after the list is in the page) and its
 // first-contentful-paint entry. Each run is a new tab, so nothing is in memory; assets come from the
 // browser's cache after the first run, as they would for a returning user. Then how many requests a
-// job's page makes while it sits open and nothing changes.
+// job's page makes while it sits open and nothing changes. Last, the topology: the time from navigation
+// to the first drawn picture of 5,000 nodes (mock-driver nodes that join and heartbeat through the node
+// API from a process of their own, as bench/node-fleet.mjs does) holding 3,000 allocations, read from the
+// mark the page leaves when its canvas is drawn (BENCH_UI_TOPOLOGY_NODES, BENCH_UI_TOPOLOGY_ALLOCS).
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { load, median, startDevServer, table } from './lib.mjs';
+import { call, load, median, startChild, startDevServer, table } from './lib.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..');
 const UI = path.join(REPO, 'dist/ui');
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -100,6 +104,96 @@ async function jobsListPaint({ bin, env, jobs, runs, idleSeconds }) {
   }
 }
 
+const TOPOLOGY_JOB = 100;
+
+/** Resolves once the server holds `count` allocations, read every half second (a bench may poll; the UI may not). */
+async function allocationsPlaced(server, count) {
+  for (;;) {
+    const { body } = await call(server.url, server.token, 'GET', '/v1/allocations?task_states=false');
+    if (body.length >= count) return body.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function topologyPaint({ bin, env, nodes, allocs, runs }) {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`\nWeb UI: time to the first drawn topology: not measured (${CHROMIUM} is missing: apt-get install chromium)`);
+    return;
+  }
+  const { chromium } = await import('playwright-core');
+  const server = await startDevServer(bin, env, { args: ['-client=false'] });
+  const fleet = startChild(path.join(HERE, 'node-fleet.mjs'), { args: [server.url, '1'] });
+  const profile = await mkdtemp(path.join(tmpdir(), 'svc-bench-chromium-'));
+  let context;
+  try {
+    const registerStart = performance.now();
+    await fleet.ask('register', { count: nodes, token: server.token });
+    const registerMs = performance.now() - registerStart;
+    const jobs = Math.ceil(allocs / TOPOLOGY_JOB);
+    const job = (i) => ({
+      ID: `topology-${String(i).padStart(3, '0')}`,
+      Datacenters: ['dc1'],
+      TaskGroups: [{ Name: 'g', Count: Math.min(TOPOLOGY_JOB, allocs - i * TOPOLOGY_JOB), Tasks: [{ Name: 't', Driver: 'mock', Config: {}, Resources: { CPU: 100 + 50 * (i % 8), MemoryMB: 256 * (1 + (i % 4)) } }] }],
+    });
+    await load(server.url, jobs, 4, (i) => ({ method: 'POST', path: '/v1/jobs', token: server.token, body: { Job: job(i) }, expect: 200 }));
+    const placed = await allocationsPlaced(server, allocs);
+    const nodesBody = await call(server.url, server.token, 'GET', '/v1/nodes?resources=true');
+    const allocsBody = await call(server.url, server.token, 'GET', `/v1/allocations?resources=true&task_states=false&filter=${encodeURIComponent('ClientStatus == "running" or ClientStatus == "pending"')}`);
+    const bytes = Buffer.byteLength(JSON.stringify(nodesBody.body)) + Buffer.byteLength(JSON.stringify(allocsBody.body));
+
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 900 } });
+    await context.addInitScript((token) => sessionStorage.setItem('svc.token', token), server.token);
+    const drawn = [];
+    const render = [];
+    let hover;
+    for (let run = 0; run < runs; run++) {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/ui/topology`);
+      await page.waitForFunction(() => performance.getEntriesByName('svc-topology-drawn').length > 0, undefined, { timeout: 120_000 });
+      const t = await page.evaluate(() => ({ drawn: performance.getEntriesByName('svc-topology-drawn')[0].startTime, render: performance.getEntriesByName('svc-topology-render')[0].duration }));
+      drawn.push(t.drawn);
+      render.push(t.render);
+      if (run === runs - 1) {
+        // Pointing across the picture: each move hit-tests and repaints one box's outline; the gaps
+        // between frames say whether that keeps up with the screen.
+        hover = await page.evaluate(async () => {
+          const canvas = document.querySelector('[data-testid=topology]');
+          const box = canvas.getBoundingClientRect();
+          const moves = 200;
+          const gaps = [];
+          let last = await new Promise((resolve) => requestAnimationFrame(resolve));
+          for (let i = 0; i < moves; i++) {
+            canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + ((i * 37) % box.width), clientY: box.top + ((i * 53) % Math.min(box.height, 800)), bubbles: true }));
+            const now = await new Promise((resolve) => requestAnimationFrame(resolve));
+            gaps.push(now - last);
+            last = now;
+          }
+          gaps.sort((a, b) => a - b);
+          const dataset = document.querySelector('[data-testid=topology]').dataset;
+          return { moves, median: gaps[Math.floor(moves / 2)], max: gaps[moves - 1], nodes: dataset.nodes, allocs: dataset.allocations };
+        });
+      }
+      await page.close();
+    }
+    console.log(`\nWeb UI: navigation to the first drawn topology, ${nodes} nodes (registered in ${(registerMs / 1000).toFixed(1)} s) holding ${placed} allocations, ${kb(bytes)} of JSON read (headless Chromium, 1400 px wide)\n`);
+    console.log(
+      table(
+        ['run', 'topology drawn', 'of which layout and drawing'],
+        [
+          ['first run (assets fetched)', `${drawn[0].toFixed(0)} ms`, `${render[0].toFixed(0)} ms`],
+          [`median of ${runs - 1} later runs (assets cached)`, `${median(drawn.slice(1)).toFixed(0)} ms`, `${median(render.slice(1)).toFixed(0)} ms`],
+        ],
+      ),
+    );
+    console.log(`\nWeb UI: pointing across the topology (${hover.nodes} nodes, ${hover.allocs} allocations drawn): ${hover.moves} moves, a frame every ${hover.median.toFixed(1)} ms (median), at most ${hover.max.toFixed(1)} ms (60 Hz is 16.7 ms)`);
+  } finally {
+    await context?.close();
+    await rm(profile, { recursive: true, force: true });
+    await fleet.stop();
+    await server.stop();
+  }
+}
+
 export async function uiBench({ bin, env, jobs = 1000, runs = 6, idleSeconds = 60 }) {
   if (!existsSync(path.join(UI, 'index.html'))) {
     console.log('\nWeb UI: not measured (dist/ui is missing: npm run build)');
@@ -107,4 +201,11 @@ export async function uiBench({ bin, env, jobs = 1000, runs = 6, idleSeconds = 6
   }
   await bundleSizes();
   await jobsListPaint({ bin, env, jobs, runs, idleSeconds });
+  await topologyPaint({
+    bin,
+    env,
+    nodes: Number(process.env.BENCH_UI_TOPOLOGY_NODES ?? 5000),
+    allocs: Number(process.env.BENCH_UI_TOPOLOGY_ALLOCS ?? 3000),
+    runs,
+  });
 }

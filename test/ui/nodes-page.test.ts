@@ -169,7 +169,7 @@ describe('the nodes pages and the topology', () => {
     expect(segment.memW).toBeGreaterThan(4);
     const position = { x: segment.memX + segment.memW / 2, y: layout.boxes[0].memBar.y + layout.boxes[0].memBar.h / 2 };
 
-    await page.hover('[data-testid=topology-pointer]', { position });
+    await page.hover('[data-testid=topology]', { position });
     await page.waitForSelector('[data-testid=topology-alloc]');
     const said = await page.textContent('[data-testid=topology-alloc]');
     expect(said).toContain(alloc.ID.slice(0, 8));
@@ -177,10 +177,10 @@ describe('the nodes pages and the topology', () => {
     expect(said).toContain('CPU 500 MHz · memory 2048 MiB');
     expect(await page.textContent('[data-testid=topology-details]')).toContain(devNode.Name);
     // Off the bars, the point is on the node alone.
-    await page.hover('[data-testid=topology-pointer]', { position: { x: layout.boxes[0].x + 2, y: layout.boxes[0].y + 2 } });
+    await page.hover('[data-testid=topology]', { position: { x: layout.boxes[0].x + 2, y: layout.boxes[0].y + 2 } });
     await page.waitForFunction(() => document.querySelector('[data-testid=topology-alloc]') === null);
 
-    await page.click('[data-testid=topology-pointer]', { position });
+    await page.click('[data-testid=topology]', { position });
     await page.waitForSelector('[data-testid=tasks] >> text=sleeper');
     expect(new URL(page.url()).pathname).toBe(`/ui/allocations/${alloc.ID}`);
 
@@ -213,7 +213,7 @@ describe('the nodes pages and the topology', () => {
     const nodes = (await api.scheduler<NodeWithResources[]>('GET', '/v1/nodes', { query: { resources: 'true' } })).body;
     const width = await page.$eval('[data-testid=topology]', (c) => c.clientWidth);
     const box = layoutTopology(nodes, [], width).boxes.find((b) => b.node.ID === fake.node.ID)!;
-    await page.hover('[data-testid=topology-pointer]', { position: { x: box.x + 2, y: box.y + 2 } });
+    await page.hover('[data-testid=topology]', { position: { x: box.x + 2, y: box.y + 2 } });
     await page.waitForSelector(`[data-testid=topology-details] >> text=${name}`);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('main b').count()).toBe(0);

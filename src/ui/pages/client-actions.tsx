@@ -107,7 +107,7 @@ function Drain(props: { node: Node }) {
         <input type="checkbox" data-testid="drain-force-now" checked={force} onChange={(e) => setForce((e.target as HTMLInputElement).checked)} /> Force (migrate everything now)
       </label>
       <label>
-        <input type="checkbox" data-testid="drain-ignore-system" checked={ignoreSystem} onChange={(e) => setIgnoreSystem((e.target as HTMLInputElement).checked)} /> Leave system jobs
+        <input type="checkbox" data-testid="drain-ignore-system" checked={ignoreSystem} onChange={(e) => setIgnoreSystem((e.target as HTMLInputElement).checked)} /> Ignore system jobs (they keep running)
       </label>
       <button type="submit" data-testid="drain-start" disabled={action.busy}>
         Drain

@@ -4,14 +4,15 @@
  * its own. Pointing at a box says what it is and what runs there; a click opens the allocation under the
  * pointer, or else the node. Drawn on a canvas (one element however large the cluster), laid out once
  * per change of the data or the width; the nodes and the allocations are each followed by one blocking
- * query. The first picture with nodes in it leaves a performance mark, `svc-topology-drawn`.
+ * query. The first picture with nodes in it leaves a performance mark, `svc-topology-drawn`, and a
+ * measure of the layout and drawing it took, `svc-topology-render`.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLive } from '../live.js';
 import { jobAddress, Link, navigate } from '../router.js';
 import { shortId } from '../format.js';
-import { drawHighlight, drawTopology } from '../topology/draw.js';
-import { hitTest, layoutTopology, type Hit, type Layout } from '../topology/layout.js';
+import { drawTopology } from '../topology/draw.js';
+import { hitTest, layoutTopology, type Bar, type Hit, type Layout } from '../topology/layout.js';
 import type { AllocWithResources, NodeWithResources } from '../topology/types.js';
 import { clientAddress } from './clients.js';
 import { Problem } from './problem.js';
@@ -85,42 +86,62 @@ function Details(props: { hit?: Hit; layout: Layout }) {
   );
 }
 
+/** An outline over the canvas, placed through the element's style object (the policy refuses style attributes, not that). */
+function Mark(props: { at: Bar; class: string }) {
+  const { x, y, w, h } = props.at;
+  return <div class={`topology-mark ${props.class}`} style={{ left: x, top: y, width: w, height: h }} />;
+}
+
+function Marks(props: { hit?: Hit }) {
+  if (!props.hit) return null;
+  const { node: b, segment: s } = props.hit;
+  return (
+    <>
+      <Mark at={b} class="node" />
+      {s && s.cpuW > 0 && <Mark at={{ x: s.cpuX, y: b.cpuBar.y, w: s.cpuW, h: b.cpuBar.h }} class="alloc" />}
+      {s && s.memW > 0 && <Mark at={{ x: s.memX, y: b.memBar.y, w: s.memW, h: b.memBar.h }} class="alloc" />}
+    </>
+  );
+}
+
 const sameHit = (a: Hit | undefined, b: Hit | undefined) => a?.node.node.ID === b?.node.node.ID && a?.segment?.alloc.ID === b?.segment?.alloc.ID;
 
 export function TopologyPage() {
   const nodes = useLive<NodeWithResources[]>('/v1/nodes', { resources: 'true' });
   const allocs = useLive<AllocWithResources[]>('/v1/allocations', { resources: 'true', task_states: 'false', filter: SCHEDULED });
   const frame = useRef<HTMLDivElement>(null);
-  const base = useRef<HTMLCanvasElement>(null);
-  const over = useRef<HTMLCanvasElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
   const width = useWidth(frame);
   const [hit, setHit] = useState<Hit>();
+  // Where the pointer last was over the picture, so a picture redrawn under it says what is there now.
+  const pointer = useRef<{ x: number; y: number }>();
   const ready = nodes.data !== undefined && allocs.data !== undefined && width > 0;
-  const layout = useMemo(() => (ready ? layoutTopology(nodes.data ?? EMPTY, allocs.data ?? EMPTY, width) : undefined), [nodes.data, allocs.data, width, ready]);
+  const layout = useMemo(() => (ready ? { laidOutFrom: performance.now(), ...layoutTopology(nodes.data ?? EMPTY, allocs.data ?? EMPTY, width) } : undefined), [nodes.data, allocs.data, width, ready]);
 
   useEffect(() => {
-    if (!layout || !base.current || !over.current) return;
-    const ctx = prepare(base.current, layout);
+    const el = canvas.current;
+    if (!layout || !el) return;
+    const ctx = prepare(el, layout);
     if (ctx) drawTopology(ctx, layout);
-    prepare(over.current, layout);
-    setHit(undefined);
-    base.current.dataset.nodes = String(layout.boxes.length);
-    base.current.dataset.allocations = String(layout.allocations);
+    setHit(pointer.current && hitTest(layout, pointer.current.x, pointer.current.y));
+    el.dataset.nodes = String(layout.boxes.length);
+    el.dataset.allocations = String(layout.allocations);
     if (!marked && layout.boxes.length > 0) {
       marked = true;
+      performance.measure('svc-topology-render', { start: layout.laidOutFrom });
       performance.mark('svc-topology-drawn');
     }
   }, [layout]);
 
-  useEffect(() => {
-    const ctx = over.current?.getContext('2d');
-    if (layout && ctx) drawHighlight(ctx, layout, hit);
-  }, [hit, layout]);
-
   const at = (e: MouseEvent) => (layout ? hitTest(layout, e.offsetX, e.offsetY) : undefined);
   const onMove = (e: MouseEvent) => {
+    pointer.current = { x: e.offsetX, y: e.offsetY };
     const next = at(e);
     if (!sameHit(next, hit)) setHit(next);
+  };
+  const onLeave = () => {
+    pointer.current = undefined;
+    setHit(undefined);
   };
   const onClick = (e: MouseEvent) => {
     const target = at(e);
@@ -136,8 +157,17 @@ export function TopologyPage() {
       {nodes.data && nodes.data.length === 0 && <p class="muted">No nodes have registered.</p>}
       <div class="topology-details">{layout ? <Details hit={hit} layout={layout} /> : !error && <p class="muted">Loading…</p>}</div>
       <div class="topology" ref={frame}>
-        <canvas ref={base} data-testid="topology" aria-label="The cluster's nodes and their allocations" role="img" />
-        <canvas ref={over} class={hit ? 'topology-over pointing' : 'topology-over'} data-testid="topology-pointer" onMouseMove={onMove} onMouseLeave={() => setHit(undefined)} onClick={onClick} />
+        <canvas
+          ref={canvas}
+          class={hit ? 'pointing' : undefined}
+          data-testid="topology"
+          aria-label="The cluster's nodes and their allocations"
+          role="img"
+          onMouseMove={onMove}
+          onMouseLeave={onLeave}
+          onClick={onClick}
+        />
+        <Marks hit={hit} />
       </div>
     </section>
   );

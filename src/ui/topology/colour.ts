@@ -4,13 +4,21 @@
  * recolour jobs whenever one came or went).
  */
 
-/** FNV-1a over the UTF-16 code units: cheap, and spreads similar IDs ("web-1", "web-2") apart. */
+/**
+ * FNV-1a over the UTF-16 code units, then murmur3's finaliser: without it, IDs that differ in their last
+ * character ("web-1", "web-2") differ only in a few bits and land on neighbouring hues.
+ */
 function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 

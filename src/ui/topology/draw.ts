@@ -1,10 +1,10 @@
 /**
  * Paints a layout on a 2D canvas context already scaled to CSS pixels: one pass over the boxes, no
- * per-node DOM. The picture of what is hovered is painted on a second canvas above it, so moving the
- * pointer repaints one box, not the cluster.
+ * per-node DOM. What the pointer is on is outlined by the page with a few elements above the canvas, so
+ * pointing repaints neither the picture nor a canvas of its size.
  */
 import { jobColour } from './colour.js';
-import type { Hit, Layout, NodeBox } from './layout.js';
+import type { Layout, NodeBox } from './layout.js';
 
 const FG = '#1d1f23';
 const MUTED = '#6a6f78';
@@ -12,7 +12,6 @@ const BOX = '#f6f7f9';
 const BAR = '#e3e6ea';
 const BORDER: Record<string, string> = { ready: '#c9ced6', initializing: '#a86200', disconnected: '#a86200', down: '#c0262d' };
 const DRAINING = '#a86200';
-const ACCENT = '#1563ff';
 
 const percent = (used: number, total: number) => (total > 0 ? `${Math.round((100 * used) / total)}%` : '–');
 
@@ -22,27 +21,23 @@ function fitted(name: string, w: number): string {
   return name.length <= max ? name : `${name.slice(0, Math.max(1, max - 1))}…`;
 }
 
-function drawBox(ctx: CanvasRenderingContext2D, b: NodeBox): void {
-  ctx.fillStyle = BOX;
-  ctx.fillRect(b.x, b.y, b.w, b.h);
-  ctx.strokeStyle = b.node.Drain ? DRAINING : (BORDER[b.node.Status] ?? BORDER.ready);
-  ctx.setLineDash(b.node.SchedulingEligibility === 'ineligible' ? [3, 2] : []);
-  ctx.strokeRect(b.x + 0.5, b.y + 0.5, b.w - 1, b.h - 1);
-  if (b.label) {
-    ctx.fillStyle = b.node.Status === 'ready' ? FG : MUTED;
-    ctx.fillText(fitted(b.node.Name, b.label.w), b.label.x, b.label.y + 11);
+/** Adds each item's rectangles to one path per group and paints it: a few hundred calls for thousands of boxes. */
+function paintGroups<T>(items: Iterable<T>, keyOf: (item: T) => string, rects: (item: T, add: (x: number, y: number, w: number, h: number) => void) => void, paint: (key: string, path: Path2D) => void): void {
+  const paths = new Map<string, Path2D>();
+  for (const item of items) {
+    const key = keyOf(item);
+    let path = paths.get(key);
+    if (!path) paths.set(key, (path = new Path2D()));
+    rects(item, (x, y, w, h) => path.rect(x, y, w, h));
   }
-  ctx.fillStyle = BAR;
-  ctx.fillRect(b.cpuBar.x, b.cpuBar.y, b.cpuBar.w, b.cpuBar.h);
-  ctx.fillRect(b.memBar.x, b.memBar.y, b.memBar.w, b.memBar.h);
-  for (const s of b.segments) {
-    ctx.fillStyle = jobColour(s.alloc.Namespace, s.alloc.JobID);
-    // A pending allocation holds its resources but runs nothing yet: drawn paler.
-    ctx.globalAlpha = s.alloc.ClientStatus === 'running' ? 1 : 0.45;
-    ctx.fillRect(s.cpuX, b.cpuBar.y, s.cpuW, b.cpuBar.h);
-    ctx.fillRect(s.memX, b.memBar.y, s.memW, b.memBar.h);
-    ctx.globalAlpha = 1;
-  }
+  for (const [key, path] of paths) paint(key, path);
+}
+
+const borderOf = (b: NodeBox) => `${b.node.Drain ? DRAINING : (BORDER[b.node.Status] ?? BORDER.ready)} ${b.node.SchedulingEligibility === 'ineligible' ? 'dashed' : 'solid'}`;
+
+/** Each segment with its box, for grouping by colour and state. */
+function* segmentsOf(boxes: NodeBox[]) {
+  for (const box of boxes) for (const segment of box.segments) yield { box, segment };
 }
 
 export function drawTopology(ctx: CanvasRenderingContext2D, layout: Layout): void {
@@ -57,22 +52,38 @@ export function drawTopology(ctx: CanvasRenderingContext2D, layout: Layout): voi
     ctx.fillStyle = MUTED;
     ctx.fillText(`${h.nodes} node${h.nodes === 1 ? '' : 's'} · CPU ${percent(h.usedCpu, h.cpu)} · memory ${percent(h.usedMemory, h.memory)} allocated`, h.x + nameW + 10, h.y + 18);
   }
-  ctx.font = '11px system-ui, sans-serif';
-  for (const b of layout.boxes) drawBox(ctx, b);
+  const boxes = layout.boxes;
+  paintGroups(boxes, () => BOX, (b, add) => add(b.x, b.y, b.w, b.h), (colour, path) => ((ctx.fillStyle = colour), ctx.fill(path)));
+  paintGroups(boxes, borderOf, (b, add) => add(b.x + 0.5, b.y + 0.5, b.w - 1, b.h - 1), (key, path) => {
+    const [colour, style] = key.split(' ');
+    ctx.strokeStyle = colour;
+    ctx.setLineDash(style === 'dashed' ? [3, 2] : []);
+    ctx.stroke(path);
+  });
   ctx.setLineDash([]);
-}
-
-/** Outlines the hovered node, and the hovered allocation in both its bars. */
-export function drawHighlight(ctx: CanvasRenderingContext2D, layout: Layout, hit: Hit | undefined): void {
-  ctx.clearRect(0, 0, layout.width, layout.height);
-  if (!hit) return;
-  const { node: b, segment: s } = hit;
-  ctx.lineWidth = 2;
-  ctx.strokeStyle = ACCENT;
-  ctx.strokeRect(b.x + 1, b.y + 1, b.w - 2, b.h - 2);
-  if (!s) return;
-  ctx.strokeStyle = FG;
-  ctx.lineWidth = 1.5;
-  if (s.cpuW > 0) ctx.strokeRect(s.cpuX + 0.75, b.cpuBar.y + 0.75, Math.max(0, s.cpuW - 1.5), b.cpuBar.h - 1.5);
-  if (s.memW > 0) ctx.strokeRect(s.memX + 0.75, b.memBar.y + 0.75, Math.max(0, s.memW - 1.5), b.memBar.h - 1.5);
+  paintGroups(
+    boxes,
+    () => BAR,
+    (b, add) => (add(b.cpuBar.x, b.cpuBar.y, b.cpuBar.w, b.cpuBar.h), add(b.memBar.x, b.memBar.y, b.memBar.w, b.memBar.h)),
+    (colour, path) => ((ctx.fillStyle = colour), ctx.fill(path)),
+  );
+  // A pending allocation holds its resources but runs nothing yet: drawn paler.
+  paintGroups(
+    segmentsOf(boxes),
+    ({ segment: s }) => `${s.alloc.ClientStatus === 'running' ? 1 : 0.45}\u0000${jobColour(s.alloc.Namespace, s.alloc.JobID)}`,
+    ({ box: b, segment: s }, add) => (add(s.cpuX, b.cpuBar.y, s.cpuW, b.cpuBar.h), add(s.memX, b.memBar.y, s.memW, b.memBar.h)),
+    (key, path) => {
+      const [alpha, colour] = key.split('\u0000');
+      ctx.globalAlpha = Number(alpha);
+      ctx.fillStyle = colour;
+      ctx.fill(path);
+    },
+  );
+  ctx.globalAlpha = 1;
+  ctx.font = '11px system-ui, sans-serif';
+  for (const b of boxes) {
+    if (!b.label) continue;
+    ctx.fillStyle = b.node.Status === 'ready' ? FG : MUTED;
+    ctx.fillText(fitted(b.node.Name, b.label.w), b.label.x, b.label.y + 11);
+  }
 }

@@ -94,6 +94,23 @@ const jobKey = (a: AllocWithResources) => `${a.Namespace}\u0000${a.JobID}`;
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Names in the order people number machines ("node-2" before "node-10"): runs of digits compare as
+ * numbers, the rest by code unit, so the order is the same in every browser and locale.
+ */
+export function compareNames(a: string, b: string): number {
+  const pa = a.match(/\d+|\D+/g) ?? [];
+  const pb = b.match(/\d+|\D+/g) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === y) continue;
+    const digits = /^\d/.test(x) && /^\d/.test(y);
+    return digits ? Number(x) - Number(y) || compare(x, y) : compare(x, y);
+  }
+  return pa.length - pb.length;
+}
+
 export function layoutTopology(nodes: NodeWithResources[], allocs: AllocWithResources[], width: number): Layout {
   const byNode = new Map<string, AllocWithResources[]>();
   for (const a of allocs) {
@@ -122,7 +139,7 @@ export function layoutTopology(nodes: NodeWithResources[], allocs: AllocWithReso
   let drawn = 0;
   let y = 0;
   for (const dc of [...datacenters.keys()].sort(compare)) {
-    const members = datacenters.get(dc)!.sort((a, b) => compare(a.Name, b.Name) || compare(a.ID, b.ID));
+    const members = datacenters.get(dc)!.sort((a, b) => compareNames(a.Name, b.Name) || compare(a.ID, b.ID));
     const heading: Heading = { datacenter: dc, x: 0, y, nodes: members.length, cpu: 0, usedCpu: 0, memory: 0, usedMemory: 0 };
     headings.push(heading);
     y += HEADING_H;
