@@ -25,6 +25,7 @@ const runJobPage: { page?: ComponentType<Record<string, never>> } = {};
 const clientsPage: { page?: ComponentType<{ loc: Location }> } = {};
 const topologyPage: { page?: ComponentType<Record<string, never>> } = {};
 const clientPage: { page?: ComponentType<{ id: string }> } = {};
+const secretsPage: { page?: ComponentType<{ loc: Location }> } = {};
 
 function LazyJob(props: { id: string; namespace: string; tab: string | null }) {
   const Page = useLazy(async () => (await import('./pages/job.js')).JobPage, jobPage);
@@ -56,6 +57,11 @@ function LazyTopology() {
   return Page ? <Page /> : <p class="muted">Loading…</p>;
 }
 
+function LazySecrets(props: { loc: Location }) {
+  const Page = useLazy(async () => (await import('./pages/secrets/index.js')).SecretsPage, secretsPage);
+  return Page ? <Page {...props} /> : <p class="muted">Loading…</p>;
+}
+
 function Page() {
   const loc = useLocation();
   if (loc.path === '/' || loc.path === '/jobs' || loc.path === '/jobs/') return <JobsPage loc={loc} />;
@@ -72,6 +78,7 @@ function Page() {
   if (client) return <LazyClient key={client.id} id={client.id} />;
   if (loc.path === '/topology') return <LazyTopology />;
   if (loc.path === '/settings/tokens') return <TokensPage />;
+  if (loc.path === '/secrets' || loc.path.startsWith('/secrets/')) return <LazySecrets loc={loc} />;
   return (
     <section>
       <h1>Not found</h1>
@@ -97,6 +104,7 @@ export function App(props: { notice?: string }) {
         <nav>
           <Link to="/jobs">Jobs</Link>
           <Link to="/clients">Clients</Link>
+          <Link to="/secrets">Secrets</Link>
           <Link to="/topology">Topology</Link>
         </nav>
         <Link to="/settings/tokens" class="who">

@@ -1,0 +1,288 @@
+/**
+ * /ui/secrets/kv/<mount>?path=…: a KV version 2 engine, as Vault's UI browses one. A path ending in '/'
+ * (or none) lists the keys below it (metadata/<path>, LIST); any other is a secret: its latest version
+ * or ?version=n, whose values stay hidden until revealed one by one (not in the page at all before),
+ * its version history (metadata/<path>) with delete and undelete per version, and a form that writes
+ * a new version.
+ */
+import { useState } from 'preact/hooks';
+import { granted, useCapabilities } from '../../acl.js';
+import { ApiError } from '../../api.js';
+import { Link, navigate } from '../../router.js';
+import { Problem } from '../problem.js';
+import type { KvData, KvMetadata, UiMounts } from './types.js';
+import { list, mayWrite, read, useRead, write } from './vault.js';
+
+const address = (mount: string, path: string, version?: number) => `/secrets/kv/${encodeURIComponent(mount)}?path=${encodeURIComponent(path)}${version ? `&version=${version}` : ''}`;
+
+/** A secret path as the API takes it: each segment encoded, the slashes kept. */
+const apiPath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+function Crumbs(props: { mount: string; path: string }) {
+  const parts = props.path.split('/').filter(Boolean);
+  return (
+    <p class="crumbs" data-testid="kv-crumbs">
+      <Link to={address(props.mount, '')}>{props.mount}/</Link>
+      {parts.map((part, i) => {
+        const dir = i < parts.length - 1 || props.path.endsWith('/');
+        const to = parts.slice(0, i + 1).join('/') + (dir ? '/' : '');
+        return (
+          <span key={to}>
+            {' '}
+            <Link to={address(props.mount, to)}>{`${part}${dir ? '/' : ''}`}</Link>
+          </span>
+        );
+      })}
+    </p>
+  );
+}
+
+interface Row {
+  key: string;
+  value: string;
+}
+
+/** Rows of key and value; values are typed into password fields, so they are not shown while written. */
+function SecretEditor(props: { mount: string; path?: string; initial: Row[]; submitLabel: string; onSaved(path: string): void; onCancel?(): void }) {
+  const [path, setPath] = useState(props.path ?? '');
+  const [rows, setRows] = useState<Row[]>(props.initial.length ? props.initial : [{ key: '', value: '' }]);
+  const [error, setError] = useState<Error>();
+  const set = (i: number, change: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    const target = path.trim().replace(/^\/+/, '');
+    if (target === '' || target.endsWith('/')) {
+      setError(new Error('Give the secret a path that does not end in "/".'));
+      return;
+    }
+    try {
+      await write(`${props.mount}/data/${apiPath(target)}`, { data: Object.fromEntries(rows.filter((r) => r.key.trim() !== '').map((r) => [r.key.trim(), r.value])) });
+      props.onSaved(target);
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <form class="kv-editor" onSubmit={submit} data-testid="kv-editor">
+      {props.path === undefined && (
+        <div class="field">
+          <label for="kv-path">Path</label>
+          <input id="kv-path" value={path} placeholder="app/config" onInput={(e) => setPath((e.target as HTMLInputElement).value)} />
+        </div>
+      )}
+      {rows.map((row, i) => (
+        <div key={i} class="kv-row">
+          <input aria-label={`Key ${i + 1}`} class="short" value={row.key} placeholder="key" onInput={(e) => set(i, { key: (e.target as HTMLInputElement).value })} />
+          <input aria-label={`Value ${i + 1}`} type="password" autocomplete="off" value={row.value} placeholder="value" onInput={(e) => set(i, { value: (e.target as HTMLInputElement).value })} />
+          <button type="button" onClick={() => setRows(rows.filter((_, j) => j !== i))} disabled={rows.length === 1}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <div class="kv-row">
+        <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
+          Add key
+        </button>
+        <button type="submit">{props.submitLabel}</button>
+        {props.onCancel && (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {error && <Problem error={error} />}
+    </form>
+  );
+}
+
+function Directory(props: { mount: string; path: string }) {
+  const { mount, path } = props;
+  const keys = useRead(`${mount} ${path}`, () => list(`${mount}/metadata/${apiPath(path)}`));
+  const caps = useCapabilities([`${mount}/metadata/${path}`, `${mount}/data/${path}*`]);
+  const [adding, setAdding] = useState(false);
+  return (
+    <div>
+      {keys.error && <Problem error={keys.error} />}
+      {keys.data && keys.data.keys.length === 0 && <p class="muted">Nothing here yet.</p>}
+      {keys.data && keys.data.keys.length > 0 && (
+        <table class="list" data-testid="kv-keys">
+          <tbody>
+            {keys.data.keys.map((k) => (
+              <tr key={k}>
+                <td>
+                  <Link to={address(mount, `${path}${k}`)}>{k}</Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {mayWrite(caps?.[`${mount}/data/${path}*`], false) &&
+        (adding ? (
+          <>
+            <h3>New secret</h3>
+            <SecretEditor mount={mount} initial={[]} submitLabel="Save secret" onSaved={(p) => navigate(address(mount, p))} onCancel={() => setAdding(false)} />
+          </>
+        ) : (
+          <button type="button" onClick={() => setAdding(true)}>
+            Create secret
+          </button>
+        ))}
+    </div>
+  );
+}
+
+function Secret(props: { mount: string; path: string; version?: number }) {
+  const { mount, path, version } = props;
+  const dataPath = `${mount}/data/${path}`;
+  const secret = useRead(`${dataPath} ${version ?? ''}`, async () => {
+    try {
+      return await read<KvData>(`${mount}/data/${apiPath(path)}`, version ? { version: String(version) } : {});
+    } catch (err) {
+      // A deleted or destroyed version answers 404; its history still says what became of it.
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  });
+  const meta = useRead(`${mount}/metadata/${path}`, () => read<KvMetadata>(`${mount}/metadata/${apiPath(path)}`));
+  const caps = useCapabilities([dataPath, `${mount}/metadata/${path}`, `${mount}/delete/${path}`, `${mount}/undelete/${path}`]);
+  const [revealed, setRevealed] = useState<Set<string>>(new Set());
+  const [writing, setWriting] = useState(false);
+  const [error, setError] = useState<Error>();
+  const reload = () => {
+    secret.reload();
+    meta.reload();
+  };
+  const versions = async (action: 'delete' | 'undelete', v: number) => {
+    setError(undefined);
+    try {
+      await write(`${mount}/${action}/${apiPath(path)}`, { versions: [v] });
+      reload();
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  const entries = Object.entries(secret.data?.data ?? {});
+  const current = meta.data?.current_version;
+  return (
+    <div>
+      {(secret.error || meta.error || error) && <Problem error={(secret.error ?? meta.error ?? error)!} />}
+      {secret.data === undefined && !secret.error && meta.data && <p class="muted">This version is deleted or destroyed: it has no data to show.</p>}
+      {secret.data && (
+        <>
+          <h3>
+            Version {secret.data.metadata.version}
+            {secret.data.metadata.version !== current && ` (the latest is ${current})`}
+          </h3>
+          <table class="list" data-testid="kv-data">
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Value</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map(([k, v]) => (
+                <tr key={k}>
+                  <td>{k}</td>
+                  <td data-testid={`kv-value-${k}`}>{revealed.has(k) ? <code>{shown(v)}</code> : <span class="muted">••••••••</span>}</td>
+                  <td class="actions">
+                    <button type="button" onClick={() => setRevealed((s) => (s.has(k) ? new Set([...s].filter((x) => x !== k)) : new Set([...s, k])))}>
+                      {revealed.has(k) ? 'Hide' : 'Reveal'}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {mayWrite(caps?.[dataPath], true) &&
+        (writing ? (
+          <>
+            <h3>New version</h3>
+            <SecretEditor
+              mount={mount}
+              path={path}
+              initial={entries.map(([key, v]) => ({ key, value: shown(v) }))}
+              submitLabel="Save new version"
+              onSaved={() => {
+                setWriting(false);
+                setRevealed(new Set());
+                if (version) navigate(address(mount, path));
+                else reload();
+              }}
+              onCancel={() => setWriting(false)}
+            />
+          </>
+        ) : (
+          <button type="button" onClick={() => setWriting(true)}>
+            Write new version
+          </button>
+        ))}
+      {meta.data && (
+        <>
+          <h3>Versions</h3>
+          <table class="list" data-testid="kv-versions">
+            <thead>
+              <tr>
+                <th>Version</th>
+                <th>Created</th>
+                <th>State</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(meta.data.versions)
+                .map(([v, info]) => [Number(v), info] as const)
+                .sort(([a], [b]) => b - a)
+                .map(([v, info]) => (
+                  <tr key={v} data-testid={`kv-version-${v}`}>
+                    <td>
+                      <Link to={address(mount, path, v)}>{v}</Link>
+                      {v === current && ' (latest)'}
+                    </td>
+                    <td>{info.created_time}</td>
+                    <td>{info.destroyed ? 'destroyed' : info.deletion_time ? `deleted ${info.deletion_time}` : 'live'}</td>
+                    <td class="actions">
+                      {!info.destroyed && !info.deletion_time && granted(caps?.[`${mount}/delete/${path}`], 'update') && (
+                        <button type="button" onClick={() => versions('delete', v)}>
+                          Delete
+                        </button>
+                      )}
+                      {!info.destroyed && info.deletion_time && granted(caps?.[`${mount}/undelete/${path}`], 'update') && (
+                        <button type="button" onClick={() => versions('undelete', v)}>
+                          Undelete
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function KvPage(props: { mount: string; path: string; version: string | null }) {
+  const { mount, path } = props;
+  const mounts = useRead('ui-mounts', () => read<UiMounts>('sys/internal/ui/mounts'));
+  const entry = mounts.data?.secret[`${mount}/`];
+  const isDir = path === '' || path.endsWith('/');
+  return (
+    <div>
+      <h2>{mount}/ (key/value)</h2>
+      <Crumbs mount={mount} path={path} />
+      {mounts.error && <Problem error={mounts.error} />}
+      {mounts.data && !entry && <p class="error">There is no KV engine at {mount}/ that this token can reach.</p>}
+      {entry && entry.options?.version !== '2' && <p class="muted">This is a version 1 KV engine: the browser reads version 2 engines only.</p>}
+      {entry?.options?.version === '2' && (isDir ? <Directory key={path} mount={mount} path={path} /> : <Secret key={`${path} ${props.version}`} mount={mount} path={path} version={Number(props.version) || undefined} />)}
+    </div>
+  );
+}
