@@ -9,7 +9,7 @@ import { Counter, Gauge, Histogram, gaugeAt, type HistogramCell } from '../share
 import type { Store } from '../storage/store.js';
 import { EVALS_BLOCKED } from './state/evals.js';
 import { JOB_SUMMARIES } from './state/allocs.js';
-import { listNodes } from './state/nodes.js';
+import { listNodes, NODES_TABLE } from './state/nodes.js';
 import type { SchedulerRuntime } from './runtime.js';
 
 const invokeScheduler = new Map<string, HistogramCell>();
@@ -65,12 +65,19 @@ gaugeAt('nomad.nomad.heartbeat.active', 'Nodes whose heartbeat TTL the leader is
 
 gaugeAt('nomad.nomad.tunnel.active', 'Node tunnels this server holds.', [], () => watched?.runtime.tunnels.size);
 
-gaugeAt('nomad.nomad.nodes', 'Nodes by status.', ['status'], () => {
-  if (!watched) return undefined;
+let counted: { store: Store; at: number; byStatus: Array<readonly [[string], number]> } | undefined;
+
+/** Nodes by status, counted again only when the nodes changed: a scrape under load is otherwise mostly this. */
+function nodesByStatus(store: Store): Array<readonly [[string], number]> {
+  const at = store.tableIndex(NODES_TABLE);
+  if (counted?.store === store && counted.at === at) return counted.byStatus;
   const byStatus = new Map<string, number>();
-  for (const node of listNodes(watched.store)) byStatus.set(node.Status, (byStatus.get(node.Status) ?? 0) + 1);
-  return [...byStatus].map(([status, n]) => [[status], n] as const);
-});
+  for (const node of listNodes(store)) byStatus.set(node.Status, (byStatus.get(node.Status) ?? 0) + 1);
+  counted = { store, at, byStatus: [...byStatus].map(([status, n]) => [[status], n] as const) };
+  return counted.byStatus;
+}
+
+gaugeAt('nomad.nomad.nodes', 'Nodes by status.', ['status'], () => watched && nodesByStatus(watched.store));
 
 /** The job summaries' counts (Nomad's nomad.nomad.job_summary.*), summed over every job and group. */
 const SUMMARY_COUNTS = ['Queued', 'Starting', 'Running', 'Complete', 'Failed', 'Lost', 'Unknown'] as const;
