@@ -104,6 +104,33 @@ function Marks(props: { hit?: Hit }) {
   );
 }
 
+/** What the picture's marks mean. */
+function Legend() {
+  return (
+    <p class="topology-legend muted" data-testid="topology-legend">
+      <span>Each node: CPU over memory, filled by its allocations, a colour per job;</span>
+      <span>
+        <i class="swatch running" /> running
+      </span>
+      <span>
+        <i class="swatch pending" /> pending
+      </span>
+      <span>
+        <i class="swatch border down" /> down
+      </span>
+      <span>
+        <i class="swatch border starting" /> initializing or disconnected
+      </span>
+      <span>
+        <i class="swatch border draining" /> draining
+      </span>
+      <span>
+        <i class="swatch border ineligible" /> ineligible
+      </span>
+    </p>
+  );
+}
+
 const sameHit = (a: Hit | undefined, b: Hit | undefined) => a?.node.node.ID === b?.node.node.ID && a?.segment?.alloc.ID === b?.segment?.alloc.ID;
 
 export function TopologyPage() {
@@ -155,7 +182,10 @@ export function TopologyPage() {
       <h1>Topology</h1>
       {error && <Problem error={error} />}
       {nodes.data && nodes.data.length === 0 && <p class="muted">No nodes have registered.</p>}
-      <div class="topology-details">{layout ? <Details hit={hit} layout={layout} /> : !error && <p class="muted">Loading…</p>}</div>
+      <div class="topology-details">
+        {layout ? <Details hit={hit} layout={layout} /> : !error && <p class="muted">Loading…</p>}
+        <Legend />
+      </div>
       <div class="topology" ref={frame}>
         <canvas
           ref={canvas}

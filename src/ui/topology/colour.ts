@@ -28,9 +28,10 @@ export function jobColour(namespace: string, jobId: string): string {
   const key = `${namespace}\u0000${jobId}`;
   let colour = cache.get(key);
   if (!colour) {
-    const h = hash(key);
-    // Saturation and lightness stay in a band that reads on the light bar and against each other.
-    colour = `hsl(${h % 360} ${55 + ((h >>> 9) % 25)}% ${40 + ((h >>> 17) % 18)}%)`;
+    // One of twenty colours, ten hues a tenth of the circle apart, each dark and light: any two differ
+    // visibly, where hues taken straight from the hash are often a few degrees apart.
+    const i = hash(key) % 20;
+    colour = `hsl(${(i % 10) * 36 + 10} ${i < 10 ? 62 : 55}% ${i < 10 ? 46 : 66}%)`;
     cache.set(key, colour);
   }
   return colour;

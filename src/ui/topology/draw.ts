@@ -10,7 +10,8 @@ const FG = '#1d1f23';
 const MUTED = '#6a6f78';
 const BOX = '#f6f7f9';
 const BAR = '#e3e6ea';
-const BORDER: Record<string, string> = { ready: '#c9ced6', initializing: '#a86200', disconnected: '#a86200', down: '#c0262d' };
+/** The border by the node's status; the page's legend (style.css, .topology-legend) uses the same colours. */
+const BORDER: Record<string, string> = { ready: '#c9ced6', initializing: '#7a5cc4', disconnected: '#7a5cc4', down: '#c0262d' };
 const DRAINING = '#a86200';
 
 const percent = (used: number, total: number) => (total > 0 ? `${Math.round((100 * used) / total)}%` : '–');
