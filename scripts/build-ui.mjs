@@ -2,17 +2,34 @@
 // content's hash (so the server can let browsers keep them for good), and <out>/ui/index.html naming
 // the entry's script and styles. Pages the first screen does not need are split into chunks the app
 // loads when they are opened. Nothing in it is fetched from anywhere but the server that serves it.
+//
+// The terminal's styles (xterm.js's and ours) are a stylesheet of their own, built first: esbuild puts
+// every CSS a chunk imports into the entry's stylesheet, which would make the first page carry them.
+// Its hashed name reaches the terminal's code as TERMINAL_STYLESHEET, which adds a <link> for it when
+// a terminal first opens (the policy refuses <style> elements, so none is written by script).
 import { build } from 'esbuild';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const ENTRY = 'src/ui/main.tsx';
+const TERMINAL_CSS = 'src/ui/terminal/terminal.css';
 
 const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** Builds the UI into `${out}/ui`; returns the entry's script and stylesheet, relative to ui/assets. */
 export async function buildUi(out) {
   const assets = path.join(out, 'ui', 'assets');
+  const terminal = await build({
+    entryPoints: { terminal: TERMINAL_CSS },
+    bundle: true,
+    minify: true,
+    outdir: assets,
+    entryNames: '[name]-[hash]',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const terminalCss = Object.keys(terminal.metafile.outputs).find((file) => file.endsWith('.css'));
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,
@@ -29,6 +46,7 @@ export async function buildUi(out) {
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     legalComments: 'none',
+    define: { TERMINAL_STYLESHEET: JSON.stringify(`/ui/assets/${path.basename(terminalCss)}`) },
     metafile: true,
     logLevel: 'warning',
   });
@@ -55,5 +73,5 @@ export async function buildUi(out) {
     '',
   ].join('\n');
   await writeFile(path.join(out, 'ui', 'index.html'), html);
-  return { script: name(script), style: meta.cssBundle ? name(meta.cssBundle) : undefined, outputs: result.metafile.outputs };
+  return { script: name(script), style: meta.cssBundle ? name(meta.cssBundle) : undefined, terminalStyle: name(terminalCss), outputs: { ...result.metafile.outputs, ...terminal.metafile.outputs } };
 }
