@@ -1,20 +1,24 @@
 /**
- * /ui/allocations/<id>: the allocation, live (one blocking query), its tasks' states, their recent
- * events, and a task's log streaming below.
+ * /ui/allocations/<id>: the allocation, live (one blocking query): its tasks' states and each task's
+ * events, what a token with alloc-lifecycle may do to it (restart, stop, signal), and a task's log
+ * streaming below; its directory (?tab=files) and a terminal in a task (?tab=exec) on tabs of their
+ * own. What the token may not do is not offered: the server refuses it all the same.
  */
-import { useState } from 'preact/hooks';
+import { useCan } from '../acl.js';
 import { useLive } from '../live.js';
-import { jobAddress, Link } from '../router.js';
+import { jobAddress, Link, useLocation } from '../router.js';
 import { ago, fromNanos, shortId } from '../format.js';
 import type { Allocation, TaskEvent, TaskState } from '../types.js';
 import { Problem } from './problem.js';
-import { LogView } from './logs.js';
-
-const RECENT_EVENTS = 20;
+import { TaskLogs } from './logs.js';
+import { AllocControls, ConfirmButton, restartAlloc } from './alloc-lifecycle.js';
+import { AllocFiles } from './alloc-files.js';
+import { AllocExec } from './alloc-exec.js';
+import { JobActions, type JobWithActions } from './job-actions.js';
 
 const eventText = (e: TaskEvent) => e.DisplayMessage || [e.Message, e.DriverError, e.KillError, e.RestartReason].filter(Boolean).join(' ') || '';
 
-function TaskStates(props: { states: Record<string, TaskState> }) {
+function TaskStates(props: { allocId: string; states: Record<string, TaskState>; canRestart: boolean }) {
   const names = Object.keys(props.states).sort();
   return (
     <table class="list" data-testid="tasks">
@@ -25,6 +29,7 @@ function TaskStates(props: { states: Record<string, TaskState> }) {
           <th>Failed</th>
           <th>Restarts</th>
           <th>Last event</th>
+          {props.canRestart && <th />}
         </tr>
       </thead>
       <tbody>
@@ -40,6 +45,20 @@ function TaskStates(props: { states: Record<string, TaskState> }) {
               <td>{s.Failed ? 'yes' : 'no'}</td>
               <td>{s.Restarts ?? 0}</td>
               <td>{last ? `${last.Type}${eventText(last) ? `: ${eventText(last)}` : ''}` : ''}</td>
+              {props.canRestart && (
+                <td>
+                  {s.State === 'running' && (
+                    <ConfirmButton
+                      testid={`restart-task-${name}`}
+                      label="Restart"
+                      question={`Restart task ${name}?`}
+                      confirm="Yes, restart"
+                      done="Restart requested."
+                      run={() => restartAlloc(props.allocId, { TaskName: name })}
+                    />
+                  )}
+                </td>
+              )}
             </tr>
           );
         })}
@@ -48,45 +67,65 @@ function TaskStates(props: { states: Record<string, TaskState> }) {
   );
 }
 
-function RecentEvents(props: { states: Record<string, TaskState> }) {
-  const events = Object.entries(props.states)
-    .flatMap(([task, s]) => (s.Events ?? []).map((e) => ({ task, e })))
-    .sort((a, b) => b.e.Time - a.e.Time)
-    .slice(0, RECENT_EVENTS);
-  if (events.length === 0) return <p class="muted">No events yet.</p>;
+/** Each task's events, newest first, as the task's state lists them. */
+function TaskEvents(props: { states: Record<string, TaskState> }) {
+  const names = Object.keys(props.states).sort();
   return (
-    <table class="list" data-testid="events">
-      <thead>
-        <tr>
-          <th>Time</th>
-          <th>Task</th>
-          <th>Type</th>
-          <th>Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {events.map(({ task, e }, i) => (
-          <tr key={`${task}-${e.Time}-${i}`}>
-            <td title={fromNanos(e.Time)}>{ago(e.Time)}</td>
-            <td>{task}</td>
-            <td>{e.Type}</td>
-            <td>{eventText(e)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      {names.map((name) => {
+        const events = [...(props.states[name].Events ?? [])].reverse();
+        return (
+          <div key={name} data-testid={`events-${name}`}>
+            <h3>{name}</h3>
+            {events.length === 0 ? (
+              <p class="muted">No events yet.</p>
+            ) : (
+              <table class="list">
+                <thead>
+                  <tr>
+                    <th>Time</th>
+                    <th>Type</th>
+                    <th>Description</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {events.map((e: TaskEvent, i) => (
+                    <tr key={`${e.Time}-${i}`}>
+                      <td title={ago(e.Time)}>{fromNanos(e.Time)}</td>
+                      <td>{e.Type}</td>
+                      <td>{eventText(e)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+        );
+      })}
+    </>
   );
 }
 
+const TABS = [
+  ['overview', 'Overview', undefined],
+  ['files', 'Files', 'read-fs'],
+  ['exec', 'Exec', 'alloc-exec'],
+] as const;
+
 export function AllocationPage(props: { id: string }) {
+  const loc = useLocation();
   const alloc = useLive<Allocation>(`/v1/allocation/${encodeURIComponent(props.id)}`);
-  const [task, setTask] = useState<string | undefined>();
-  const [type, setType] = useState<'stdout' | 'stderr'>('stdout');
-  const [origin, setOrigin] = useState<'start' | 'end'>('start');
+  const can = useCan();
   const a = alloc.data;
+  const namespace = a?.Namespace ?? 'default';
+  const allowed = (capability: string) => (can && a ? can.job(capability, namespace) : false);
   const states = (a?.TaskStates ?? {}) as Record<string, TaskState>;
   const tasks = Object.keys(states).sort();
-  const shownTask = task && tasks.includes(task) ? task : tasks[0];
+  const running = a?.ClientStatus === 'running' || a?.ClientStatus === 'pending';
+  const tabs = TABS.filter(([, , capability]) => !capability || allowed(capability));
+  const asked = loc.query.get('tab') ?? 'overview';
+  const tab = tabs.some(([t]) => t === asked) ? asked : 'overview';
+  const tabAddress = (t: string) => `/allocations/${encodeURIComponent(props.id)}${t === 'overview' ? '' : `?tab=${t}`}`;
   return (
     <section>
       <p class="crumbs">
@@ -94,7 +133,7 @@ export function AllocationPage(props: { id: string }) {
         {a?.JobID && (
           <>
             {' / '}
-            <Link to={jobAddress(a.JobID, a.Namespace ?? 'default', 'allocations')}>{a.JobID}</Link>
+            <Link to={jobAddress(a.JobID, namespace, 'allocations')}>{a.JobID}</Link>
           </>
         )}
       </p>
@@ -116,45 +155,35 @@ export function AllocationPage(props: { id: string }) {
           <dd>{a.JobVersion ?? 0}</dd>
         </dl>
       )}
-      <h2>Tasks</h2>
-      {a && <TaskStates states={states} />}
-      <h2>Recent events</h2>
-      {a && <RecentEvents states={states} />}
-      <h2>Logs</h2>
-      {shownTask ? (
-        <>
-          <div class="toolbar">
-            <label>
-              Task{' '}
-              <select value={shownTask} onChange={(e) => setTask((e.target as HTMLSelectElement).value)}>
-                {tasks.map((t) => (
-                  <option key={t} value={t}>
-                    {t}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <span class="segmented">
-              {(['stdout', 'stderr'] as const).map((t) => (
-                <button key={t} type="button" class={t === type ? 'active' : undefined} aria-pressed={t === type} onClick={() => setType(t)}>
-                  {t}
-                </button>
-              ))}
-            </span>
-            <span class="segmented">
-              <button type="button" class={origin === 'start' ? 'active' : undefined} aria-pressed={origin === 'start'} onClick={() => setOrigin('start')}>
-                From the start
-              </button>
-              <button type="button" class={origin === 'end' ? 'active' : undefined} aria-pressed={origin === 'end'} onClick={() => setOrigin('end')}>
-                Tail
-              </button>
-            </span>
-          </div>
-          <LogView allocId={props.id} task={shownTask} type={type} origin={origin} />
-        </>
-      ) : (
-        <p class="muted">No task has started yet.</p>
+      {a && can && (allowed('alloc-lifecycle') ? <AllocControls id={props.id} tasks={tasks} running={running} /> : <p class="muted" data-testid="no-lifecycle">This token may not restart, stop or signal this allocation.</p>)}
+      {a && tabs.length > 1 && (
+        <nav class="tabs">
+          {tabs.map(([t, label]) => (
+            <Link key={t} to={tabAddress(t)} class={t === tab ? 'active' : undefined} aria-current={t === tab ? 'page' : undefined}>
+              {label}
+            </Link>
+          ))}
+        </nav>
       )}
+      {tab === 'overview' && (
+        <>
+          <h2>Tasks</h2>
+          {a && <TaskStates allocId={props.id} states={states} canRestart={allowed('alloc-lifecycle') && running} />}
+          <h2>Task events</h2>
+          {a && <TaskEvents states={states} />}
+          {a?.Job && a.ID && a.Name && a.TaskGroup && a.ClientStatus && (
+            <JobActions job={a.Job as JobWithActions} allocation={{ ID: a.ID, Name: a.Name, TaskGroup: a.TaskGroup, ClientStatus: a.ClientStatus }} />
+          )}
+          {a && can && (
+            <>
+              <h2>Logs</h2>
+              {allowed('read-logs') || allowed('read-fs') ? <TaskLogs allocId={props.id} tasks={tasks} /> : <p class="muted" data-testid="no-logs">This token may not read this allocation's logs.</p>}
+            </>
+          )}
+        </>
+      )}
+      {tab === 'files' && <AllocFiles allocId={props.id} path={loc.query.get('path') ?? ''} />}
+      {tab === 'exec' && <AllocExec allocId={props.id} tasks={tasks} running={a?.ClientStatus === 'running'} />}
     </section>
   );
 }

@@ -2,8 +2,10 @@
  * A task's stdout or stderr as it is written: GET /v1/client/fs/logs/:alloc?follow=true&plain=true
  * read as a stream, decoded as UTF-8 (a character split across two chunks stays whole), cleared of the
  * terminal's control sequences (terminal-text.ts) and appended to the page as text nodes, so whatever
- * the task prints is shown, never interpreted. From the start of the log, or its last bytes; the oldest
- * text goes once the view holds more than it can keep smoothly.
+ * the task prints is shown, never interpreted. From the start of the log, or its last bytes; following
+ * what the task writes next, or only what it has written so far; the oldest text goes once the view
+ * holds more than it can keep smoothly. TaskLogs adds the choices: the task, stdout or stderr, where to
+ * start, and whether to follow.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { open } from '../api.js';
@@ -14,7 +16,10 @@ const KEEP_CHARS = 2 * 1024 * 1024;
 
 type Phase = 'connecting' | 'streaming' | 'ended' | 'failed';
 
-export function LogView(props: { allocId: string; task: string; type: 'stdout' | 'stderr'; origin: 'start' | 'end' }) {
+export type LogType = 'stdout' | 'stderr';
+export type LogOrigin = 'start' | 'end';
+
+export function LogView(props: { allocId: string; task: string; type: LogType; origin: LogOrigin; follow: boolean }) {
   const pre = useRef<HTMLPreElement>(null);
   const [phase, setPhase] = useState<Phase>('connecting');
   const [error, setError] = useState<string | undefined>();
@@ -40,7 +45,7 @@ export function LogView(props: { allocId: string; task: string; type: 'stdout' |
     (async () => {
       try {
         const res = await open(`/v1/client/fs/logs/${encodeURIComponent(props.allocId)}`, {
-          query: { task: props.task, type: props.type, follow: 'true', plain: 'true', origin: props.origin, offset: props.origin === 'end' ? String(TAIL_BYTES) : '0' },
+          query: { task: props.task, type: props.type, follow: String(props.follow), plain: 'true', origin: props.origin, offset: props.origin === 'end' ? String(TAIL_BYTES) : '0' },
           signal: stop.signal,
         });
         setPhase('streaming');
@@ -61,7 +66,7 @@ export function LogView(props: { allocId: string; task: string; type: 'stdout' |
       }
     })();
     return () => stop.abort();
-  }, [props.allocId, props.task, props.type, props.origin]);
+  }, [props.allocId, props.task, props.type, props.origin, props.follow]);
 
   return (
     <div class="logs">
@@ -69,9 +74,54 @@ export function LogView(props: { allocId: string; task: string; type: 'stdout' |
       <p class="muted" data-testid="log-phase">
         {phase === 'connecting' && 'Connecting…'}
         {phase === 'streaming' && 'Streaming: new lines appear as the task writes them.'}
-        {phase === 'ended' && 'End of the log: the task has finished.'}
+        {phase === 'ended' && (props.follow ? 'End of the log: the task has finished.' : 'End of the log as it was when read: turn on Follow to see what the task writes next.')}
         {phase === 'failed' && `The log could not be read: ${error}`}
       </p>
     </div>
+  );
+}
+
+/** A segmented choice: one button per option, the chosen one pressed. */
+function Choice<T extends string>(props: { options: ReadonlyArray<readonly [T, string]>; value: T; onChange(value: T): void; testid: string }) {
+  return (
+    <span class="segmented" data-testid={props.testid}>
+      {props.options.map(([value, label]) => (
+        <button key={value} type="button" class={value === props.value ? 'active' : undefined} aria-pressed={value === props.value} onClick={() => props.onChange(value)}>
+          {label}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+/** The log of one of `tasks`, with the choices of which log, from where, and whether to follow it. */
+export function TaskLogs(props: { allocId: string; tasks: string[] }) {
+  const [task, setTask] = useState<string | undefined>();
+  const [type, setType] = useState<LogType>('stdout');
+  const [origin, setOrigin] = useState<LogOrigin>('start');
+  const [follow, setFollow] = useState(true);
+  const shown = task && props.tasks.includes(task) ? task : props.tasks[0];
+  if (!shown) return <p class="muted">No task has started yet.</p>;
+  return (
+    <>
+      <div class="toolbar">
+        <label>
+          Task{' '}
+          <select value={shown} data-testid="log-task" onChange={(e) => setTask((e.target as HTMLSelectElement).value)}>
+            {props.tasks.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Choice<LogType> testid="log-type" options={[['stdout', 'stdout'], ['stderr', 'stderr']] as const} value={type} onChange={setType} />
+        <Choice<LogOrigin> testid="log-origin" options={[['start', 'From the start'], ['end', 'Tail']] as const} value={origin} onChange={setOrigin} />
+        <label>
+          <input type="checkbox" checked={follow} data-testid="log-follow" onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /> Follow
+        </label>
+      </div>
+      <LogView allocId={props.allocId} task={shown} type={type} origin={origin} follow={follow} />
+    </>
   );
 }

@@ -1,0 +1,124 @@
+/**
+ * What a token with alloc-lifecycle may do to an allocation, as Nomad's UI offers it: restart its
+ * running tasks, restart all of them (those already done too), restart one task, stop it (the
+ * scheduler places a replacement where the job still wants one), and send a signal to one task or
+ * all. Each asks in the page before it acts, and says what the server answered.
+ */
+import { useState } from 'preact/hooks';
+import { call } from '../api.js';
+import { Problem } from './problem.js';
+
+/** The node's lifecycle calls (restart, signal), which the server passes to the node running the allocation. */
+const clientPath = (id: string, call: 'restart' | 'signal') => `/v1/client/allocation/${encodeURIComponent(id)}/${call}`;
+
+export const restartAlloc = (id: string, body: { TaskName?: string; AllTasks?: boolean }) => call(clientPath(id, 'restart'), { method: 'POST', body });
+
+/** Signals a task is commonly sent, SIGTERM's and SIGKILL's ending included; the server accepts any SIG name. */
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGTERM', 'SIGKILL', 'SIGWINCH', 'SIGCONT', 'SIGSTOP'];
+
+type Outcome = { state: 'idle' } | { state: 'asking' } | { state: 'running' } | { state: 'done'; message: string } | { state: 'failed'; error: Error };
+
+/**
+ * A button that asks first: the question and a confirming button replace it until answered, then
+ * what came of it is shown beside it.
+ */
+export function ConfirmButton(props: { label: string; question: string; confirm: string; done: string; run: () => Promise<unknown>; testid: string; danger?: boolean }) {
+  const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
+  const act = async () => {
+    setOutcome({ state: 'running' });
+    try {
+      await props.run();
+      setOutcome({ state: 'done', message: props.done });
+    } catch (err) {
+      setOutcome({ state: 'failed', error: err as Error });
+    }
+  };
+  return (
+    <span class="confirm" data-testid={props.testid}>
+      {outcome.state === 'asking' || outcome.state === 'running' ? (
+        <>
+          <span>{props.question}</span>{' '}
+          <button type="button" class={props.danger ? 'danger' : 'active'} disabled={outcome.state === 'running'} data-testid={`${props.testid}-confirm`} onClick={act}>
+            {props.confirm}
+          </button>{' '}
+          <button type="button" disabled={outcome.state === 'running'} onClick={() => setOutcome({ state: 'idle' })}>
+            Cancel
+          </button>
+        </>
+      ) : (
+        <button type="button" class={props.danger ? 'danger' : undefined} onClick={() => setOutcome({ state: 'asking' })}>
+          {props.label}
+        </button>
+      )}
+      {outcome.state === 'done' && (
+        <span class="muted" role="status">
+          {' '}
+          {outcome.message}
+        </span>
+      )}
+      {outcome.state === 'failed' && <Problem error={outcome.error} />}
+    </span>
+  );
+}
+
+/** The allocation's controls: restart, restart all tasks, stop, and a signal to send. */
+export function AllocControls(props: { id: string; tasks: string[]; running: boolean }) {
+  const [signal, setSignal] = useState('SIGHUP');
+  const [task, setTask] = useState('');
+  if (!props.running) return <p class="muted">The allocation is not running: there is nothing to restart, stop or signal.</p>;
+  return (
+    <div class="toolbar" data-testid="alloc-controls">
+      <ConfirmButton
+        testid="restart"
+        label="Restart"
+        question="Restart the allocation's running tasks?"
+        confirm="Yes, restart"
+        done="Restart requested."
+        run={() => restartAlloc(props.id, {})}
+      />
+      <ConfirmButton
+        testid="restart-all"
+        label="Restart all tasks"
+        question="Restart every task of the allocation, those already finished too?"
+        confirm="Yes, restart all"
+        done="Restart of all tasks requested."
+        run={() => restartAlloc(props.id, { AllTasks: true })}
+      />
+      <ConfirmButton
+        testid="stop"
+        danger
+        label="Stop"
+        question="Stop the allocation? The scheduler places a replacement if the job still wants one."
+        confirm="Yes, stop"
+        done="Stop requested."
+        run={() => call(`/v1/allocation/${encodeURIComponent(props.id)}/stop`, { method: 'POST' })}
+      />
+      <span class="signal">
+        <select value={signal} aria-label="Signal" data-testid="signal-name" onChange={(e) => setSignal((e.target as HTMLSelectElement).value)}>
+          {SIGNALS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>{' '}
+        <select value={task} aria-label="Task to signal" data-testid="signal-task" onChange={(e) => setTask((e.target as HTMLSelectElement).value)}>
+          <option value="">all tasks</option>
+          {props.tasks.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>{' '}
+        <ConfirmButton
+          key={`${signal}/${task}`}
+          testid="signal"
+          label="Send signal"
+          question={`Send ${signal} to ${task ? `task ${task}` : 'all tasks'}?`}
+          confirm={`Yes, send ${signal}`}
+          done={`${signal} sent.`}
+          run={() => call(clientPath(props.id, 'signal'), { method: 'POST', body: task ? { Signal: signal, Task: task } : { Signal: signal } })}
+        />
+      </span>
+    </div>
+  );
+}
