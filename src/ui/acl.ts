@@ -109,6 +109,11 @@ function useAnswer<T>(key: string, read: () => Promise<T>): T | undefined {
   return held?.key === key ? held.value : undefined;
 }
 
+/** A count that moves each time forgetPermissions() runs: a view of what the token reaches reads again on it. */
+export function usePermissionsVersion(): number {
+  return usePermissionKey()[1];
+}
+
 /** What the token may do on the scheduler side; undefined until known. */
 export function useCan(): Can | undefined {
   const [token, generation] = usePermissionKey();

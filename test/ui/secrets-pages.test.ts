@@ -76,6 +76,65 @@ describe('the secrets pages', () => {
     await page.close();
   });
 
+  it('enable, tune and disable an auth method; create a role with a role tag, deny-list the tag, and configure the client', async () => {
+    const page = await signedIn();
+    await page.goto(`${srv.url}/ui/secrets/methods`);
+    await page.selectOption('#method-type', 'cloud');
+    await page.fill('#method-path', 'cloud2');
+    await page.fill('#method-description', 'a second cloud');
+    await page.click('button >> text=Enable method');
+    const row = page.locator('[data-testid=method-cloud2]');
+    await row.locator('text=a second cloud').waitFor();
+    await page.waitForSelector('[data-testid=secrets-tabs] >> text=cloud2/ (cloud)');
+
+    await row.locator('button >> text=Tune').click();
+    await page.fill('#default-ttl-cloud2', '2h');
+    await page.click('[data-testid=tune-cloud2] >> text=Save');
+    await row.locator('td >> text=2h').waitFor();
+    expect(await secretsData<{ default_lease_ttl: number }>('GET', 'sys/auth/cloud2/tune')).toMatchObject({ default_lease_ttl: 7200 });
+
+    await page.click('[data-testid=secrets-tabs] >> text=cloud2/ (cloud)');
+    await page.click('button >> text=Create role');
+    await page.fill('#role-name', 'tagged');
+    await page.selectOption('#field-auth_type', 'ec2');
+    await page.fill('#field-bound_ami_id', 'ami-1, ami-2');
+    await page.fill('#field-role_tag', 'VaultRole');
+    await page.fill('#field-token_policies', 'deployers');
+    await page.click('[data-testid=create-role] >> button >> text=Create role');
+    await page.waitForSelector('[data-testid=role-name] >> text=tagged');
+    expect(await secretsData<{ auth_type: string; bound_ami_id: string[]; role_tag: string }>('GET', 'auth/cloud2/role/tagged')).toMatchObject({ auth_type: 'ec2', bound_ami_id: ['ami-1', 'ami-2'], role_tag: 'VaultRole', token_policies: ['deployers'] });
+
+    // The role reads role tags, so its page makes them, with a form of the tag path's own fields.
+    await page.fill('#tag-policies', 'deployers');
+    await page.click('button >> text=Make role tag');
+    const tag = (await (await page.waitForSelector('[data-testid=role-tag-value]')).textContent())!;
+    expect(tag).toMatch(/^v1:.*:r=tagged:.*p=deployers/);
+    await api.secrets('POST', `auth/cloud2/roletag-denylist/${tag.split('/').map(encodeURIComponent).join('/')}`);
+    await page.goto(`${srv.url}/ui/secrets/methods/cloud2?tab=deny-list`);
+    await page.click(`[data-testid=deny-list] >> text=${tag}`);
+    await page.waitForSelector('[data-testid=deny-list] dt >> text=expiration_time');
+    await page.click('[data-testid=deny-list] >> text=Delete');
+    await page.waitForSelector('text=No deny list entries.');
+    expect(((await api.secrets('GET', 'auth/cloud2/roletag-denylist', { query: { list: 'true' } }).catch(() => undefined))?.data as { keys?: string[] } | undefined)?.keys ?? []).toEqual([]);
+
+    await page.click('.subtabs >> text=Configuration');
+    expect(await page.getAttribute('#field-secret_key', 'type')).toBe('password');
+    await page.fill('#field-endpoint', 'http://127.0.0.1:9');
+    await page.fill('#field-secret_key', 'not-shown-again');
+    await page.click('button >> text=Save configuration');
+    await page.waitForSelector('[data-testid=config-saved]');
+    expect(await secretsData<{ endpoint: string }>('GET', 'auth/cloud2/config/client')).toMatchObject({ endpoint: 'http://127.0.0.1:9' });
+    expect(await page.inputValue('#field-secret_key')).toBe('');
+
+    await page.click('[data-testid=secrets-tabs] >> text=Auth methods');
+    await row.locator('button >> text=Disable').click();
+    await row.locator('button >> text=Disable cloud2/ and revoke its tokens').click();
+    await row.waitFor({ state: 'detached' });
+    await page.waitForSelector('[data-testid=secrets-tabs] >> text=cloud2/ (cloud)', { state: 'detached' });
+    expect(Object.keys((await api.secrets('GET', 'sys/auth'))!.data as object)).not.toContain('cloud2/');
+    await page.close();
+  });
+
   it('show a policy the server refuses at its line, save a good one, make a token with it once, and revoke it by accessor', async () => {
     const page = await signedIn();
     await page.goto(`${srv.url}/ui/secrets/policies`);
@@ -225,6 +284,17 @@ describe('the secrets pages', () => {
     expect(await page.locator('[data-testid=aliases] i, [data-testid=aliases] b').count()).toBe(0);
     await page.click('[data-testid=aliases] >> text=Delete');
     await page.waitForSelector('text=No aliases.');
+
+    await page.click('.subtabs >> text=Groups');
+    await page.fill('#create-group-name', '<b>group</b>');
+    await page.click('button >> text=Create group');
+    await page.waitForSelector('[data-testid=groups] >> text=<b>group</b>');
+    expect(await page.locator('[data-testid=groups] b').count()).toBe(0);
+    await page.click('[data-testid=groups] >> text=Delete');
+    await page.waitForSelector('text=No groups.');
+    await page.click('.subtabs >> text=Entities');
+    await page.click('[data-testid=entities] >> text=Delete');
+    await page.waitForSelector('text=No entities.');
 
     // A policy cannot be named with markup: the server refuses the name, and says so as text.
     const markup = '<img src=x onerror=alert(1)>';

@@ -197,13 +197,13 @@ function RoleTag(props: { mount: string; role: string }) {
     <div data-testid="role-tag">
       <h3>Make a role tag</h3>
       <p class="hint">A tag to set on an instance, narrowing what its logins under this role get.</p>
-      <SchemaForm path={`auth/${props.mount}/role/${seg(props.role)}/tag`} values={{}} create canWrite submitLabel="Make role tag" onSaved={(answer) => setTag((answer as { data: { tag_key: string; tag_value: string } }).data)} />
+      <SchemaForm path={`auth/${props.mount}/role/${seg(props.role)}/tag`} idPrefix="tag" values={{}} create canWrite submitLabel="Make role tag" onSaved={(answer) => setTag((answer as { data: { tag_key: string; tag_value: string } }).data)} />
       {tag && (
         <dl class="facts" data-testid="role-tag-result">
           <dt>Tag key</dt>
           <dd>{tag.tag_key}</dd>
           <dt>Tag value</dt>
-          <dd>{tag.tag_value}</dd>
+          <dd data-testid="role-tag-value">{tag.tag_value}</dd>
         </dl>
       )}
     </div>

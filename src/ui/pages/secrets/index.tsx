@@ -5,7 +5,7 @@
  * the page the address names below it. Loaded when first opened.
  */
 import type { ComponentChildren } from 'preact';
-import { granted, useCapabilities } from '../../acl.js';
+import { granted, useCapabilities, usePermissionsVersion } from '../../acl.js';
 import { Link, match, type Location } from '../../router.js';
 import { AuthMethodsPage } from './methods.js';
 import { CloudMethodPage, CloudRolePage } from './cloud.js';
@@ -30,7 +30,9 @@ function Tab(props: { to: string; active: boolean; children: ComponentChildren }
 export function SecretsPage(props: { loc: Location }) {
   const { path, query } = props.loc;
   const caps = useCapabilities(AREA_PATHS);
-  const mounts = useRead('ui-mounts', () => read<UiMounts>('sys/internal/ui/mounts'));
+  // Enabling or disabling a method drops the permissions kept; the mounts reached are read again with them.
+  const version = usePermissionsVersion();
+  const mounts = useRead(`ui-mounts ${version}`, () => read<UiMounts>('sys/internal/ui/mounts'));
   const byType = (kind: 'auth' | 'secret', type: string) => Object.entries(mounts.data?.[kind] ?? {}).filter(([, m]) => m.type === type).map(([p]) => mountName(p));
   const cloudMounts = byType('auth', 'cloud');
   const kvMounts = byType('secret', 'kv');

@@ -71,7 +71,9 @@ export function SchemaForm(props: {
   /** false hides the save button and makes every field read only */
   canWrite: boolean;
   submitLabel: string;
-  /** when false, only fields the user changed are sent (an update); when true, every field given a value */
+  /** what the inputs' ids and test ids start with, for a second form on the page (default `field`) */
+  idPrefix?: string;
+  /** a new object: the fields show the schema's defaults until changed */
   create?: boolean;
   onSaved(answer: unknown): void;
 }) {
@@ -84,6 +86,7 @@ export function SchemaForm(props: {
   if (fields.error) return <Problem error={fields.error} />;
   if (!fields.data) return <p class="muted">Loading…</p>;
   const specs = fields.data;
+  const prefix = props.idPrefix ?? 'field';
   const names = Object.keys(specs);
 
   const valueOf = (name: string): string | boolean => {
@@ -98,12 +101,11 @@ export function SchemaForm(props: {
     setBusy(true);
     setErrors({ field: {} });
     const body: Record<string, unknown> = {};
-    for (const name of names) {
-      const spec = specs[name];
-      if (!(name in edits) && !props.create) continue;
-      const v = valueOf(name);
-      if (spec.type === 'boolean') body[name] = v === true;
-      else if (v !== '' || name in edits) body[name] = sent(spec, String(v));
+    // Only what the user changed: the server fills in the rest (its defaults for a new object), and
+    // a field the form did not touch cannot trip a rule about fields that do not apply.
+    for (const name of Object.keys(edits)) {
+      const v = edits[name];
+      body[name] = specs[name].type === 'boolean' ? v === true : sent(specs[name], String(v));
     }
     try {
       const { data } = await call<unknown>(`/v1/${props.path}`, { method: 'POST', body });
@@ -127,7 +129,7 @@ export function SchemaForm(props: {
       )}
       {names.map((name) => {
         const spec = specs[name];
-        const id = `field-${name}`;
+        const id = `${prefix}-${name}`;
         const value = valueOf(name);
         const set = (v: string | boolean) => setEdits((old) => ({ ...old, [name]: v }));
         const choices = spec.enum ?? (spec.type === 'array' ? undefined : spec.items?.enum);
@@ -160,11 +162,11 @@ export function SchemaForm(props: {
           );
         }
         return (
-          <div key={name} class={`field${errors.field[name] ? ' field-bad' : ''}`} data-testid={`field-${name}`}>
+          <div key={name} class={`field${errors.field[name] ? ' field-bad' : ''}`} data-testid={`${prefix}-${name}`}>
             <label for={id}>{name}</label>
             {input}
             {errors.field[name] && (
-              <p class="field-error" role="alert" data-testid={`field-error-${name}`}>
+              <p class="field-error" role="alert" data-testid={`${prefix}-error-${name}`}>
                 {errors.field[name]}
               </p>
             )}
