@@ -16,6 +16,7 @@ export interface FullJob extends JobView {
   Periodic?: { Enabled: boolean; Spec: string; Specs?: string[] | null; TimeZone?: string } | null;
   ParameterizedJob?: { Payload: 'optional' | 'required' | 'forbidden'; MetaRequired: string[] | null; MetaOptional: string[] | null } | null;
   Meta?: Record<string, string> | null;
+  VersionTag?: { Name: string; Description: string } | null;
   [field: string]: unknown;
 }
 

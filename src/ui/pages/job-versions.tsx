@@ -68,6 +68,7 @@ export function JobVersions(props: { id: string; namespace: string; canSubmit: b
         <thead>
           <tr>
             <th>Version</th>
+            <th>Tag</th>
             <th>Stable</th>
             <th>Submitted</th>
             <th />
@@ -77,6 +78,7 @@ export function JobVersions(props: { id: string; namespace: string; canSubmit: b
           {versions.map((v) => (
             <tr key={v.Version} data-version={v.Version}>
               <td>{v.Version}</td>
+              <td title={v.VersionTag?.Description}>{v.VersionTag?.Name ?? ''}</td>
               <td>{v.Stable ? 'yes' : 'no'}</td>
               <td title={fromNanos(v.SubmitTime)}>{ago(v.SubmitTime)}</td>
               <td>
