@@ -17,6 +17,11 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 /** Any JSON value, nested a little. */
 export const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 3 });
 
+/** A body's text nested far deeper than any request should be (arrays, or objects around a value), sent as it is. */
+export const deepJsonText: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 200, max: 20_000 }), fc.boolean())
+  .map(([n, arrays]) => (arrays ? `${'['.repeat(n)}${']'.repeat(n)}` : `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`));
+
 const numberish = fc.oneof(fc.integer(), fc.integer({ min: -1, max: 100_000 }), fc.double(), fc.constantFrom(Number.MAX_SAFE_INTEGER, -0, 1e308));
 
 /** A value for the field: usually of its type (well or badly formed), sometimes of any other. */

@@ -24,7 +24,7 @@ import { JOBS_TABLE } from '../../src/scheduler/state/tables.js';
 import type { Job } from '../../src/scheduler/structs/job.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { fakeNode } from '../support/nodes.js';
-import { anyJson, mutated, nastyString, pathSegment, valueFor } from './arbitraries.js';
+import { anyJson, deepJsonText, mutated, nastyString, pathSegment, valueFor } from './arbitraries.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
@@ -92,7 +92,7 @@ function secretsRequest(e: SecretsEndpoint): fc.Arbitrary<FuzzRequest> {
   const bodyFields = Object.entries(e.def.fields).filter(([name]) => !params.has(name));
   const fields = fc.record(Object.fromEntries(bodyFields.map(([name, f]) => [name, valueFor(f)])), { requiredKeys: [] });
   const read = e.operation === 'read' || e.operation === 'list' || e.operation === 'delete';
-  return fc.tuple(path, fields, fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: anyJson })).map(([p, data, junk]) => ({
+  return fc.tuple(path, fields, fc.oneof({ weight: 8, arbitrary: fc.constant<unknown>(undefined) }, { weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: deepJsonText })).map(([p, data, junk]) => ({
     method: METHOD[e.operation],
     path: p,
     // Reads and deletes take their fields from the query string, as Vault's do.
@@ -190,7 +190,10 @@ function schedulerRequest(e: SchedulerEndpoint, bodies: Record<string, unknown[]
     { requiredKeys: [] },
   ) as fc.Arbitrary<Record<string, string>>;
   const valid = bodies[e.route.path] ?? [];
-  const body = e.method === 'GET' ? fc.constant(undefined) : valid.length ? fc.oneof({ weight: 1, arbitrary: anyJson }, { weight: 4, arbitrary: fc.constantFrom(...valid).chain(mutated) }) : anyJson;
+  const body =
+    e.method === 'GET'
+      ? fc.constant(undefined)
+      : fc.oneof({ weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: deepJsonText }, ...(valid.length ? [{ weight: 4, arbitrary: fc.constantFrom(...valid).chain(mutated) }] : []));
   return fc.tuple(path, query, body).map(([p, q, b]) => ({ method: e.method, path: p, query: q, body: b }));
 }
 

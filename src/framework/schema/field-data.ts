@@ -9,6 +9,7 @@ import { checkKeyPart } from '../../shared/key-length.js';
 import { UserError } from '../../shared/errors.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
 import { parseGoBool } from '../../shared/go-bool.js';
+import { nestsDeeperThan } from '../../shared/json-depth.js';
 import type { FieldSchema, Fields, Operation } from './field-schema.js';
 
 
@@ -34,6 +35,7 @@ function scalarString(v: unknown): string | undefined {
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  if (nestsDeeperThan(text)) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
     return isPlainObject(parsed) ? parsed : undefined;

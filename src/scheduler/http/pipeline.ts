@@ -2,6 +2,7 @@
  * The scheduler API pipeline: route table lookup, token and namespace ACL, query coercion, blocking
  * queries, and Nomad's plain-text errors.
  */
+import { nestsDeeperThan, tooDeep } from '../../shared/json-depth.js';
 import { jsonSyntaxProblem } from '../../framework/http/json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
@@ -231,6 +232,7 @@ async function answerScheduler(
           bodyParsed = true;
           if (raw.body.length === 0) parsedBody = undefined;
           else {
+            if (nestsDeeperThan(raw.body)) throw new UserError(`Failed to decode request body: ${tooDeep()}`);
             try {
               parsedBody = JSON.parse(raw.body.toString('utf8'));
             } catch (err) {

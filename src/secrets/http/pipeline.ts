@@ -3,6 +3,7 @@
  * fields, count the token use, run the handler. Every step that can fail does so before the handler
  * runs, so a handler never sees an unauthorised caller or an ill-typed field.
  */
+import { nestsDeeperThan, tooDeep } from '../../shared/json-depth.js';
 import { jsonSyntaxProblem } from '../../framework/http/json-error.js';
 import { checkKeyPart } from '../../shared/key-length.js';
 import { NotFound, PermissionDenied, UnsupportedOperation, UserError } from '../../shared/errors.js';
@@ -76,6 +77,7 @@ function requestedOperation(raw: RawRequest): Operation | 'write' | 'patch' {
 
 function parseBody(raw: RawRequest): Record<string, unknown> {
   if (raw.body.length === 0) return {};
+  if (nestsDeeperThan(raw.body)) throw new UserError(`failed to parse JSON input: ${tooDeep()}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.body.toString('utf8'));
