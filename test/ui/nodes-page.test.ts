@@ -211,6 +211,10 @@ describe('the nodes pages and the topology', () => {
     await page.goto(`${srv.url}/ui/clients`);
     await page.waitForSelector(`[data-testid=clients] >> text=${fake.node.ID.slice(0, 8)}`);
     expect(await page.textContent('[data-testid=clients]')).toContain(name);
+    // The dev node runs topo and topo-2; the new node runs nothing.
+    const countOf = (id: string) => page.$eval(`[data-testid=clients] tr:has(a[href$="${id}"]) [data-testid=alloc-count]`, (td) => td.textContent);
+    await until(() => countOf(devNode.ID), (n) => n === '2', 'the dev node to count two running allocations');
+    expect(await countOf(fake.node.ID)).toBe('0');
     await page.click(`[data-testid=clients] >> text=${fake.node.ID.slice(0, 8)}`);
     await page.waitForSelector('[data-testid=meta] >> text=note');
     expect(await page.textContent('h1')).toContain(name);

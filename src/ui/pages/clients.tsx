@@ -48,11 +48,13 @@ function healthyDrivers(drivers: Record<string, DriverInfo> | null | undefined):
     .join(', ');
 }
 
-const RUNNING = 'ClientStatus == "running"';
-
-/** The running allocations of each node the token may see; undefined until they are read. */
-function useRunningCounts(): Map<string, number> | undefined {
-  const allocs = useLive<AllocStub[]>('/v1/allocations', { filter: RUNNING, task_states: 'false' });
+/**
+ * The running allocations the token may see on each node of the page; undefined until they are read.
+ * Only those of the page's nodes are asked for, so a page costs the same in a cluster of any size.
+ */
+function useRunningCounts(nodeIds: string[] | undefined): Map<string, number> | undefined {
+  const filter = nodeIds?.length ? `ClientStatus == "running" and (${nodeIds.map((id) => `NodeID == ${filterLiteral(id)}`).join(' or ')})` : undefined;
+  const allocs = useLive<AllocStub[]>(filter ? '/v1/allocations' : undefined, { filter, task_states: 'false' });
   return useMemo(() => {
     if (!allocs.data) return undefined;
     const counts = new Map<string, number>();
@@ -77,7 +79,7 @@ export function ClientsPage(props: { loc: Location }) {
   const search = loc.query.get('search') ?? '';
   const page = loc.query.get('next_token') ?? '';
   const nodes = useLive<NodeStub[]>('/v1/nodes', { filter: nodeFilter(status, search), per_page: PER_PAGE, next_token: page });
-  const counts = useRunningCounts();
+  const counts = useRunningCounts(useMemo(() => nodes.data?.map((n) => n.ID), [nodes.data]));
   const filtered = status !== '' || search !== '';
   return (
     <section>
