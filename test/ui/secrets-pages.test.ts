@@ -223,6 +223,7 @@ describe('the secrets pages', () => {
     await api.secrets('PUT', 'sys/policies/acl/reader', {
       body: { policy: 'path "secret/data/*" { capabilities = ["read"] }\npath "secret/metadata/*" { capabilities = ["read", "list"] }\npath "sys/policies/acl/reader" { capabilities = ["read"] }\nnamespace "default" { policy = "read" }' },
     });
+    await api.secrets('POST', 'secret/data/app/db', { body: { data: { password: 'read-only-here' } } });
     const secret = (await api.secrets('POST', 'auth/token/create', { body: { policies: ['reader'], ttl: '1h' } }))!.auth!.client_token as string;
     const page = await signedIn(secret);
     await page.goto(`${srv.url}/ui/secrets`);
@@ -263,6 +264,21 @@ describe('the secrets pages', () => {
     expect(await root.locator('button >> text=Enable method').count()).toBe(1);
     await root.goto(`${srv.url}/ui/jobs`);
     await root.waitForSelector('text=Run job');
+    await root.click('header nav >> text=Secrets');
+    await root.waitForSelector('[data-testid=secrets-tabs] >> text=Policies');
+
+    // Signing in with another token in the same document drops what the pages knew of the first.
+    await root.click('header .who');
+    await root.click('text=Sign out');
+    await root.fill('#secret', secret);
+    await root.click('button[type=submit]');
+    await root.waitForSelector('[data-testid=signed-in]');
+    await root.click('header nav >> text=Secrets');
+    await root.waitForSelector('[data-testid=token-policies] >> text=reader');
+    expect(await root.$$eval('[data-testid=secrets-tabs] a', (as) => as.map((a) => a.textContent))).toEqual(['Token', 'secret/ (kv)']);
+    await root.click('header nav >> text=Jobs');
+    await root.waitForSelector('text=No jobs');
+    expect(await root.locator('text=Run job').count()).toBe(0);
     await root.close();
   });
 

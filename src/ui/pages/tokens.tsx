@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.js';
+import { Link } from '../router.js';
 import { currentToken, setToken } from '../token.js';
 import type { AclToken } from '../types.js';
 
@@ -65,6 +66,9 @@ export function TokensPage() {
             <dt>Expires</dt>
             <dd>{self.ExpirationTime ?? 'never'}</dd>
           </dl>
+          <p>
+            <Link to="/secrets">The token on the secrets side</Link>: its TTL, uses left and identity.
+          </p>
           <button type="button" onClick={signOut}>
             Sign out
           </button>
