@@ -58,8 +58,12 @@ function canFor(token: string | undefined): Promise<Can> {
   if (!token) return Promise.resolve(NOTHING);
   let can = cans.get(token);
   if (!can) {
-    // A token the server refuses may do nothing; the page's own request says why.
-    can = readCan(token).catch(() => NOTHING);
+    // A token the server refuses may do nothing; the page's own request says why. The refusal is not
+    // kept: the next view to ask asks the server again (it may have been away, not the token).
+    can = readCan(token).catch(() => {
+      cans.delete(token);
+      return NOTHING;
+    });
     cans.set(token, can);
   }
   return can;
@@ -71,6 +75,7 @@ async function readCapabilities(token: string, paths: string[]): Promise<Record<
     const { data } = await call<{ data: Record<string, string[]> }>('/v1/sys/capabilities-self', { method: 'POST', body: { paths }, token });
     return Object.fromEntries(paths.map((p) => [p, data.data[p] ?? ['deny']]));
   } catch {
+    capabilities.delete(JSON.stringify([token, paths]));
     return denied();
   }
 }
