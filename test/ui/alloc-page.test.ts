@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
 import { launchBrowser, type Browser } from '../support/browser.js';
 import { makeTempDir } from '../support/server.js';
+import { liveProcesses } from '../support/procs.js';
 import { until } from '../support/wait.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 
@@ -29,6 +30,8 @@ const sockets: string[] = [];
 const SCRIPT = [
   "trap 'echo got-hup' HUP",
   'printf \'<i>hello</i> from the task\\n\' > "$NOMAD_ALLOC_DIR/hello.txt"',
+  // 100,000 bytes, the last one a newline: more than a file view shows at once.
+  'i=0; while [ $i -lt 1000 ]; do printf "%099d\\n" $i; i=$((i+1)); done > "$NOMAD_ALLOC_DIR/big.txt"',
   "printf '\\033[31m<b>bold</b>\\033[0m plain\\n'",
   'i=0; while :; do echo "tick-$i"; echo "err-$i" >&2; i=$((i+1)); sleep 0.2; done',
 ].join('\n');
@@ -139,9 +142,20 @@ describe('the allocation page', () => {
     // The address alone opens the same file.
     await page.goto(`${srv.url}/ui/allocations/${allocId}?tab=files&path=alloc%2Fhello.txt`);
     await waitForText('[data-testid=file-contents]', 'from the task');
+
+    // A large file: its first 64 KiB, then the rest on request.
+    await page.click('[data-testid=fs-path] >> text="alloc"');
+    await page.click('[data-testid=files] >> text=big.txt');
+    await waitForText('[data-testid=file]', 'Showing the first 64.0 KiB of 97.7 KiB');
+    expect((await textOf('[data-testid=file-contents]')).length).toBe(64 * 1024);
+    await page.click('[data-testid=file-more]');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=file-contents]')?.textContent ?? '').length === 100_000);
+    const lines = (await textOf('[data-testid=file-contents]')).split('\n');
+    expect(lines.slice(-2)).toEqual([`${'0'.repeat(96)}999`, '']);
+    expect(await page.locator('[data-testid=file-more]').count()).toBe(0);
   });
 
-  it('runs a shell in the exec terminal: output, Ctrl-C interrupting a command, and the exit code', async () => {
+  it('runs a shell in the exec terminal: output, Ctrl-C ending a command, the size followed, and the exit code', async () => {
     const terminalAssets = () => requests.filter((r) => /\/ui\/assets\/terminal-/.test(new URL(r.url()).pathname));
     expect(terminalAssets()).toEqual([]);
     await page.click('.tabs >> text=Exec');
@@ -155,13 +169,28 @@ describe('the allocation page', () => {
     await page.keyboard.press('Enter');
     await waitForText(TERMINAL, 'hi-42');
 
-    await page.keyboard.type('sleep 100');
+    await page.keyboard.type('sleep 4242');
     await page.keyboard.press('Enter');
+    await until(async () => liveProcesses(['sleep', '4242']), (pids) => pids.length === 1, 'the sleep running in the terminal');
     await page.keyboard.press('Control+C');
+    await until(async () => liveProcesses(['sleep', '4242']), (pids) => pids.length === 0, 'Ctrl-C to end the sleep');
     await page.keyboard.type('echo after-$((1+1))');
     await page.keyboard.press('Enter');
-    // Within the test's time only if Ctrl-C ended the sleep.
     await waitForText(TERMINAL, 'after-2');
+
+    // The command learns the terminal's size, and every change of it.
+    const sttySize = async (mark: string) => {
+      await page.keyboard.type(`echo ${mark}-$(stty size | tr ' ' x)`);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((m) => new RegExp(`${m}-\\d+x\\d+`).test(document.querySelector('[data-testid=terminal] .xterm-rows')?.textContent ?? ''), mark);
+      return /^(\d+)x(\d+)/.exec((await textOf(TERMINAL)).split(`${mark}-`).pop()!)!.slice(1).map(Number);
+    };
+    const [rows, cols] = await sttySize('wide');
+    expect(rows).toBeGreaterThan(10);
+    await page.setViewportSize({ width: 700, height: 720 });
+    const [, narrower] = await sttySize('narrow');
+    expect(narrower).toBeLessThan(cols);
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     await page.keyboard.type('exit 3');
     await page.keyboard.press('Enter');
@@ -200,6 +229,25 @@ describe('the allocation page', () => {
     await page.click('[data-testid=restart-task-sh-confirm]');
     await page.waitForFunction(() => document.querySelector('[data-testid=tasks] tbody tr td:nth-child(4)')?.textContent === '1');
     await waitForText('[data-testid=events-sh]', 'Restart Signaled');
+    // Restarting the allocation restarts the tasks that run: wait until this one runs again.
+    await page.waitForFunction(() => document.querySelector('[data-testid=events-sh] tbody tr td:nth-child(2)')?.textContent === 'Started');
+    expect(await page.$$eval('[data-testid=events-sh] tbody tr td:nth-child(2)', (cells) => cells.filter((c) => c.textContent === 'Started').length)).toBe(2);
+
+    await page.click('[data-testid=restart] >> text=Restart');
+    await waitForText('[data-testid=restart]', "Restart the allocation's running tasks?");
+    await page.click('[data-testid=restart-confirm]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=tasks] tbody tr td:nth-child(4)')?.textContent === '2');
+  });
+
+  it('stops the allocation, after asking, and then offers nothing more to do to it', async () => {
+    await page.click('[data-testid=stop] >> text=Stop');
+    await waitForText('[data-testid=stop]', 'Stop the allocation?');
+    await page.click('[data-testid=stop-confirm]');
+    await waitForText('h1', 'complete');
+    await waitForText('main', 'The allocation is not running');
+    expect(await page.locator('[data-testid=restart-task-sh]').count()).toBe(0);
+    const { body } = await api.scheduler<{ DesiredStatus: string }>('GET', `/v1/allocation/${allocId}`);
+    expect(body.DesiredStatus).toBe('stop');
   });
 
   it('shows a token that may only read the job no exec, file, log or lifecycle controls', async () => {
