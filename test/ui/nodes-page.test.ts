@@ -192,11 +192,13 @@ describe('the nodes pages and the topology', () => {
     await page.waitForSelector('[data-testid=tasks] >> text=sleeper');
     expect(new URL(page.url()).pathname).toBe(`/ui/allocations/${alloc.ID}`);
 
-    // A second job shows up on the open page without a reload, in a colour of its own.
+    // A job of another namespace shows up on the open page without a reload.
     await page.goBack();
     await page.waitForFunction(() => document.querySelector('[data-testid=topology]')?.getAttribute('data-allocations') === '1');
+    await api.scheduler('POST', '/v1/namespace/other', { body: { Name: 'other' } });
     await api.scheduler('POST', '/v1/jobs', {
-      body: { Job: { ID: 'topo-2', Datacenters: ['dc1'], TaskGroups: [{ Name: 'web', Count: 1, Tasks: [{ Name: 'sleeper', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'exec sleep 3600'] }, Resources: { CPU: 100, MemoryMB: 64 }, KillTimeout: 1_000_000_000 }] }] } },
+      query: { namespace: 'other' },
+      body: { Job: { ID: 'topo-2', Namespace: 'other', Datacenters: ['dc1'], TaskGroups: [{ Name: 'web', Count: 1, Tasks: [{ Name: 'sleeper', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'exec sleep 3600'] }, Resources: { CPU: 100, MemoryMB: 64 }, KillTimeout: 1_000_000_000 }] }] } },
     });
     await page.waitForFunction(() => document.querySelector('[data-testid=topology]')?.getAttribute('data-allocations') === '2');
     await page.close();
@@ -211,7 +213,7 @@ describe('the nodes pages and the topology', () => {
     await page.goto(`${srv.url}/ui/clients`);
     await page.waitForSelector(`[data-testid=clients] >> text=${fake.node.ID.slice(0, 8)}`);
     expect(await page.textContent('[data-testid=clients]')).toContain(name);
-    // The dev node runs topo and topo-2; the new node runs nothing.
+    // The dev node runs topo and, in another namespace, topo-2; the new node runs nothing.
     const countOf = (id: string) => page.$eval(`[data-testid=clients] tr:has(a[href$="${id}"]) [data-testid=alloc-count]`, (td) => td.textContent);
     await until(() => countOf(devNode.ID), (n) => n === '2', 'the dev node to count two running allocations');
     expect(await countOf(fake.node.ID)).toBe('0');

@@ -54,7 +54,7 @@ function healthyDrivers(drivers: Record<string, DriverInfo> | null | undefined):
  */
 function useRunningCounts(nodeIds: string[] | undefined): Map<string, number> | undefined {
   const filter = nodeIds?.length ? `ClientStatus == "running" and (${nodeIds.map((id) => `NodeID == ${filterLiteral(id)}`).join(' or ')})` : undefined;
-  const allocs = useLive<AllocStub[]>(filter ? '/v1/allocations' : undefined, { filter, task_states: 'false' });
+  const allocs = useLive<AllocStub[]>(filter ? '/v1/allocations' : undefined, { namespace: '*', filter, task_states: 'false' });
   return useMemo(() => {
     if (!allocs.data) return undefined;
     const counts = new Map<string, number>();

@@ -135,7 +135,7 @@ const sameHit = (a: Hit | undefined, b: Hit | undefined) => a?.node.node.ID === 
 
 export function TopologyPage() {
   const nodes = useLive<NodeWithResources[]>('/v1/nodes', { resources: 'true' });
-  const allocs = useLive<AllocWithResources[]>('/v1/allocations', { resources: 'true', task_states: 'false', filter: SCHEDULED });
+  const allocs = useLive<AllocWithResources[]>('/v1/allocations', { namespace: '*', resources: 'true', task_states: 'false', filter: SCHEDULED });
   const frame = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const width = useWidth(frame);
