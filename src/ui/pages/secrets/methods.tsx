@@ -106,8 +106,8 @@ function MethodRow(props: { path: string; entry: MountEntry; caps?: Record<strin
         <td>{entry.type}</td>
         <td>{entry.accessor}</td>
         <td>{entry.description}</td>
-        <td>{seconds(entry.config.default_lease_ttl)}</td>
-        <td>{seconds(entry.config.max_lease_ttl)}</td>
+        <td>{entry.config.default_lease_ttl ? seconds(entry.config.default_lease_ttl) : "server's"}</td>
+        <td>{entry.config.max_lease_ttl ? seconds(entry.config.max_lease_ttl) : "server's"}</td>
         <td class="actions">
           {canTune && (
             <button type="button" onClick={() => setTuning(!tuning)}>
