@@ -33,18 +33,19 @@ export function ConfirmButton(props: { label: string; question: string; confirm:
       setOutcome({ state: 'failed', error: err as Error });
     }
   };
+  const asking = outcome.state === 'asking' || outcome.state === 'running';
   return (
-    <span class="confirm" data-testid={props.testid}>
-      {outcome.state === 'asking' || outcome.state === 'running' ? (
-        <>
-          <span>{props.question}</span>{' '}
+    <span class="confirm-action" data-testid={props.testid}>
+      {asking ? (
+        <span class="confirm">
+          <span>{props.question}</span>
           <button type="button" class={props.danger ? 'danger' : 'active'} disabled={outcome.state === 'running'} data-testid={`${props.testid}-confirm`} onClick={act}>
             {props.confirm}
-          </button>{' '}
+          </button>
           <button type="button" disabled={outcome.state === 'running'} onClick={() => setOutcome({ state: 'idle' })}>
             Cancel
           </button>
-        </>
+        </span>
       ) : (
         <button type="button" class={props.danger ? 'danger' : undefined} onClick={() => setOutcome({ state: 'asking' })}>
           {props.label}
@@ -52,8 +53,7 @@ export function ConfirmButton(props: { label: string; question: string; confirm:
       )}
       {outcome.state === 'done' && (
         <span class="muted" role="status">
-          {' '}
-          {outcome.message}
+          {props.done}
         </span>
       )}
       {outcome.state === 'failed' && <Problem error={outcome.error} />}

@@ -89,7 +89,7 @@ export function TerminalSession(props: { path: string; query: Query; title: stri
   }, [key]);
 
   return (
-    <div class="terminal" data-testid="terminal">
+    <div class="terminal-session" data-testid="terminal">
       <p class="muted" data-testid="terminal-status">
         {phase.state === 'connecting' && `Connecting to ${props.title}…`}
         {phase.state === 'open' && `Connected to ${props.title}: keys go to the command, Ctrl-C included.`}
