@@ -156,8 +156,10 @@ describe('the job pages', () => {
     await page.waitForURL(jobUrl('web'));
     await waitForText(page, '[data-testid=job-version]', '2');
 
+    await api.scheduler('POST', '/v1/job/web/versions/scaled/tag', { body: { Version: 1, Description: 'two of them' } });
     await page.click('.tabs >> text=Versions');
     await page.waitForSelector('[data-testid=versions] tr[data-version="2"]');
+    expect(await text(page, '[data-testid=versions] tr[data-version="1"] td:nth-child(2)')).toBe('scaled');
     // Opened on the newest version against the one before it.
     expect(await text(page, `[data-testid=diff] ${group} [data-diff-field="Meta[release]"]`)).toBe('+ Meta[release]: "two"');
     await page.selectOption('[data-testid=diff-base]', '0');
@@ -339,6 +341,29 @@ describe('the job pages', () => {
     await api.scheduler('DELETE', '/v1/job/canary', { query: { purge: 'true' } });
   });
 
+  it('shows the Actions tab only for a job whose tasks declare actions', async () => {
+    await api.scheduler('POST', '/v1/jobs', {
+      body: {
+        Job: {
+          ID: 'acting',
+          Datacenters: ['dc1'],
+          TaskGroups: [
+            {
+              Name: 'web',
+              Tasks: [{ Name: 'server', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'exec sleep 3600'] }, KillTimeout: 1e9, Actions: [{ Name: 'hello', Command: '/bin/echo', Args: ['hi'] }] }],
+            },
+          ],
+        },
+      },
+    });
+    await page.goto(jobUrl('markup'));
+    await page.waitForSelector('[data-testid=job-stop]');
+    expect(await page.$('.tabs >> text=Actions')).toBeNull();
+    await page.goto(jobUrl('acting'));
+    await page.click('.tabs >> text=Actions');
+    await page.waitForSelector('[data-testid=job-actions] [data-testid=run-action-hello]');
+  });
+
   it('offers a token that may only read jobs no run, stop, scale, revert or dispatch control', async () => {
     await api.secrets('PUT', 'sys/policies/acl/job-reader', { body: { policy: 'namespace "default" { capabilities = ["read-job", "list-jobs"] }' } });
     const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['job-reader'], ttl: '1h' } });
@@ -374,6 +399,10 @@ describe('the job pages', () => {
     await limited.goto(jobUrl('report'));
     await limited.waitForSelector('[data-testid=job-read-only]');
     expect(await limited.$('[data-testid=job-dispatch]')).toBeNull();
+    // Running an action needs alloc-exec.
+    await limited.goto(jobUrl('acting'));
+    await limited.waitForSelector('[data-testid=job-read-only]');
+    expect(await limited.$('.tabs >> text=Actions')).toBeNull();
     await limited.close();
     await page.close();
   });

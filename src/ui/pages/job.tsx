@@ -1,17 +1,19 @@
 /**
  * /ui/jobs/<id>@<namespace>: the job, live, what the token may do to it, and one of its parts at a time
  * (a tab each: the task groups with their counts, the allocations, the versions and their diffs, the
- * deployments, the evaluations), so the page keeps two blocking queries open, the job's and the tab's.
+ * deployments, the evaluations, and the actions its tasks declare), so the page keeps two blocking
+ * queries open, the job's and the tab's.
  */
 import { useLive } from '../live.js';
 import { jobAddress, Link } from '../router.js';
 import { ago, fromNanos, shortId } from '../format.js';
 import type { AllocStub, JobSummary } from '../types.js';
 import { Problem } from './problem.js';
-import { JobControls, ScaleControl, useJobCan } from './job-controls.js';
+import { JobControls, ScaleControl, useJobCan, type JobCan } from './job-controls.js';
 import { JobVersions } from './job-versions.js';
 import { JobDeployments } from './job-deployments.js';
 import { JobEvaluations } from './job-evaluations.js';
+import { JobActions, type JobWithActions } from './job-actions.js';
 import type { FullJob } from './job-types.js';
 
 const TABS = [
@@ -20,9 +22,13 @@ const TABS = [
   ['versions', 'Versions'],
   ['deployments', 'Deployments'],
   ['evaluations', 'Evaluations'],
+  ['actions', 'Actions'],
 ] as const;
 
 type Tab = (typeof TABS)[number][0];
+
+/** Whether a task of the job declares an action: the Actions tab is shown only then. */
+const declaresActions = (job: JobWithActions | undefined) => (job?.TaskGroups ?? []).some((g) => (g.Tasks ?? []).some((t) => (t.Actions ?? []).length > 0));
 
 const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
 
@@ -30,10 +36,11 @@ type Counts = JobSummary['Summary'][string];
 
 /**
  * A service group's health from its counts: healthy with as many allocations running as it asks for,
- * degraded when fewer run and some failed or were lost, starting otherwise. Batch work has none.
+ * degraded when fewer run and some failed or were lost, starting otherwise. Batch work has none, and
+ * a system job's count is not what it asks for (it asks for one a node).
  */
 function health(job: FullJob, desired: number, c: Counts | undefined): string {
-  if (job.Stop || (job.Type !== 'service' && job.Type !== 'system')) return '–';
+  if (job.Stop || job.Type !== 'service') return '–';
   const running = c?.Running ?? 0;
   if (running >= desired) return 'healthy';
   return (c?.Failed ?? 0) + (c?.Lost ?? 0) > 0 ? 'degraded' : 'starting';
@@ -145,6 +152,12 @@ function Allocations(props: { id: string; namespace: string }) {
   return <AllocationRows allocs={allocs.data} />;
 }
 
+function ActionsTab(props: { job: FullJob; can: JobCan }) {
+  if (!declaresActions(props.job)) return <p class="muted">No task of this job declares an action.</p>;
+  if (props.can.known && !props.can.exec) return <p class="muted">This token may not run the job's actions (alloc-exec).</p>;
+  return <JobActions job={props.job} />;
+}
+
 export function JobPage(props: { id: string; namespace: string; tab: string | null }) {
   const { id, namespace } = props;
   const tab: Tab = TABS.some(([t]) => t === props.tab) ? (props.tab as Tab) : 'overview';
@@ -202,7 +215,7 @@ export function JobPage(props: { id: string; namespace: string; tab: string | nu
         </dl>
       )}
       <nav class="tabs">
-        {TABS.map(([t, label]) => (
+        {TABS.filter(([t]) => t !== 'actions' || (can.exec && declaresActions(j)) || tab === 'actions').map(([t, label]) => (
           <Link key={t} to={jobAddress(id, namespace, t === 'overview' ? undefined : t)} class={t === tab ? 'active' : undefined} aria-current={t === tab ? 'page' : undefined}>
             {label}
           </Link>
@@ -213,6 +226,7 @@ export function JobPage(props: { id: string; namespace: string; tab: string | nu
       {tab === 'versions' && <JobVersions id={id} namespace={namespace} canSubmit={can.submit} />}
       {tab === 'deployments' && <JobDeployments id={id} namespace={namespace} canSubmit={can.submit} />}
       {tab === 'evaluations' && <JobEvaluations id={id} namespace={namespace} />}
+      {tab === 'actions' && j && <ActionsTab job={j} can={can} />}
     </section>
   );
 }
