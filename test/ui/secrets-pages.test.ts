@@ -219,6 +219,37 @@ describe('the secrets pages', () => {
     await page.close();
   });
 
+  it('browse a version 1 KV engine: write a secret, reveal it, write over it, delete it', async () => {
+    await api.secrets('POST', 'sys/mounts/kv1', { body: { type: 'kv', options: { version: '1' } } });
+    const page = await signedIn();
+    await page.goto(`${srv.url}/ui/secrets`);
+    await page.click('[data-testid=secrets-tabs] >> text=kv1/ (kv)');
+    await page.waitForSelector('h2 >> text=kv1/ (key/value, version 1)');
+    await page.click('button >> text=Create secret');
+    await page.fill('#kv-path', 'team/token');
+    await page.fill('[aria-label="Key 1"]', 'api');
+    await page.fill('[aria-label="Value 1"]', 'v1-value-one');
+    await page.click('button >> text=Save secret');
+    await page.waitForSelector('[data-testid=kv-value-api]');
+    expect(await page.textContent('main')).not.toContain('v1-value-one');
+    expect(await secretsData('GET', 'kv1/team/token')).toEqual({ api: 'v1-value-one' });
+    await page.click('[data-testid=kv-data] >> text=Reveal');
+    expect(await page.textContent('[data-testid=kv-value-api]')).toBe('v1-value-one');
+
+    await page.click('button >> text=Write over');
+    await page.fill('[aria-label="Value 1"]', 'v1-value-two');
+    await page.click('[data-testid=kv-editor] >> button >> text=Save');
+    await page.waitForSelector('text=Write over');
+    expect(await page.textContent('main')).not.toContain('v1-value-two');
+    expect(await secretsData('GET', 'kv1/team/token')).toEqual({ api: 'v1-value-two' });
+
+    await page.click('button >> text=Delete secret');
+    await page.waitForSelector('text=Nothing here yet.');
+    expect(new URL(page.url()).searchParams.get('path')).toBe('team/');
+    await expect(api.secrets('GET', 'kv1/team/token')).rejects.toMatchObject({ statusCode: 404 });
+    await page.close();
+  });
+
   it('show a limited token none of the actions it may not take', async () => {
     await api.secrets('PUT', 'sys/policies/acl/reader', {
       body: { policy: 'path "secret/data/*" { capabilities = ["read"] }\npath "secret/metadata/*" { capabilities = ["read", "list"] }\npath "sys/policies/acl/reader" { capabilities = ["read"] }\nnamespace "default" { policy = "read" }' },

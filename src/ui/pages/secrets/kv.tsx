@@ -1,9 +1,9 @@
 /**
- * /ui/secrets/kv/<mount>?path=…: a KV version 2 engine, as Vault's UI browses one. A path ending in '/'
- * (or none) lists the keys below it (metadata/<path>, LIST); any other is a secret: its latest version
- * or ?version=n, whose values stay hidden until revealed one by one (not in the page at all before),
- * its version history (metadata/<path>) with delete and undelete per version, and a form that writes
- * a new version.
+ * /ui/secrets/kv/<mount>?path=…: a KV engine, as Vault's UI browses one. A path ending in '/' (or none)
+ * lists the keys below it; any other is a secret, whose values stay hidden until revealed one by one
+ * (not in the page at all before), with a form that writes it anew. On version 2 a secret is its
+ * latest version or ?version=n, with its version history (metadata/<path>) and delete and undelete per
+ * version; on version 1 it is the one value kept, and deleting it deletes it for good.
  */
 import { useState } from 'preact/hooks';
 import { granted, useCapabilities } from '../../acl.js';
@@ -11,7 +11,7 @@ import { ApiError } from '../../api.js';
 import { Link, navigate } from '../../router.js';
 import { Problem } from '../problem.js';
 import type { KvData, KvMetadata, UiMounts } from './types.js';
-import { list, mayWrite, read, useRead, write } from './vault.js';
+import { list, mayWrite, read, remove, useRead, write } from './vault.js';
 
 const address = (mount: string, path: string, version?: number) => `/secrets/kv/${encodeURIComponent(mount)}?path=${encodeURIComponent(path)}${version ? `&version=${version}` : ''}`;
 
@@ -19,6 +19,56 @@ const address = (mount: string, path: string, version?: number) => `/secrets/kv/
 const apiPath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** Where an engine version keeps its keys and values, and how a write carries them. */
+interface Engine {
+  /** the listing of a directory (ending in '/' or empty) */
+  listPath(mount: string, dir: string): string;
+  dataPath(mount: string, path: string): string;
+  body(data: Record<string, string>): unknown;
+}
+
+const V2: Engine = {
+  listPath: (mount, dir) => `${mount}/metadata/${dir}`,
+  dataPath: (mount, path) => `${mount}/data/${path}`,
+  body: (data) => ({ data }),
+};
+
+const V1: Engine = {
+  listPath: (mount, dir) => `${mount}/${dir}`,
+  dataPath: (mount, path) => `${mount}/${path}`,
+  body: (data) => data,
+};
+
+/** The values of a secret, each shown only once its Reveal is pressed. */
+function Values(props: { entries: Array<[string, unknown]> }) {
+  const [revealed, setRevealed] = useState<Set<string>>(new Set());
+  const toggle = (k: string) => setRevealed((s) => (s.has(k) ? new Set([...s].filter((x) => x !== k)) : new Set([...s, k])));
+  return (
+    <table class="list" data-testid="kv-data">
+      <thead>
+        <tr>
+          <th>Key</th>
+          <th>Value</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {props.entries.map(([k, v]) => (
+          <tr key={k}>
+            <td>{k}</td>
+            <td data-testid={`kv-value-${k}`}>{revealed.has(k) ? <code>{shown(v)}</code> : <span class="muted">••••••••</span>}</td>
+            <td class="actions">
+              <button type="button" onClick={() => toggle(k)}>
+                {revealed.has(k) ? 'Hide' : 'Reveal'}
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 function Crumbs(props: { mount: string; path: string }) {
   const parts = props.path.split('/').filter(Boolean);
@@ -45,7 +95,7 @@ interface Row {
 }
 
 /** Rows of key and value; values are typed into password fields, so they are not shown while written. */
-function SecretEditor(props: { mount: string; path?: string; initial: Row[]; submitLabel: string; onSaved(path: string): void; onCancel?(): void }) {
+function SecretEditor(props: { mount: string; engine: Engine; path?: string; initial: Row[]; submitLabel: string; onSaved(path: string): void; onCancel?(): void }) {
   const [path, setPath] = useState(props.path ?? '');
   const [rows, setRows] = useState<Row[]>(props.initial.length ? props.initial : [{ key: '', value: '' }]);
   const [error, setError] = useState<Error>();
@@ -59,7 +109,7 @@ function SecretEditor(props: { mount: string; path?: string; initial: Row[]; sub
       return;
     }
     try {
-      await write(`${props.mount}/data/${apiPath(target)}`, { data: Object.fromEntries(rows.filter((r) => r.key.trim() !== '').map((r) => [r.key.trim(), r.value])) });
+      await write(props.engine.dataPath(props.mount, apiPath(target)), props.engine.body(Object.fromEntries(rows.filter((r) => r.key.trim() !== '').map((r) => [r.key.trim(), r.value]))));
       props.onSaved(target);
     } catch (err) {
       setError(err as Error);
@@ -98,10 +148,11 @@ function SecretEditor(props: { mount: string; path?: string; initial: Row[]; sub
   );
 }
 
-function Directory(props: { mount: string; path: string }) {
-  const { mount, path } = props;
-  const keys = useRead(`${mount} ${path}`, () => list(`${mount}/metadata/${apiPath(path)}`));
-  const caps = useCapabilities([`${mount}/metadata/${path}`, `${mount}/data/${path}*`]);
+function Directory(props: { mount: string; engine: Engine; path: string }) {
+  const { mount, engine, path } = props;
+  const keys = useRead(`${mount} ${path}`, () => list(engine.listPath(mount, apiPath(path))));
+  const under = `${engine.dataPath(mount, path)}*`;
+  const caps = useCapabilities([engine.listPath(mount, path), under]);
   const [adding, setAdding] = useState(false);
   return (
     <div>
@@ -120,11 +171,11 @@ function Directory(props: { mount: string; path: string }) {
           </tbody>
         </table>
       )}
-      {mayWrite(caps?.[`${mount}/data/${path}*`], false) &&
+      {mayWrite(caps?.[under], false) &&
         (adding ? (
           <>
             <h3>New secret</h3>
-            <SecretEditor mount={mount} initial={[]} submitLabel="Save secret" onSaved={(p) => navigate(address(mount, p))} onCancel={() => setAdding(false)} />
+            <SecretEditor mount={mount} engine={engine} initial={[]} submitLabel="Save secret" onSaved={(p) => navigate(address(mount, p))} onCancel={() => setAdding(false)} />
           </>
         ) : (
           <button type="button" onClick={() => setAdding(true)}>
@@ -149,7 +200,6 @@ function Secret(props: { mount: string; path: string; version?: number }) {
   });
   const meta = useRead(`${mount}/metadata/${path}`, () => read<KvMetadata>(`${mount}/metadata/${apiPath(path)}`));
   const caps = useCapabilities([dataPath, `${mount}/metadata/${path}`, `${mount}/delete/${path}`, `${mount}/undelete/${path}`]);
-  const [revealed, setRevealed] = useState<Set<string>>(new Set());
   const [writing, setWriting] = useState(false);
   const [error, setError] = useState<Error>();
   const reload = () => {
@@ -177,28 +227,7 @@ function Secret(props: { mount: string; path: string; version?: number }) {
             Version {secret.data.metadata.version}
             {secret.data.metadata.version !== current && ` (the latest is ${current})`}
           </h3>
-          <table class="list" data-testid="kv-data">
-            <thead>
-              <tr>
-                <th>Key</th>
-                <th>Value</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map(([k, v]) => (
-                <tr key={k}>
-                  <td>{k}</td>
-                  <td data-testid={`kv-value-${k}`}>{revealed.has(k) ? <code>{shown(v)}</code> : <span class="muted">••••••••</span>}</td>
-                  <td class="actions">
-                    <button type="button" onClick={() => setRevealed((s) => (s.has(k) ? new Set([...s].filter((x) => x !== k)) : new Set([...s, k])))}>
-                      {revealed.has(k) ? 'Hide' : 'Reveal'}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Values key={secret.data.metadata.version} entries={entries} />
         </>
       )}
       {mayWrite(caps?.[dataPath], true) &&
@@ -207,12 +236,12 @@ function Secret(props: { mount: string; path: string; version?: number }) {
             <h3>New version</h3>
             <SecretEditor
               mount={mount}
+              engine={V2}
               path={path}
               initial={entries.map(([key, v]) => ({ key, value: shown(v) }))}
               submitLabel="Save new version"
               onSaved={() => {
                 setWriting(false);
-                setRevealed(new Set());
                 if (version) navigate(address(mount, path));
                 else reload();
               }}
@@ -270,19 +299,74 @@ function Secret(props: { mount: string; path: string; version?: number }) {
   );
 }
 
+/** A secret of a version 1 engine: one value, written over in place, deleted for good. */
+function SecretV1(props: { mount: string; path: string }) {
+  const { mount, path } = props;
+  const dataPath = V1.dataPath(mount, path);
+  const secret = useRead(dataPath, () => read<Record<string, unknown>>(V1.dataPath(mount, apiPath(path))));
+  const caps = useCapabilities([dataPath]);
+  const [writing, setWriting] = useState(false);
+  const [round, setRound] = useState(0);
+  const [error, setError] = useState<Error>();
+  const entries = Object.entries(secret.data ?? {});
+  const drop = async () => {
+    setError(undefined);
+    try {
+      await remove(V1.dataPath(mount, apiPath(path)));
+      navigate(address(mount, path.slice(0, path.lastIndexOf('/') + 1)));
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <div>
+      {(secret.error || error) && <Problem error={(secret.error ?? error)!} />}
+      {secret.data && <Values key={round} entries={entries} />}
+      {mayWrite(caps?.[dataPath], true) &&
+        (writing ? (
+          <SecretEditor
+            mount={mount}
+            engine={V1}
+            path={path}
+            initial={entries.map(([key, v]) => ({ key, value: shown(v) }))}
+            submitLabel="Save"
+            onSaved={() => {
+              setWriting(false);
+              setRound((r) => r + 1);
+              secret.reload();
+            }}
+            onCancel={() => setWriting(false)}
+          />
+        ) : (
+          <button type="button" onClick={() => setWriting(true)}>
+            Write over
+          </button>
+        ))}{' '}
+      {granted(caps?.[dataPath], 'delete') && (
+        <button type="button" onClick={drop}>
+          Delete secret
+        </button>
+      )}
+    </div>
+  );
+}
+
 export function KvPage(props: { mount: string; path: string; version: string | null }) {
   const { mount, path } = props;
   const mounts = useRead('ui-mounts', () => read<UiMounts>('sys/internal/ui/mounts'));
   const entry = mounts.data?.secret[`${mount}/`];
   const isDir = path === '' || path.endsWith('/');
+  const v2 = entry?.options?.version === '2';
   return (
     <div>
-      <h2>{mount}/ (key/value)</h2>
+      <h2>
+        {mount}/ (key/value, version {v2 ? 2 : 1})
+      </h2>
       <Crumbs mount={mount} path={path} />
       {mounts.error && <Problem error={mounts.error} />}
       {mounts.data && !entry && <p class="error">There is no KV engine at {mount}/ that this token can reach.</p>}
-      {entry && entry.options?.version !== '2' && <p class="muted">This is a version 1 KV engine: the browser reads version 2 engines only.</p>}
-      {entry?.options?.version === '2' && (isDir ? <Directory key={path} mount={mount} path={path} /> : <Secret key={`${path} ${props.version}`} mount={mount} path={path} version={Number(props.version) || undefined} />)}
+      {entry && isDir && <Directory key={path} mount={mount} engine={v2 ? V2 : V1} path={path} />}
+      {entry && !isDir && (v2 ? <Secret key={`${path} ${props.version}`} mount={mount} path={path} version={Number(props.version) || undefined} /> : <SecretV1 key={path} mount={mount} path={path} />)}
     </div>
   );
 }
