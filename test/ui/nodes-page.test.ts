@@ -222,6 +222,12 @@ describe('the nodes pages and the topology', () => {
     expect(await page.textContent('h1')).toContain(name);
     expect(await page.textContent('[data-testid=meta]')).toContain('<b>bold</b>');
 
+    // The dev node's page lists what runs there with each allocation's job, of either namespace.
+    await page.goto(`${srv.url}/ui/clients/${devNode.ID}`);
+    await page.waitForSelector('[data-testid=allocations] >> text=topo-2');
+    const rows = await page.$$eval('[data-testid=allocations] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent)));
+    expect(rows).toEqual(expect.arrayContaining([['topo', 'default'], ['topo-2', 'other']]));
+
     await page.click('header nav >> text=Topology');
     await page.waitForFunction(() => document.querySelector('[data-testid=topology]')?.getAttribute('data-nodes') === '2');
     const nodes = (await api.scheduler<NodeWithResources[]>('GET', '/v1/nodes', { query: { resources: 'true' } })).body;

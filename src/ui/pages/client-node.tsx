@@ -6,19 +6,55 @@
  */
 import { useState } from 'preact/hooks';
 import { useLive } from '../live.js';
-import { Link } from '../router.js';
-import { ago, shortId } from '../format.js';
+import { jobAddress, Link } from '../router.js';
+import { ago, fromNanos, shortId } from '../format.js';
 import type { AllocStub, Node } from '../types.js';
 import { Problem } from './problem.js';
-import { AllocationRows } from './job.js';
 import { NodeActions } from './client-actions.js';
 
+/** The allocations placed on the node, newest first, each with its job (the node is the page's). */
 function NodeAllocations(props: { id: string }) {
   const allocs = useLive<AllocStub[]>(`/v1/node/${encodeURIComponent(props.id)}/allocations`);
   if (allocs.error) return <Problem error={allocs.error} />;
   if (!allocs.data) return <p class="muted">Loading…</p>;
   if (allocs.data.length === 0) return <p class="muted">No allocations on this node.</p>;
-  return <AllocationRows allocs={allocs.data} />;
+  const sorted = [...allocs.data].sort((a, b) => b.CreateIndex - a.CreateIndex);
+  return (
+    <table class="list" data-testid="allocations">
+      <thead>
+        <tr>
+          <th>ID</th>
+          <th>Job</th>
+          <th>Namespace</th>
+          <th>Task group</th>
+          <th>Desired</th>
+          <th>Status</th>
+          <th>Version</th>
+          <th>Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sorted.map((a) => (
+          <tr key={a.ID}>
+            <td>
+              <Link to={`/allocations/${encodeURIComponent(a.ID)}`}>{shortId(a.ID)}</Link>
+            </td>
+            <td>
+              <Link to={jobAddress(a.JobID, a.Namespace)}>{a.JobID}</Link>
+            </td>
+            <td>{a.Namespace}</td>
+            <td>{a.TaskGroup}</td>
+            <td>{a.DesiredStatus}</td>
+            <td>
+              <span class={`status status-${a.ClientStatus}`}>{a.ClientStatus}</span>
+            </td>
+            <td>{a.JobVersion ?? 0}</td>
+            <td title={fromNanos(a.CreateTime)}>{ago(a.CreateTime)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 const sinceRfc3339 = (t: string | undefined) => (t && !t.startsWith('0001-') ? ago(Date.parse(t) * 1e6) : '');
