@@ -3,7 +3,7 @@
  * raw_exec /bin/sh task on its own node: the task's events, its logs followed as it writes them and
  * switched to stderr, its output's markup and escape sequences shown as text, the files browser, a
  * shell in the exec terminal (output, Ctrl-C, the exit code), a signal, a job action in the terminal,
- * a restart, and a token that may only read the job seeing none of the controls.
+ * a restart, a stop, and tokens that may do less seeing only the controls they may use.
  */
 import { rm } from 'node:fs/promises';
 import type { Page, Request } from 'playwright-core';
@@ -239,18 +239,7 @@ describe('the allocation page', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=tasks] tbody tr td:nth-child(4)')?.textContent === '2');
   });
 
-  it('stops the allocation, after asking, and then offers nothing more to do to it', async () => {
-    await page.click('[data-testid=stop] >> text=Stop');
-    await waitForText('[data-testid=stop]', 'Stop the allocation?');
-    await page.click('[data-testid=stop-confirm]');
-    await waitForText('h1', 'complete');
-    await waitForText('main', 'The allocation is not running');
-    expect(await page.locator('[data-testid=restart-task-sh]').count()).toBe(0);
-    const { body } = await api.scheduler<{ DesiredStatus: string }>('GET', `/v1/allocation/${allocId}`);
-    expect(body.DesiredStatus).toBe('stop');
-  });
-
-  it('shows a token that may only read the job no exec, file, log or lifecycle controls', async () => {
+  it('offers a token that may only read the job no exec, file, log or lifecycle controls', async () => {
     await api.secrets('PUT', 'sys/policies/acl/job-reader', { body: { policy: 'namespace "default" { capabilities = ["read-job"] }' } });
     const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['job-reader'], ttl: '1h' } });
     const limited = await browser.context.newPage();
@@ -263,6 +252,30 @@ describe('the allocation page', () => {
     expect(await limited.locator('[data-testid=exec], [data-testid=alloc-controls], [data-testid=job-actions], [data-testid=files-browser]').count()).toBe(0);
     expect(await limited.locator('[data-testid=tasks] button').count()).toBe(0);
     await limited.close();
+  });
+
+  it('offers a token that may exec but not on the node itself (alloc-node-exec) no terminal for a raw_exec task', async () => {
+    await api.secrets('PUT', 'sys/policies/acl/operator', { body: { policy: 'namespace "default" { capabilities = ["read-job", "read-logs", "alloc-exec", "alloc-lifecycle"] }' } });
+    const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['operator'], ttl: '1h' } });
+    const operator = await browser.context.newPage();
+    await signIn(operator, created!.auth!.client_token as string);
+    await operator.goto(`${srv.url}/ui/allocations/${allocId}`);
+    await operator.waitForSelector('[data-testid=alloc-controls]');
+    await operator.waitForFunction(() => /tick-\d+/.test(document.querySelector('[data-testid=log]')?.textContent ?? ''));
+    expect(await operator.locator('[data-testid=restart-task-sh]').count()).toBe(1);
+    expect(await operator.locator('.tabs, [data-testid=job-actions]').count()).toBe(0);
+    await operator.close();
+  });
+
+  it('stops the allocation, after asking, and then offers nothing more to do to it', async () => {
+    await page.click('[data-testid=stop] >> text=Stop');
+    await waitForText('[data-testid=stop]', 'Stop the allocation?');
+    await page.click('[data-testid=stop-confirm]');
+    await waitForText('h1', 'complete');
+    await waitForText('main', 'The allocation is not running');
+    expect(await page.locator('[data-testid=restart-task-sh]').count()).toBe(0);
+    const { body } = await api.scheduler<{ DesiredStatus: string }>('GET', `/v1/allocation/${allocId}`);
+    expect(body.DesiredStatus).toBe('stop');
   });
 
   it('never put the token in an address, a socket included', () => {

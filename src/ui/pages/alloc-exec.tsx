@@ -6,6 +6,7 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Query } from '../api.js';
+import type { Can } from '../acl.js';
 
 type TerminalProps = { path: string; query: Query; title: string };
 
@@ -25,6 +26,13 @@ export function LazyTerminal(props: TerminalProps) {
   if (failed) return <p class="error">The terminal could not be loaded: {failed}</p>;
   return Terminal ? <Terminal {...props} /> : <p class="muted">Loading the terminal…</p>;
 }
+
+/**
+ * Whether the token may run commands in a task of this driver, as the server decides: alloc-exec, and
+ * alloc-node-exec too where the driver gives the task no file system of its own (of svc's drivers, all
+ * but exec), since the command then runs on the node's own.
+ */
+export const mayExec = (can: Can, namespace: string, driver: string | undefined) => can.job('alloc-exec', namespace) && (driver === 'exec' || can.job('alloc-node-exec', namespace));
 
 /** Splits a command line on blanks, keeping what single or double quotes hold together. */
 export function splitCommand(line: string): string[] {

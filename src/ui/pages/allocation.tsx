@@ -13,7 +13,7 @@ import { Problem } from './problem.js';
 import { TaskLogs } from './logs.js';
 import { AllocControls, ConfirmButton, restartAlloc } from './alloc-lifecycle.js';
 import { AllocFiles } from './alloc-files.js';
-import { AllocExec } from './alloc-exec.js';
+import { AllocExec, mayExec } from './alloc-exec.js';
 import { JobActions, type JobWithActions } from './job-actions.js';
 
 const eventText = (e: TaskEvent) => e.DisplayMessage || [e.Message, e.DriverError, e.KillError, e.RestartReason].filter(Boolean).join(' ') || '';
@@ -107,9 +107,9 @@ function TaskEvents(props: { states: Record<string, TaskState> }) {
 }
 
 const TABS = [
-  ['overview', 'Overview', undefined],
-  ['files', 'Files', 'read-fs'],
-  ['exec', 'Exec', 'alloc-exec'],
+  ['overview', 'Overview'],
+  ['files', 'Files'],
+  ['exec', 'Exec'],
 ] as const;
 
 export function AllocationPage(props: { id: string }) {
@@ -122,7 +122,11 @@ export function AllocationPage(props: { id: string }) {
   const states = (a?.TaskStates ?? {}) as Record<string, TaskState>;
   const tasks = Object.keys(states).sort();
   const running = a?.ClientStatus === 'running' || a?.ClientStatus === 'pending';
-  const tabs = TABS.filter(([, , capability]) => !capability || allowed(capability));
+  const job = a?.Job as JobWithActions | undefined;
+  const driverOf = (task: string) => job?.TaskGroups?.find((g) => g.Name === a?.TaskGroup)?.Tasks?.find((t) => t.Name === task)?.Driver;
+  const execTasks = can && a ? tasks.filter((t) => mayExec(can, namespace, driverOf(t))) : [];
+  const shown = { overview: true, files: allowed('read-fs'), exec: execTasks.length > 0 };
+  const tabs = TABS.filter(([t]) => shown[t]);
   const asked = loc.query.get('tab') ?? 'overview';
   const tab = tabs.some(([t]) => t === asked) ? asked : 'overview';
   const tabAddress = (t: string) => `/allocations/${encodeURIComponent(props.id)}${t === 'overview' ? '' : `?tab=${t}`}`;
@@ -171,8 +175,8 @@ export function AllocationPage(props: { id: string }) {
           {a && <TaskStates allocId={props.id} states={states} canRestart={allowed('alloc-lifecycle') && running} />}
           <h2>Task events</h2>
           {a && <TaskEvents states={states} />}
-          {a?.Job && a.ID && a.Name && a.TaskGroup && a.ClientStatus && (
-            <JobActions job={a.Job as JobWithActions} allocation={{ ID: a.ID, Name: a.Name, TaskGroup: a.TaskGroup, ClientStatus: a.ClientStatus }} />
+          {job && a?.ID && a.Name && a.TaskGroup && a.ClientStatus === 'running' && (
+            <JobActions job={job} allocation={{ ID: a.ID, Name: a.Name, TaskGroup: a.TaskGroup, ClientStatus: a.ClientStatus }} />
           )}
           {a && can && (
             <>
@@ -183,7 +187,7 @@ export function AllocationPage(props: { id: string }) {
         </>
       )}
       {tab === 'files' && <AllocFiles allocId={props.id} path={loc.query.get('path') ?? ''} />}
-      {tab === 'exec' && <AllocExec allocId={props.id} tasks={tasks} running={a?.ClientStatus === 'running'} />}
+      {tab === 'exec' && <AllocExec allocId={props.id} tasks={execTasks} running={a?.ClientStatus === 'running'} />}
     </section>
   );
 }

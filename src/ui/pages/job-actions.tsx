@@ -4,14 +4,14 @@
  * allocation of a group that declares it, the first one unless another is chosen. The list comes from
  * the job the page already follows; the allocations are read only when an action is run, so the job's
  * page keeps no query open for them. On an allocation's page (`allocation` given), the actions of its
- * group, run in it. Shown to a token with alloc-exec only.
+ * group, run in it. Shown only where the token may exec (mayExec).
  */
 import { useState } from 'preact/hooks';
 import { useCan } from '../acl.js';
 import { call } from '../api.js';
 import { shortId } from '../format.js';
 import type { AllocStub } from '../types.js';
-import { LazyTerminal } from './alloc-exec.js';
+import { LazyTerminal, mayExec } from './alloc-exec.js';
 import { Problem } from './problem.js';
 
 interface ActionSpec {
@@ -24,19 +24,20 @@ interface ActionSpec {
 export interface JobWithActions {
   ID: string;
   Namespace: string;
-  TaskGroups?: Array<{ Name: string; Tasks?: Array<{ Name: string; Actions?: ActionSpec[] | null }> | null }> | null;
+  TaskGroups?: Array<{ Name: string; Tasks?: Array<{ Name: string; Driver?: string; Actions?: ActionSpec[] | null }> | null }> | null;
 }
 
 interface Declared {
   name: string;
   group: string;
   task: string;
+  driver?: string;
   command: string;
 }
 
 const declaredActions = (job: JobWithActions): Declared[] =>
   (job.TaskGroups ?? []).flatMap((g) =>
-    (g.Tasks ?? []).flatMap((t) => (t.Actions ?? []).map((a) => ({ name: a.Name, group: g.Name, task: t.Name, command: [a.Command, ...(a.Args ?? [])].join(' ') }))),
+    (g.Tasks ?? []).flatMap((t) => (t.Actions ?? []).map((a) => ({ name: a.Name, group: g.Name, task: t.Name, driver: t.Driver, command: [a.Command, ...(a.Args ?? [])].join(' ') }))),
   );
 
 /** What an action is run in: an allocation as the job's allocation list describes it. */
@@ -49,8 +50,8 @@ export function JobActions({ job, allocation }: { job: JobWithActions; allocatio
   const [run, setRun] = useState<Run | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const [pending, setPending] = useState(false);
-  const actions = declaredActions(job).filter((a) => !allocation || a.group === allocation.TaskGroup);
-  if (actions.length === 0 || !can?.job('alloc-exec', job.Namespace)) return null;
+  const actions = can ? declaredActions(job).filter((a) => (!allocation || a.group === allocation.TaskGroup) && mayExec(can, job.Namespace, a.driver)) : [];
+  if (actions.length === 0) return null;
 
   const running = async (): Promise<AllocChoice[]> => {
     if (allocation) return [allocation];
