@@ -106,6 +106,13 @@ describe('the job pages', () => {
 
     // A variable the file declares, given on the page: the plan shows the value it was given.
     const withVariable = serviceJob().replace('job "web" {', 'variable "dc" {\n  type = string\n}\n\njob "web" {').replace('datacenters = ["dc1"]', 'datacenters = [var.dc]');
+    await plan(page, withVariable, 'dc');
+    expect(await text(page, '[data-testid=run-error] .error')).toBe('Variables line 1: expected name=value, got "dc"');
+    // An error in the variables is shown at their line, as the server read them.
+    await plan(page, withVariable, '# where it runs\ndc=[1,');
+    expect(await text(page, '[data-testid=run-error] .error')).toMatch(/variables\.hcl:2:/);
+    expect(await page.getAttribute('[data-testid=error-line]', 'data-line')).toBe('2');
+    expect(await text(page, '[data-testid=error-line] .line-text')).toBe('dc = [1,');
     await plan(page, withVariable, 'dc=dc1');
     expect(await page.$('[data-testid=run-error]')).toBeNull();
     expect(await text(page, '[data-testid=plan-updates] tr[data-group=web] td[data-update=Place]')).toBe('1');

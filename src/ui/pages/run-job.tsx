@@ -50,13 +50,17 @@ export function errorPosition(message: string): SourcePosition | undefined {
 /**
  * `key=value` lines as the variable file the parse endpoint reads: a value is a string unless it is
  * written as an HCL list or object, and a string's `${` and `%{` are kept literal. Blank and `#` lines
- * are skipped; a line that is no assignment is refused by its number.
+ * stay blank, so the server's line numbers are the textarea's; a line that is no assignment is refused
+ * by its number.
  */
 export function variablesFile(text: string): string {
   const out: string[] = [];
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
+    if (line === '' || line.startsWith('#')) {
+      out.push('');
+      return;
+    }
     const eq = line.indexOf('=');
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) throw new Error(`Variables line ${i + 1}: expected name=value, got "${line}"`);
@@ -64,7 +68,7 @@ export function variablesFile(text: string): string {
     const literal = /^[[{]/.test(value) ? value : JSON.stringify(value).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
     out.push(`${key} = ${literal}`);
   });
-  return out.join('\n');
+  return out.join('\n').trimEnd();
 }
 
 type ApiJob = Record<string, unknown> & { ID?: string; Namespace?: string };
