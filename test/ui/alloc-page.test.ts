@@ -5,7 +5,7 @@
  * shell in the exec terminal (output, Ctrl-C, the exit code), a signal, a job action in the terminal,
  * a restart, a stop, and tokens that may do less seeing only the controls they may use.
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
@@ -153,6 +153,10 @@ describe('the allocation page', () => {
     const lines = (await textOf('[data-testid=file-contents]')).split('\n');
     expect(lines.slice(-2)).toEqual([`${'0'.repeat(96)}999`, '']);
     expect(await page.locator('[data-testid=file-more]').count()).toBe(0);
+    // Download saves the whole file, read with the token in its header like every other request.
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=file-download]')]);
+    expect(saved.suggestedFilename()).toBe('big.txt');
+    expect((await readFile((await saved.path())!)).length).toBe(100_000);
   });
 
   it('runs a shell in the exec terminal: output, Ctrl-C ending a command, the size followed, and the exit code', async () => {
@@ -281,5 +285,8 @@ describe('the allocation page', () => {
   it('never put the token in an address, a socket included', () => {
     expect(sockets.length).toBe(2);
     for (const u of [...sockets, ...requests.map((r) => r.url())]) expect(decodeURIComponent(u)).not.toContain(srv.rootToken);
+    const fileReads = requests.filter((r) => /^\/v1\/client\/fs\/(cat|readat)\//.test(new URL(r.url()).pathname));
+    expect(fileReads.length).toBeGreaterThanOrEqual(3);
+    for (const r of fileReads) expect(r.headers()['x-svc-token']).toBe(srv.rootToken);
   });
 });
