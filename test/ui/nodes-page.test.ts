@@ -131,6 +131,12 @@ describe('the nodes pages and the topology', () => {
     await page.click('[data-testid=drain-stop]');
     await page.waitForSelector('[data-testid=drain-state] >> text=last drain canceled');
     expect((await readNode()).DrainStrategy).toBeNull();
+    // The node's events say so, newest first.
+    await page.waitForSelector('[data-testid=events] >> text=Node drain disabled');
+    const messages = await cellTexts(page, 'events', 3);
+    expect(messages.indexOf('Node drain disabled')).toBeLessThan(messages.indexOf('Node drain strategy set'));
+    expect(messages.indexOf('Node drain disabled')).toBeGreaterThanOrEqual(0);
+    expect(await cellTexts(page, 'events', 2)).toContain('Drain');
 
     // A stopped drain leaves the node ineligible; the toggle makes it eligible and back.
     expect(await page.isChecked('[data-testid=eligibility-toggle]')).toBe(false);
