@@ -175,6 +175,16 @@ describe('the secrets pages', () => {
     await row.locator('button >> text=Revoke').click();
     await row.waitFor({ state: 'detached' });
     await expect(api.secrets('POST', 'auth/token/lookup-accessor', { body: { accessor } })).rejects.toMatchObject({ statusCode: 400 });
+
+    // Past a page of accessors, the rest come on request, each looked up only once shown.
+    await Promise.all(Array.from({ length: 50 }, () => api.secrets('POST', 'auth/token/create', { body: { policies: ['deployers'], ttl: '1h' } })));
+    const all = ((await api.secrets('GET', 'auth/token/accessors', { query: { list: 'true' } }))!.data as { keys: string[] }).keys;
+    await page.reload();
+    await page.waitForSelector(`.pager >> text=Show ${Math.min(50, all.length - 50)} more of ${all.length - 50}`);
+    expect(await page.locator('[data-testid=accessors] tbody tr').count()).toBe(50);
+    await page.click('.pager button');
+    await page.waitForSelector('.pager', { state: 'detached' });
+    expect(await page.locator('[data-testid=accessors] tbody tr').count()).toBe(all.length);
     await page.close();
   });
 

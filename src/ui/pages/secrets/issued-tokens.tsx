@@ -108,8 +108,12 @@ function AccessorRow(props: { accessor: string; canRevoke: boolean; onRevoked():
   );
 }
 
+/** Each row is looked up on its own, so the list grows a page at a time rather than all at once. */
+const PAGE = 50;
+
 export function IssuedTokensPage() {
   const caps = useCapabilities(['auth/token/create', 'auth/token/accessors', 'auth/token/revoke-accessor']);
+  const [shown, setShown] = useState(PAGE);
   const mayList = granted(caps?.['auth/token/accessors'], 'list') && granted(caps?.['auth/token/accessors'], 'sudo');
   const accessors = useRead(mayList ? 'accessors' : undefined, () => list('auth/token/accessors'));
   if (!caps) return <p class="muted">Loading…</p>;
@@ -137,11 +141,18 @@ export function IssuedTokensPage() {
                 </tr>
               </thead>
               <tbody>
-                {accessors.data.keys.map((a) => (
+                {accessors.data.keys.slice(0, shown).map((a) => (
                   <AccessorRow key={a} accessor={a} canRevoke={mayWrite(caps['auth/token/revoke-accessor'])} onRevoked={accessors.reload} />
                 ))}
               </tbody>
             </table>
+          )}
+          {accessors.data && accessors.data.keys.length > shown && (
+            <nav class="pager">
+              <button type="button" onClick={() => setShown(shown + PAGE)}>
+                Show {Math.min(PAGE, accessors.data.keys.length - shown)} more of {accessors.data.keys.length - shown}
+              </button>
+            </nav>
           )}
         </>
       )}
