@@ -217,13 +217,24 @@ describe('the allocation page', () => {
     await waitForText('[data-testid=log]', 'got-hup');
   });
 
-  it("runs the job's action in the terminal and shows its output", async () => {
+  it("runs the job's action in the terminal, from the allocation's page and the job's, and shows its output", async () => {
     await page.click('[data-testid=run-action-answer]');
     await waitForText(TERMINAL, 'action-42');
     await waitForText('[data-testid=terminal-status]', 'exited with code 0');
     const action = new URL(sockets.find((u) => u.includes('/action?'))!);
     expect(action.pathname).toBe('/v1/job/shell/action');
     expect(Object.fromEntries(action.searchParams)).toMatchObject({ action: 'answer', allocID: allocId, task: 'sh', ws_handshake: 'true' });
+
+    // From the job's page, the action runs in a running allocation of a group that declares it: here the one.
+    await page.goto(`${srv.url}/ui/jobs/shell%40default?tab=actions`);
+    await page.click('[data-testid=run-action-answer]');
+    await waitForText(TERMINAL, 'action-42');
+    await waitForText('[data-testid=terminal-status]', 'exited with code 0');
+    const fromJob = sockets.filter((u) => u.includes('/action?'));
+    expect(fromJob).toHaveLength(2);
+    expect(new URL(fromJob[1]).searchParams.get('allocID')).toBe(allocId);
+    await page.goto(`${srv.url}/ui/allocations/${allocId}`);
+    await page.waitForSelector('[data-testid=tasks]');
   });
 
   it('restarts a task, which the restart count then shows', async () => {
@@ -283,7 +294,7 @@ describe('the allocation page', () => {
   });
 
   it('never put the token in an address, a socket included', () => {
-    expect(sockets.length).toBe(2);
+    expect(sockets.length).toBe(3);
     for (const u of [...sockets, ...requests.map((r) => r.url())]) expect(decodeURIComponent(u)).not.toContain(srv.rootToken);
     const fileReads = requests.filter((r) => /^\/v1\/client\/fs\/(cat|readat)\//.test(new URL(r.url()).pathname));
     expect(fileReads.length).toBeGreaterThanOrEqual(3);
