@@ -7,7 +7,7 @@
  * with markup shown as text; and a token that may only read jobs offered none of the controls.
  */
 import { rm } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
 import { launchBrowser, type Browser } from '../support/browser.js';
@@ -23,12 +23,17 @@ let home: string;
 let browser: Browser;
 let api: ApiClient;
 const dialogs: string[] = [];
+/** API requests sent and not yet answered in full. */
+const pending = new Set<Request>();
 
 beforeAll(async () => {
   home = await makeTempDir('svc-ui-job-home-');
   [srv, browser] = await Promise.all([spawnServer(['-dev', '-port=0'], { HOME: home }), launchBrowser()]);
   api = new ApiClient({ address: srv.url, token: srv.rootToken });
   browser.context.on('page', (p) => p.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss())));
+  browser.context.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/v1/') && pending.add(r)));
+  browser.context.on('requestfinished', (r) => pending.delete(r));
+  browser.context.on('requestfailed', (r) => pending.delete(r));
   // Installing chromium on a machine without it takes minutes.
 }, 600_000);
 
@@ -87,6 +92,21 @@ async function plan(page: Page, source: string, variables = ''): Promise<void> {
   await page.click('[data-testid=run-plan]');
   await page.waitForSelector('[data-testid=plan], [data-testid=run-error]');
 }
+
+/** The API requests a page has open once it has settled, as path?query, sorted: blocking queries only, or it is not settled. */
+const settledRequests = (on: Page, count: number) =>
+  until(
+    async () =>
+      [...pending]
+        .filter((r) => r.frame().page() === on)
+        .map((r) => {
+          const u = new URL(r.url());
+          return `${u.pathname}?${u.searchParams}`;
+        })
+        .sort(),
+    (open) => open.length >= count && open.every((u) => u.includes('index=')),
+    `${count} blocking queries in flight`,
+  );
 
 let page: Page;
 
@@ -181,6 +201,11 @@ describe('the job pages', () => {
     await page.click('[data-testid=revert-0-yes]');
     await page.waitForSelector('[data-testid=reverted]');
     await page.waitForSelector('[data-testid=versions] tr[data-version="3"]');
+    // The tab keeps one blocking query open, as the job's view does: no polling.
+    const open = await settledRequests(page, 2);
+    expect(open).toHaveLength(2);
+    expect(open[0]).toMatch(/^\/v1\/job\/web\/versions\?namespace=default&diffs=true&index=\d+&wait=300s$/);
+    expect(open[1]).toMatch(/^\/v1\/job\/web\?namespace=default&index=\d+&wait=300s$/);
     const reverted = (await api.scheduler<{ Version: number; TaskGroups: Array<{ Count: number; Meta: Record<string, string> | null }> }>('GET', '/v1/job/web')).body;
     expect(reverted.Version).toBe(3);
     expect(reverted.TaskGroups[0].Count).toBe(1);
@@ -345,6 +370,10 @@ describe('the job pages', () => {
     await waitForText(page, '[data-testid=deployment-status]', 'failed');
     expect(await text(page, '[data-testid=deployment-description]')).toBe('Deployment marked as failed');
     await page.waitForSelector('[data-testid=earlier-deployments] >> text=Deployment completed successfully');
+    const open = await settledRequests(page, 2);
+    expect(open).toHaveLength(2);
+    expect(open[0]).toMatch(/^\/v1\/job\/canary\/deployments\?namespace=default&index=\d+&wait=300s$/);
+    expect(open[1]).toMatch(/^\/v1\/job\/canary\?namespace=default&index=\d+&wait=300s$/);
     await api.scheduler('DELETE', '/v1/job/canary', { query: { purge: 'true' } });
   });
 
