@@ -11,7 +11,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLive } from '../live.js';
 import { jobAddress, Link, navigate } from '../router.js';
 import { shortId } from '../format.js';
-import { drawTopology } from '../topology/draw.js';
+import { drawTopology, percent } from '../topology/draw.js';
 import { hitTest, layoutTopology, type Bar, type Hit, type Layout } from '../topology/layout.js';
 import type { AllocWithResources, NodeWithResources } from '../topology/types.js';
 import { clientAddress } from './clients.js';
@@ -25,6 +25,7 @@ const MAX_CANVAS_PX = 32_000;
 
 const EMPTY: never[] = [];
 
+/** Once a document: the bench reads the first picture's mark, not a later page visit's. */
 let marked = false;
 
 function useWidth(ref: { current: HTMLElement | null }): number {
@@ -51,8 +52,6 @@ function prepare(canvas: HTMLCanvasElement, layout: Layout): CanvasRenderingCont
   ctx?.setTransform(ratio, 0, 0, ratio, 0, 0);
   return ctx;
 }
-
-const percent = (used: number, total: number) => (total > 0 ? `${Math.round((100 * used) / total)}%` : '–');
 
 function Details(props: { hit?: Hit; layout: Layout }) {
   const { hit, layout } = props;

@@ -14,7 +14,8 @@ const BAR = '#e3e6ea';
 const BORDER: Record<string, string> = { ready: '#c9ced6', initializing: '#7a5cc4', disconnected: '#7a5cc4', down: '#c0262d' };
 const DRAINING = '#a86200';
 
-const percent = (used: number, total: number) => (total > 0 ? `${Math.round((100 * used) / total)}%` : '–');
+/** A share as the picture and its details write it. */
+export const percent = (used: number, total: number) => (total > 0 ? `${Math.round((100 * used) / total)}%` : '–');
 
 /** The name cut to what fits, at about 6.5 pixels a character of the 11px font. */
 function fitted(name: string, w: number): string {
