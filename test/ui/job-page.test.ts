@@ -3,8 +3,10 @@
  * own node: a job file with an error shown at its line; a service job planned (a create) and run from
  * the run page, landing on its page; its deployment watched to success; its group scaled; a second
  * version registered, versions 0 and 1 compared, version 0 reverted to; the job stopped, started again,
- * then stopped and purged; a parameterized batch job dispatched with meta and a payload; a job named
- * with markup shown as text; and a token that may only read jobs offered none of the controls.
+ * then stopped and purged; a parameterized batch job dispatched with meta and a payload; a job given
+ * as the API's JSON and named with markup shown as text; a periodic launch forced; placement failures
+ * explained; a canary deployment paused, resumed, promoted and the next failed; and a token that may
+ * only read jobs offered none of the controls.
  */
 import { rm } from 'node:fs/promises';
 import type { Page, Request } from 'playwright-core';
@@ -266,14 +268,23 @@ describe('the job pages', () => {
     expect(await page.textContent('.crumbs')).toContain('report');
   });
 
-  it('shows a job named with markup as text, in the plan and on its page, running nothing', async () => {
+  it('runs a job given as the API\'s JSON, named with markup, shown as text in the plan and on its page, running nothing', async () => {
     const name = '<img src=x onerror=alert(1)>';
     await page.click('header nav >> text=Jobs');
     await page.click('text=Run job');
-    await plan(page, serviceJob({ name }).replace('job "web"', 'job "markup"'));
+    const job = {
+      ID: 'markup',
+      Name: name,
+      Datacenters: ['dc1'],
+      TaskGroups: [{ Name: 'web', Count: 1, Tasks: [{ Name: 'server', Driver: 'raw_exec', Config: { command: '/bin/sh', args: ['-c', 'exec sleep 3600'] }, KillTimeout: 1e9 }] }],
+    };
+    const source = JSON.stringify({ Job: job }, null, 2);
+    await plan(page, source);
     expect(await text(page, '[data-testid=diff] [data-diff-field=Name]')).toBe(`+ Name: ${JSON.stringify(name)}`);
     await page.click('[data-testid=run-submit]');
     await page.waitForURL(jobUrl('markup'));
+    const submitted = (await api.scheduler<{ Source: string; Format: string }>('GET', '/v1/job/markup/submission', { query: { version: '0' } })).body;
+    expect(submitted).toMatchObject({ Source: source, Format: 'json' });
     await page.waitForSelector('.facts');
     expect(await text(page, '.facts dd')).toBe(name);
     expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0);
