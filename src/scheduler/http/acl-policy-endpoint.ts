@@ -5,12 +5,15 @@
  * the Nomad rules only. A management token reads every policy; any other token only those its ACL is
  * made of (its own and its entity's), as Nomad lets a token read the policies attached to it.
  *
+ * Both answer blocking queries (`?index=`), as Nomad's do.
+ *
  * Nomad's RulesJSON keeps a namespace rule's `policy` shortcut beside its capabilities, already expanded
  * into them; svc keeps only the expanded capabilities, so Policy is always "" and Capabilities say it all.
  */
 import { NotFound, PermissionDenied } from '../../shared/errors.js';
 import type { PolicyRecord } from '../../secrets/policy/policy-service.js';
 import { parsePolicy } from '../../secrets/policy/policy.js';
+import { POLICIES_TABLE } from '../../secrets/policy/policy-store.js';
 import type { TokenCaller } from '../../secrets/token/caller.js';
 import { defineRoute } from './route.js';
 
@@ -62,6 +65,7 @@ export const aclPolicyRoutes = [
     methods: ['GET'],
     path: '/v1/acl/policies',
     acl: { authenticated: true },
+    blocking: true,
     synopsis: 'List the ACL policies the token may read: all of them for a management token, its own otherwise.',
     query: { prefix: { type: 'string', description: 'Only policies whose name starts with this.' } },
     handler: async (req) => {
@@ -71,13 +75,15 @@ export const aclPolicyRoutes = [
         .filter((name) => name.startsWith(prefix) && mayRead(req.caller, name))
         .map((name) => req.services.policies.get(name))
         .filter((r): r is PolicyRecord => r !== undefined);
-      return { body: records.map(stub), index: Math.max(1, ...records.map((r) => r.modifyIndex)) };
+      // The table's index, not the rows': a deletion moves it too, so a blocking listing wakes for it.
+      return { body: records.map(stub), index: Math.max(1, req.services.store.tableIndex(POLICIES_TABLE)) };
     },
   }),
   defineRoute({
     methods: ['GET'],
     path: '/v1/acl/policy/:name',
     acl: { authenticated: true },
+    blocking: true,
     synopsis: 'Read an ACL policy with its rules, parsed as Nomad answers them in RulesJSON.',
     handler: async (req) => {
       const name = req.params.name.trim().toLowerCase();

@@ -60,3 +60,23 @@ describe('ACL policies in Nomad\'s shape', () => {
     expect(anonymous.status).toBe(403);
   });
 });
+
+describe('ACL policies, blocking', () => {
+  it('a blocking listing answers once a policy is written, and again once one is deleted', async () => {
+    const first = await srv.request('GET', '/v1/acl/policies');
+    const index = Number(first.headers['x-nomad-index']);
+    expect(index).toBeGreaterThan(0);
+    const waiting = srv.request('GET', `/v1/acl/policies?index=${index}&wait=30s`);
+    await srv.request('PUT', '/v1/sys/policies/acl/later', { body: { policy: 'node { policy = "read" }' } });
+    const woken = await waiting;
+    expect((woken.body as Array<{ Name: string }>).map((p) => p.Name)).toContain('later');
+    const afterWrite = Number(woken.headers['x-nomad-index']);
+    expect(afterWrite).toBeGreaterThan(index);
+
+    const again = srv.request('GET', `/v1/acl/policies?index=${afterWrite}&wait=30s`);
+    await srv.request('DELETE', '/v1/sys/policies/acl/later');
+    const gone = await again;
+    expect((gone.body as Array<{ Name: string }>).map((p) => p.Name)).not.toContain('later');
+    expect(Number(gone.headers['x-nomad-index'])).toBeGreaterThan(afterWrite);
+  });
+});
