@@ -108,7 +108,7 @@ function TaskGroups(props: { id: string; namespace: string; job?: FullJob; canSc
   );
 }
 
-export function AllocationRows(props: { allocs: AllocStub[] }) {
+function AllocationRows(props: { allocs: AllocStub[] }) {
   const sorted = [...props.allocs].sort((a, b) => b.CreateIndex - a.CreateIndex);
   return (
     <table class="list" data-testid="allocations">
