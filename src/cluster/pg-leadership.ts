@@ -14,6 +14,13 @@ import { leadershipsTaken } from './telemetry.js';
  * the leader's work; every write of that work checks the term in its own transaction (fence). A leader
  * steps down when its lock session fails or does not answer, or when the state names another leader;
  * whatever it still tries to write as leader is refused by the fence.
+ *
+ * The lock is a lease: the lock session runs with idle_session_timeout, so PostgreSQL ends it, and frees
+ * the lock, when the leader sends nothing for `leaseMs`; the leader renews it every second with its check.
+ * A leader that cannot renew (stopped by SIGSTOP or a debugger, starved, cut off while its kernel still
+ * answers keepalives) loses the lock within the lease, another server takes the next term, and the old
+ * one, once it runs again, finds its session ended (or its own lease run out) and steps down; its late
+ * writes meet the new term in the state and are refused. Needs PostgreSQL 14 or later.
  */
 
 /** The advisory lock's key: an arbitrary constant, the same in every svc build ("svc" in ASCII). */
@@ -26,6 +33,10 @@ export const LOCK_SESSION_NAME = 'svc leader lock';
 const CHECK_MS = 1_000;
 /** A check the database does not answer within this counts as a lost session. */
 const CHECK_TIMEOUT_MS = 3_000;
+/** How long a leader that does not renew keeps the lock: a few missed checks, not one slow one. */
+export const DEFAULT_LEASE_MS = 5_000;
+/** SQLSTATE of a session PostgreSQL ended for idle_session_timeout: the lease ran out. */
+const LEASE_EXPIRED = '57P05';
 
 interface Hooks {
   onLead(fence: (tx: WriteTx) => void): Promise<void> | void;
@@ -47,6 +58,7 @@ export class PgLeadership implements Leadership {
     private readonly store: Store,
     readonly self: ServerIdentity,
     private readonly log: Logger,
+    private readonly leaseMs = DEFAULT_LEASE_MS,
   ) {}
 
   isLeader(): boolean {
@@ -89,7 +101,8 @@ export class PgLeadership implements Leadership {
 
   /** One session: waits for the lock, leads while the session holds it, steps down when it does not. */
   private async compete(hooks: Hooks): Promise<void> {
-    const session = new pg.Client({ connectionString: this.url, keepAlive: true, connectionTimeoutMillis: 10_000, query_timeout: CHECK_TIMEOUT_MS, options: SERVER_SIDE_KEEPALIVE, application_name: LOCK_SESSION_NAME });
+    const options = `${SERVER_SIDE_KEEPALIVE} -c idle_session_timeout=${this.leaseMs}`;
+    const session = new pg.Client({ connectionString: this.url, keepAlive: true, connectionTimeoutMillis: 10_000, query_timeout: CHECK_TIMEOUT_MS, options, application_name: LOCK_SESSION_NAME });
     let broken: Error | undefined;
     session.on('error', (err) => (broken = err));
     session.on('end', () => (broken ??= new Error('the session ended')));
@@ -108,25 +121,41 @@ export class PgLeadership implements Leadership {
       await this.pause();
     }
     if (this.stopped || broken) return;
-    this.term = await this.claim();
+    this.term = await this.renewingWhile(session, this.claim());
     this.leading = true;
     leadershipsTaken.inc();
     this.log.info(`this server leads the cluster (term ${this.term})`);
     try {
       await hooks.onLead((tx) => this.fence(tx));
+      let renewed = Date.now();
       while (!this.stopped && !broken) {
         await this.pause();
         if (this.stopped) break;
+        // A process that ran again after a stall: the lease may be another server's by now.
+        if (Date.now() - renewed > this.leaseMs) throw new Error(`its lease ran out: the lock was last renewed ${Date.now() - renewed} ms ago (the lease is ${this.leaseMs} ms; the process was stopped, starved or cut off)`);
         await session.query('SELECT 1');
+        renewed = Date.now();
         const named = readLeader(this.store);
         if (named && (named.ID !== this.self.ID || named.Term !== this.term)) throw new Error(`the state names ${named.Name} (term ${named.Term}) as leader`);
       }
       if (broken && !this.stopped) throw broken;
+    } catch (err) {
+      throw new Error(`lost the lead: ${this.why(err)}`, { cause: err });
     } finally {
       this.leading = false;
       this.lockHeld = false;
       if (!this.stopped) this.log.warn(`this server no longer leads the cluster (term ${this.term})`);
       await hooks.onStepDown();
+    }
+  }
+
+  /** Renews the lease while `work` runs: the claim may wait for the writers' lock held by a stalled server. */
+  private async renewingWhile<T>(session: pg.Client, work: Promise<T>): Promise<T> {
+    const timer = setInterval(() => void session.query('SELECT 1').catch(() => {}), CHECK_MS);
+    try {
+      return await work;
+    } finally {
+      clearInterval(timer);
     }
   }
 
@@ -139,6 +168,14 @@ export class PgLeadership implements Leadership {
       return record.Term;
     });
     return result;
+  }
+
+  /** Why the lead was lost, in words an operator can act on. */
+  private why(err: unknown): string {
+    if (err instanceof pg.DatabaseError && err.code === LEASE_EXPIRED) {
+      return `the database ended its lock session after ${this.leaseMs} ms without a renewal (the process was stopped, starved or cut off), and the lock with it`;
+    }
+    return err instanceof Error ? err.message : String(err);
   }
 
   private fence(tx: WriteTx): void {

@@ -183,7 +183,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
   try {
     const seal = await Seal.open(dataDir, opts.sealKey);
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
-    const store = (opened = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage));
+    const store = (opened = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage, log.named('storage')));
     const self: ServerIdentity = { ID: await loadServerId(dataDir), Name: hostname(), Address: '' };
     const leadership: Leadership = opts.storageUrl
       ? new (await import('../cluster/pg-leadership.js')).PgLeadership(opts.storageUrl, store, self, log.named('leader'))

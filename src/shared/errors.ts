@@ -53,6 +53,15 @@ export class PayloadTooLarge extends SvcError {
   override readonly code = 'payload_too_large';
 }
 
+/**
+ * Something the server depends on (the state's database) failed or is away: 503, with Retry-After. The
+ * request may be repeated as it was; the message says whether it may have been applied.
+ */
+export class Unavailable extends SvcError {
+  override readonly statusCode = 503;
+  override readonly code = 'unavailable';
+}
+
 /** Something on our side failed; the message is logged in full and shown to the caller. */
 export class InternalError extends SvcError {}
 

@@ -13,11 +13,15 @@ const SNAPSHOT_PAGE = 10_000;
 /** Log entries per query when a snapshot replays the log after kv_index. */
 const SNAPSHOT_LOG_PAGE = 200;
 
-/** Starts a write transaction and takes the writers' lock; answers the index of the last write. */
-export async function lockForWrite(client: pg.PoolClient): Promise<number> {
-  // Both in one round trip (the simple query protocol runs several statements).
-  const results = (await client.query('BEGIN; SELECT index FROM svc_meta WHERE id = 1 FOR UPDATE')) as unknown as pg.QueryResult[];
-  return Number(results[1].rows[0].index);
+/**
+ * Starts a write transaction and takes the writers' lock; answers the index of the last write. `unbounded`
+ * lifts the session's timeouts for this transaction only (a migration's write function may run for long).
+ */
+export async function lockForWrite(client: pg.PoolClient, unbounded = false): Promise<number> {
+  // All in one round trip (the simple query protocol runs several statements).
+  const lift = unbounded ? ' SET LOCAL idle_in_transaction_session_timeout = 0; SET LOCAL statement_timeout = 0;' : '';
+  const results = (await client.query(`BEGIN;${lift} SELECT index FROM svc_meta WHERE id = 1 FOR UPDATE`)) as unknown as pg.QueryResult[];
+  return Number(results[results.length - 1].rows[0].index);
 }
 
 /*

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Logger } from '../shared/log.js';
 import type { Store } from './store.js';
 import { NewerSchemaError, runMigrations, type Migration } from './migrations.js';
 import type { LogEntry } from './pending-writes.js';
@@ -7,6 +8,7 @@ import { commitAndNotify, compactLog, lockForWrite, writeBatch } from './pg-quer
 import { catchUp, readConsistentSnapshot } from './pg-replica.js';
 import { ReplicaStore, type Call } from './replica-store.js';
 import { ensureSchema } from './pg-schema.js';
+import { DEFAULT_WRITE_TIMEOUTS, IDLE_IN_TRANSACTION_TIMEOUT, timeoutOptions, unavailable, type WritePhase, type WriteTimeouts } from './pg-failures.js';
 import type { Outcome } from './write-batch.js';
 
 /**
@@ -27,6 +29,10 @@ import type { Outcome } from './write-batch.js';
  * off), so a commit is durable when it answers, and `durable` is already resolved: waitForCommit and
  * waitForIndex wake together. A write whose connection breaks during COMMIT is reported failed though it
  * may have committed (PostgreSQL cannot say which); if it did, the replica learns so from the log.
+ *
+ * No process can hold the others' writes: the sessions' timeouts (pg-failures.ts) end a write that stalls
+ * holding the lock. A write the database fails, or cannot be reached for, is an Unavailable (503) that
+ * says whether it may have been applied; the log says why, once per outage.
  */
 
 /** Write functions per transaction: enough to share a flush, bounded so one transaction stays modest. */
@@ -43,6 +49,9 @@ export interface PgStoreOptions {
   url: string;
   /** the product's schema, which the caller knows */
   migrations: readonly Migration[];
+  /** where the store says that the database failed a write, ended a session, or answers again */
+  log?: Logger;
+  timeouts?: Partial<WriteTimeouts>;
 }
 
 /**
@@ -55,7 +64,8 @@ export const SERVER_SIDE_KEEPALIVE = '-c tcp_keepalives_idle=2 -c tcp_keepalives
 export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
   const where = describeUrl(opts.url);
   // TCP keepalive on both ends, so that a connection dropped silently is found within seconds.
-  const connection: pg.ClientConfig = { connectionString: opts.url, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, options: SERVER_SIDE_KEEPALIVE };
+  const timeouts = { ...DEFAULT_WRITE_TIMEOUTS, ...opts.timeouts };
+  const connection: pg.ClientConfig = { connectionString: opts.url, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, options: `${SERVER_SIDE_KEEPALIVE} ${timeoutOptions(timeouts)}` };
   // Three connections, kept open: the write in flight, catching up with the log, and compaction.
   const pool = new pg.Pool({ ...connection, max: 3, idleTimeoutMillis: 0 });
   // An idle connection that breaks is dropped by the pool; the next query connects a new one.
@@ -66,9 +76,11 @@ export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
   let store: PgStore | undefined;
   try {
     await ensureSchema(pool);
-    store = new PgStore(pool, connection, where);
+    store = new PgStore(pool, connection, where, timeouts, opts.log);
     await store.start();
+    store.migrating = true;
     await runMigrations(store, opts.migrations);
+    store.migrating = false;
   } catch (err) {
     await (store ? store.close() : pool.end()).catch(() => {});
     if (err instanceof NewerSchemaError) throw err;
@@ -82,11 +94,17 @@ class PgStore extends ReplicaStore {
   private compacting: Promise<void> | undefined;
   /** The last compaction failed (the database away, say): the next commit tries again, not the next 1,000th. */
   private compactionOwed = false;
+  /** While the migrations run, writes are not timed out: a migration's function may take minutes. */
+  migrating = false;
+  /** The reason the last write failed for, while the database fails them: logged when it changes. */
+  private outage: string | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
     connection: pg.ClientConfig,
     where: string,
+    private readonly timeouts: WriteTimeouts,
+    private readonly log: Logger | undefined,
   ) {
     super(where);
     this.follower = new LogFollower(connection, pool, this.replica);
@@ -135,14 +153,20 @@ class PgStore extends ReplicaStore {
     try {
       client = await this.pool.connect();
     } catch (err) {
-      this.failQueued(err);
+      this.failQueued(this.failure(err, 'connecting'));
       return;
     }
+    // What the session itself reported: a session the database ended (a timeout, a shutdown) says why
+    // once, and the queries after it fail with the driver's "not queryable".
+    let ended: unknown;
+    const onError = (err: unknown) => (ended ??= err);
+    client.on('error', onError);
+    let phase: WritePhase = 'writing';
     let calls: Call[] | undefined;
     let entries: LogEntry[] = [];
     let outcomes: Outcome[] = [];
     try {
-      const last = await lockForWrite(client);
+      const last = await lockForWrite(client, this.migrating);
       // Behind only when another process wrote since this one last heard.
       if (this.replica.index < last) await catchUp(client, this.replica, true);
       if (this.replica.index !== last) throw new Error(`store replica is at index ${this.replica.index}, the database at ${last}`);
@@ -153,20 +177,47 @@ class PgStore extends ReplicaStore {
       } else {
         await writeBatch(client, entries);
         const index = entries[entries.length - 1].index;
+        phase = 'committing';
         await commitAndNotify(client, index);
         if (this.compactionOwed || Math.floor(index / COMPACT_EVERY) > Math.floor(last / COMPACT_EVERY)) this.compactSoon();
       }
+      client.off('error', onError);
       client.release();
-    } catch (err) {
+    } catch (thrown) {
       await client.query('ROLLBACK').catch(() => {});
+      client.off('error', onError);
       // Its session is in an unknown state: close it rather than hand it to the next write.
       client.release(true);
+      const err = this.failure(ended ?? thrown, phase, thrown);
       if (calls === undefined) this.failQueued(err);
       // A function's own error says more than the failed transaction it was left out of.
       else calls.forEach((c, i) => c.reject(outcomes[i]?.ok === false ? outcomes[i].error : err));
       return;
     }
+    if (this.outage !== undefined) {
+      this.outage = undefined;
+      this.log?.info('the state database commits writes again', { database: this.where });
+    }
     this.settle(calls, entries, outcomes);
+  }
+
+  /**
+   * What the callers of a failed write are told: an Unavailable for the database away or a session it
+   * ended, logged with its cause (once while the cause stays the same); any other error as it was.
+   */
+  private failure(cause: unknown, phase: WritePhase, thrown: unknown = cause): unknown {
+    const err = unavailable(cause, phase, this.timeouts) ?? unavailable(thrown, phase, this.timeouts);
+    if (err === undefined) return thrown;
+    const reason = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    const code = err.cause instanceof pg.DatabaseError ? err.cause.code : undefined;
+    if (code === IDLE_IN_TRANSACTION_TIMEOUT) {
+      // Not an outage: this process stalled, and the database ended its session to free the others.
+      this.log?.warn(`the state database ended this server's write session: it sat in a transaction for more than ${this.timeouts.idleInTransactionMs} ms (the process was stopped or starved); the write failed, nothing of it was written`, { database: this.where });
+    } else if (this.outage !== reason) {
+      this.outage = reason;
+      this.log?.warn(`the state database failed a write (${phase}): ${reason}; writes answer 503 until it is back`, { database: this.where, ...(code ? { sqlstate: code } : {}) });
+    }
+    return err;
   }
 
   /** The database failed before the queued calls ran: they fail with its error. */

@@ -5,13 +5,17 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { SvcError } from '../../shared/errors.js';
+import { SvcError, Unavailable } from '../../shared/errors.js';
 import type { RawResponse } from './types.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
+/** A 503 says when to try again: soon, since the store reconnects on the next write. */
+const RETRY_AFTER = { 'retry-after': '2' };
+const retryHeaders = (status: number) => (status === 503 ? RETRY_AFTER : {});
+
 export function secretsError(status: number, messages: string[]): RawResponse {
-  return { status, headers: { ...JSON_TYPE }, body: JSON.stringify({ errors: messages }) };
+  return { status, headers: { ...JSON_TYPE, ...retryHeaders(status) }, body: JSON.stringify({ errors: messages }) };
 }
 
 export function schedulerJson(body: unknown, status = 200, headers: Record<string, string> = {}): RawResponse {
@@ -19,11 +23,15 @@ export function schedulerJson(body: unknown, status = 200, headers: Record<strin
 }
 
 export function schedulerError(status: number, message: string): RawResponse {
-  return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: message };
+  return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...retryHeaders(status) }, body: message };
 }
 
-/** Status and user-facing message of any thrown value; unknown errors are 500s. */
+/**
+ * Status and user-facing message of any thrown value; unknown errors are 500s. An Unavailable is not
+ * logged per request: the store logs the outage once, with its cause.
+ */
 export function classify(err: unknown): { status: number; message: string; internal: boolean } {
+  if (err instanceof Unavailable) return { status: err.statusCode, message: err.message, internal: false };
   if (err instanceof SvcError) return { status: err.statusCode, message: err.message, internal: err.statusCode >= 500 };
   const message = err instanceof Error ? err.message : String(err);
   return { status: 500, message: message || 'internal error', internal: true };
