@@ -212,7 +212,7 @@ describe('the nodes pages and the topology', () => {
 
   it('shows a node whose name is markup as text, on the list, its page and the topology', async () => {
     const name = '<img src=x onerror=alert(1)>';
-    const fake = fakeNode({ Name: name, Meta: { note: '<b>bold</b>' } });
+    const fake = fakeNode({ Name: name, Meta: { note: '<b>bold</b>' }, HostVolumes: { '<i>data</i>': { Path: '/srv/<u>data</u>', ReadOnly: true } } });
     await registerFakeNode(api, fake);
     const page = await browser.context.newPage();
     await signIn(page);
@@ -227,6 +227,9 @@ describe('the nodes pages and the topology', () => {
     await page.waitForSelector('[data-testid=meta] >> text=note');
     expect(await page.textContent('h1')).toContain(name);
     expect(await page.textContent('[data-testid=meta]')).toContain('<b>bold</b>');
+    expect(await cellTexts(page, 'host-volumes', 1)).toEqual(['<i>data</i>']);
+    expect(await cellTexts(page, 'host-volumes', 2)).toEqual(['/srv/<u>data</u>']);
+    expect(await cellTexts(page, 'host-volumes', 3)).toEqual(['read only']);
 
     // The dev node's page lists what runs there with each allocation's job, of either namespace.
     await page.goto(`${srv.url}/ui/clients/${devNode.ID}`);
@@ -242,7 +245,7 @@ describe('the nodes pages and the topology', () => {
     await page.hover('[data-testid=topology]', { position: { x: box.x + 2, y: box.y + 2 } });
     await page.waitForSelector(`[data-testid=topology-details] >> text=${name}`);
     expect(await page.locator('img').count()).toBe(0);
-    expect(await page.locator('main b').count()).toBe(0);
+    expect(await page.locator('main b, main i:not(.swatch), main u').count()).toBe(0);
     expect(dialogs).toEqual([]);
     await page.close();
   });

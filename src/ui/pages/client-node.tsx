@@ -1,7 +1,7 @@
 /**
  * /ui/clients/<id>: one node as Nomad's UI shows it: its facts and drain, the actions on it (drain,
- * eligibility) for a token that may write nodes, its resources, drivers with their health, its
- * attributes (searchable) and meta, the allocations placed on it and its events. Two views are live:
+ * eligibility) for a token that may write nodes, its resources, drivers with their health, the
+ * allocations placed on it, its host volumes, attributes (searchable) and meta, and its events. Two views are live:
  * the node's and its allocations'.
  */
 import { useState } from 'preact/hooks';
@@ -148,6 +148,34 @@ function DrainFacts(props: { node: Node }) {
   return <dd data-testid="drain-state">{last ? `no (last drain ${last.Status} ${sinceRfc3339(last.UpdatedAt)})` : 'no'}</dd>;
 }
 
+function HostVolumes(props: { node: Node }) {
+  const volumes = Object.entries(props.node.HostVolumes ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (volumes.length === 0) return null;
+  return (
+    <>
+      <h2>Host volumes</h2>
+      <table class="list" data-testid="host-volumes">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Path</th>
+            <th>Access</th>
+          </tr>
+        </thead>
+        <tbody>
+          {volumes.map(([name, v]) => (
+            <tr key={name}>
+              <td>{name}</td>
+              <td>{v.Path}</td>
+              <td>{v.ReadOnly ? 'read only' : 'read and write'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 function Events(props: { node: Node }) {
   const events = [...(props.node.Events ?? [])].reverse();
   if (events.length === 0) return <p class="muted">No events.</p>;
@@ -246,6 +274,7 @@ export function ClientPage(props: { id: string }) {
       <NodeAllocations id={props.id} />
       {n && (
         <>
+          <HostVolumes node={n} />
           <h2>Attributes</h2>
           <KeyValues entries={n.Attributes} testid="attributes" what="attributes" />
           <h2>Meta</h2>
