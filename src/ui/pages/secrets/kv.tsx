@@ -188,18 +188,20 @@ function Directory(props: { mount: string; engine: Engine; path: string }) {
 
 function Secret(props: { mount: string; path: string; version?: number }) {
   const { mount, path, version } = props;
-  const dataPath = `${mount}/data/${path}`;
+  const dataPath = V2.dataPath(mount, path);
+  const metaPath = `${mount}/metadata/${path}`;
   const secret = useRead(`${dataPath} ${version ?? ''}`, async () => {
     try {
-      return await read<KvData>(`${mount}/data/${apiPath(path)}`, version ? { version: String(version) } : {});
+      return await read<KvData>(V2.dataPath(mount, apiPath(path)), version ? { version: String(version) } : {});
     } catch (err) {
       // A deleted or destroyed version answers 404; its history still says what became of it.
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
     }
   });
-  const meta = useRead(`${mount}/metadata/${path}`, () => read<KvMetadata>(`${mount}/metadata/${apiPath(path)}`));
-  const caps = useCapabilities([dataPath, `${mount}/metadata/${path}`, `${mount}/delete/${path}`, `${mount}/undelete/${path}`]);
+  const caps = useCapabilities([dataPath, metaPath, `${mount}/delete/${path}`, `${mount}/undelete/${path}`]);
+  // The history is read only when the token may: a token that reads the value alone still sees it.
+  const meta = useRead(granted(caps?.[metaPath], 'read') ? metaPath : undefined, () => read<KvMetadata>(`${mount}/metadata/${apiPath(path)}`));
   const [writing, setWriting] = useState(false);
   const [error, setError] = useState<Error>();
   const reload = () => {

@@ -41,28 +41,12 @@ export interface TuneAnswer {
   token_type?: string;
 }
 
-export interface Entity {
-  id: string;
-  name: string;
-  policies: string[] | null;
-  disabled: boolean;
-  aliases: Array<{ id: string; name: string; mount_accessor: string; mount_type?: string }> | null;
-}
-
 export interface AliasInfo {
   name: string;
   canonical_id: string;
   mount_accessor: string;
   mount_type?: string;
   mount_path?: string;
-}
-
-export interface Group {
-  id: string;
-  name: string;
-  type: string;
-  policies: string[] | null;
-  member_entity_ids: string[] | null;
 }
 
 export interface KvVersionMeta {
