@@ -61,6 +61,25 @@ describe('ACL policies in Nomad\'s shape', () => {
   });
 });
 
+describe('ACL policies of a token\'s entity', () => {
+  it('are listed and readable to the token, as its ACL holds them', async () => {
+    await srv.request('PUT', '/v1/sys/policies/acl/from-entity', { body: { policy: 'namespace "ops" { policy = "write" }' } });
+    const entity = (await srv.request('POST', '/v1/identity/entity', { body: { name: 'builder', policies: ['from-entity'] } })).body as { data: { id: string } };
+    const { secret } = await srv.server.services.tokens.create({
+      policies: ['readers'],
+      entityId: entity.data.id,
+      path: 'auth/token/create',
+      mountAccessor: srv.server.services.mounts.get('auth/token/')!.accessor,
+      orphan: true,
+    });
+    const own = await srv.request('GET', '/v1/acl/policies', { token: secret });
+    expect((own.body as Array<{ Name: string }>).map((p) => p.Name)).toEqual(['default', 'from-entity', 'readers']);
+    const read = await srv.request('GET', '/v1/acl/policy/from-entity', { token: secret });
+    expect(read.status).toBe(200);
+    expect((read.body as { RulesJSON: { Namespaces: Array<{ Name: string; Capabilities: string[] }> } }).RulesJSON.Namespaces[0]).toMatchObject({ Name: 'ops', Capabilities: expect.arrayContaining(['submit-job']) });
+  });
+});
+
 describe('ACL policies, blocking', () => {
   it('a blocking listing answers once a policy is written, and again once one is deleted', async () => {
     const first = await srv.request('GET', '/v1/acl/policies');
