@@ -25,6 +25,7 @@ declare const document: {
   querySelectorAll(selector: string): { length: number };
 };
 declare const performance: { getEntriesByName(name: string): unknown[] };
+declare const window: { notReloaded?: boolean };
 
 let srv: SpawnedServer;
 let home: string;
@@ -275,12 +276,16 @@ describe('the nodes pages and the topology', () => {
     await root.close();
   });
 
-  it('pages through a large cluster, fifty nodes at a time, and filters it on the server', async () => {
-    for (let i = 0; i < 55; i++) await registerFakeNode(api, fakeNode({ Name: `rack-${String(i).padStart(2, '0')}` }));
+  it('lists nodes as they join, and pages through a large cluster fifty at a time, filtered on the server', async () => {
     const page = await browser.context.newPage();
     await signIn(page);
     await page.goto(`${srv.url}/ui/clients?search=rack-`);
-    await page.waitForSelector('[data-testid=clients] >> text=rack-');
+    await page.waitForSelector('text=No nodes match.');
+    // Set in this document: a reload would lose it.
+    await page.evaluate(() => (window.notReloaded = true));
+    for (let i = 0; i < 55; i++) await registerFakeNode(api, fakeNode({ Name: `rack-${String(i).padStart(2, '0')}` }));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=clients] tbody tr').length === 50);
+    expect(await page.evaluate(() => window.notReloaded)).toBe(true);
     expect(await cellTexts(page, 'clients', 2)).toHaveLength(50);
     const first = new Set(await cellTexts(page, 'clients', 2));
     await page.click('.pager >> text=Next page');
