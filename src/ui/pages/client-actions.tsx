@@ -13,7 +13,7 @@ import { Problem } from './problem.js';
 const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9, d: 86400e9 };
 
 /** A Go-style duration ("90s", "1h30m", plus "d" for days) in nanoseconds; undefined when it is not one. */
-export function parseDuration(text: string): number | undefined {
+function parseDuration(text: string): number | undefined {
   const s = text.trim();
   if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h|d))+$/.test(s)) return undefined;
   let total = 0;

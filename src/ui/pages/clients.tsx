@@ -27,12 +27,12 @@ const STATUS_FILTERS: Record<string, string> = {
 };
 
 /** A string literal of the filter language: a raw string where it can be, else a quoted one (Go's escapes are JSON's). */
-export const filterLiteral = (s: string) => (s.includes('`') ? JSON.stringify(s) : `\`${s}\``);
+const filterLiteral = (s: string) => (s.includes('`') ? JSON.stringify(s) : `\`${s}\``);
 
 const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The server-side filter for a status choice and a search (a name, case aside, or the start of an ID). */
-export function nodeFilter(status: string, search: string): string {
+function nodeFilter(status: string, search: string): string {
   const parts: string[] = [];
   if (STATUS_FILTERS[status]) parts.push(STATUS_FILTERS[status]);
   const q = search.trim();

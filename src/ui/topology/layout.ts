@@ -98,7 +98,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * Names in the order people number machines ("node-2" before "node-10"): runs of digits compare as
  * numbers, the rest by code unit, so the order is the same in every browser and locale.
  */
-export function compareNames(a: string, b: string): number {
+function compareNames(a: string, b: string): number {
   const pa = a.match(/\d+|\D+/g) ?? [];
   const pb = b.match(/\d+|\D+/g) ?? [];
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
