@@ -1,7 +1,8 @@
 // The ui section: what the web UI's first page costs to fetch (its script, the chunks it preloads and
-// its styles, gzipped as the server sends them; target ≤ 300 KB), and the time from navigation to the
-// first painted jobs list on a dev server holding 1,000 jobs, in headless Chromium, read from the
-// browser's own clock (performance.now() at the first frame after the list is in the page) and its
+// its styles, gzipped as the server sends them; target ≤ 300 KB), what each page loaded later and the
+// terminal add to it (the chunks only they import, the terminal's stylesheet with it), and the time
+// from navigation to the first painted jobs list on a dev server holding 1,000 jobs, in headless
+// Chromium, read from the browser's own clock (performance.now() at the first frame after the list is in the page) and its
 // first-contentful-paint entry. Each run is a new tab, so nothing is in memory; assets come from the
 // browser's cache after the first run, as they would for a returning user. Then how many requests a
 // job's page makes while it sits open and nothing changes. Last, the topology: the time from navigation
@@ -9,7 +10,7 @@
 // API from a process of their own, as bench/node-fleet.mjs does) holding 3,000 allocations, read from the
 // mark the page leaves when its canvas is drawn (BENCH_UI_TOPOLOGY_NODES, BENCH_UI_TOPOLOGY_ALLOCS).
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,18 +31,67 @@ async function firstPageFiles() {
   return [...html.matchAll(/(?:src|href)="\/ui\/assets\/([^"]+)"/g)].map((m) => m[1]);
 }
 
+const gzipped = (body) => gzipSync(body, { level: 9 }).length;
+
+/**
+ * The assets' import graph, read from the built files themselves: for each script, the files it imports
+ * statically (fetched with it) and the ones it imports with import() (fetched when that code runs).
+ */
+async function importGraph() {
+  const graph = new Map();
+  for (const name of await readdir(path.join(UI, 'assets'))) {
+    const body = await readFile(path.join(UI, 'assets', name));
+    const text = name.endsWith('.js') ? body.toString() : '';
+    graph.set(name, {
+      gz: gzipped(body),
+      size: body.length,
+      statics: [...text.matchAll(/(?:from|import)\s*"\.\/([^"]+)"/g)].map((m) => m[1]),
+      dynamics: [...text.matchAll(/import\(\s*"\.\/([^"]+)"\s*\)/g)].map((m) => m[1]),
+      // A stylesheet the code links when it runs (the terminal's), named by its address.
+      links: [...text.matchAll(/"\/ui\/assets\/([^"]+\.css)"/g)].map((m) => m[1]),
+    });
+  }
+  return graph;
+}
+
+/** The files fetched along with `roots`: each one, the scripts they import statically and the stylesheets they link. */
+function closure(graph, roots) {
+  const seen = new Set();
+  const visit = (name) => {
+    if (seen.has(name) || !graph.has(name)) return;
+    seen.add(name);
+    for (const next of [...graph.get(name).statics, ...graph.get(name).links]) visit(next);
+  };
+  roots.forEach(visit);
+  return seen;
+}
+
 async function bundleSizes() {
+  const graph = await importGraph();
+  const first = await firstPageFiles();
   const rows = [];
   let total = 0;
-  for (const name of await firstPageFiles()) {
-    const body = await readFile(path.join(UI, 'assets', name));
-    const gz = gzipSync(body, { level: 9 }).length;
+  for (const name of first) {
+    const { size, gz } = graph.get(name);
     total += gz;
-    rows.push([name, kb(body.length), kb(gz)]);
+    rows.push([name, kb(size), kb(gz)]);
   }
   rows.push(['first page, total', '', kb(total)]);
   console.log('\nWeb UI: what the first page fetches (target ≤ 300 KB gzipped)\n');
   console.log(table(['file', 'size', 'gzipped'], rows));
+
+  // Each chunk loaded with import(): what opening it fetches beyond what is already there (its own file
+  // and the shared chunks only it and its kind need), as a user who came in through the jobs list pays it.
+  const loaded = closure(graph, first);
+  const lazy = [...new Set([...graph.values()].flatMap((f) => f.dynamics))].sort();
+  const lazyRows = lazy.map((name) => {
+    const extra = [...closure(graph, [name])].filter((f) => !loaded.has(f));
+    const gz = extra.reduce((sum, f) => sum + graph.get(f).gz, 0);
+    const what = name.startsWith('terminal-') ? 'the terminal (xterm.js), when a terminal first opens' : `the ${name.replace(/-[A-Z0-9]+\.js$/, '')} page, when first opened`;
+    return [name, what, extra.length === 1 ? 'itself' : extra.filter((f) => f !== name).join(', '), kb(gz)];
+  });
+  console.log('\nWeb UI: what each lazily loaded chunk fetches beyond the first page (gzipped)\n');
+  console.log(table(['chunk', 'loaded with', 'and besides itself', 'gzipped'], lazyRows));
 }
 
 async function jobsListPaint({ bin, env, jobs, runs, idleSeconds }) {
