@@ -1,6 +1,7 @@
 /**
  * The two policies every server has. `root` has no rules: holding it bypasses the ACL entirely (see Acl.root).
- * `default` is the subset of Vault's default policy that lets a token look after itself; it grants no
+ * `default` is the subset of Vault's default policy that lets a token look after itself, plus the policy
+ * formatter, which reveals nothing (svc's own: Vault has no such endpoint); it grants no
  * namespace, so a token with only `default` cannot use the scheduler.
  */
 import { UserError } from '../../shared/errors.js';
@@ -35,6 +36,11 @@ path "sys/capabilities-self" {
 path "sys/internal/ui/resultant-acl" {
   capabilities = ["read"]
 }
+
+# Allow a token to have a policy laid out as "svc policy fmt" does (the web UI's editor)
+path "sys/internal/ui/format-policy" {
+  capabilities = ["update"]
+}
 `;
 
 /** DEFAULT_POLICY_TEXT, already parsed (a test keeps the two in step), so startup need not load the HCL parser. */
@@ -46,6 +52,7 @@ export const DEFAULT_POLICY: Policy = {
     { pattern: 'auth/token/renew-self', capabilities: ['update'] },
     { pattern: 'auth/token/revoke-self', capabilities: ['update'] },
     { pattern: 'sys/capabilities-self', capabilities: ['update'] },
+    { pattern: 'sys/internal/ui/format-policy', capabilities: ['update'] },
     { pattern: 'sys/internal/ui/resultant-acl', capabilities: ['read'] },
   ],
   namespaces: [],

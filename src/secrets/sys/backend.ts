@@ -13,11 +13,12 @@ import { remountPaths } from './path-remount.js';
 import { auditPaths } from './path-audit.js';
 import { metricsPaths } from './path-metrics.js';
 import { internalUiMountsPaths } from './path-internal-ui-mounts.js';
+import { internalUiFormatPolicyPaths } from './path-internal-ui-format-policy.js';
 
 export const sysBackend: Backend = {
   type: 'system',
   description:
     'System endpoints: health, initialisation and seal status, the cluster\'s servers and leader, ACL policies, auth methods, ' +
     'secrets engines, capabilities, audit devices and audit hashes, and the server\'s metrics.',
-  paths: [...healthPaths, ...sealStatusPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...mountsPaths, ...remountPaths, ...capabilitiesPaths, ...auditHashPaths, ...auditPaths, ...metricsPaths, ...internalUiMountsPaths],
+  paths: [...healthPaths, ...sealStatusPaths, ...haPaths, ...policyPaths, ...authTunePaths, ...authPaths, ...mountsPaths, ...remountPaths, ...capabilitiesPaths, ...auditHashPaths, ...auditPaths, ...metricsPaths, ...internalUiMountsPaths, ...internalUiFormatPolicyPaths],
 };

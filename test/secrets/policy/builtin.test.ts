@@ -26,6 +26,7 @@ describe('built-in policies', () => {
     expect(a.allows('auth/token/revoke-self', 'update')).toBe(true);
     expect(a.allows('sys/capabilities-self', 'update')).toBe(true);
     expect(a.allows('sys/internal/ui/resultant-acl', 'read')).toBe(true);
+    expect(a.allows('sys/internal/ui/format-policy', 'update')).toBe(true);
 
     expect(a.allows('auth/token/lookup-self', 'update')).toBe(false);
     expect(a.allows('auth/token/create', 'update')).toBe(false);
