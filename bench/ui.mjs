@@ -88,7 +88,7 @@ async function bundleSizes() {
     const extra = [...closure(graph, [name])].filter((f) => !loaded.has(f));
     const gz = extra.reduce((sum, f) => sum + graph.get(f).gz, 0);
     const what = name.startsWith('terminal-') ? 'the terminal (xterm.js), when a terminal first opens' : `the ${name.replace(/-[A-Z0-9]+\.js$/, '')} page, when first opened`;
-    return [name, what, extra.length === 1 ? 'itself' : extra.filter((f) => f !== name).join(', '), kb(gz)];
+    return [name, what, extra.length === 1 ? 'nothing' : extra.filter((f) => f !== name).join(', '), kb(gz)];
   });
   console.log('\nWeb UI: what each lazily loaded chunk fetches beyond the first page (gzipped)\n');
   console.log(table(['chunk', 'loaded with', 'and besides itself', 'gzipped'], lazyRows));
