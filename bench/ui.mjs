@@ -83,8 +83,19 @@ async function bundleSizes() {
   // Each chunk loaded with import(): what opening it fetches beyond what is already there (its own file
   // and the shared chunks only it and its kind need), as a user who came in through the jobs list pays it.
   const loaded = closure(graph, first);
-  const lazy = [...new Set([...graph.values()].flatMap((f) => f.dynamics))].sort();
-  const lazyRows = lazy.map((name) => {
+  // Reached from the first page only, so a file an earlier build left in assets/ is not counted.
+  const lazy = new Set();
+  const reach = (files) => {
+    for (const file of closure(graph, files)) {
+      for (const next of graph.get(file).dynamics) {
+        if (lazy.has(next) || !graph.has(next)) continue;
+        lazy.add(next);
+        reach([next]);
+      }
+    }
+  };
+  reach(first);
+  const lazyRows = [...lazy].sort().map((name) => {
     const extra = [...closure(graph, [name])].filter((f) => !loaded.has(f));
     const gz = extra.reduce((sum, f) => sum + graph.get(f).gz, 0);
     const what = name.startsWith('terminal-') ? 'the terminal (xterm.js), when a terminal first opens' : `the ${name.replace(/-[A-Z0-9]+\.js$/, '')} page, when first opened`;
