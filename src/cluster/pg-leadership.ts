@@ -92,7 +92,7 @@ export class PgLeadership implements Leadership {
       try {
         await this.compete(hooks);
       } catch (err) {
-        if (!this.stopped) this.log.warn(`leader election: ${(err as Error).message}`);
+        if (!this.stopped && !(err instanceof LeadLost)) this.log.warn(`leader election: ${(err as Error).message}`);
       }
       await this.endSession();
       if (!this.stopped) await this.pause();
@@ -140,7 +140,9 @@ export class PgLeadership implements Leadership {
       }
       if (broken && !this.stopped) throw broken;
     } catch (err) {
-      throw new Error(`lost the lead: ${this.why(err)}`, { cause: err });
+      // Said before the leader's work stops, which may take a moment.
+      if (!this.stopped) this.log.warn(`this server lost the lead (term ${this.term}): ${this.why(err)}`);
+      throw new LeadLost();
     } finally {
       this.leading = false;
       this.lockHeld = false;
@@ -200,3 +202,6 @@ export class PgLeadership implements Leadership {
     await session?.end().catch(() => {});
   }
 }
+
+/** The lead was lost, and said so in the log already. */
+class LeadLost extends Error {}

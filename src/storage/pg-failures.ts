@@ -47,14 +47,15 @@ export function unavailable(err: unknown, phase: WritePhase, t: WriteTimeouts): 
 
 function message(code: string | undefined, phase: WritePhase, t: WriteTimeouts): string {
   const retry = 'Retry the request; the server reconnects on its own.';
-  if (phase === 'committing') {
-    return `The connection to the cluster's state database failed while this write was committing, so it may or may not have been applied. Retrying is safe for an idempotent request (a job registered with EnforceIndex, a dispatch with an idempotency token, a secret or policy written by name); read the state first otherwise.`;
-  }
   const nothing = 'Nothing of it was written.';
-  if (phase === 'connecting') return `The cluster's state database cannot be reached, so this write was not made. ${retry}`;
+  // Ended while it sat in the transaction: its COMMIT never reached the database.
   if (code === IDLE_IN_TRANSACTION_TIMEOUT) {
     return `This server stalled inside a write for more than ${t.idleInTransactionMs / 1000} s, and the cluster's state database ended its session so that the other servers could write. ${nothing} ${retry}`;
   }
+  if (phase === 'committing') {
+    return `The connection to the cluster's state database failed while this write was committing, so it may or may not have been applied. Retrying is safe for an idempotent request (a job registered with EnforceIndex, a dispatch with an idempotency token, a secret or policy written by name); read the state first otherwise.`;
+  }
+  if (phase === 'connecting') return `The cluster's state database cannot be reached, so this write was not made. ${retry}`;
   if (code === '57014') return `The cluster's state database did not complete this write within ${t.statementMs / 1000} s. ${nothing} ${retry}`;
   if (code?.startsWith('57')) return `The cluster's state database is shutting down or restarting. ${nothing} ${retry}`;
   if (code?.startsWith('53')) return `The cluster's state database is out of resources (connections, memory or disk). ${nothing} ${retry}`;

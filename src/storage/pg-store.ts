@@ -184,11 +184,13 @@ class PgStore extends ReplicaStore {
       client.off('error', onError);
       client.release();
     } catch (thrown) {
+      // The database's own word (its SQLSTATE) says why; the driver's closing errors come after it.
+      const cause = [ended, thrown].find((e) => e instanceof pg.DatabaseError) ?? ended ?? thrown;
       await client.query('ROLLBACK').catch(() => {});
       client.off('error', onError);
       // Its session is in an unknown state: close it rather than hand it to the next write.
       client.release(true);
-      const err = this.failure(ended ?? thrown, phase, thrown);
+      const err = this.failure(cause, phase, thrown);
       if (calls === undefined) this.failQueued(err);
       // A function's own error says more than the failed transaction it was left out of.
       else calls.forEach((c, i) => c.reject(outcomes[i]?.ok === false ? outcomes[i].error : err));
