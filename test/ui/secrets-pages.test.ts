@@ -368,4 +368,40 @@ describe('the secrets pages', () => {
     expect(dialogs).toEqual([]);
     await page.close();
   });
+
+  it('format a messy policy into the layout `svc policy fmt` writes, mark the line of one that does not parse, and offer Format only to a token that may', async () => {
+    const page = await signedIn();
+    await page.goto(`${srv.url}/ui/secrets/policies/formatted`);
+    await page.waitForSelector('[data-testid=policy-name] >> text=formatted');
+    await page.fill('#policy-text', 'path "secret/data/*"   {\ncapabilities=["read","list"]\n}\n\n\nnamespace "default" {\n    policy="read"\n  capabilities = [ "submit-job" ]\n}');
+    await page.click('button >> text=Format');
+    const formatted = 'path "secret/data/*" {\n  capabilities = ["read", "list"]\n}\n\nnamespace "default" {\n  policy       = "read"\n  capabilities = ["submit-job"]\n}\n';
+    // Run in the page, whose DOM this file's types do not know.
+    await page.waitForFunction((want) => (globalThis as unknown as { document: { querySelector(s: string): { value: string } } }).document.querySelector('#policy-text').value === want, formatted);
+    await expect(api.secrets('GET', 'sys/policies/acl/formatted')).rejects.toMatchObject({ statusCode: 404 });
+    await page.click('button >> text=Save policy');
+    await page.waitForSelector('[data-testid=policy-saved]');
+    expect((await secretsData<{ policy: string }>('GET', 'sys/policies/acl/formatted')).policy).toBe(formatted);
+
+    const broken = 'path "secret/data/*" {\n  capabilities = ["read"]\n  = "blue"\n}\n';
+    await page.fill('#policy-text', broken);
+    await page.click('button >> text=Format');
+    await page.waitForSelector('[data-testid=policy-error]');
+    expect(await page.textContent('[data-testid=policy-error-at]')).toBe('Line 3');
+    expect(await page.textContent('[data-testid=policy-error]')).toContain('failed to parse policy "formatted": line 3, column 3: Expected a name');
+    expect((await page.textContent('[data-testid=policy-error-line]'))?.trim()).toBe('3');
+    expect(await page.inputValue('#policy-text')).toBe(broken);
+    await page.close();
+
+    // Without the default policy's grant, the editor saves and offers no Format.
+    await api.secrets('PUT', 'sys/policies/acl/editor', {
+      body: { policy: 'path "sys/policies/acl/*" { capabilities = ["read", "update"] }\npath "sys/capabilities-self" { capabilities = ["update"] }' },
+    });
+    const editor = (await api.secrets('POST', 'auth/token/create', { body: { policies: ['editor'], no_default_policy: true, ttl: '1h' } }))!.auth!.client_token as string;
+    const limited = await signedIn(editor);
+    await limited.goto(`${srv.url}/ui/secrets/policies/formatted`);
+    await limited.waitForSelector('button >> text=Save policy');
+    expect(await limited.locator('button >> text=Format').count()).toBe(0);
+    await limited.close();
+  });
 });

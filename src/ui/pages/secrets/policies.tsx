@@ -2,17 +2,20 @@
  * /ui/secrets/policies: every ACL policy (sys/policies/acl), and one policy's text in an editor. A
  * policy the server refuses is not stored; its message says where (line and column), and the editor
  * marks that line and puts the caret on it. Saving or deleting one drops the permissions the pages
- * keep, since the token's own may have changed.
+ * keep, since the token's own may have changed. Format asks the server (sys/internal/ui/format-policy)
+ * for the layout `svc policy fmt` writes, since the parser and the formatter are the server's.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { forgetPermissions, granted, useCapabilities } from '../../acl.js';
 import { ApiError } from '../../api.js';
 import { Link, navigate } from '../../router.js';
 import { Problem } from '../problem.js';
-import { list, read, remove, useRead, vault } from './vault.js';
+import { list, read, remove, useRead, vault, write } from './vault.js';
 
 /** The two policies every server has: root cannot be written, neither can be deleted. */
 const BUILT_IN = new Set(['root', 'default']);
+
+const FORMAT_PATH = 'sys/internal/ui/format-policy';
 
 export function PoliciesPage() {
   const policies = useRead('policies', () => list('sys/policies/acl'));
@@ -71,7 +74,7 @@ export function PolicyPage(props: { name: string }) {
       throw err;
     }
   });
-  const caps = useCapabilities([path]);
+  const caps = useCapabilities([path, FORMAT_PATH]);
   const [text, setText] = useState<string>();
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
@@ -96,6 +99,15 @@ export function PolicyPage(props: { name: string }) {
       forgetPermissions();
       policy.reload();
       setText(undefined);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const format = async () => {
+    setError(undefined);
+    setSaved(false);
+    try {
+      setText((await write<{ policy: string }>(FORMAT_PATH, { policy: current, name })).data.policy);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -153,6 +165,11 @@ export function PolicyPage(props: { name: string }) {
             onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
           />
         </div>
+        {canWrite && granted(caps[FORMAT_PATH], 'update') && (
+          <button type="button" onClick={format} disabled={current.trim() === ''}>
+            Format
+          </button>
+        )}
         {canWrite && <button type="submit">Save policy</button>}
         {policy.data.exists && !BUILT_IN.has(name) && granted(caps[path], 'delete') && (
           <button type="button" onClick={drop}>
