@@ -15,7 +15,8 @@ import { call, startDevServer } from '../bench/lib.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
-const OUT = path.join(REPO, 'docs/screenshots');
+// `npm run screenshots -- <dir>` writes them elsewhere (the script's own test does).
+const OUT = path.resolve(process.argv[2] ?? path.join(REPO, 'docs/screenshots'));
 // The browser and flags test/support/browser.ts launches: Debian's chromium, nothing phoning home.
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -343,11 +344,11 @@ async function main() {
   try {
     starting = startDevServer(BIN, { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' });
     const server = await starting;
-    // Playwright's own signal handlers would end the process before the server is stopped: ours close both.
+    // Playwright's own signal handlers exit once the browser is closed, before the server is stopped: ours close both.
     browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
     const made = await fill(server);
     await mkdir(OUT, { recursive: true });
-    for (const [name, size] of await shoot(browser, server, made)) console.log(`docs/screenshots/${name}.png  ${(size / 1024).toFixed(0)} KB`);
+    for (const [name, size] of await shoot(browser, server, made)) console.log(`${path.relative(process.cwd(), path.join(OUT, name))}.png  ${(size / 1024).toFixed(0)} KB`);
   } finally {
     await cleanup();
   }
