@@ -10,9 +10,9 @@ import type { ServerIdentity } from './leadership.js';
 
 export const MEMBERS_TABLE = 'cluster-members';
 
-const HEARTBEAT_INTERVAL_MS = 5000;
+export const MEMBER_HEARTBEAT_MS = 5000;
 /** A member unheard of for three heartbeats is failed: one late or lost beat does not flap its status. */
-export const FAILED_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
+export const FAILED_AFTER_MS = 3 * MEMBER_HEARTBEAT_MS;
 export const REAP_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** A server's record, keyed by its ID. */
@@ -64,7 +64,7 @@ export function startMemberHeartbeat(
   store: Store,
   self: ServerIdentity,
   version: string,
-  intervalMs = HEARTBEAT_INTERVAL_MS,
+  intervalMs = MEMBER_HEARTBEAT_MS,
   log?: { warn(msg: string): void },
 ): MemberHeartbeat {
   let running: Promise<void> | undefined;

@@ -50,7 +50,7 @@ import { DEFAULT_BROKER_OPTIONS, EventBroker } from '../scheduler/events/broker.
 import { leaderForwarder } from '../cluster/forward-to-leader.js';
 import { nodeForwarder } from '../cluster/node-forwarder.js';
 import { loadServerId } from '../cluster/server-id.js';
-import { joinCluster, startMemberHeartbeat, type MemberHeartbeat } from '../cluster/members.js';
+import { joinCluster, MEMBER_HEARTBEAT_MS, startMemberHeartbeat, type MemberHeartbeat } from '../cluster/members.js';
 import { nodeDrivers } from '../client/drivers/registry.js';
 import type { LocalNodeOptions } from './local-node.js';
 import type { NodeAgent } from '../client/node-agent.js';
@@ -71,6 +71,8 @@ export interface ServerOptions {
   sweepIntervalMs?: number;
   /** how often the cloud auth mounts' access and deny lists are tidied (default: hourly) */
   cloudTidyIntervalMs?: number;
+  /** how often this server rewrites its cluster member record (default: every 5 s) */
+  memberHeartbeatMs?: number;
   /** how often exec sessions send a heartbeat frame (default: every 10 s, as Nomad's client does) */
   execHeartbeatMs?: number;
   /** how often the scheduler's state is garbage collected (default: every 5 minutes) */
@@ -159,6 +161,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     maxRequestBytes: opts.maxRequestBytes ?? 32 * 1024 * 1024,
     sweepIntervalMs: opts.sweepIntervalMs ?? 60_000,
     cloudTidyIntervalMs: opts.cloudTidyIntervalMs ?? 3_600_000,
+    memberHeartbeatMs: opts.memberHeartbeatMs ?? MEMBER_HEARTBEAT_MS,
     execHeartbeatMs: opts.execHeartbeatMs ?? 10_000,
     cloud: { env: opts.cloud?.env ?? process.env, metadataEndpoint: opts.cloud?.metadataEndpoint, allowSha1: opts.cloud?.allowSha1 ?? false },
     nodeClientCert: opts.tls?.nodeClientCert === true,
@@ -360,7 +363,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
         self.Address = opts.advertise ?? `${scheme}://${wildcard ? hostname() : hostOf(bound.address)}:${bound.port}`;
         // Each server keeps its own record in the member list (svc operator members), from here to close.
         await joinCluster(store, self, VERSION);
-        memberHeartbeat = startMemberHeartbeat(store, self, VERSION, undefined, log.named('cluster'));
+        memberHeartbeat = startMemberHeartbeat(store, self, VERSION, config.memberHeartbeatMs, log.named('cluster'));
         if (opts.storageUrl) {
           await leadership.start(leaderWork);
           // Nodes register with the leader: wait (a while) for the cluster to have one before this

@@ -13,6 +13,8 @@ export interface ServerConfig extends SecretsConfig, SchedulerConfig {
   sweepIntervalMs: number;
   /** how often the cloud auth mounts' access and deny lists are tidied, ms */
   cloudTidyIntervalMs: number;
+  /** how often this server rewrites its cluster member record (its LastSeen), ms */
+  memberHeartbeatMs: number;
 }
 
 export interface Services extends SecretsContext, SchedulerContext {

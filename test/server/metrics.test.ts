@@ -98,6 +98,8 @@ describe('the metrics endpoints', () => {
   it('asks agent:read on /v1/metrics and read on sys/metrics, as Nomad and Vault do', async () => {
     expect((await srv.request('GET', '/v1/metrics', { token: '' })).status).toBe(403);
     expect((await srv.request('GET', '/v1/sys/metrics', { token: '' })).status).toBe(403);
+    // The token is checked before the query: no token learns what a bad format would answer.
+    expect((await srv.request('GET', '/v1/sys/metrics?format=nope', { token: '' })).status).toBe(403);
     const agent = await tokenWith(srv, 'agent-reader', 'agent {\n  policy = "read"\n}\n');
     const node = await tokenWith(srv, 'node-reader', 'node {\n  policy = "write"\n}\nnamespace "*" {\n  policy = "write"\n}\n');
     const sys = await tokenWith(srv, 'sys-metrics', 'path "sys/metrics" {\n  capabilities = ["read"]\n}\n');
