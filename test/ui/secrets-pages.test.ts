@@ -13,6 +13,7 @@ import { ApiClient } from '../../src/api/http/client.js';
 import { launchBrowser, type Browser } from '../support/browser.js';
 import { makeTempDir } from '../support/server.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+import { until } from '../support/wait.js';
 
 let srv: SpawnedServer;
 let home: string;
@@ -66,7 +67,8 @@ describe('the secrets pages', () => {
     await page.waitForSelector('[data-testid=role-saved]');
     const saved = await secretsData<{ token_ttl: number; token_policies: string[]; auth_type: string }>('GET', 'auth/cloud/role/web');
     expect(saved).toMatchObject({ token_ttl: 5400, token_policies: ['alpha', 'beta'], auth_type: 'iam' });
-    expect(await page.inputValue('#field-token_ttl')).toBe('5400');
+    // The form is filled again from the role as the server now answers it.
+    expect(await until(() => page.inputValue('#field-token_ttl'), (v) => v === '5400', 'the saved TTL in the form')).toBe('5400');
 
     await page.fill('#field-token_ttl', 'banana');
     await page.click('button >> text=Save role');
