@@ -103,6 +103,8 @@ export interface ServerOptions {
   auditFile?: string;
   /** keep the state in this PostgreSQL database instead of LMDB in the data dir */
   storageUrl?: string;
+  /** with storageUrl: how long a write may stall holding the database, and the leader's lease (storage "postgres") */
+  postgresTimeouts?: { idleInTransactionMs?: number; statementMs?: number; leaderLeaseMs?: number };
   /** the API address other servers reach this one at (http(s)://host:port); by default the listen address */
   advertise?: string;
   /** keep the state in memory only (tests that need no disk): nothing of it survives the server */
@@ -186,10 +188,10 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
   try {
     const seal = await Seal.open(dataDir, opts.sealKey);
     if (seal.movedToExternalKey) log.info(`keyring moved to the external seal key (${seal.keyLocation}); the data dir no longer holds it in the clear`);
-    const store = (opened = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage, log.named('storage')));
+    const store = (opened = await openServerStorage(dataDir, opts.storageUrl, opts.memoryStorage, log.named('storage'), opts.postgresTimeouts));
     const self: ServerIdentity = { ID: await loadServerId(dataDir), Name: hostname(), Address: '' };
     const leadership: Leadership = opts.storageUrl
-      ? new (await import('../cluster/pg-leadership.js')).PgLeadership(opts.storageUrl, store, self, log.named('leader'))
+      ? new (await import('../cluster/pg-leadership.js')).PgLeadership(opts.storageUrl, store, self, log.named('leader'), opts.postgresTimeouts?.leaderLeaseMs)
       : new SoleLeadership(self);
     await bindKeyring(store, seal, opts.storageUrl ? 'the state in the PostgreSQL database' : `the state in ${dataDir}`);
     const mounts = new MountTable(store, ['token', ...AUTH_METHOD_TYPES], AUTH_METHOD_TYPE_ALIASES);

@@ -39,7 +39,7 @@ export interface FileConfig {
   seal?: { keyFile?: string };
   audit?: { file?: string };
   telemetry?: { prometheusMetrics?: boolean; disableHostname?: boolean; unauthenticatedMetricsAccess?: boolean };
-  storage?: { postgres?: { url?: string } };
+  storage?: { postgres?: { url?: string; idleInTransactionMs?: number; statementMs?: number; leaderLeaseMs?: number } };
   server?: { minHeartbeatTtlMs?: number; heartbeatGraceMs?: number; failoverHeartbeatTtlMs?: number; advertise?: string; enableEventBroker?: boolean; eventBufferSize?: number };
 }
 
@@ -51,7 +51,7 @@ const SEAL_KNOWN = new Set(['key_file']);
 const AUDIT_KNOWN = new Set(['file']);
 const TELEMETRY_KNOWN = new Set(['prometheus_metrics', 'disable_hostname', 'unauthenticated_metrics_access']);
 const STORAGE_KINDS = new Set(['postgres']);
-const POSTGRES_KNOWN = new Set(['url']);
+const POSTGRES_KNOWN = new Set(['url', 'idle_in_transaction_timeout', 'statement_timeout', 'leader_lease']);
 const SERVER_KNOWN = new Set(['min_heartbeat_ttl', 'heartbeat_grace', 'failover_heartbeat_ttl', 'advertise', 'enable_event_broker', 'event_buffer_size']);
 
 /** Cited after "cannot parse config file FILE: ", as policies cite theirs; YAML's errors cite their own. */
@@ -161,9 +161,19 @@ export async function loadConfigFile(file: string): Promise<FileConfig> {
     for (const key of Object.keys(postgres)) {
       if (!POSTGRES_KNOWN.has(key)) throw new UsageError(`config file ${file}: unknown setting "storage.postgres.${key}" (known: ${[...POSTGRES_KNOWN].join(', ')})`);
     }
-    const url = typed<string>((postgres as Record<string, unknown>).url, 'storage.postgres.url', 'string');
+    const settings = postgres as Record<string, unknown>;
+    const url = typed<string>(settings.url, 'storage.postgres.url', 'string');
     if (!url) throw new UsageError(`config file ${file}: "storage.postgres" needs a url`);
-    out.storage = { postgres: { url } };
+    const ms = (key: string, least: number): number | undefined => {
+      const text = typed<string>(settings[key], `storage.postgres.${key}`, 'string');
+      if (text === undefined) return undefined;
+      const ns = parseGoDuration(text);
+      if (ns === undefined || ns < least * 1e6) throw new UsageError(`config file ${file}: "storage.postgres.${key}" must be a duration of at least ${least / 1000}s, such as "5s"`);
+      return Math.ceil(ns / 1e6);
+    };
+    // The leader renews its lease every second: a shorter lease would be lost by a healthy leader.
+    const timeouts = { idleInTransactionMs: ms('idle_in_transaction_timeout', 1000), statementMs: ms('statement_timeout', 1000), leaderLeaseMs: ms('leader_lease', 2000) };
+    out.storage = { postgres: { url, ...timeouts } };
   }
   // Nomad's server block: how long nodes may stay silent, in Go durations.
   const server = block('server', SERVER_KNOWN);

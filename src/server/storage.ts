@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../shared/log.js';
+import type { WriteTimeouts } from '../storage/pg-failures.js';
 import type { Seal } from '../storage/seal.js';
 import { META_TABLE, type Store } from '../storage/store.js';
 import { ALLOC_MEMORY_TABLES } from '../scheduler/state/alloc-memory-tables.js';
@@ -12,11 +13,11 @@ import { measureCommits } from './store-metrics.js';
  * schema; LMDB also keeps the allocation indexes with random keys in memory (alloc-memory-tables.ts says
  * why). Its commits are timed for the metrics (store-metrics.ts).
  */
-export async function openServerStorage(dataDir: string, storageUrl: string | undefined, memory = false, log?: Logger): Promise<Store> {
-  return measureCommits(await openStore(dataDir, storageUrl, memory, log));
+export async function openServerStorage(dataDir: string, storageUrl: string | undefined, memory = false, log?: Logger, timeouts?: Partial<WriteTimeouts>): Promise<Store> {
+  return measureCommits(await openStore(dataDir, storageUrl, memory, log, timeouts));
 }
 
-async function openStore(dataDir: string, storageUrl: string | undefined, memory: boolean, log: Logger | undefined): Promise<Store> {
+async function openStore(dataDir: string, storageUrl: string | undefined, memory: boolean, log: Logger | undefined, timeouts: Partial<WriteTimeouts> | undefined): Promise<Store> {
   if (memory) {
     const { openMemoryStore } = await import('../storage/memory-store.js');
     return openMemoryStore({ migrations: SCHEMA_MIGRATIONS });
@@ -26,7 +27,7 @@ async function openStore(dataDir: string, storageUrl: string | undefined, memory
     return openLmdbStore({ dir: path.join(dataDir, 'state'), migrations: SCHEMA_MIGRATIONS, memoryTables: ALLOC_MEMORY_TABLES });
   }
   const { openPgStore } = await import('../storage/pg-store.js');
-  return openPgStore({ url: storageUrl, migrations: SCHEMA_MIGRATIONS, log });
+  return openPgStore({ url: storageUrl, migrations: SCHEMA_MIGRATIONS, log, timeouts: { idleInTransactionMs: timeouts?.idleInTransactionMs, statementMs: timeouts?.statementMs } });
 }
 
 /**

@@ -64,7 +64,13 @@ export const SERVER_SIDE_KEEPALIVE = '-c tcp_keepalives_idle=2 -c tcp_keepalives
 export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
   const where = describeUrl(opts.url);
   // TCP keepalive on both ends, so that a connection dropped silently is found within seconds.
-  const timeouts = { ...DEFAULT_WRITE_TIMEOUTS, ...opts.timeouts };
+  const timeouts: WriteTimeouts = {
+    idleInTransactionMs: opts.timeouts?.idleInTransactionMs ?? DEFAULT_WRITE_TIMEOUTS.idleInTransactionMs,
+    statementMs: opts.timeouts?.statementMs ?? DEFAULT_WRITE_TIMEOUTS.statementMs,
+  };
+  if (timeouts.statementMs <= timeouts.idleInTransactionMs) {
+    throw new Error(`its statement_timeout (${timeouts.statementMs} ms) must be longer than its idle_in_transaction_timeout (${timeouts.idleInTransactionMs} ms): a write waiting behind a stalled one would fail before the stalled one's session is ended`);
+  }
   const connection: pg.ClientConfig = { connectionString: opts.url, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, options: `${SERVER_SIDE_KEEPALIVE} ${timeoutOptions(timeouts)}` };
   // Three connections, kept open: the write in flight, catching up with the log, and compaction.
   const pool = new pg.Pool({ ...connection, max: 3, idleTimeoutMillis: 0 });

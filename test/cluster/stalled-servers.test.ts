@@ -158,7 +158,10 @@ async function freezeInsideWrite(server: SpawnedServer, url: string, busy: () =>
 
 describe('a stalled server does not stop the cluster', () => {
   it("a follower frozen inside a write: the database ends its session, the others' writes go on, and the follower's write fails with a 503 saying why", async () => {
-    const { servers, token, url } = await startCluster(['a', 'b']);
+    // The bound set in the config file's storage block (the -storage-url flag names the database).
+    const config = path.join(work, 'short-stalls.hcl');
+    await writeFile(config, `storage "postgres" {\n  url = "${postgres.url}"\n  idle_in_transaction_timeout = "3s"\n  statement_timeout = "10s"\n}\n`);
+    const { servers, token, url } = await startCluster(['a', 'b'], ['-config', config]);
     const [a, b] = servers;
     await until('a to lead', async () => (LEADS.test(output(a)) ? true : undefined));
     // Writes on b, four at a time, until told to stop: b is inside a write most of the time.
@@ -193,11 +196,11 @@ describe('a stalled server does not stop the cluster', () => {
         expect(r.headers.get('retry-after')).toBe('2');
         expect(r.body).toEqual({
           errors: [
-            "This server stalled inside a write for more than 5 s, and the cluster's state database ended its session so that the other servers could write. Nothing of it was written. Retry the request; the server reconnects on its own.",
+            "This server stalled inside a write for more than 3 s, and the cluster's state database ended its session so that the other servers could write. Nothing of it was written. Retry the request; the server reconnects on its own.",
           ],
         });
       }
-      expect(output(b)).toMatch(/\[WARN\] storage: the state database ended this server's write session: it sat in a transaction for more than 5000 ms/);
+      expect(output(b)).toMatch(/\[WARN\] storage: the state database ended this server's write session: it sat in a transaction for more than 3000 ms/);
       // b goes on writing; a sees b's writes and b sees a's.
       expect((await api(b, token, 'PUT', '/v1/sys/policy/after', { policy: 'path "y" { capabilities = ["read"] }' })).status).toBe(204);
       await until('a to read b’s write', async () => ((await api(a, token, 'GET', '/v1/sys/policy/after')).status === 200 ? true : undefined));

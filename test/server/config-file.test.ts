@@ -68,9 +68,20 @@ describe('config file: storage "postgres" { url }', () => {
     expect((await load('p4.hcl', 'port = 1\n')).storage).toBeUndefined();
   });
 
+  it('reads how long a write may stall and the leader lease, as durations of at least 1 s (the lease 2 s)', async () => {
+    const url = 'postgres://svc@db.internal/svc';
+    const block = (body: string) => `storage "postgres" {\n  url = "${url}"\n${body}}\n`;
+    expect((await load('t1.hcl', block('  idle_in_transaction_timeout = "3s"\n  statement_timeout = "1m"\n  leader_lease = "2500ms"\n'))).storage).toEqual({
+      postgres: { url, idleInTransactionMs: 3000, statementMs: 60_000, leaderLeaseMs: 2500 },
+    });
+    await expect(load('t2.hcl', block('  leader_lease = "1s"\n'))).rejects.toThrow('"storage.postgres.leader_lease" must be a duration of at least 2s, such as "5s"');
+    await expect(load('t3.hcl', block('  statement_timeout = "soon"\n'))).rejects.toThrow('"storage.postgres.statement_timeout" must be a duration of at least 1s, such as "5s"');
+    await expect(load('t4.hcl', block('  idle_in_transaction_timeout = 5\n'))).rejects.toThrow('"storage.postgres.idle_in_transaction_timeout" must be a string');
+  });
+
   it('refuses another kind of storage, unknown keys, a missing or non-string url', async () => {
     await expect(load('p5.hcl', 'storage "mysql" {\n  url = "x"\n}\n')).rejects.toThrow('unknown setting "storage.mysql" (known: postgres)');
-    await expect(load('p6.hcl', 'storage "postgres" {\n  address = "x"\n}\n')).rejects.toThrow('unknown setting "storage.postgres.address" (known: url)');
+    await expect(load('p6.hcl', 'storage "postgres" {\n  address = "x"\n}\n')).rejects.toThrow('unknown setting "storage.postgres.address" (known: url, idle_in_transaction_timeout, statement_timeout, leader_lease)');
     await expect(load('p7.hcl', 'storage "postgres" {\n}\n')).rejects.toThrow('"storage.postgres" needs a url');
     await expect(load('p8.hcl', 'storage "postgres" {\n  url = 5\n}\n')).rejects.toThrow('"storage.postgres.url" must be a string');
     await expect(load('p9.yaml', 'storage:\n  postgres: yes\n')).rejects.toThrow('"storage.postgres" must be a block');

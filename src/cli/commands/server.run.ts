@@ -50,6 +50,7 @@ export async function server({ io, env, flags }: CommandContext): Promise<number
       auditFile: (flags['audit-file'] as string | undefined) || file.audit?.file,
       telemetry: file.telemetry,
       storageUrl,
+      postgresTimeouts: file.storage?.postgres,
       advertise: advertiseUrl((flags.advertise as string | undefined) || file.server?.advertise),
       heartbeatTtlMs: file.server?.minHeartbeatTtlMs,
       heartbeatGraceMs: file.server?.heartbeatGraceMs,
