@@ -3,7 +3,7 @@
  * a batch in one buffer, which the event-building thread (event-worker.ts) hands over without a copy and
  * which goes to the sockets as it is. Made from the records a write changed (events.ts).
  */
-import { eventOf, type EventSource } from './events.js';
+import { eventJson, eventOf, type EventSource } from './events.js';
 
 export interface EventMeta {
   topic: string;
@@ -33,11 +33,11 @@ export function buildEvents(write: WriteHeader, sources: readonly EventSource[])
   const meta = sources.map((source): EventMeta | null => {
     const e = eventOf(write, source);
     if (e === undefined) return null;
-    const text = JSON.stringify(e);
+    const text = eventJson(e);
     texts.push(text);
     const start = at;
     at += Buffer.byteLength(text);
-    return { topic: e.Topic, key: e.Key, namespace: e.Namespace, filterKeys: e.FilterKeys, start, end: at };
+    return { topic: e.topic, key: e.key, namespace: e.namespace, filterKeys: e.filterKeys, start, end: at };
   });
   // Not from Buffer's shared pool: the bytes' own memory, which the thread can hand over.
   const json = Buffer.alloc(at);

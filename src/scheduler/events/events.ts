@@ -87,40 +87,73 @@ export function sourcesOf(write: AppliedWrite): EventSource[] {
   return out;
 }
 
-/** The event of one changed record, or undefined for a change that is none (an allocation garbage-collected). */
-export function eventOf(write: Pick<AppliedWrite, 'index' | 'kind'>, source: EventSource): StreamEvent | undefined {
+/**
+ * The event of one changed record, its payload as JSON text, or undefined for a change that is none (an
+ * allocation garbage-collected). A payload that is the record as stored (a job, an evaluation, a
+ * deployment, a node) is the record's own text, spliced in rather than parsed and written again: most
+ * of what a reader of those topics costs the server was that round trip. The key and namespace of a job
+ * and a node come from the key they are stored at; only filter keys need the record parsed.
+ */
+export function eventOf(write: Pick<AppliedWrite, 'index' | 'kind'>, source: EventSource): EventParts | undefined {
   const { table, key, text } = source;
-  const event = text === null ? deletedEvent(table, key) : recordEvent(table, JSON.parse(text) as Rec);
+  const parts = text === null ? deletedEvent(table, key) : recordEvent(table, key, text);
   const kindType = write.kind === undefined ? undefined : EVENT_TYPES[write.kind];
-  const type = event?.type ?? kindType ?? DEFAULT_TYPES[table][text === null ? 1 : 0];
-  if (event === undefined || type === '') return undefined;
-  return { Topic: source.topic, Type: type, Key: event.key, Namespace: event.namespace, FilterKeys: event.filterKeys, Index: write.index, Payload: event.payload };
+  const type = parts?.type ?? kindType ?? DEFAULT_TYPES[table][text === null ? 1 : 0];
+  if (parts === undefined || type === '') return undefined;
+  return { topic: source.topic, type, key: parts.key, namespace: parts.namespace, filterKeys: parts.filterKeys, index: write.index, payload: parts.payload };
+}
+
+/** An event as its subscribers' filters read it, with its payload's JSON. */
+export interface EventParts {
+  topic: string;
+  type: string;
+  key: string;
+  namespace: string;
+  filterKeys: string[] | null;
+  index: number;
+  /** the Payload's JSON: `{"Job":{…}}` */
+  payload: string;
+}
+
+/** The event's JSON, its fields in Nomad's order. */
+export function eventJson(e: EventParts): string {
+  return `{"Topic":${JSON.stringify(e.topic)},"Type":${JSON.stringify(e.type)},"Key":${JSON.stringify(e.key)},"Namespace":${JSON.stringify(e.namespace)},"FilterKeys":${JSON.stringify(e.filterKeys)},"Index":${e.index},"Payload":${e.payload}}`;
 }
 
 interface Parts {
   key: string;
   namespace: string;
   filterKeys: string[] | null;
-  payload: Rec;
+  payload: string;
   /** the event's type when the record names it, whatever the write's kind */
   type?: string;
 }
 
-function recordEvent(table: string, r: Rec): Parts | undefined {
+const payloadOf = (name: string, json: string) => `{${JSON.stringify(name)}:${json}}`;
+
+function recordEvent(table: string, key: string, text: string): Parts | undefined {
   switch (table) {
-    case JOBS_TABLE:
-      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: null, payload: { Job: r } };
-    case ALLOCS_TABLE:
-      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID), str(r.DeploymentID)], payload: { Allocation: allocFull(r as unknown as Allocation, null) } };
-    case EVALS_TABLE:
-      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID), str(r.DeploymentID)], payload: { Evaluation: r } };
-    case DEPLOYMENTS_TABLE:
-      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID)], payload: { Deployment: r } };
+    case JOBS_TABLE: {
+      const [namespace, id] = key.split(SEP);
+      return { key: id, namespace, filterKeys: null, payload: payloadOf('Job', text) };
+    }
+    case ALLOCS_TABLE: {
+      const r = JSON.parse(text) as Rec;
+      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID), str(r.DeploymentID)], payload: payloadOf('Allocation', JSON.stringify(allocFull(r as unknown as Allocation, null))) };
+    }
+    case EVALS_TABLE: {
+      const r = JSON.parse(text) as Rec;
+      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID), str(r.DeploymentID)], payload: payloadOf('Evaluation', text) };
+    }
+    case DEPLOYMENTS_TABLE: {
+      const r = JSON.parse(text) as Rec;
+      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID)], payload: payloadOf('Deployment', text) };
+    }
     case NODES_TABLE:
-      return { key: str(r.ID), namespace: '', filterKeys: null, payload: { Node: r } };
+      return { key, namespace: '', filterKeys: null, payload: payloadOf('Node', text) };
     case SERVICE_REGISTRATIONS: {
-      const { live, service } = r as unknown as RegistrationRow;
-      return { key: service.ID, namespace: service.Namespace, filterKeys: [service.JobID, service.ServiceName], payload: { Service: service }, type: live ? 'ServiceRegistration' : 'ServiceDeregistration' };
+      const { live, service } = JSON.parse(text) as RegistrationRow;
+      return { key: service.ID, namespace: service.Namespace, filterKeys: [service.JobID, service.ServiceName], payload: payloadOf('Service', JSON.stringify(service)), type: live ? 'ServiceRegistration' : 'ServiceDeregistration' };
     }
   }
   return undefined;
@@ -129,8 +162,8 @@ function recordEvent(table: string, r: Rec): Parts | undefined {
 function deletedEvent(table: string, key: string): Parts | undefined {
   if (table === JOBS_TABLE) {
     const [namespace, id] = key.split(SEP);
-    return { key: id, namespace, filterKeys: null, payload: { Job: { ID: id, Namespace: namespace } } };
+    return { key: id, namespace, filterKeys: null, payload: payloadOf('Job', JSON.stringify({ ID: id, Namespace: namespace })) };
   }
-  if (table === NODES_TABLE) return { key, namespace: '', filterKeys: null, payload: { Node: { ID: key } } };
+  if (table === NODES_TABLE) return { key, namespace: '', filterKeys: null, payload: payloadOf('Node', JSON.stringify({ ID: key })) };
   return undefined;
 }
