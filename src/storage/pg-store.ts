@@ -57,7 +57,9 @@ export interface PgStoreOptions {
 /**
  * The database server's side of a session's TCP keepalive: a process that vanished without closing its
  * connection (a network partition, a frozen host) loses its session, with the writers' lock or the leader's
- * lock it held, after about 2 + 3 × 1 s rather than the operating system's two hours.
+ * lock it held, after about 2 + 3 × 1 s rather than the operating system's two hours. A process that
+ * stalls on a live host keeps answering keepalives: the write timeouts (pg-failures.ts) and the leader's
+ * lease (pg-leadership.ts) bound it instead.
  */
 export const SERVER_SIDE_KEEPALIVE = '-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3';
 
