@@ -411,6 +411,29 @@ describe('the job pages', () => {
     await page.waitForSelector('[data-testid=job-actions] [data-testid=run-action-hello]');
   });
 
+  it('parses, plans and runs in the namespace the jobs list shows, for a token that may submit only there', async () => {
+    await api.scheduler('POST', '/v1/namespace/other', { body: { Name: 'other' } });
+    await api.secrets('PUT', 'sys/policies/acl/other-submitter', { body: { policy: 'namespace "other" { capabilities = ["submit-job", "read-job", "list-jobs"] }' } });
+    const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['other-submitter'], ttl: '1h' } });
+    const submitter = await browser.context.newPage();
+    await signIn(submitter, (created as unknown as { auth: { client_token: string } }).auth.client_token);
+    // With every namespace shown, the link goes to the one namespace this token may submit in.
+    await submitter.goto(`${srv.url}/ui/jobs`);
+    await submitter.click('h1 >> text=Run job');
+    await submitter.waitForURL(`${srv.url}/ui/jobs/run?namespace=other`);
+    await plan(submitter, serviceJob().replace('job "web"', 'job "elsewhere"'));
+    expect(await submitter.$('[data-testid=run-error]')).toBeNull();
+    expect(await text(submitter, '[data-testid=plan-updates] tr[data-group=web] td[data-update=Place]')).toBe('1');
+    await submitter.click('[data-testid=run-submit]');
+    await submitter.waitForURL(`${srv.url}/ui/jobs/${encodeURIComponent('elsewhere@other')}`);
+    await api.scheduler('DELETE', '/v1/job/elsewhere', { query: { namespace: 'other', purge: 'true' } });
+    // In a namespace it may not submit in, the page says so and offers no plan.
+    await submitter.goto(`${srv.url}/ui/jobs/run?namespace=default`);
+    await submitter.waitForSelector('[data-testid=run-denied]');
+    expect(await submitter.$('[data-testid=run-plan]')).toBeNull();
+    await submitter.close();
+  });
+
   it('offers a token that may only read jobs no run, stop, scale, revert or dispatch control', async () => {
     await api.secrets('PUT', 'sys/policies/acl/job-reader', { body: { policy: 'namespace "default" { capabilities = ["read-job", "list-jobs"] }' } });
     const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['job-reader'], ttl: '1h' } });

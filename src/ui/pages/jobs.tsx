@@ -62,12 +62,14 @@ export function JobsPage(props: { loc: Location }) {
     );
   }, []);
 
+  // The run page's namespace: the filter's, or with all shown "default", else the first the token may submit in.
+  const runNamespace = namespace !== '*' ? namespace : ['default', ...namespaces.map((n) => n.Name)].find((n) => can?.job('submit-job', n));
   return (
     <section>
       <h1>
         Jobs
-        {can?.job('submit-job', namespace) && (
-          <Link to="/jobs/run" class="button">
+        {runNamespace !== undefined && can?.job('submit-job', runNamespace) && (
+          <Link to={`/jobs/run?namespace=${encodeURIComponent(runNamespace)}`} class="button">
             Run job
           </Link>
         )}

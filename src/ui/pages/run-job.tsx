@@ -8,11 +8,12 @@
 import { useState } from 'preact/hooks';
 import { call, ApiError } from '../api.js';
 import { useCan } from '../acl.js';
-import { jobAddress, Link, navigate } from '../router.js';
+import { jobAddress, Link, navigate, useLocation } from '../router.js';
 import { Problem } from './problem.js';
 import { DiffTree } from './job-diff.js';
 import { PlacementFailures } from './job-placement.js';
 import type { DesiredUpdates, PlanResponse, RegisterResponse } from './job-types.js';
+import { errorPosition, variablesFile, VARIABLES_FILE, type SourcePosition } from './job-variables.js';
 
 const EXAMPLE = `job "example" {
   datacenters = ["dc1"]
@@ -32,49 +33,14 @@ const EXAMPLE = `job "example" {
 }
 `;
 
-/** A job file's place in an error: the file the server named it by, its line and column. */
-export interface SourcePosition {
-  file: string;
-  line: number;
-  column: number;
-}
-
-const VARIABLES_FILE = 'variables.hcl';
-
-/** The first `<file>:<line>:<column>:` an error message names. */
-export function errorPosition(message: string): SourcePosition | undefined {
-  const m = /([\w./-]+):(\d+):(\d+): /.exec(message);
-  return m ? { file: m[1], line: Number(m[2]), column: Number(m[3]) } : undefined;
-}
-
-/**
- * `key=value` lines as the variable file the parse endpoint reads: a value is a string unless it is
- * written as an HCL list or object, and a string's `${` and `%{` are kept literal. Blank and `#` lines
- * stay blank, so the server's line numbers are the textarea's; a line that is no assignment is refused
- * by its number.
- */
-export function variablesFile(text: string): string {
-  const out: string[] = [];
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) {
-      out.push('');
-      return;
-    }
-    const eq = line.indexOf('=');
-    const key = eq < 0 ? '' : line.slice(0, eq).trim();
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) throw new Error(`Variables line ${i + 1}: expected name=value, got "${line}"`);
-    const value = line.slice(eq + 1).trim();
-    const literal = /^[[{]/.test(value) ? value : JSON.stringify(value).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
-    out.push(`${key} = ${literal}`);
-  });
-  return out.join('\n').trimEnd();
-}
-
 type ApiJob = Record<string, unknown> & { ID?: string; Namespace?: string };
 
-/** The API job a text is: JSON in the API's shape as it is (bare or under "Job"), anything else parsed by the server. */
-async function jobOf(source: string, variables: string): Promise<{ job: ApiJob; format: 'hcl2' | 'json' }> {
+/**
+ * The API job a text is: JSON in the API's shape as it is (bare or under "Job"), anything else parsed by
+ * the server in the page's namespace. Not canonicalized here (the plan and the register do it), so a job
+ * file that names no namespace stays without one and lands in the page's.
+ */
+async function jobOf(source: string, variables: string, namespace: string): Promise<{ job: ApiJob; format: 'hcl2' | 'json' }> {
   if (source.trimStart().startsWith('{')) {
     let parsed: unknown;
     try {
@@ -88,7 +54,7 @@ async function jobOf(source: string, variables: string): Promise<{ job: ApiJob; 
       if ('ID' in obj || 'TaskGroups' in obj) return { job: obj as ApiJob, format: 'json' };
     }
   }
-  const { data } = await call<ApiJob>('/v1/jobs/parse', { method: 'POST', body: { JobHCL: source, Variables: variables, Canonicalize: true } });
+  const { data } = await call<ApiJob>('/v1/jobs/parse', { method: 'POST', query: { namespace }, body: { JobHCL: source, Variables: variables } });
   return { job: data, format: 'hcl2' };
 }
 
@@ -178,8 +144,9 @@ function focusLine(id: string, source: string, line: number): void {
 
 export function RunJobPage() {
   const can = useCan();
-  // A token that may submit in no namespace gets the editor but no way to send it.
-  const mayRun = can?.job('submit-job', '*') ?? false;
+  const pageNamespace = useLocation().query.get('namespace') || 'default';
+  // A token that may not submit in the page's namespace gets the editor but no way to send it.
+  const mayRun = can?.job('submit-job', pageNamespace) ?? false;
   const [source, setSource] = useState(EXAMPLE);
   const [variables, setVariables] = useState('');
   const [planned, setPlanned] = useState<Planned | undefined>();
@@ -194,8 +161,8 @@ export function RunJobPage() {
     let vars = '';
     try {
       vars = variablesFile(variables);
-      const { job, format } = await jobOf(source, vars);
-      const namespace = job.Namespace || 'default';
+      const { job, format } = await jobOf(source, vars, pageNamespace);
+      const namespace = job.Namespace || pageNamespace;
       if (!can?.job('submit-job', namespace)) throw new Error(`This token may not submit jobs in namespace "${namespace}".`);
       const { data } = await call<PlanResponse>(`/v1/job/${encodeURIComponent(String(job.ID ?? ''))}/plan`, { method: 'POST', query: { namespace }, body: { Job: job, Diff: true } });
       setPlanned({ job, namespace, format, plan: data, source, variables });
@@ -253,7 +220,7 @@ export function RunJobPage() {
       </div>
       {can && !mayRun && (
         <p class="notice" data-testid="run-denied">
-          This token may not submit jobs: sign in with one that may to plan and run this job.
+          This token may not submit jobs in namespace "{pageNamespace}": sign in with one that may to plan and run this job.
         </p>
       )}
       {mayRun && (
