@@ -271,7 +271,7 @@ describe('the secrets pages', () => {
     const page = await signedIn(secret);
     await page.goto(`${srv.url}/ui/secrets`);
     await page.waitForSelector('[data-testid=token-policies] >> text=reader');
-    await page.waitForSelector('[data-testid=secrets-tabs] >> text=secret/ (kv)');
+    await page.waitForSelector('[data-testid=secrets-tabs][data-permissions=known] >> text=secret/ (kv)');
     expect(await page.$$eval('[data-testid=secrets-tabs] a', (as) => as.map((a) => a.textContent))).toEqual(['Token', 'secret/ (kv)']);
 
     // Reached by its address, a page shows the server's refusal and none of its actions.
@@ -318,11 +318,38 @@ describe('the secrets pages', () => {
     await root.waitForSelector('[data-testid=signed-in]');
     await root.click('header nav >> text=Secrets');
     await root.waitForSelector('[data-testid=token-policies] >> text=reader');
+    await root.waitForSelector('[data-testid=secrets-tabs][data-permissions=known] >> text=secret/ (kv)');
     expect(await root.$$eval('[data-testid=secrets-tabs] a', (as) => as.map((a) => a.textContent))).toEqual(['Token', 'secret/ (kv)']);
     await root.click('header nav >> text=Jobs');
     await root.waitForSelector('text=No jobs');
     expect(await root.locator('text=Run job').count()).toBe(0);
     await root.close();
+  });
+
+  it('show a token that reads values but not their history the value alone, and the Tokens tab only with its page', async () => {
+    await api.secrets('PUT', 'sys/policies/acl/value-reader', {
+      body: { policy: 'path "secret/data/*" { capabilities = ["read"] }\npath "auth/token/accessors" { capabilities = ["list"] }' },
+    });
+    await api.secrets('PUT', 'sys/policies/acl/token-maker', { body: { policy: 'path "auth/token/create" { capabilities = ["create"] }' } });
+    await api.secrets('POST', 'secret/data/app/values', { body: { data: { k: 'v1' } } });
+    await api.secrets('POST', 'secret/data/app/values', { body: { data: { k: 'v2' } } });
+    const token = async (policy: string) => (await api.secrets('POST', 'auth/token/create', { body: { policies: [policy], ttl: '1h' } }))!.auth!.client_token as string;
+
+    const page = await signedIn(await token('value-reader'));
+    await page.goto(`${srv.url}/ui/secrets/kv/secret?path=app/values&version=1`);
+    await page.waitForSelector('[data-testid=kv-value-k]');
+    expect((await page.textContent('h3'))?.trim()).toBe('Version 1');
+    // Listing by accessor without sudo is no page of its own: no tab for it.
+    await page.goto(`${srv.url}/ui/secrets`);
+    await page.waitForSelector('[data-testid=secrets-tabs][data-permissions=known]');
+    expect(await page.$$eval('[data-testid=secrets-tabs] a', (as) => as.map((a) => a.textContent))).not.toContain('Tokens');
+    await page.close();
+
+    const maker = await signedIn(await token('token-maker'));
+    await maker.goto(`${srv.url}/ui/secrets`);
+    await maker.click('[data-testid=secrets-tabs] >> text=Tokens');
+    await maker.waitForSelector('h2 >> text=Create a token');
+    await maker.close();
   });
 
   it('render names that are markup as text, and refuse them where the server does', async () => {

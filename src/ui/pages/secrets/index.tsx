@@ -11,7 +11,7 @@ import { AuthMethodsPage } from './methods.js';
 import { CloudMethodPage, CloudRolePage } from './cloud.js';
 import { IdentityPage } from './identity.js';
 import { PoliciesPage, PolicyPage } from './policies.js';
-import { IssuedTokensPage } from './issued-tokens.js';
+import { IssuedTokensPage, tokensAccess } from './issued-tokens.js';
 import { KvPage } from './kv.js';
 import { TokenSelfPage } from './self.js';
 import type { UiMounts } from './types.js';
@@ -54,7 +54,7 @@ export function SecretsPage(props: { loc: Location }) {
   return (
     <section>
       <h1>Secrets</h1>
-      <nav class="tabs" data-testid="secrets-tabs">
+      <nav class="tabs" data-testid="secrets-tabs" data-permissions={caps ? 'known' : 'pending'}>
         <Tab to="/secrets" active={path === '/secrets' || path === '/secrets/'}>
           Token
         </Tab>
@@ -78,7 +78,7 @@ export function SecretsPage(props: { loc: Location }) {
             Policies
           </Tab>
         )}
-        {(granted(caps?.['auth/token/create'], 'update') || granted(caps?.['auth/token/accessors'], 'list')) && (
+        {(tokensAccess(caps).create || tokensAccess(caps).list) && (
           <Tab to="/secrets/tokens" active={path === '/secrets/tokens'}>
             Tokens
           </Tab>

@@ -111,15 +111,27 @@ function AccessorRow(props: { accessor: string; canRevoke: boolean; onRevoked():
 /** Each row is looked up on its own, so the list grows a page at a time rather than all at once. */
 const PAGE = 50;
 
+/**
+ * What the Tokens page offers: creating a token, and listing tokens by accessor (which Vault asks sudo
+ * for). The secrets frame shows the page's tab when either is granted, so the page is never empty.
+ */
+export function tokensAccess(caps: Record<string, string[]> | undefined): { create: boolean; list: boolean } {
+  return {
+    create: mayWrite(caps?.['auth/token/create']),
+    list: granted(caps?.['auth/token/accessors'], 'list') && granted(caps?.['auth/token/accessors'], 'sudo'),
+  };
+}
+
 export function IssuedTokensPage() {
   const caps = useCapabilities(['auth/token/create', 'auth/token/accessors', 'auth/token/revoke-accessor']);
   const [shown, setShown] = useState(PAGE);
-  const mayList = granted(caps?.['auth/token/accessors'], 'list') && granted(caps?.['auth/token/accessors'], 'sudo');
+  const access = tokensAccess(caps);
+  const mayList = access.list;
   const accessors = useRead(mayList ? 'accessors' : undefined, () => list('auth/token/accessors'));
   if (!caps) return <p class="muted">Loading…</p>;
   return (
     <div>
-      {mayWrite(caps['auth/token/create']) && (
+      {access.create && (
         <>
           <h2>Create a token</h2>
           <CreateToken onCreated={accessors.reload} />

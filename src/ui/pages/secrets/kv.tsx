@@ -227,7 +227,7 @@ function Secret(props: { mount: string; path: string; version?: number }) {
         <>
           <h3>
             Version {secret.data.metadata.version}
-            {secret.data.metadata.version !== current && ` (the latest is ${current})`}
+            {current !== undefined && secret.data.metadata.version !== current && ` (the latest is ${current})`}
           </h3>
           <Values key={secret.data.metadata.version} entries={entries} />
         </>
