@@ -404,7 +404,7 @@ describe('the job pages', () => {
       },
     });
     await page.goto(jobUrl('markup'));
-    await page.waitForSelector('[data-testid=job-stop]');
+    await page.waitForSelector('section[data-permissions=known] [data-testid=job-stop]');
     expect(await page.$('.tabs >> text=Actions')).toBeNull();
     await page.goto(jobUrl('acting'));
     await page.click('.tabs >> text=Actions');
@@ -451,14 +451,14 @@ describe('the job pages', () => {
     // The run page says the token may not submit once its rules are known; they are kept for the tab's
     // later pages, which are reached from here without a reload.
     await limited.goto(`${srv.url}/ui/jobs/run`);
-    await limited.waitForSelector('[data-testid=run-denied]');
+    await limited.waitForSelector('section[data-permissions=known] [data-testid=run-denied]');
     expect(await limited.$('[data-testid=run-plan]')).toBeNull();
     await limited.click('.crumbs >> text=Jobs');
-    await limited.waitForSelector('[data-testid=jobs] >> text=markup');
+    await limited.waitForSelector('section[data-permissions=known] [data-testid=jobs] >> text=markup');
     expect(await limited.$('h1 >> text=Run job')).toBeNull();
 
     await limited.click('[data-testid=jobs] >> text=markup');
-    await limited.waitForSelector('[data-testid=job-read-only]');
+    await limited.waitForSelector('section[data-permissions=known] [data-testid=job-read-only]');
     await waitForText(limited, '[data-testid=running-web]', '1');
     expect(await limited.$('[data-testid=job-stop]')).toBeNull();
     expect(await limited.$('[data-testid=scale-web]')).toBeNull();
@@ -467,13 +467,27 @@ describe('the job pages', () => {
     expect(await limited.$('[data-testid=versions] button')).toBeNull();
 
     await limited.goto(jobUrl('report'));
-    await limited.waitForSelector('[data-testid=job-read-only]');
+    await limited.waitForSelector('section[data-permissions=known] [data-testid=job-read-only]');
     expect(await limited.$('[data-testid=job-dispatch]')).toBeNull();
     // Running an action needs alloc-exec.
     await limited.goto(jobUrl('acting'));
-    await limited.waitForSelector('[data-testid=job-read-only]');
+    await limited.waitForSelector('section[data-permissions=known] [data-testid=job-read-only]');
     expect(await limited.$('.tabs >> text=Actions')).toBeNull();
     await limited.close();
+
+    // alloc-exec alone does not run an action of a raw_exec task (that takes alloc-node-exec): no tab,
+    // and the tab's address says why rather than showing an empty list.
+    await api.secrets('PUT', 'sys/policies/acl/job-exec', { body: { policy: 'namespace "default" { capabilities = ["read-job", "list-jobs", "alloc-exec"] }' } });
+    const exec = await api.secrets('POST', 'auth/token/create', { body: { policies: ['job-exec'], ttl: '1h' } });
+    const execer = await browser.context.newPage();
+    await signIn(execer, (exec as unknown as { auth: { client_token: string } }).auth.client_token);
+    await execer.goto(jobUrl('acting'));
+    await execer.waitForSelector('section[data-permissions=known] [data-testid=job-read-only]');
+    expect(await execer.$('.tabs >> text=Actions')).toBeNull();
+    await execer.goto(jobUrl('acting', 'actions'));
+    await execer.waitForSelector("text=This token may not run the job's actions");
+    expect(await execer.$('[data-testid=job-actions]')).toBeNull();
+    await execer.close();
     await page.close();
   });
 });

@@ -131,7 +131,7 @@ export function AllocationPage(props: { id: string }) {
   const tab = tabs.some(([t]) => t === asked) ? asked : 'overview';
   const tabAddress = (t: string) => `/allocations/${encodeURIComponent(props.id)}${t === 'overview' ? '' : `?tab=${t}`}`;
   return (
-    <section>
+    <section data-permissions={can && a ? 'known' : 'pending'}>
       <p class="crumbs">
         <Link to="/jobs">Jobs</Link>
         {a?.JobID && (

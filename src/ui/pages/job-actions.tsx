@@ -7,7 +7,7 @@
  * group, run in it. Shown only where the token may exec (mayExec).
  */
 import { useState } from 'preact/hooks';
-import { useCan } from '../acl.js';
+import { useCan, type Can } from '../acl.js';
 import { call } from '../api.js';
 import { shortId } from '../format.js';
 import type { AllocStub } from '../types.js';
@@ -40,6 +40,13 @@ const declaredActions = (job: JobWithActions): Declared[] =>
     (g.Tasks ?? []).flatMap((t) => (t.Actions ?? []).map((a) => ({ name: a.Name, group: g.Name, task: t.Name, driver: t.Driver, command: [a.Command, ...(a.Args ?? [])].join(' ') }))),
   );
 
+/**
+ * The declared actions the token may run (mayExec on each one's task driver), of one group when given:
+ * what the job's page decides its Actions tab on, so a tab it shows is never empty.
+ */
+export const runnableActions = (job: JobWithActions, can: Can, group?: string): Declared[] =>
+  declaredActions(job).filter((a) => (group === undefined || a.group === group) && mayExec(can, job.Namespace, a.driver));
+
 /** What an action is run in: an allocation as the job's allocation list describes it. */
 type AllocChoice = Pick<AllocStub, 'ID' | 'Name' | 'TaskGroup' | 'ClientStatus'>;
 
@@ -50,7 +57,7 @@ export function JobActions({ job, allocation }: { job: JobWithActions; allocatio
   const [run, setRun] = useState<Run | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const [pending, setPending] = useState(false);
-  const actions = can ? declaredActions(job).filter((a) => (!allocation || a.group === allocation.TaskGroup) && mayExec(can, job.Namespace, a.driver)) : [];
+  const actions = can ? runnableActions(job, can, allocation?.TaskGroup) : [];
   if (actions.length === 0) return null;
 
   const running = async (): Promise<AllocChoice[]> => {

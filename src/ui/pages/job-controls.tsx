@@ -17,8 +17,6 @@ export interface JobCan {
   submit: boolean;
   scale: boolean;
   dispatch: boolean;
-  /** alloc-exec: running the job's actions */
-  exec: boolean;
 }
 
 const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
@@ -228,5 +226,5 @@ export function ScaleControl(props: { job: FullJob; group: string; count: number
 export function useJobCan(namespace: string): JobCan {
   const can = useCan();
   const has = (capability: string) => can?.job(capability, namespace) ?? false;
-  return { known: can !== undefined, submit: has('submit-job'), scale: has('scale-job') || has('submit-job'), dispatch: has('dispatch-job'), exec: has('alloc-exec') };
+  return { known: can !== undefined, submit: has('submit-job'), scale: has('scale-job') || has('submit-job'), dispatch: has('dispatch-job') };
 }

@@ -4,16 +4,17 @@
  * deployments, the evaluations, and the actions its tasks declare), so the page keeps two blocking
  * queries open, the job's and the tab's.
  */
+import { useCan, type Can } from '../acl.js';
 import { useLive } from '../live.js';
 import { jobAddress, Link } from '../router.js';
 import { ago, fromNanos, shortId } from '../format.js';
 import type { AllocStub, JobSummary } from '../types.js';
 import { Problem } from './problem.js';
-import { JobControls, ScaleControl, useJobCan, type JobCan } from './job-controls.js';
+import { JobControls, ScaleControl, useJobCan } from './job-controls.js';
 import { JobVersions } from './job-versions.js';
 import { JobDeployments } from './job-deployments.js';
 import { JobEvaluations } from './job-evaluations.js';
-import { JobActions, type JobWithActions } from './job-actions.js';
+import { JobActions, runnableActions, type JobWithActions } from './job-actions.js';
 import type { FullJob } from './job-types.js';
 
 const TABS = [
@@ -27,7 +28,7 @@ const TABS = [
 
 type Tab = (typeof TABS)[number][0];
 
-/** Whether a task of the job declares an action: the Actions tab is shown only then. */
+/** Whether a task of the job declares an action, whether or not this token may run it. */
 const declaresActions = (job: JobWithActions | undefined) => (job?.TaskGroups ?? []).some((g) => (g.Tasks ?? []).some((t) => (t.Actions ?? []).length > 0));
 
 const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
@@ -152,9 +153,11 @@ function Allocations(props: { id: string; namespace: string }) {
   return <AllocationRows allocs={allocs.data} />;
 }
 
-function ActionsTab(props: { job: FullJob; can: JobCan }) {
+function ActionsTab(props: { job: FullJob; can: Can | undefined }) {
   if (!declaresActions(props.job)) return <p class="muted">No task of this job declares an action.</p>;
-  if (props.can.known && !props.can.exec) return <p class="muted">This token may not run the job's actions (alloc-exec).</p>;
+  if (!props.can) return <p class="muted">Loading…</p>;
+  if (runnableActions(props.job, props.can).length === 0)
+    return <p class="muted">This token may not run the job's actions (alloc-exec, and alloc-node-exec for a task whose driver runs it on the node).</p>;
   return <JobActions job={props.job} />;
 }
 
@@ -163,9 +166,10 @@ export function JobPage(props: { id: string; namespace: string; tab: string | nu
   const tab: Tab = TABS.some(([t]) => t === props.tab) ? (props.tab as Tab) : 'overview';
   const job = useLive<FullJob>(jobPath(id), { namespace });
   const can = useJobCan(namespace);
+  const rules = useCan();
   const j = job.data;
   return (
-    <section>
+    <section data-permissions={rules && can.known ? 'known' : 'pending'}>
       <p class="crumbs">
         <Link to="/jobs">Jobs</Link> / {namespace}
         {j?.ParentID && (
@@ -215,7 +219,7 @@ export function JobPage(props: { id: string; namespace: string; tab: string | nu
         </dl>
       )}
       <nav class="tabs">
-        {TABS.filter(([t]) => t !== 'actions' || (can.exec && declaresActions(j)) || tab === 'actions').map(([t, label]) => (
+        {TABS.filter(([t]) => t !== 'actions' || (j && rules && runnableActions(j, rules).length > 0) || tab === 'actions').map(([t, label]) => (
           <Link key={t} to={jobAddress(id, namespace, t === 'overview' ? undefined : t)} class={t === tab ? 'active' : undefined} aria-current={t === tab ? 'page' : undefined}>
             {label}
           </Link>
@@ -226,7 +230,7 @@ export function JobPage(props: { id: string; namespace: string; tab: string | nu
       {tab === 'versions' && <JobVersions id={id} namespace={namespace} canSubmit={can.submit} />}
       {tab === 'deployments' && <JobDeployments id={id} namespace={namespace} canSubmit={can.submit} />}
       {tab === 'evaluations' && <JobEvaluations id={id} namespace={namespace} />}
-      {tab === 'actions' && j && <ActionsTab job={j} can={can} />}
+      {tab === 'actions' && j && <ActionsTab job={j} can={rules} />}
     </section>
   );
 }

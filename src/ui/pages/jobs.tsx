@@ -65,7 +65,7 @@ export function JobsPage(props: { loc: Location }) {
   // The run page's namespace: the filter's, or with all shown "default", else the first the token may submit in.
   const runNamespace = namespace !== '*' ? namespace : ['default', ...namespaces.map((n) => n.Name)].find((n) => can?.job('submit-job', n));
   return (
-    <section>
+    <section data-permissions={can ? 'known' : 'pending'}>
       <h1>
         Jobs
         {runNamespace !== undefined && can?.job('submit-job', runNamespace) && (

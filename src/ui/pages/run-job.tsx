@@ -203,7 +203,7 @@ export function RunJobPage() {
 
   const p = current?.plan;
   return (
-    <section>
+    <section data-permissions={can ? 'known' : 'pending'}>
       <p class="crumbs">
         <Link to="/jobs">Jobs</Link>
       </p>
