@@ -60,32 +60,35 @@ function canFor(token: string | undefined): Promise<Can> {
   if (!can) {
     // A token the server refuses may do nothing; the page's own request says why. The refusal is not
     // kept: the next view to ask asks the server again (it may have been away, not the token).
-    can = readCan(token).catch(() => {
-      cans.delete(token);
+    const reading: Promise<Can> = readCan(token).catch(() => {
+      // Only this read's entry: a newer one (after forgetPermissions) is left as it is.
+      if (cans.get(token) === reading) cans.delete(token);
       return NOTHING;
     });
+    can = reading;
     cans.set(token, can);
   }
   return can;
 }
 
 async function readCapabilities(token: string, paths: string[]): Promise<Record<string, string[]>> {
-  const denied = () => Object.fromEntries(paths.map((p) => [p, ['deny']]));
-  try {
-    const { data } = await call<{ data: Record<string, string[]> }>('/v1/sys/capabilities-self', { method: 'POST', body: { paths }, token });
-    return Object.fromEntries(paths.map((p) => [p, data.data[p] ?? ['deny']]));
-  } catch {
-    capabilities.delete(JSON.stringify([token, paths]));
-    return denied();
-  }
+  const { data } = await call<{ data: Record<string, string[]> }>('/v1/sys/capabilities-self', { method: 'POST', body: { paths }, token });
+  return Object.fromEntries(paths.map((p) => [p, data.data[p] ?? ['deny']]));
 }
 
+const denied = (paths: string[]) => Object.fromEntries(paths.map((p) => [p, ['deny']]));
+
 function capabilitiesFor(token: string | undefined, paths: string[]): Promise<Record<string, string[]>> {
-  if (!token || paths.length === 0) return Promise.resolve(Object.fromEntries(paths.map((p) => [p, ['deny']])));
+  if (!token || paths.length === 0) return Promise.resolve(denied(paths));
   const key = JSON.stringify([token, paths]);
   let answer = capabilities.get(key);
   if (!answer) {
-    answer = readCapabilities(token, paths);
+    // A refusal is not kept, as for the scheduler's rules; and only this read's entry is dropped.
+    const reading: Promise<Record<string, string[]>> = readCapabilities(token, paths).catch(() => {
+      if (capabilities.get(key) === reading) capabilities.delete(key);
+      return denied(paths);
+    });
+    answer = reading;
     capabilities.set(key, answer);
   }
   return answer;
