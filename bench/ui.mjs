@@ -167,11 +167,21 @@ async function jobsListPaint({ bin, env, jobs, runs, idleSeconds }) {
 
 const TOPOLOGY_JOB = 100;
 
-/** Resolves once the server holds `count` allocations, read every half second (a bench may poll; the UI may not). */
+/** How long the fleet is given to take the topology's allocations: a placement that falls short never gets there. */
+const PLACEMENT_DEADLINE_MS = 180_000;
+
+/**
+ * Resolves once the server holds `count` allocations, read every half second (a bench may poll; the UI
+ * may not); throws, saying how many it holds, when they are not there by the deadline.
+ */
 async function allocationsPlaced(server, count) {
+  const deadline = Date.now() + PLACEMENT_DEADLINE_MS;
   for (;;) {
     const { body } = await call(server.url, server.token, 'GET', '/v1/allocations?task_states=false');
     if (body.length >= count) return body.length;
+    if (Date.now() > deadline) {
+      throw new Error(`the topology bench wanted ${count} allocations placed and the server holds ${body.length} after ${PLACEMENT_DEADLINE_MS / 1000} s: the fleet has too little room (see the jobs' evaluations for what did not fit)`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
