@@ -294,8 +294,12 @@ describe('the nodes pages and the topology', () => {
     expect(second.every((name) => name?.startsWith('rack-') && !first.has(name))).toBe(true);
     await page.click('.pager >> text=First page');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=clients] tbody tr').length === 50);
-    await page.fill('[data-testid=client-search]', 'RACK-4');
+    // Typed a key at a time, as a user types: the address takes the whole text once typing pauses.
+    await page.fill('[data-testid=client-search]', '');
+    await page.locator('[data-testid=client-search]').pressSequentially('RACK-4');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=clients] tbody tr').length === 10);
+    expect(new URL(page.url()).searchParams.get('search')).toBe('RACK-4');
+    expect(await page.inputValue('[data-testid=client-search]')).toBe('RACK-4');
     expect((await cellTexts(page, 'clients', 2)).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `rack-4${i}`));
     await page.close();
   });

@@ -5,7 +5,7 @@
  * cluster of thousands of nodes sends the browser one page. The filters are kept in the address, so a
  * reload or a shared link shows the same list.
  */
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLive } from '../live.js';
 import { Link, navigate, type Location } from '../router.js';
 import { shortId } from '../format.js';
@@ -63,6 +63,34 @@ function useRunningCounts(nodeIds: string[] | undefined): Map<string, number> | 
   }, [allocs.data]);
 }
 
+/** How long the search box waits for typing to pause before the address (and so both queries) follows it. */
+const SEARCH_PAUSE_MS = 250;
+
+/**
+ * The search box's text, put in the address once typing pauses: each address change restarts the nodes'
+ * and the allocations' blocking queries, which a change per keystroke would do for nothing.
+ */
+function useSearchBox(loc: Location, search: string): [string, (text: string) => void] {
+  const [typed, setTyped] = useState(search);
+  const sent = useRef(search);
+  // The address changed otherwise (back, forward, a link): the box shows it.
+  useEffect(() => {
+    if (search !== sent.current) {
+      sent.current = search;
+      setTyped(search);
+    }
+  }, [search]);
+  useEffect(() => {
+    if (typed === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = typed;
+      navigate(withQuery(loc, { search: typed, next_token: undefined }), { replace: true });
+    }, SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, loc]);
+  return [typed, setTyped];
+}
+
 function withQuery(loc: Location, changes: Record<string, string | undefined>): string {
   const q = new URLSearchParams(loc.query);
   for (const [k, v] of Object.entries(changes)) {
@@ -78,6 +106,7 @@ export function ClientsPage(props: { loc: Location }) {
   const status = loc.query.get('status') ?? '';
   const search = loc.query.get('search') ?? '';
   const page = loc.query.get('next_token') ?? '';
+  const [typed, setTyped] = useSearchBox(loc, search);
   const nodes = useLive<NodeStub[]>('/v1/nodes', { filter: nodeFilter(status, search), per_page: PER_PAGE, next_token: page });
   const counts = useRunningCounts(useMemo(() => nodes.data?.map((n) => n.ID), [nodes.data]));
   const filtered = status !== '' || search !== '';
@@ -98,7 +127,7 @@ export function ClientsPage(props: { loc: Location }) {
         </label>
         <label>
           Search{' '}
-          <input type="search" data-testid="client-search" placeholder="Name or ID prefix" value={search} onInput={(e) => navigate(withQuery(loc, { search: (e.target as HTMLInputElement).value, next_token: undefined }), { replace: true })} />
+          <input type="search" data-testid="client-search" placeholder="Name or ID prefix" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} />
         </label>
       </div>
       {nodes.error && <Problem error={nodes.error} />}
