@@ -63,12 +63,25 @@ describe('the secrets pages', () => {
 
     await page.fill('#field-token_ttl', '90m');
     await page.fill('#field-token_policies', 'alpha, beta');
+    // Each TTL field the page puts in, with the value it shows: the form is made again only from the answer to the save.
+    await page.evaluate(`(() => {
+      window.ttlField = document.querySelector('#field-token_ttl');
+      window.ttlShown = [];
+      new MutationObserver(() => {
+        const field = document.querySelector('#field-token_ttl');
+        if (field && field !== window.ttlField) {
+          window.ttlField = field;
+          window.ttlShown.push(field.value);
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    })()`);
     await page.click('button >> text=Save role');
     await page.waitForSelector('[data-testid=role-saved]');
     const saved = await secretsData<{ token_ttl: number; token_policies: string[]; auth_type: string }>('GET', 'auth/cloud/role/web');
     expect(saved).toMatchObject({ token_ttl: 5400, token_policies: ['alpha', 'beta'], auth_type: 'iam' });
     // The form is filled again from the role as the server now answers it.
     expect(await until(() => page.inputValue('#field-token_ttl'), (v) => v === '5400', 'the saved TTL in the form')).toBe('5400');
+    expect(await page.evaluate('window.ttlShown')).toEqual(['5400']);
 
     await page.fill('#field-token_ttl', 'banana');
     await page.click('button >> text=Save role');

@@ -215,7 +215,7 @@ export function CloudRolePage(props: { mount: string; role: string }) {
   const path = `auth/${mount}/role/${seg(role)}`;
   const data = useRead(path, () => read<Record<string, unknown>>(path));
   const caps = useCapabilities([path, `${path}/tag`]);
-  const [saved, setSaved] = useState(0);
+  const [saved, setSaved] = useState(false);
   const [error, setError] = useState<Error>();
   const drop = async () => {
     try {
@@ -234,15 +234,15 @@ export function CloudRolePage(props: { mount: string; role: string }) {
       {(data.error || error) && <Problem error={(data.error ?? error)!} />}
       {data.data && caps && (
         <>
-          {saved > 0 && <p data-testid="role-saved">Saved.</p>}
+          {saved && <p data-testid="role-saved">Saved.</p>}
           <SchemaForm
-            key={saved}
+            key={data.answers}
             path={path}
             values={data.data}
             canWrite={mayWrite(caps[path], true)}
             submitLabel="Save role"
             onSaved={() => {
-              setSaved((n) => n + 1);
+              setSaved(true);
               data.reload();
             }}
           />

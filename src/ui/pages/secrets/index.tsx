@@ -48,7 +48,7 @@ export function SecretsPage(props: { loc: Location }) {
   else if (path === '/secrets/policies') page = <PoliciesPage />;
   else if ((m = match('/secrets/policies/:name', path))) page = <PolicyPage key={m.name} name={m.name} />;
   else if (path === '/secrets/tokens') page = <IssuedTokensPage />;
-  else if ((m = match('/secrets/kv/:mount', path))) page = <KvPage key={m.mount} mount={m.mount} path={query.get('path') ?? ''} version={query.get('version')} />;
+  else if ((m = match('/secrets/kv/:mount', path))) page = <KvPage key={m.mount} mount={m.mount} path={query.get('path') ?? ''} version={query.get('version')} mounts={mounts} />;
   else page = <p>There is no secrets page at this address.</p>;
 
   return (

@@ -11,7 +11,7 @@ import { ApiError } from '../../api.js';
 import { Link, navigate } from '../../router.js';
 import { Problem } from '../problem.js';
 import type { KvData, KvMetadata, UiMounts } from './types.js';
-import { list, mayWrite, read, remove, useRead, write } from './vault.js';
+import { list, mayWrite, read, remove, useRead, write, type Loaded } from './vault.js';
 
 const address = (mount: string, path: string, version?: number) => `/secrets/kv/${encodeURIComponent(mount)}?path=${encodeURIComponent(path)}${version ? `&version=${version}` : ''}`;
 
@@ -353,9 +353,9 @@ function SecretV1(props: { mount: string; path: string }) {
   );
 }
 
-export function KvPage(props: { mount: string; path: string; version: string | null }) {
-  const { mount, path } = props;
-  const mounts = useRead('ui-mounts', () => read<UiMounts>('sys/internal/ui/mounts'));
+/** `mounts`: sys/internal/ui/mounts as the secrets frame read it for its tabs. */
+export function KvPage(props: { mount: string; path: string; version: string | null; mounts: Loaded<UiMounts> }) {
+  const { mount, path, mounts } = props;
   const entry = mounts.data?.secret[`${mount}/`];
   const isDir = path === '' || path.endsWith('/');
   const v2 = entry?.options?.version === '2';

@@ -45,11 +45,13 @@ export interface Loaded<T> {
   error?: Error;
   /** reads again (after a write of the page's own) */
   reload(): void;
+  /** counts the answers had: a form keyed on it starts afresh from each, never from the one before */
+  answers: number;
 }
 
 /** Reads once per key and token; `reload` reads again. */
 export function useRead<T>(key: string | undefined, load: () => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<{ key?: string; data?: T; error?: Error }>({});
+  const [state, setState] = useState<{ key?: string; data?: T; error?: Error; answers: number }>({ answers: 0 });
   const [round, setRound] = useState(0);
   const [token, setTokenState] = useState(currentToken());
   useEffect(() => onTokenChange(() => setTokenState(currentToken())), []);
@@ -57,13 +59,13 @@ export function useRead<T>(key: string | undefined, load: () => Promise<T>): Loa
     if (key === undefined) return;
     let current = true;
     load().then(
-      (data) => current && setState({ key, data }),
-      (error: Error) => current && setState({ key, error }),
+      (data) => current && setState((s) => ({ key, data, answers: s.answers + 1 })),
+      (error: Error) => current && setState((s) => ({ key, error, answers: s.answers + 1 })),
     );
     return () => void (current = false);
   }, [key, round, token]);
-  const mine = state.key === key ? state : {};
-  return { data: mine.data, error: mine.error, reload: () => setRound((r) => r + 1) };
+  const mine = state.key === key ? state : { data: undefined, error: undefined };
+  return { data: mine.data, error: mine.error, reload: () => setRound((r) => r + 1), answers: state.answers };
 }
 
 /** Splits "a, b,c" into its items, dropping empty ones. */
