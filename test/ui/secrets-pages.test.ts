@@ -142,8 +142,12 @@ describe('the secrets pages', () => {
     expect(await page.inputValue('#field-secret_key')).toBe('');
 
     await page.click('[data-testid=secrets-tabs] >> text=Auth methods');
+    // Asked first, with a way back.
     await row.locator('button >> text=Disable').click();
-    await row.locator('button >> text=Disable cloud2/ and revoke its tokens').click();
+    expect(await page.textContent('[data-testid=disable-cloud2-confirm]')).toContain('Disable cloud2/ and revoke its tokens?');
+    await row.locator('button >> text=Cancel').click();
+    await row.locator('button >> text=Disable').click();
+    await page.click('[data-testid=disable-cloud2-yes]');
     await row.waitFor({ state: 'detached' });
     await page.waitForSelector('[data-testid=secrets-tabs] >> text=cloud2/ (cloud)', { state: 'detached' });
     expect(Object.keys((await api.secrets('GET', 'sys/auth'))!.data as object)).not.toContain('cloud2/');
@@ -382,6 +386,8 @@ describe('the secrets pages', () => {
     await page.waitForSelector('[data-testid=aliases] >> text=<i>alias</i>');
     expect(await page.locator('[data-testid=aliases] i, [data-testid=aliases] b').count()).toBe(0);
     await page.click('[data-testid=aliases] >> text=Delete');
+    expect(await page.textContent('[data-testid=aliases] [role=group]')).toContain('Delete this alias?');
+    await page.click('[data-testid=aliases] [data-testid$=-yes]');
     await page.waitForSelector('text=No aliases.');
 
     await page.click('.subtabs >> text=Groups');
@@ -390,9 +396,12 @@ describe('the secrets pages', () => {
     await page.waitForSelector('[data-testid=groups] >> text=<b>group</b>');
     expect(await page.locator('[data-testid=groups] b').count()).toBe(0);
     await page.click('[data-testid=groups] >> text=Delete');
+    await page.click('[data-testid=groups] [data-testid$=-yes]');
     await page.waitForSelector('text=No groups.');
     await page.click('.subtabs >> text=Entities');
     await page.click('[data-testid=entities] >> text=Delete');
+    expect(await page.textContent('[data-testid=entities] [role=group]')).toContain('Delete entity <b>bold</b> entity?');
+    await page.click('[data-testid=entities] [data-testid$=-yes]');
     await page.waitForSelector('text=No entities.');
 
     // A policy cannot be named with markup: the server refuses the name, and says so as text.

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { useCan } from '../acl.js';
 import { jobAddress, navigate } from '../router.js';
-import { ConfirmButton, SubmitError, useSubmit } from './job-confirm.js';
+import { ConfirmButton, SubmitError, useSubmit } from '../confirm.js';
 import type { DeregisterResponse, DispatchResponse, FullJob, RegisterResponse } from './job-types.js';
 
 /** What the token may do to jobs in the page's namespace. */

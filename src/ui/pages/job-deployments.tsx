@@ -7,7 +7,7 @@ import { call } from '../api.js';
 import { useLive } from '../live.js';
 import { ago, fromNanos, shortId } from '../format.js';
 import { Problem } from './problem.js';
-import { ConfirmButton, SubmitError, useSubmit } from './job-confirm.js';
+import { ConfirmButton, SubmitError, useSubmit } from '../confirm.js';
 import type { Deployment, DeploymentUpdateResponse } from './job-types.js';
 
 const active = (d: Deployment) => d.Status === 'running' || d.Status === 'paused' || d.Status === 'pending' || d.Status === 'initializing';

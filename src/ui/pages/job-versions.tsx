@@ -10,7 +10,7 @@ import { useLive } from '../live.js';
 import { ago, fromNanos } from '../format.js';
 import { Problem } from './problem.js';
 import { DiffTree } from './job-diff.js';
-import { ConfirmButton } from './job-confirm.js';
+import { ConfirmButton } from '../confirm.js';
 import type { RegisterResponse, VersionsAnswer } from './job-types.js';
 
 const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;

@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { granted, useCapabilities } from '../../acl.js';
 import { Link } from '../../router.js';
+import { ConfirmButton } from '../../confirm.js';
 import { Problem } from '../problem.js';
 import type { AliasInfo, MountEntry } from './types.js';
 import { items, list, mayWrite, read, remove, useRead, write } from './vault.js';
@@ -66,30 +67,30 @@ function CreateForm(props: { testid: string; fields: Array<{ name: string; label
   );
 }
 
-function DeleteButton(props: { path: string; onDone(): void; onError(err: Error): void }) {
+/** Deletes after asking, on the page; a refusal is shown beside the question. */
+function DeleteButton(props: { path: string; what: string; testid: string; onDone(): void }) {
   return (
-    <button
-      type="button"
-      onClick={() =>
-        remove(props.path).then(
-          () => props.onDone(),
-          (err: Error) => props.onError(err),
-        )
-      }
-    >
-      Delete
-    </button>
+    <ConfirmButton
+      label="Delete"
+      question={`Delete ${props.what}?`}
+      confirmLabel="Delete"
+      danger
+      testid={props.testid}
+      onConfirm={async () => {
+        await remove(props.path);
+        props.onDone();
+      }}
+    />
   );
 }
 
 function Entities() {
   const entities = useRead('entities', () => list<{ name: string }>('identity/entity/id'));
   const caps = useCapabilities(['identity/entity', 'identity/entity/id/*']);
-  const [error, setError] = useState<Error>();
   const keys = entities.data?.keys ?? [];
   return (
     <div>
-      {(entities.error || error) && <Problem error={(entities.error ?? error)!} />}
+      {entities.error && <Problem error={entities.error} />}
       {entities.data && keys.length === 0 && <p class="muted">No entities.</p>}
       {keys.length > 0 && (
         <table class="list" data-testid="entities">
@@ -105,7 +106,7 @@ function Entities() {
               <tr key={id}>
                 <td>{entities.data?.key_info?.[id]?.name}</td>
                 <td>{id}</td>
-                <td class="actions">{granted(caps?.['identity/entity/id/*'], 'delete') && <DeleteButton path={`identity/entity/id/${encodeURIComponent(id)}`} onDone={entities.reload} onError={setError} />}</td>
+                <td class="actions">{granted(caps?.['identity/entity/id/*'], 'delete') && <DeleteButton path={`identity/entity/id/${encodeURIComponent(id)}`} what={`entity ${entities.data?.key_info?.[id]?.name ?? id}`} testid={`delete-entity-${id}`} onDone={entities.reload} />}</td>
               </tr>
             ))}
           </tbody>
@@ -136,12 +137,11 @@ function Aliases() {
   const entities = useRead('entities', () => list<{ name: string }>('identity/entity/id'));
   const methods = useRead('sys/auth', () => read<Record<string, MountEntry>>('sys/auth').catch(() => ({}) as Record<string, MountEntry>));
   const caps = useCapabilities(['identity/entity-alias', 'identity/entity-alias/id/*']);
-  const [error, setError] = useState<Error>();
   const keys = aliases.data?.keys ?? [];
   const entityName = (id: string) => entities.data?.key_info?.[id]?.name ?? id;
   return (
     <div>
-      {(aliases.error || error) && <Problem error={(aliases.error ?? error)!} />}
+      {aliases.error && <Problem error={aliases.error} />}
       {aliases.data && keys.length === 0 && <p class="muted">No aliases.</p>}
       {keys.length > 0 && (
         <table class="list" data-testid="aliases">
@@ -163,7 +163,7 @@ function Aliases() {
                   <td>{info ? entityName(info.canonical_id) : ''}</td>
                   <td>{info?.mount_path ?? info?.mount_accessor}</td>
                   <td>{id}</td>
-                  <td class="actions">{granted(caps?.['identity/entity-alias/id/*'], 'delete') && <DeleteButton path={`identity/entity-alias/id/${encodeURIComponent(id)}`} onDone={aliases.reload} onError={setError} />}</td>
+                  <td class="actions">{granted(caps?.['identity/entity-alias/id/*'], 'delete') && <DeleteButton path={`identity/entity-alias/id/${encodeURIComponent(id)}`} what="this alias" testid={`delete-alias-${id}`} onDone={aliases.reload} />}</td>
                 </tr>
               );
             })}
@@ -194,11 +194,10 @@ function Aliases() {
 function Groups() {
   const groups = useRead('groups', () => list<{ name: string; num_member_entities?: number }>('identity/group/id'));
   const caps = useCapabilities(['identity/group', 'identity/group/id/*']);
-  const [error, setError] = useState<Error>();
   const keys = groups.data?.keys ?? [];
   return (
     <div>
-      {(groups.error || error) && <Problem error={(groups.error ?? error)!} />}
+      {groups.error && <Problem error={groups.error} />}
       {groups.data && keys.length === 0 && <p class="muted">No groups.</p>}
       {keys.length > 0 && (
         <table class="list" data-testid="groups">
@@ -216,7 +215,7 @@ function Groups() {
                 <td>{groups.data?.key_info?.[id]?.name}</td>
                 <td>{groups.data?.key_info?.[id]?.num_member_entities ?? 0}</td>
                 <td>{id}</td>
-                <td class="actions">{granted(caps?.['identity/group/id/*'], 'delete') && <DeleteButton path={`identity/group/id/${encodeURIComponent(id)}`} onDone={groups.reload} onError={setError} />}</td>
+                <td class="actions">{granted(caps?.['identity/group/id/*'], 'delete') && <DeleteButton path={`identity/group/id/${encodeURIComponent(id)}`} what="this group" testid={`delete-group-${id}`} onDone={groups.reload} />}</td>
               </tr>
             ))}
           </tbody>

@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import { forgetPermissions, granted, useCapabilities } from '../../acl.js';
 import { Link } from '../../router.js';
+import { ConfirmButton } from '../../confirm.js';
 import { Problem } from '../problem.js';
 import { seconds } from './self.js';
 import type { MountEntry, TuneAnswer } from './types.js';
@@ -86,7 +87,6 @@ function MethodRow(props: { path: string; entry: MountEntry; caps?: Record<strin
   const { path, entry } = props;
   const mount = mountName(path);
   const [tuning, setTuning] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<Error>();
   const canTune = entry.type !== 'token' && mayWrite(props.caps?.[`sys/auth/${mount}/tune`]);
   const canDisable = entry.type !== 'token' && granted(props.caps?.[`sys/auth/${mount}`], 'delete');
@@ -114,16 +114,7 @@ function MethodRow(props: { path: string; entry: MountEntry; caps?: Record<strin
               Tune
             </button>
           )}
-          {canDisable &&
-            (confirming ? (
-              <button type="button" class="danger" onClick={disable}>
-                Disable {path} and revoke its tokens
-              </button>
-            ) : (
-              <button type="button" onClick={() => setConfirming(true)}>
-                Disable
-              </button>
-            ))}
+          {canDisable && <ConfirmButton label="Disable" question={`Disable ${path} and revoke its tokens?`} confirmLabel="Disable" danger testid={`disable-${mount}`} onConfirm={disable} />}
         </td>
       </tr>
       {(tuning || error) && (

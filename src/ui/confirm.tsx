@@ -1,7 +1,7 @@
 /**
- * What the job pages' actions share: a request in flight at most once per control, the server's own
- * error text when it refuses, and a destructive action asked about on the page before it is sent
- * (a browser dialog would block the page and cannot be styled or tested as the page is).
+ * What the pages' actions share: a request in flight at most once per control, the server's own error
+ * text when it refuses, and a destructive action asked about on the page before it is sent, with a way
+ * back (a browser dialog would block the page and cannot be styled or tested as the page is).
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
