@@ -13,6 +13,7 @@ import { launchBrowser, type Browser } from '../support/browser.js';
 import { makeTempDir } from '../support/server.js';
 import { liveProcesses } from '../support/procs.js';
 import { until } from '../support/wait.js';
+import { signIn as signInAs, waitForText as waitForTextOf } from '../support/ui.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 
 /** The page's globals as the functions handed to page.evaluate use them: they run in the browser. */
@@ -87,15 +88,11 @@ const signedInWith: string[] = [];
 
 async function signIn(p: Page, secret: string): Promise<void> {
   signedInWith.push(secret);
-  await p.goto(`${srv.url}/ui/settings/tokens`);
-  await p.fill('#secret', secret);
-  await p.click('button[type=submit]');
-  await p.waitForSelector('[data-testid=signed-in]');
+  await signInAs(p, srv.url, secret);
 }
 
 const textOf = (selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
-const waitForText = (selector: string, text: string) =>
-  page.waitForFunction(([s, t]) => (document.querySelector(s)?.textContent ?? '').includes(t), [selector, text] as const);
+const waitForText = (selector: string, text: string) => waitForTextOf(page, selector, text, 'contains');
 const TERMINAL = '[data-testid=terminal] .xterm-rows';
 
 /** The highest number after `prefix` the log view shows. */

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
 import { launchBrowser, type Browser } from '../support/browser.js';
 import { makeTempDir } from '../support/server.js';
+import { signIn, waitForText } from '../support/ui.js';
 import { until } from '../support/wait.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 
@@ -72,18 +73,9 @@ ${opts.meta ? `    meta {\n      release = "${opts.meta}"\n    }\n` : ''}
 }
 `;
 
-async function signIn(page: Page, secret = srv.rootToken!): Promise<void> {
-  await page.goto(`${srv.url}/ui/settings/tokens`);
-  await page.fill('#secret', secret);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=signed-in]');
-}
 
 const text = (page: Page, selector: string) => page.textContent(selector).then((t) => (t ?? '').trim());
 
-/** Waits until the element's text is `want` (the live views change it when the server's state does). */
-const waitForText = (page: Page, selector: string, want: string) =>
-  page.waitForFunction(([sel, w]) => (document.querySelector(sel)?.textContent ?? '').trim() === w, [selector, want] as const);
 
 const jobUrl = (id: string, tab?: string) => `${srv.url}/ui/jobs/${encodeURIComponent(`${id}@default`)}${tab ? `?tab=${tab}` : ''}`;
 
@@ -115,7 +107,7 @@ let page: Page;
 describe('the job pages', () => {
   it('shows a job file\'s error at its line, then plans a service job (a create) and runs it, landing on its page', async () => {
     page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.click('header nav >> text=Jobs');
     await page.click('text=Run job');
     expect(new URL(page.url()).pathname).toBe('/ui/jobs/run');
@@ -416,7 +408,7 @@ describe('the job pages', () => {
     await api.secrets('PUT', 'sys/policies/acl/other-submitter', { body: { policy: 'namespace "other" { capabilities = ["submit-job", "read-job", "list-jobs"] }' } });
     const created = await api.secrets('POST', 'auth/token/create', { body: { policies: ['other-submitter'], ttl: '1h' } });
     const submitter = await browser.context.newPage();
-    await signIn(submitter, (created as unknown as { auth: { client_token: string } }).auth.client_token);
+    await signIn(submitter, srv.url, (created as unknown as { auth: { client_token: string } }).auth.client_token);
     // With every namespace shown, the link goes to the one namespace this token may submit in.
     await submitter.goto(`${srv.url}/ui/jobs`);
     await submitter.click('h1 >> text=Run job');
@@ -447,7 +439,7 @@ describe('the job pages', () => {
     );
 
     const limited = await browser.context.newPage();
-    await signIn(limited, secret);
+    await signIn(limited, srv.url, secret);
     // The run page says the token may not submit once its rules are known; they are kept for the tab's
     // later pages, which are reached from here without a reload.
     await limited.goto(`${srv.url}/ui/jobs/run`);
@@ -480,7 +472,7 @@ describe('the job pages', () => {
     await api.secrets('PUT', 'sys/policies/acl/job-exec', { body: { policy: 'namespace "default" { capabilities = ["read-job", "list-jobs", "alloc-exec"] }' } });
     const exec = await api.secrets('POST', 'auth/token/create', { body: { policies: ['job-exec'], ttl: '1h' } });
     const execer = await browser.context.newPage();
-    await signIn(execer, (exec as unknown as { auth: { client_token: string } }).auth.client_token);
+    await signIn(execer, srv.url, (exec as unknown as { auth: { client_token: string } }).auth.client_token);
     await execer.goto(jobUrl('acting'));
     await execer.waitForSelector('section[data-permissions=known] [data-testid=job-read-only]');
     expect(await execer.$('.tabs >> text=Actions')).toBeNull();

@@ -17,6 +17,7 @@ import { launchBrowser, type Browser } from '../support/browser.js';
 import { fakeNode, registerFakeNode } from '../support/nodes.js';
 import { makeTempDir } from '../support/server.js';
 import { until } from '../support/wait.js';
+import { signIn } from '../support/ui.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 
 /** The page's globals as the functions handed to page.evaluate use them: they run in the browser. */
@@ -55,12 +56,6 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-async function signIn(page: Page, secret = srv.rootToken!): Promise<void> {
-  await page.goto(`${srv.url}/ui/settings/tokens`);
-  await page.fill('#secret', secret);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=signed-in]');
-}
 
 const readNode = async (id = devNode.ID) => (await api.scheduler<{ DrainStrategy: { Deadline: number; IgnoreSystemJobs: boolean } | null; SchedulingEligibility: string }>('GET', `/v1/node/${id}`)).body;
 
@@ -69,7 +64,7 @@ const cellTexts = (page: Page, table: string, column: number) => page.$$eval(`[d
 describe('the nodes pages and the topology', () => {
   it('lists the -dev node, and shows its drivers and attributes, searchable', async () => {
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.click('header nav >> text=Clients');
     await page.waitForSelector(`[data-testid=clients] >> text=${devNode.Name}`);
     expect(await cellTexts(page, 'clients', 3)).toEqual(['ready']);
@@ -110,7 +105,7 @@ describe('the nodes pages and the topology', () => {
     const holderAllocs = () => api.scheduler<Array<{ ClientStatus: string }>>('GET', '/v1/job/holder/allocations').then((r) => r.body);
     await until(holderAllocs, (allocs) => allocs.length === 1 && allocs[0].ClientStatus === 'running', 'the holder job to be running');
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.goto(`${srv.url}/ui/clients/${devNode.ID}`);
     await page.waitForSelector('[data-testid=drain-controls]');
 
@@ -165,7 +160,7 @@ describe('the nodes pages and the topology', () => {
       'the topo job to be running',
     );
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.click('header nav >> text=Topology');
     await page.waitForFunction(() => document.querySelector('[data-testid=topology]')?.getAttribute('data-allocations') === '1');
     expect(await page.getAttribute('[data-testid=topology]', 'data-nodes')).toBe('1');
@@ -216,7 +211,7 @@ describe('the nodes pages and the topology', () => {
     const fake = fakeNode({ Name: name, Meta: { note: '<b>bold</b>' }, HostVolumes: { '<i>data</i>': { Path: '/srv/<u>data</u>', ReadOnly: true } } });
     await registerFakeNode(api, fake);
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.goto(`${srv.url}/ui/clients`);
     await page.waitForSelector(`[data-testid=clients] >> text=${fake.node.ID.slice(0, 8)}`);
     expect(await page.textContent('[data-testid=clients]')).toContain(name);
@@ -259,7 +254,7 @@ describe('the nodes pages and the topology', () => {
     await expect(reader.scheduler('POST', `/v1/node/${devNode.ID}/drain`, { body: { DrainSpec: { Deadline: HOUR_NS }, MarkEligible: false } })).rejects.toMatchObject({ statusCode: 403 });
 
     const page = await browser.context.newPage();
-    await signIn(page, secret);
+    await signIn(page, srv.url, secret);
     await page.goto(`${srv.url}/ui/clients/${devNode.ID}`);
     await page.waitForSelector('[data-testid=drivers] >> text=raw_exec');
     await page.waitForSelector('[data-testid=node-actions-denied]');
@@ -269,7 +264,7 @@ describe('the nodes pages and the topology', () => {
 
     // The same page with the management token offers them: the hint above is the token's, not the page's.
     const root = await browser.context.newPage();
-    await signIn(root);
+    await signIn(root, srv.url, srv.rootToken!);
     await root.goto(`${srv.url}/ui/clients/${devNode.ID}`);
     await root.waitForSelector('[data-testid=drain-controls]');
     expect(await root.locator('[data-testid=node-actions-denied]').count()).toBe(0);
@@ -278,7 +273,7 @@ describe('the nodes pages and the topology', () => {
 
   it('lists nodes as they join, and pages through a large cluster fifty at a time, filtered on the server', async () => {
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.goto(`${srv.url}/ui/clients?search=rack-`);
     await page.waitForSelector('text=No nodes match.');
     // Set in this document: a reload would lose it.

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
 import { launchBrowser, type Browser } from '../support/browser.js';
 import { makeTempDir } from '../support/server.js';
+import { signedIn as signedInAs } from '../support/ui.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 import { until } from '../support/wait.js';
 
@@ -36,13 +37,9 @@ afterAll(async () => {
 });
 
 async function signedIn(secret = srv.rootToken!): Promise<Page> {
-  const page = await browser.context.newPage();
+  const page = await signedInAs(browser.context, srv.url, secret);
   // Under the test's own timeout, so a wait that fails names what it waited for.
   page.setDefaultTimeout(10_000);
-  await page.goto(`${srv.url}/ui/settings/tokens`);
-  await page.fill('#secret', secret);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=signed-in]');
   return page;
 }
 

@@ -11,6 +11,7 @@ import { ApiClient } from '../../src/api/http/client.js';
 import { launchBrowser, type Browser } from '../support/browser.js';
 import { makeTempDir, runCli } from '../support/server.js';
 import { until } from '../support/wait.js';
+import { signIn } from '../support/ui.js';
 import { spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
 
 /** The page's globals as the functions handed to page.evaluate use them: they run in the browser. */
@@ -63,12 +64,6 @@ const echoJob = (id: string, name = id, script = TICKER) => ({
   },
 });
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${srv.url}/ui/settings/tokens`);
-  await page.fill('#secret', srv.rootToken!);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=signed-in]');
-}
 
 /** What a page has in flight once it has settled: the API paths and queries of its open requests, sorted. */
 const settledRequests = (page: Page, count: number) =>
@@ -84,7 +79,7 @@ const lastTick = (page: Page) => page.$eval('[data-testid=log]', (el) => Math.ma
 describe('the web UI', () => {
   it('signs in with a token, lists a job registered meanwhile without a reload, and streams its allocation\'s log', async () => {
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     expect(await page.textContent('[data-testid=signed-in]')).toContain('management token');
 
     await page.click('header nav >> text=Jobs');
@@ -122,7 +117,7 @@ describe('the web UI', () => {
     const printsEscapes = "printf '\\033[31m<b>bold</b>\\033[0m\\033]0;a title\\007 bell\\007\\n'; exec sleep 3600";
     await api.scheduler('POST', '/v1/jobs', { body: echoJob('markup', name, printsEscapes) });
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.goto(`${srv.url}/ui/jobs`);
     await page.waitForSelector('[data-testid=jobs] >> text=markup');
     expect(await page.textContent('[data-testid=jobs]')).toContain(name);
@@ -146,7 +141,7 @@ describe('the web UI', () => {
     for (let i = 0; i < 53; i++) await api.scheduler('POST', '/v1/jobs', { body: parked(`paged-${String(i).padStart(2, '0')}`) });
     await api.scheduler('POST', '/v1/jobs', { query: { namespace: 'other' }, body: parked('elsewhere', 'other') });
     const page = await browser.context.newPage();
-    await signIn(page);
+    await signIn(page, srv.url, srv.rootToken!);
     await page.goto(`${srv.url}/ui/jobs?prefix=paged-`);
     const ids = () => page.$$eval('[data-testid=jobs] tbody tr td:first-child a', (links) => links.map((a) => a.textContent));
     await page.waitForSelector('[data-testid=jobs] >> text=paged-00');

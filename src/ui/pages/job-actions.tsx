@@ -13,6 +13,7 @@ import { shortId } from '../format.js';
 import type { AllocStub } from '../types.js';
 import { LazyTerminal, mayExec } from './alloc-exec.js';
 import { Problem } from './problem.js';
+import { jobPath } from '../wire.js';
 
 interface ActionSpec {
   Name: string;
@@ -62,7 +63,7 @@ export function JobActions({ job, allocation }: { job: JobWithActions; allocatio
 
   const running = async (): Promise<AllocChoice[]> => {
     if (allocation) return [allocation];
-    const { data } = await call<AllocStub[] | null>(`/v1/job/${encodeURIComponent(job.ID)}/allocations`, { query: { namespace: job.Namespace } });
+    const { data } = await call<AllocStub[] | null>(jobPath(job.ID, '/allocations'), { query: { namespace: job.Namespace } });
     return data ?? [];
   };
 
@@ -135,7 +136,7 @@ export function JobActions({ job, allocation }: { job: JobWithActions; allocatio
           <LazyTerminal
             key={run.n}
             title={`action ${run.action.name} in ${run.action.task}`}
-            path={`/v1/job/${encodeURIComponent(job.ID)}/action`}
+            path={jobPath(job.ID, '/action')}
             query={{ namespace: job.Namespace, action: run.action.name, allocID: run.alloc, group: run.action.group, task: run.action.task, tty: 'true' }}
           />
         </>

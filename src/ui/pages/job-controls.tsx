@@ -9,6 +9,7 @@ import { useCan } from '../acl.js';
 import { jobAddress, navigate } from '../router.js';
 import { ConfirmButton, SubmitError, useSubmit } from '../confirm.js';
 import type { DeregisterResponse, DispatchResponse, FullJob, RegisterResponse } from './job-types.js';
+import { base64, jobPath } from '../wire.js';
 
 /** What the token may do to jobs in the page's namespace. */
 export interface JobCan {
@@ -19,14 +20,6 @@ export interface JobCan {
   dispatch: boolean;
 }
 
-const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
-
-/** UTF-8 text as the standard, padded base64 Go decodes a []byte from. */
-export function base64(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 function StopControl(props: { job: FullJob }) {
   const { job } = props;

@@ -9,6 +9,7 @@ import { ago, fromNanos, shortId } from '../format.js';
 import { Problem } from './problem.js';
 import { ConfirmButton, SubmitError, useSubmit } from '../confirm.js';
 import type { Deployment, DeploymentUpdateResponse } from './job-types.js';
+import { jobPath } from '../wire.js';
 
 const active = (d: Deployment) => d.Status === 'running' || d.Status === 'paused' || d.Status === 'pending' || d.Status === 'initializing';
 
@@ -83,7 +84,7 @@ function Groups(props: { deployment: Deployment }) {
 }
 
 export function JobDeployments(props: { id: string; namespace: string; canSubmit: boolean }) {
-  const list = useLive<Deployment[]>(`/v1/job/${encodeURIComponent(props.id)}/deployments`, { namespace: props.namespace });
+  const list = useLive<Deployment[]>(jobPath(props.id, '/deployments'), { namespace: props.namespace });
   if (list.error) return <Problem error={list.error} />;
   if (!list.data) return <p class="muted">Loading…</p>;
   const deployments = [...list.data].sort((a, b) => b.CreateIndex - a.CreateIndex);

@@ -8,9 +8,10 @@ import { ago, fromNanos, shortId } from '../format.js';
 import type { Evaluation } from '../types.js';
 import { Problem } from './problem.js';
 import { PlacementFailures } from './job-placement.js';
+import { jobPath } from '../wire.js';
 
 export function JobEvaluations(props: { id: string; namespace: string }) {
-  const evals = useLive<Evaluation[]>(`/v1/job/${encodeURIComponent(props.id)}/evaluations`, { namespace: props.namespace });
+  const evals = useLive<Evaluation[]>(jobPath(props.id, '/evaluations'), { namespace: props.namespace });
   if (evals.error) return <Problem error={evals.error} />;
   if (!evals.data) return <p class="muted">Loading…</p>;
   const sorted = [...evals.data].sort((a, b) => b.CreateIndex - a.CreateIndex);

@@ -12,8 +12,8 @@ import { Problem } from './problem.js';
 import { DiffTree } from './job-diff.js';
 import { ConfirmButton } from '../confirm.js';
 import type { RegisterResponse, VersionsAnswer } from './job-types.js';
+import { jobPath } from '../wire.js';
 
-const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
 
 function VersionSelect(props: { label: string; testid: string; value: number; versions: number[]; onChange: (v: number) => void }) {
   return (

@@ -16,6 +16,7 @@ import { JobDeployments } from './job-deployments.js';
 import { JobEvaluations } from './job-evaluations.js';
 import { JobActions, runnableActions, type JobWithActions } from './job-actions.js';
 import type { FullJob } from './job-types.js';
+import { jobPath } from '../wire.js';
 
 const TABS = [
   ['overview', 'Overview'],
@@ -31,7 +32,6 @@ type Tab = (typeof TABS)[number][0];
 /** Whether a task of the job declares an action, whether or not this token may run it. */
 const declaresActions = (job: JobWithActions | undefined) => (job?.TaskGroups ?? []).some((g) => (g.Tasks ?? []).some((t) => (t.Actions ?? []).length > 0));
 
-const jobPath = (id: string, suffix = '') => `/v1/job/${encodeURIComponent(id)}${suffix}`;
 
 type Counts = JobSummary['Summary'][string];
 

@@ -14,6 +14,7 @@ import { DiffTree } from './job-diff.js';
 import { PlacementFailures } from './job-placement.js';
 import type { DesiredUpdates, PlanResponse, RegisterResponse } from './job-types.js';
 import { errorPosition, variablesFile, VARIABLES_FILE, type SourcePosition } from './job-variables.js';
+import { jobPath } from '../wire.js';
 
 const EXAMPLE = `job "example" {
   datacenters = ["dc1"]
@@ -164,7 +165,7 @@ export function RunJobPage() {
       const { job, format } = await jobOf(source, vars, pageNamespace);
       const namespace = job.Namespace || pageNamespace;
       if (!can?.job('submit-job', namespace)) throw new Error(`This token may not submit jobs in namespace "${namespace}".`);
-      const { data } = await call<PlanResponse>(`/v1/job/${encodeURIComponent(String(job.ID ?? ''))}/plan`, { method: 'POST', query: { namespace }, body: { Job: job, Diff: true } });
+      const { data } = await call<PlanResponse>(jobPath(String(job.ID ?? ''), '/plan'), { method: 'POST', query: { namespace }, body: { Job: job, Diff: true } });
       setPlanned({ job, namespace, format, plan: data, source, variables });
     } catch (err) {
       const message = (err as Error).message;

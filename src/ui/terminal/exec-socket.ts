@@ -7,6 +7,7 @@
  */
 import { url, type Query } from '../api.js';
 import { currentToken } from '../token.js';
+import { base64, fromBase64 } from '../wire.js';
 
 /** A frame from the server (src/scheduler/wire/exec-stream.ts); a heartbeat is `{}`. */
 interface ExecOutputFrame {
@@ -35,19 +36,6 @@ export interface Session {
 }
 
 const encoder = new TextEncoder();
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 /** The exit frame's code: omitted is 0 (Go's omitempty); a signal alone is 128 + its number. */
 export function exitCode(frame: ExecOutputFrame): number {
@@ -102,7 +90,7 @@ export function openSession(path: string, query: Query, size: { rows: number; co
   };
   return {
     input(text) {
-      if (!ended) send({ stdin: { data: toBase64(encoder.encode(text)) } });
+      if (!ended) send({ stdin: { data: base64(encoder.encode(text)) } });
     },
     resize(rows, cols) {
       if (!ended && rows > 0 && cols > 0) send({ tty_size: { height: rows, width: cols } });
