@@ -49,7 +49,8 @@ export function SubmitError(props: { submit: Submit; testid?: string }) {
 
 /**
  * A button that first opens a question on the page: what will happen, any options (`children`), and
- * the confirming button, which runs `onConfirm`. The question closes when it succeeds or is cancelled.
+ * the confirming button, which runs `onConfirm`. The question closes when it succeeds or is cancelled;
+ * `done`, when given, then says what was asked of the server (for an action the page shows no other trace of).
  */
 export function ConfirmButton(props: {
   label: string;
@@ -59,15 +60,33 @@ export function ConfirmButton(props: {
   onConfirm: () => Promise<unknown>;
   danger?: boolean;
   disabled?: boolean;
+  done?: string;
   children?: ComponentChildren;
 }) {
   const [open, setOpen] = useState(false);
+  const [succeeded, setSucceeded] = useState(false);
   const submit = useSubmit();
   if (!open) {
     return (
-      <button type="button" class={props.danger ? 'danger' : undefined} data-testid={props.testid} disabled={props.disabled} onClick={() => setOpen(true)}>
-        {props.label}
-      </button>
+      <>
+        <button
+          type="button"
+          class={props.danger ? 'danger' : undefined}
+          data-testid={props.testid}
+          disabled={props.disabled}
+          onClick={() => {
+            setSucceeded(false);
+            setOpen(true);
+          }}
+        >
+          {props.label}
+        </button>
+        {succeeded && props.done && (
+          <span class="muted" role="status" data-testid={`${props.testid}-done`}>
+            {props.done}
+          </span>
+        )}
+      </>
     );
   }
   return (
@@ -80,7 +99,10 @@ export function ConfirmButton(props: {
         data-testid={`${props.testid}-yes`}
         disabled={submit.busy}
         onClick={async () => {
-          if (await submit.run(props.onConfirm)) setOpen(false);
+          if (await submit.run(props.onConfirm)) {
+            setSucceeded(true);
+            setOpen(false);
+          }
         }}
       >
         {props.confirmLabel}

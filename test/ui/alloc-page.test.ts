@@ -211,11 +211,11 @@ describe('the allocation page', () => {
     await page.waitForSelector('[data-testid=log]');
     await page.selectOption('[data-testid=signal-name]', 'SIGHUP');
     await page.selectOption('[data-testid=signal-task]', 'sh');
-    await page.click('[data-testid=signal] >> text=Send signal');
-    await waitForText('[data-testid=signal]', 'Send SIGHUP to task sh?');
+    await page.click('[data-testid=signal]');
+    await waitForText('[data-testid=signal-confirm]', 'Send SIGHUP to task sh?');
     expect(await textOf('[data-testid=log]')).not.toContain('got-hup');
-    await page.click('[data-testid=signal-confirm]');
-    await waitForText('[data-testid=signal]', 'SIGHUP sent.');
+    await page.click('[data-testid=signal-yes]');
+    await waitForText('[data-testid=signal-done]', 'SIGHUP sent.');
     await waitForText('[data-testid=log]', 'got-hup');
   });
 
@@ -242,17 +242,17 @@ describe('the allocation page', () => {
   it('restarts a task, which the restart count then shows', async () => {
     const restarts = () => page.$eval('[data-testid=tasks] tbody tr td:nth-child(4)', (td) => td.textContent);
     expect(await restarts()).toBe('0');
-    await page.click('[data-testid=restart-task-sh] >> text=Restart');
-    await page.click('[data-testid=restart-task-sh-confirm]');
+    await page.click('[data-testid=restart-task-sh]');
+    await page.click('[data-testid=restart-task-sh-yes]');
     await page.waitForFunction(() => document.querySelector('[data-testid=tasks] tbody tr td:nth-child(4)')?.textContent === '1');
     await waitForText('[data-testid=events-sh]', 'Restart Signaled');
     // Restarting the allocation restarts the tasks that run: wait until this one runs again.
     await page.waitForFunction(() => document.querySelector('[data-testid=events-sh] tbody tr td:nth-child(2)')?.textContent === 'Started');
     expect(await page.$$eval('[data-testid=events-sh] tbody tr td:nth-child(2)', (cells) => cells.filter((c) => c.textContent === 'Started').length)).toBe(2);
 
-    await page.click('[data-testid=restart] >> text=Restart');
-    await waitForText('[data-testid=restart]', "Restart the allocation's running tasks?");
-    await page.click('[data-testid=restart-confirm]');
+    await page.click('[data-testid=restart]');
+    await waitForText('[data-testid=restart-confirm]', "Restart the allocation's running tasks?");
+    await page.click('[data-testid=restart-yes]');
     await page.waitForFunction(() => document.querySelector('[data-testid=tasks] tbody tr td:nth-child(4)')?.textContent === '2');
   });
 
@@ -285,9 +285,9 @@ describe('the allocation page', () => {
   });
 
   it('stops the allocation, after asking, and then offers nothing more to do to it', async () => {
-    await page.click('[data-testid=stop] >> text=Stop');
-    await waitForText('[data-testid=stop]', 'Stop the allocation?');
-    await page.click('[data-testid=stop-confirm]');
+    await page.click('[data-testid=stop]');
+    await waitForText('[data-testid=stop-confirm]', 'Stop the allocation?');
+    await page.click('[data-testid=stop-yes]');
     await waitForText('h1', 'complete');
     await waitForText('main', 'The allocation is not running');
     expect(await page.locator('[data-testid=restart-task-sh]').count()).toBe(0);

@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { call } from '../api.js';
-import { Problem } from './problem.js';
+import { ConfirmButton } from '../confirm.js';
 
 /** The node's lifecycle calls (restart, signal), which the server passes to the node running the allocation. */
 const clientPath = (id: string, call: 'restart' | 'signal') => `/v1/client/allocation/${encodeURIComponent(id)}/${call}`;
@@ -15,51 +15,6 @@ export const restartAlloc = (id: string, body: { TaskName?: string; AllTasks?: b
 
 /** Signals a task is commonly sent, SIGTERM's and SIGKILL's ending included; the server accepts any SIG name. */
 const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGTERM', 'SIGKILL', 'SIGWINCH', 'SIGCONT', 'SIGSTOP'];
-
-type Outcome = { state: 'idle' } | { state: 'asking' } | { state: 'running' } | { state: 'done'; message: string } | { state: 'failed'; error: Error };
-
-/**
- * A button that asks first: the question and a confirming button replace it until answered, then
- * what came of it is shown beside it.
- */
-export function ConfirmButton(props: { label: string; question: string; confirm: string; done: string; run: () => Promise<unknown>; testid: string; danger?: boolean }) {
-  const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
-  const act = async () => {
-    setOutcome({ state: 'running' });
-    try {
-      await props.run();
-      setOutcome({ state: 'done', message: props.done });
-    } catch (err) {
-      setOutcome({ state: 'failed', error: err as Error });
-    }
-  };
-  const asking = outcome.state === 'asking' || outcome.state === 'running';
-  return (
-    <span class="confirm-action" data-testid={props.testid}>
-      {asking ? (
-        <span class="confirm">
-          <span>{props.question}</span>
-          <button type="button" class={props.danger ? 'danger' : 'active'} disabled={outcome.state === 'running'} data-testid={`${props.testid}-confirm`} onClick={act}>
-            {props.confirm}
-          </button>
-          <button type="button" disabled={outcome.state === 'running'} onClick={() => setOutcome({ state: 'idle' })}>
-            Cancel
-          </button>
-        </span>
-      ) : (
-        <button type="button" class={props.danger ? 'danger' : undefined} onClick={() => setOutcome({ state: 'asking' })}>
-          {props.label}
-        </button>
-      )}
-      {outcome.state === 'done' && (
-        <span class="muted" role="status">
-          {props.done}
-        </span>
-      )}
-      {outcome.state === 'failed' && <Problem error={outcome.error} />}
-    </span>
-  );
-}
 
 /** The allocation's controls: restart, restart all tasks, stop, and a signal to send. */
 export function AllocControls(props: { id: string; tasks: string[]; running: boolean }) {
@@ -72,26 +27,26 @@ export function AllocControls(props: { id: string; tasks: string[]; running: boo
         testid="restart"
         label="Restart"
         question="Restart the allocation's running tasks?"
-        confirm="Yes, restart"
+        confirmLabel="Yes, restart"
         done="Restart requested."
-        run={() => restartAlloc(props.id, {})}
+        onConfirm={() => restartAlloc(props.id, {})}
       />
       <ConfirmButton
         testid="restart-all"
         label="Restart all tasks"
         question="Restart every task of the allocation, those already finished too?"
-        confirm="Yes, restart all"
+        confirmLabel="Yes, restart all"
         done="Restart of all tasks requested."
-        run={() => restartAlloc(props.id, { AllTasks: true })}
+        onConfirm={() => restartAlloc(props.id, { AllTasks: true })}
       />
       <ConfirmButton
         testid="stop"
         danger
         label="Stop"
         question="Stop the allocation? The scheduler places a replacement if the job still wants one."
-        confirm="Yes, stop"
+        confirmLabel="Yes, stop"
         done="Stop requested."
-        run={() => call(`/v1/allocation/${encodeURIComponent(props.id)}/stop`, { method: 'POST' })}
+        onConfirm={() => call(`/v1/allocation/${encodeURIComponent(props.id)}/stop`, { method: 'POST' })}
       />
       <span class="signal">
         <select value={signal} aria-label="Signal" data-testid="signal-name" onChange={(e) => setSignal((e.target as HTMLSelectElement).value)}>
@@ -114,9 +69,9 @@ export function AllocControls(props: { id: string; tasks: string[]; running: boo
           testid="signal"
           label="Send signal"
           question={`Send ${signal} to ${task ? `task ${task}` : 'all tasks'}?`}
-          confirm={`Yes, send ${signal}`}
+          confirmLabel={`Yes, send ${signal}`}
           done={`${signal} sent.`}
-          run={() => call(clientPath(props.id, 'signal'), { method: 'POST', body: task ? { Signal: signal, Task: task } : { Signal: signal } })}
+          onConfirm={() => call(clientPath(props.id, 'signal'), { method: 'POST', body: task ? { Signal: signal, Task: task } : { Signal: signal } })}
         />
       </span>
     </div>

@@ -11,7 +11,8 @@ import { ago, fromNanos, shortId } from '../format.js';
 import type { Allocation, TaskEvent, TaskState } from '../types.js';
 import { Problem } from './problem.js';
 import { TaskLogs } from './logs.js';
-import { AllocControls, ConfirmButton, restartAlloc } from './alloc-lifecycle.js';
+import { ConfirmButton } from '../confirm.js';
+import { AllocControls, restartAlloc } from './alloc-lifecycle.js';
 import { AllocFiles } from './alloc-files.js';
 import { AllocExec, mayExec } from './alloc-exec.js';
 import { JobActions, type JobWithActions } from './job-actions.js';
@@ -52,9 +53,9 @@ function TaskStates(props: { allocId: string; states: Record<string, TaskState>;
                       testid={`restart-task-${name}`}
                       label="Restart"
                       question={`Restart task ${name}?`}
-                      confirm="Yes, restart"
+                      confirmLabel="Yes, restart"
                       done="Restart requested."
-                      run={() => restartAlloc(props.allocId, { TaskName: name })}
+                      onConfirm={() => restartAlloc(props.allocId, { TaskName: name })}
                     />
                   )}
                 </td>
