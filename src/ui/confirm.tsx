@@ -5,18 +5,19 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { Problem } from './pages/problem.js';
 
 export interface Submit {
   busy: boolean;
-  error?: string;
-  /** Runs `action` unless one is in flight; its failure's message is kept to show. Resolves true on success. */
+  error?: Error;
+  /** Runs `action` unless one is in flight; its failure is kept to show. Resolves true on success. */
   run(action: () => Promise<unknown>): Promise<boolean>;
   clear(): void;
 }
 
 export function useSubmit(): Submit {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<Error | undefined>();
   return {
     busy,
     error,
@@ -29,7 +30,7 @@ export function useSubmit(): Submit {
         await action();
         return true;
       } catch (err) {
-        setError((err as Error).message);
+        setError(err as Error);
         return false;
       } finally {
         setBusy(false);
@@ -41,9 +42,9 @@ export function useSubmit(): Submit {
 export function SubmitError(props: { submit: Submit; testid?: string }) {
   if (!props.submit.error) return null;
   return (
-    <p class="error" role="alert" data-testid={props.testid ?? 'action-error'}>
-      {props.submit.error}
-    </p>
+    <div data-testid={props.testid ?? 'action-error'}>
+      <Problem error={props.submit.error} />
+    </div>
   );
 }
 

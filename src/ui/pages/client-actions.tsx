@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { useCan } from '../acl.js';
 import type { Node } from '../types.js';
-import { Problem } from './problem.js';
+import { SubmitError, useSubmit } from '../confirm.js';
 
 const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9, d: 86400e9 };
 
@@ -21,51 +21,31 @@ function parseDuration(text: string): number | undefined {
   return Math.round(total);
 }
 
-function useAction(): { busy: boolean; error?: Error; run(path: string, body: unknown): Promise<void> } {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  return {
-    busy,
-    error,
-    async run(path, body) {
-      setBusy(true);
-      setError(undefined);
-      try {
-        await call(path, { method: 'POST', body });
-      } catch (err) {
-        setError(err as Error);
-      } finally {
-        setBusy(false);
-      }
-    },
-  };
-}
-
 function Eligibility(props: { node: Node }) {
   const { node } = props;
-  const action = useAction();
+  const action = useSubmit();
   const eligible = node.SchedulingEligibility === 'eligible';
-  const toggle = () => action.run(`/v1/node/${encodeURIComponent(node.ID)}/eligibility`, { NodeID: node.ID, Eligibility: eligible ? 'ineligible' : 'eligible' });
+  const toggle = () => action.run(() => call(`/v1/node/${encodeURIComponent(node.ID)}/eligibility`, { method: 'POST', body: { NodeID: node.ID, Eligibility: eligible ? 'ineligible' : 'eligible' } }));
   return (
     <div class="node-action">
       <label>
         <input type="checkbox" data-testid="eligibility-toggle" checked={eligible} disabled={action.busy || !!node.DrainStrategy} onChange={toggle} /> Eligible for new allocations
       </label>
       {node.DrainStrategy && <span class="hint">A draining node stays ineligible until its drain ends.</span>}
-      {action.error && <Problem error={action.error} />}
+      <SubmitError submit={action} />
     </div>
   );
 }
 
 function Drain(props: { node: Node }) {
   const { node } = props;
-  const action = useAction();
+  const action = useSubmit();
   const [deadline, setDeadline] = useState('1h');
   const [force, setForce] = useState(false);
   const [ignoreSystem, setIgnoreSystem] = useState(false);
   const [invalid, setInvalid] = useState<string>();
   const path = `/v1/node/${encodeURIComponent(node.ID)}/drain`;
-  const drain = (spec: { Deadline: number; IgnoreSystemJobs: boolean } | null) => action.run(path, { NodeID: node.ID, DrainSpec: spec, MarkEligible: false });
+  const drain = (spec: { Deadline: number; IgnoreSystemJobs: boolean } | null) => action.run(() => call(path, { method: 'POST', body: { NodeID: node.ID, DrainSpec: spec, MarkEligible: false } }));
 
   if (node.DrainStrategy) {
     const { IgnoreSystemJobs } = node.DrainStrategy;
@@ -79,7 +59,7 @@ function Drain(props: { node: Node }) {
             Force drain now
           </button>
         )}
-        {action.error && <Problem error={action.error} />}
+        <SubmitError submit={action} />
       </div>
     );
   }
@@ -118,7 +98,7 @@ function Drain(props: { node: Node }) {
           {invalid}
         </p>
       )}
-      {action.error && <Problem error={action.error} />}
+      <SubmitError submit={action} />
     </form>
   );
 }
