@@ -104,7 +104,7 @@ describe('npm run screenshots', () => {
     expect(script.output().trim().split('\n')).toHaveLength(PAGES.length);
     expect(await readdir(tmp)).toEqual([]);
     expect(processesNaming(tmp)).toEqual([]);
-  }, 85_000);
+  });
 
   it('stops the server and the browser it started when interrupted with Ctrl-C (SIGINT)', async () => {
     const tmp = path.join(root, 'tmp-interrupted');
