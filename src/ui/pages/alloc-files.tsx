@@ -11,18 +11,9 @@ import { Link } from '../router.js';
 import { fromNanos } from '../format.js';
 import { TerminalText } from '../terminal-text.js';
 import { Problem } from './problem.js';
+import type { AllocFileInfo } from '../../scheduler/wire/alloc-fs.js';
 
 const PAGE_BYTES = 64 * 1024;
-
-/** Nomad's AllocFileInfo (src/scheduler/wire/alloc-fs.ts). */
-interface FileInfo {
-  Name: string;
-  IsDir: boolean;
-  Size: number;
-  FileMode: string;
-  ModTime: string;
-  ContentType: string;
-}
 
 const fsPath = (call: string, id: string) => `/v1/client/fs/${call}/${encodeURIComponent(id)}`;
 
@@ -55,7 +46,7 @@ function Crumbs(props: { allocId: string; path: string }) {
   );
 }
 
-function Directory(props: { allocId: string; path: string; entries: FileInfo[] }) {
+function Directory(props: { allocId: string; path: string; entries: AllocFileInfo[] }) {
   const entries = [...props.entries].sort((a, b) => Number(b.IsDir) - Number(a.IsDir) || a.Name.localeCompare(b.Name));
   if (entries.length === 0) return <p class="muted">This directory is empty.</p>;
   return (
@@ -95,7 +86,7 @@ async function download(allocId: string, path: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(href), 0);
 }
 
-function FileContents(props: { allocId: string; path: string; info: FileInfo }) {
+function FileContents(props: { allocId: string; path: string; info: AllocFileInfo }) {
   const pre = useRef<HTMLPreElement>(null);
   const [read, setRead] = useState(0);
   const [error, setError] = useState<Error | undefined>();
@@ -151,7 +142,7 @@ function FileContents(props: { allocId: string; path: string; info: FileInfo }) 
   );
 }
 
-type Entry = { info: FileInfo; entries?: FileInfo[] };
+type Entry = { info: AllocFileInfo; entries?: AllocFileInfo[] };
 
 export function AllocFiles(props: { allocId: string; path: string }) {
   const [entry, setEntry] = useState<Entry | undefined>();
@@ -164,8 +155,8 @@ export function AllocFiles(props: { allocId: string; path: string }) {
     setEntry(undefined);
     setError(undefined);
     (async () => {
-      const info = (await call<FileInfo>(fsPath('stat', props.allocId), { query: { path: path || '/' } })).data;
-      const entries = info.IsDir ? ((await call<FileInfo[] | null>(fsPath('ls', props.allocId), { query: { path: path || '/' } })).data ?? []) : undefined;
+      const info = (await call<AllocFileInfo>(fsPath('stat', props.allocId), { query: { path: path || '/' } })).data;
+      const entries = info.IsDir ? ((await call<AllocFileInfo[] | null>(fsPath('ls', props.allocId), { query: { path: path || '/' } })).data ?? []) : undefined;
       if (current) setEntry({ info, entries });
     })().catch((err) => current && setError(err as Error));
     return () => void (current = false);
