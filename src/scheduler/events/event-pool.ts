@@ -23,7 +23,7 @@ export interface EventBuilder {
 /** From this many characters of the records' JSON, a write's events are built on the thread. */
 export const THREAD_FROM_CHARS = 128 * 1024;
 
-export function createEventBuilder(threadFrom = THREAD_FROM_CHARS): EventBuilder {
+export function createEventBuilder(): EventBuilder {
   let worker: Worker | undefined;
   let available: boolean | undefined;
   let nextId = 0;
@@ -64,7 +64,7 @@ export function createEventBuilder(threadFrom = THREAD_FROM_CHARS): EventBuilder
     build(write, sources) {
       let size = 0;
       for (const s of sources) size += s.text?.length ?? 0;
-      const w = size < threadFrom ? undefined : start();
+      const w = size < THREAD_FROM_CHARS ? undefined : start();
       if (!w) return Promise.resolve(buildEvents(write, sources));
       const id = nextId++;
       return new Promise((resolve, reject) => {

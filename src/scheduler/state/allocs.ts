@@ -121,7 +121,7 @@ export function putAllocs(tx: WriteTx, changes: ReadonlyArray<{ alloc: Allocatio
   adjustSummaries(tx, changes);
 }
 
-/** The job version and node datacenter registrations need, each read once per batch (a plan's placements share them). */
+/** What registrations need: the job version, read once for a run of allocations of the same version (a plan's placements), and a node's datacenter. */
 function registrationLookups(tx: WriteTx): RegistrationLookups {
   let jobKeyed = '';
   let jobFound: Job | null = null;
