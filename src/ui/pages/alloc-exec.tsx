@@ -7,6 +7,7 @@ import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Query } from '../api.js';
 import type { Can } from '../acl.js';
+import { TaskSelect } from './task-select.js';
 
 type TerminalProps = { path: string; query: Query; title: string };
 
@@ -56,16 +57,7 @@ export function AllocExec(props: { allocId: string; tasks: string[]; running: bo
   return (
     <section data-testid="exec">
       <form class="toolbar" onSubmit={start}>
-        <label>
-          Task{' '}
-          <select value={chosen} data-testid="exec-task" onChange={(e) => setTask((e.target as HTMLSelectElement).value)}>
-            {props.tasks.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TaskSelect tasks={props.tasks} value={chosen} testid="exec-task" onChange={setTask} />
         <label>
           Command <input value={command} data-testid="exec-command" spellcheck={false} onInput={(e) => setCommand((e.target as HTMLInputElement).value)} />
         </label>

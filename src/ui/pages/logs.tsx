@@ -10,6 +10,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { open } from '../api.js';
 import { TerminalText } from '../terminal-text.js';
+import { TaskSelect } from './task-select.js';
 
 const TAIL_BYTES = 64 * 1024;
 const KEEP_CHARS = 2 * 1024 * 1024;
@@ -105,16 +106,7 @@ export function TaskLogs(props: { allocId: string; tasks: string[] }) {
   return (
     <>
       <div class="toolbar">
-        <label>
-          Task{' '}
-          <select value={shown} data-testid="log-task" onChange={(e) => setTask((e.target as HTMLSelectElement).value)}>
-            {props.tasks.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TaskSelect tasks={props.tasks} value={shown} testid="log-task" onChange={setTask} />
         <Choice<LogType> testid="log-type" options={[['stdout', 'stdout'], ['stderr', 'stderr']] as const} value={type} onChange={setType} />
         <Choice<LogOrigin> testid="log-origin" options={[['start', 'From the start'], ['end', 'Tail']] as const} value={origin} onChange={setOrigin} />
         <label>
