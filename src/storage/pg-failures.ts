@@ -75,3 +75,16 @@ function isOutage(err: unknown): boolean {
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true;
   return /^Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout/.test(err.message);
 }
+
+/**
+ * Whether a session failed because it was gone before it could do anything: the database ended it
+ * (57P01 by an administrator or a shutdown, 57P02 after a crash of another backend) or its connection
+ * broke. Not a statement timeout (57014, the lock not had in time) nor a database that refuses
+ * connections: trying another session would fail the same way.
+ */
+export function sessionEnded(err: unknown): boolean {
+  if (err instanceof pg.DatabaseError) return err.code === '57P01' || err.code === '57P02';
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || /^Connection terminated/.test(err.message);
+}

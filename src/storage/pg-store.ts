@@ -8,7 +8,7 @@ import { commitAndNotify, compactLog, lockForWrite, writeBatch } from './pg-quer
 import { catchUp, readConsistentSnapshot } from './pg-replica.js';
 import { ReplicaStore, type Call } from './replica-store.js';
 import { ensureSchema } from './pg-schema.js';
-import { DEFAULT_WRITE_TIMEOUTS, IDLE_IN_TRANSACTION_TIMEOUT, timeoutOptions, unavailable, type WritePhase, type WriteTimeouts } from './pg-failures.js';
+import { DEFAULT_WRITE_TIMEOUTS, IDLE_IN_TRANSACTION_TIMEOUT, sessionEnded, timeoutOptions, unavailable, type WritePhase, type WriteTimeouts } from './pg-failures.js';
 import type { Outcome } from './write-batch.js';
 
 /**
@@ -43,6 +43,19 @@ const LOG_RETAIN = 10_000;
 const COMPACT_EVERY = 1_000;
 /** A database that does not answer a connection within this fails the write (or the open) that waits for it. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** Sessions the store's pool keeps open. */
+const POOL_SIZE = 3;
+
+/** A pool session in a write transaction that holds the writers' lock. */
+interface LockedSession {
+  client: pg.PoolClient;
+  /** the index of the last write, as the database has it */
+  last: number;
+  /** what the session reported of its own end, if it did */
+  ended(): unknown;
+  /** stops listening for that, before the session goes back to the pool */
+  detach(): void;
+}
 
 export interface PgStoreOptions {
   /** A PostgreSQL connection URL (postgres://user:password@host:port/database). */
@@ -75,7 +88,7 @@ export async function openPgStore(opts: PgStoreOptions): Promise<Store> {
   }
   const connection: pg.ClientConfig = { connectionString: opts.url, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, options: `${SERVER_SIDE_KEEPALIVE} ${timeoutOptions(timeouts)}` };
   // Three connections, kept open: the write in flight, catching up with the log, and compaction.
-  const pool = new pg.Pool({ ...connection, max: 3, idleTimeoutMillis: 0 });
+  const pool = new pg.Pool({ ...connection, max: POOL_SIZE, idleTimeoutMillis: 0 });
   // An idle connection that breaks is dropped by the pool; the next query connects a new one.
   pool.on('error', () => {});
   // One that breaks while in use fails its query, which the store handles; without a listener its
@@ -157,24 +170,14 @@ class PgStore extends ReplicaStore {
 
   /** One PostgreSQL transaction for the calls queued by the time the lock is held. Never throws. */
   protected async runBatch(): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      this.failQueued(this.failure(err, 'connecting'));
-      return;
-    }
-    // What the session itself reported: a session the database ended (a timeout, a shutdown) says why
-    // once, and the queries after it fail with the driver's "not queryable".
-    let ended: unknown;
-    const onError = (err: unknown) => (ended ??= err);
-    client.on('error', onError);
+    const locked = await this.lockedSession();
+    if (!locked) return;
+    const { client, last } = locked;
     let phase: WritePhase = 'writing';
     let calls: Call[] | undefined;
     let entries: LogEntry[] = [];
     let outcomes: Outcome[] = [];
     try {
-      const last = await lockForWrite(client, this.migrating);
       // Behind only when another process wrote since this one last heard.
       if (this.replica.index < last) await catchUp(client, this.replica, true);
       if (this.replica.index !== last) throw new Error(`store replica is at index ${this.replica.index}, the database at ${last}`);
@@ -189,13 +192,14 @@ class PgStore extends ReplicaStore {
         await commitAndNotify(client, index);
         if (this.compactionOwed || Math.floor(index / COMPACT_EVERY) > Math.floor(last / COMPACT_EVERY)) this.compactSoon();
       }
-      client.off('error', onError);
+      locked.detach();
       client.release();
     } catch (thrown) {
       // The database's own word (its SQLSTATE) says why; the driver's closing errors come after it.
+      const ended = locked.ended();
       const cause = [ended, thrown].find((e) => e instanceof pg.DatabaseError) ?? ended ?? thrown;
       await client.query('ROLLBACK').catch(() => {});
-      client.off('error', onError);
+      locked.detach();
       // Its session is in an unknown state: close it rather than hand it to the next write.
       client.release(true);
       const err = this.failure(cause, phase, thrown);
@@ -209,6 +213,42 @@ class PgStore extends ReplicaStore {
       this.log?.info('the state database commits writes again', { database: this.where });
     }
     this.settle(calls, entries, outcomes);
+  }
+
+  /**
+   * A session of the pool in a write transaction, holding the writers' lock, with the index of the last
+   * write; undefined when none could be had (the queued calls are failed). A session the database ended
+   * while it sat idle in the pool, or while it waited for the lock (a restart, an operator's
+   * pg_terminate_backend), fails at that first statement, before anything of the write is sent: another
+   * is tried, up to a fresh connection once the pool's ended ones are gone, so a caller is not answered
+   * 503 for a session that was dead before its write began. What the session itself reports is kept: a
+   * session the database ended says why once, and the queries after it fail with the driver's "not
+   * queryable".
+   */
+  private async lockedSession(): Promise<LockedSession | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (err) {
+        this.failQueued(this.failure(err, 'connecting'));
+        return undefined;
+      }
+      let ended: unknown;
+      const onError = (err: unknown) => (ended ??= err);
+      client.on('error', onError);
+      try {
+        const last = await lockForWrite(client, this.migrating);
+        return { client, last, ended: () => ended, detach: () => client.off('error', onError) };
+      } catch (thrown) {
+        client.off('error', onError);
+        client.release(true);
+        const cause = [ended, thrown].find((e) => e instanceof pg.DatabaseError) ?? ended ?? thrown;
+        if (attempt < POOL_SIZE && sessionEnded(cause)) continue;
+        this.failQueued(this.failure(cause, 'writing', thrown));
+        return undefined;
+      }
+    }
   }
 
   /**
