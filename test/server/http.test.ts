@@ -71,6 +71,22 @@ describe('HTTP behaviour of the real server', () => {
     await ts?.close();
   });
 
+  describe('answer framing', () => {
+    it('an answer made whole states its length instead of coming in chunks, on both sides; a 204 and a HEAD state none', async () => {
+      for (const [method, path, token] of [['GET', '/v1/sys/health', undefined], ['GET', '/v1/auth/token/lookup-self', undefined], ['GET', '/v1/status/leader', undefined], ['GET', '/v1/agent/self', undefined], ['GET', '/v1/nope/nope', undefined], ['GET', '/v1/jobs', '']] as const) {
+        const a = await call(method, path, { token });
+        expect(a.headers['transfer-encoding'], `${method} ${path}`).toBeUndefined();
+        expect(Number(a.headers['content-length']), `${method} ${path}`).toBe(Buffer.byteLength(a.text));
+      }
+      const written = await call('PUT', '/v1/sys/policies/acl/framing', { body: { policy: 'path "x" { capabilities = ["read"] }' } });
+      expect(written.status).toBe(204);
+      expect(written.headers['content-length']).toBeUndefined();
+      const head = await call('HEAD', '/v1/sys/health');
+      expect(head.status).toBe(200);
+      expect(head.headers['content-length']).toBeUndefined();
+    });
+  });
+
   describe('unknown paths and methods', () => {
     it('an unknown secrets path is a 404 with a JSON errors body', async () => {
       for (const path of ['/v1/sys/no-such-thing', '/v1/auth/no-such-mount/login', '/v1/identity/nothing/here']) {

@@ -90,6 +90,16 @@ export function parseRawRequest(packet: Buffer, remoteAddress: string, certVerif
   return { method: m[1], path, query, headers, body, remoteAddress, clientCertVerified: certVerified };
 }
 
+/**
+ * An answer's headers with its length: Node sends a body it is handed after writeHead as chunks unless
+ * told its length, which costs a chunk header and trailer per answer and hides the size from the client.
+ * Not for a HEAD (the length is the GET's, unknown here) nor for an answer that may have no body.
+ */
+function sized(method: string, answer: RawResponse): Record<string, string | number> {
+  if (method === 'HEAD' || answer.status === 204 || answer.status === 304 || answer.status < 200 || 'content-length' in answer.headers) return answer.headers;
+  return { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) };
+}
+
 /** With `tls`, an HTTPS server (node:https takes the same handler and has the same events). */
 export function createHttpServer(handle: RequestHandler, opts: { maxRequestBytes: number; tooLarge: (path: string) => RawResponse; tls?: https.ServerOptions }): http.Server {
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -126,7 +136,7 @@ export function createHttpServer(handle: RequestHandler, opts: { maxRequestBytes
       handle(raw).then(
         (answer) => {
           if (answer.stream) return sendStream(res, answer.status, answer.headers, answer.stream);
-          res.writeHead(answer.status, answer.headers);
+          res.writeHead(answer.status, sized(raw.method, answer));
           res.end(answer.body);
         },
         (err: unknown) => {
