@@ -168,7 +168,8 @@ describe('config/certificate', () => {
       ['empty', body(''), /cloud_public_cert/],
       ['not a certificate', body('hello'), /neither a PEM certificate nor base64/],
       ['two blocks', body(rsa + rsa), /exactly one PEM certificate block, found 2/],
-      ['corrupt', body(rsa.replace(/[A-Za-z]{20}\n/, 'AAAAAAAAAAAAAAAAAAAA\n')), /not a valid X\.509 certificate/],
+      // The DER's first bytes (its outer SEQUENCE's tag and length) zeroed: never a certificate, whatever the key.
+      ['corrupt', body(rsa.replace(/(-----BEGIN CERTIFICATE-----\r?\n)[A-Za-z0-9+/]{8}/, '$1AAAAAAAA')), /not a valid X\.509 certificate/],
       ['bad type', body(rsa, 'x509'), /type/],
     ];
     for (const [what, b, message] of cases) {
