@@ -65,17 +65,24 @@ gaugeAt('nomad.nomad.heartbeat.active', 'Nodes whose heartbeat TTL the leader is
 
 gaugeAt('nomad.nomad.tunnel.active', 'Node tunnels this server holds.', [], () => watched?.runtime.tunnels.size);
 
-let counted: { store: Store; at: number; byStatus: Array<readonly [[string], number]> } | undefined;
+/**
+ * A figure computed from one table, computed again only when that table changed (its index moved): a
+ * scrape under load would otherwise be mostly these passes over every node or job.
+ */
+function perTableChange<T>(table: string, compute: (store: Store) => T): (store: Store) => T {
+  let last: { store: Store; at: number; value: T } | undefined;
+  return (store) => {
+    const at = store.tableIndex(table);
+    if (last?.store !== store || last.at !== at) last = { store, at, value: compute(store) };
+    return last.value;
+  };
+}
 
-/** Nodes by status, counted again only when the nodes changed: a scrape under load is otherwise mostly this. */
-function nodesByStatus(store: Store): Array<readonly [[string], number]> {
-  const at = store.tableIndex(NODES_TABLE);
-  if (counted?.store === store && counted.at === at) return counted.byStatus;
+const nodesByStatus = perTableChange(NODES_TABLE, (store) => {
   const byStatus = new Map<string, number>();
   for (const node of listNodes(store)) byStatus.set(node.Status, (byStatus.get(node.Status) ?? 0) + 1);
-  counted = { store, at, byStatus: [...byStatus].map(([status, n]) => [[status], n] as const) };
-  return counted.byStatus;
-}
+  return [...byStatus].map(([status, n]) => [[status], n] as const);
+});
 
 gaugeAt('nomad.nomad.nodes', 'Nodes by status.', ['status'], () => watched && nodesByStatus(watched.store));
 
@@ -83,19 +90,14 @@ gaugeAt('nomad.nomad.nodes', 'Nodes by status.', ['status'], () => watched && no
 const SUMMARY_COUNTS = ['Queued', 'Starting', 'Running', 'Complete', 'Failed', 'Lost', 'Unknown'] as const;
 type GroupCounts = Record<(typeof SUMMARY_COUNTS)[number], number>;
 
-let summed: { store: Store; at: number; totals: GroupCounts } | undefined;
-
-/** One pass over the summaries per scrape, shared by the seven gauges read in it. */
-function summaryTotals(store: Store): GroupCounts {
-  const at = store.tableIndex(JOB_SUMMARIES);
-  if (summed?.store === store && summed.at === at) return summed.totals;
+/** One pass over the summaries, shared by the seven gauges read in a scrape. */
+const summaryTotals = perTableChange(JOB_SUMMARIES, (store) => {
   const totals = Object.fromEntries(SUMMARY_COUNTS.map((k) => [k, 0])) as GroupCounts;
   for (const { value } of store.list<{ summary: { Summary: Record<string, Partial<GroupCounts>> } }>(JOB_SUMMARIES)) {
     for (const group of Object.values(value.summary.Summary)) for (const k of SUMMARY_COUNTS) totals[k] += group[k] ?? 0;
   }
-  summed = { store, at, totals };
   return totals;
-}
+});
 
 for (const count of SUMMARY_COUNTS) {
   const status = count.toLowerCase();

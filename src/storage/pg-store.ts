@@ -46,6 +46,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** Sessions the store's pool keeps open. */
 const POOL_SIZE = 3;
 
+/**
+ * Why a session's statement failed: the database's own word (its SQLSTATE) where the session or the
+ * statement carried one, since the driver's closing errors come after it; else what the session reported
+ * of its end, else the statement's error.
+ */
+const causeOf = (ended: unknown, thrown: unknown): unknown => [ended, thrown].find((e) => e instanceof pg.DatabaseError) ?? ended ?? thrown;
+
 /** A pool session in a write transaction that holds the writers' lock. */
 interface LockedSession {
   client: pg.PoolClient;
@@ -195,9 +202,7 @@ class PgStore extends ReplicaStore {
       locked.detach();
       client.release();
     } catch (thrown) {
-      // The database's own word (its SQLSTATE) says why; the driver's closing errors come after it.
-      const ended = locked.ended();
-      const cause = [ended, thrown].find((e) => e instanceof pg.DatabaseError) ?? ended ?? thrown;
+      const cause = causeOf(locked.ended(), thrown);
       await client.query('ROLLBACK').catch(() => {});
       locked.detach();
       // Its session is in an unknown state: close it rather than hand it to the next write.
@@ -243,7 +248,7 @@ class PgStore extends ReplicaStore {
       } catch (thrown) {
         client.off('error', onError);
         client.release(true);
-        const cause = [ended, thrown].find((e) => e instanceof pg.DatabaseError) ?? ended ?? thrown;
+        const cause = causeOf(ended, thrown);
         if (attempt < POOL_SIZE && sessionEnded(cause)) continue;
         this.failQueued(this.failure(cause, 'writing', thrown));
         return undefined;
