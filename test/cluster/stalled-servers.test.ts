@@ -5,13 +5,14 @@
  * commits plans loses its lease, another server leads at the next term and schedules, and the old one,
  * let run again, finds its late write refused and steps down. Real processes (bin/svc), real PostgreSQL.
  */
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
-import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+import { running, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+import { clusterApi, startPgCluster, type ClusterAnswer } from '../support/pg-cluster.js';
 import { fakeNode } from '../support/nodes.js';
 import { until as waitUntil } from '../support/wait.js';
 
@@ -44,34 +45,12 @@ const LEADS = /this server leads the cluster \(term (\d+)\)/;
 
 async function startCluster(names: string[], extra: string[] = []): Promise<{ servers: SpawnedServer[]; token: string; url: string }> {
   const url = await createDatabase(postgres.url, `svc_stall_${++databases}`);
-  const dir = (name: string) => path.join(work, `${databases}-${name}`);
-  const start = (name: string) => spawnServer(['-data-dir', dir(name), '-storage-url', url, '-port=0', '-client=false', ...extra], { HOME: home });
-  const servers = [await start(names[0])];
-  for (const name of names.slice(1)) {
-    await mkdir(dir(name), { recursive: true, mode: 0o700 });
-    await copyFile(path.join(dir(names[0]), 'keyring.json'), path.join(dir(name), 'keyring.json'));
-    servers.push(await start(name));
-  }
+  const servers = await startPgCluster(names, { url, dataDir: (name) => path.join(work, `${databases}-${name}`), args: () => ['-port=0', '-client=false', ...extra], home });
   return { servers, token: servers[0].rootToken!, url };
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-async function api(server: SpawnedServer, token: string, method: string, p: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(server.url + p, { method, headers: { 'X-Nomad-Token': token, 'X-Vault-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // a plain-text error
-  }
-  return { status: res.status, headers: res.headers, body: parsed };
-}
+type Answer = ClusterAnswer;
+const api = clusterApi;
 
 const until = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitUntil(probe, (v) => v !== undefined, what, 60_000) as Promise<T>;
 

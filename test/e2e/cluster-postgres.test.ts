@@ -4,12 +4,13 @@
  * the leader, and when the leader is killed (-9) while jobs register and remote nodes (svc agent) report,
  * a follower takes over without losing or doubling anything.
  */
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from '../support/server.js';
 import { createDatabase, startPostgres, type Postgres } from '../support/postgres.js';
-import { running, spawnServer, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+import { running, stopServer, type SpawnedServer } from '../support/spawn-server.js';
+import { clusterApi, startPgCluster } from '../support/pg-cluster.js';
 import { runningAgents, spawnAgent, stopAgent } from '../support/spawn-agent.js';
 import { writeTestPki } from '../support/tls.js';
 import { until as waitUntil } from '../support/wait.js';
@@ -41,10 +42,7 @@ const LEADS = /this server leads the cluster \(term (\d+)\)/;
 
 const output = (s: SpawnedServer) => s.stdout() + s.stderr();
 
-/**
- * Starts `names.length` servers on a new database; the first makes the keyring, which the others are
- * given (a cluster's servers share it, as they share the state it seals). `client` says which run a node.
- */
+/** Starts `names.length` servers on a new database; `client` says which run a node. */
 async function startCluster(
   names: string[],
   client: (name: string) => boolean,
@@ -52,29 +50,11 @@ async function startCluster(
   listen: (name: string) => string[] = () => ['-port=0'],
 ): Promise<{ servers: SpawnedServer[]; token: string }> {
   const url = await createDatabase(postgres.url, `svc_cluster_${++databases}`);
-  const dir = (name: string) => path.join(work, `${databases}-${name}`);
-  const start = (name: string) => spawnServer(['-data-dir', dir(name), '-storage-url', url, ...listen(name), `-client=${client(name)}`, '-node', `node-${name}`, ...extra], { HOME: home });
-  const first = await start(names[0]);
-  const servers = [first];
-  for (const name of names.slice(1)) {
-    await mkdir(dir(name), { recursive: true, mode: 0o700 });
-    await copyFile(path.join(dir(names[0]), 'keyring.json'), path.join(dir(name), 'keyring.json'));
-    servers.push(await start(name));
-  }
-  return { servers, token: first.rootToken! };
+  const servers = await startPgCluster(names, { url, dataDir: (name) => path.join(work, `${databases}-${name}`), args: (name) => [...listen(name), `-client=${client(name)}`, '-node', `node-${name}`, ...extra], home });
+  return { servers, token: servers[0].rootToken! };
 }
 
-async function api(server: SpawnedServer, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(server.url + p, { method, headers: { 'X-Nomad-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // a plain-text error
-  }
-  return { status: res.status, headers: res.headers, body: parsed };
-}
+const api = clusterApi;
 
 /** Waits until `probe` answers something (undefined: not yet). */
 const until = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitUntil(probe, (v) => v !== undefined, what, 30_000) as Promise<T>;
