@@ -55,6 +55,17 @@ export function Link(props: { to: string; children: ComponentChildren; class?: s
   );
 }
 
+/** The address of `path` with the location's query changed: an empty or undefined value takes its parameter out. */
+export function withQuery(path: string, loc: Location, changes: Record<string, string | undefined>): string {
+  const q = new URLSearchParams(loc.query);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined || v === '') q.delete(k);
+    else q.set(k, v);
+  }
+  const s = q.toString();
+  return `${path}${s ? `?${s}` : ''}`;
+}
+
 /** `/jobs/:id` against '/jobs/web%40default': the decoded parameters, or undefined when it does not match. */
 export function match(pattern: string, path: string): Record<string, string> | undefined {
   const want = pattern.split('/').filter(Boolean);

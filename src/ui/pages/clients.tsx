@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLive } from '../live.js';
-import { Link, navigate, type Location } from '../router.js';
+import { Link, navigate, withQuery, type Location } from '../router.js';
 import { shortId } from '../format.js';
 import type { AllocStub, DriverInfo, NodeStub } from '../types.js';
 import { Problem } from './problem.js';
@@ -84,21 +84,11 @@ function useSearchBox(loc: Location, search: string): [string, (text: string) =>
     if (typed === sent.current) return;
     const timer = setTimeout(() => {
       sent.current = typed;
-      navigate(withQuery(loc, { search: typed, next_token: undefined }), { replace: true });
+      navigate(withQuery('/clients', loc, { search: typed, next_token: undefined }), { replace: true });
     }, SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [typed, loc]);
   return [typed, setTyped];
-}
-
-function withQuery(loc: Location, changes: Record<string, string | undefined>): string {
-  const q = new URLSearchParams(loc.query);
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === undefined || v === '') q.delete(k);
-    else q.set(k, v);
-  }
-  const s = q.toString();
-  return `/clients${s ? `?${s}` : ''}`;
 }
 
 export function ClientsPage(props: { loc: Location }) {
@@ -116,7 +106,7 @@ export function ClientsPage(props: { loc: Location }) {
       <div class="toolbar">
         <label>
           Status{' '}
-          <select data-testid="status-filter" value={status} onChange={(e) => navigate(withQuery(loc, { status: (e.target as HTMLSelectElement).value, next_token: undefined }), { replace: true })}>
+          <select data-testid="status-filter" value={status} onChange={(e) => navigate(withQuery('/clients', loc, { status: (e.target as HTMLSelectElement).value, next_token: undefined }), { replace: true })}>
             <option value="">All</option>
             {Object.keys(STATUS_FILTERS).map((s) => (
               <option key={s} value={s}>
@@ -171,8 +161,8 @@ export function ClientsPage(props: { loc: Location }) {
         </table>
       )}
       <nav class="pager">
-        {page && <Link to={withQuery(loc, { next_token: undefined })}>First page</Link>}
-        {nodes.nextToken && <Link to={withQuery(loc, { next_token: nodes.nextToken })}>Next page</Link>}
+        {page && <Link to={withQuery('/clients', loc, { next_token: undefined })}>First page</Link>}
+        {nodes.nextToken && <Link to={withQuery('/clients', loc, { next_token: nodes.nextToken })}>Next page</Link>}
       </nav>
     </section>
   );

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { useCan } from '../acl.js';
 import { useLive } from '../live.js';
-import { jobAddress, Link, navigate, type Location } from '../router.js';
+import { jobAddress, Link, navigate, withQuery, type Location } from '../router.js';
 import type { JobStub, JobSummary, Namespace } from '../types.js';
 import { Problem } from './problem.js';
 
@@ -34,16 +34,6 @@ export function SummaryCounts(props: { summary?: JobSummary }) {
       ))}
     </span>
   );
-}
-
-function withQuery(loc: Location, changes: Record<string, string | undefined>): string {
-  const q = new URLSearchParams(loc.query);
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === undefined || v === '') q.delete(k);
-    else q.set(k, v);
-  }
-  const s = q.toString();
-  return `/jobs${s ? `?${s}` : ''}`;
 }
 
 export function JobsPage(props: { loc: Location }) {
@@ -77,7 +67,7 @@ export function JobsPage(props: { loc: Location }) {
       <div class="toolbar">
         <label>
           Namespace{' '}
-          <select value={namespace} onChange={(e) => navigate(withQuery(loc, { namespace: (e.target as HTMLSelectElement).value, next_token: undefined }), { replace: true })}>
+          <select value={namespace} onChange={(e) => navigate(withQuery('/jobs', loc, { namespace: (e.target as HTMLSelectElement).value, next_token: undefined }), { replace: true })}>
             <option value="*">All</option>
             {namespaces.map((n) => (
               <option key={n.Name} value={n.Name}>
@@ -88,7 +78,7 @@ export function JobsPage(props: { loc: Location }) {
         </label>
         <label>
           Search{' '}
-          <input type="search" placeholder="ID prefix" value={prefix} onInput={(e) => navigate(withQuery(loc, { prefix: (e.target as HTMLInputElement).value, next_token: undefined }), { replace: true })} />
+          <input type="search" placeholder="ID prefix" value={prefix} onInput={(e) => navigate(withQuery('/jobs', loc, { prefix: (e.target as HTMLInputElement).value, next_token: undefined }), { replace: true })} />
         </label>
       </div>
       {jobs.error && <Problem error={jobs.error} />}
@@ -127,8 +117,8 @@ export function JobsPage(props: { loc: Location }) {
         </table>
       )}
       <nav class="pager">
-        {page && <Link to={withQuery(loc, { next_token: undefined })}>First page</Link>}
-        {jobs.nextToken && <Link to={withQuery(loc, { next_token: jobs.nextToken })}>Next page</Link>}
+        {page && <Link to={withQuery('/jobs', loc, { next_token: undefined })}>First page</Link>}
+        {jobs.nextToken && <Link to={withQuery('/jobs', loc, { next_token: jobs.nextToken })}>Next page</Link>}
       </nav>
     </section>
   );
