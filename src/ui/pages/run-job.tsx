@@ -15,6 +15,7 @@ import { PlacementFailures } from './job-placement.js';
 import type { DesiredUpdates, PlanResponse, RegisterResponse } from './job-types.js';
 import { errorPosition, variablesFile, VARIABLES_FILE, type SourcePosition } from './job-variables.js';
 import { jobPath } from '../wire.js';
+import { caretToLine } from '../caret.js';
 
 const EXAMPLE = `job "example" {
   datacenters = ["dc1"]
@@ -134,13 +135,10 @@ function SourceExcerpt(props: { source: string; position: SourcePosition }) {
   return <pre class="source">{shown}</pre>;
 }
 
-/** Puts the cursor of the textarea at the start of a line, so the reader lands on it. */
+/** Puts the cursor of the textarea named `id` at the start of a line. */
 function focusLine(id: string, source: string, line: number): void {
   const area = document.getElementById(id) as HTMLTextAreaElement | null;
-  if (!area) return;
-  const offset = source.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
-  area.focus();
-  area.setSelectionRange(offset, offset);
+  if (area) caretToLine(area, source, line);
 }
 
 export function RunJobPage() {

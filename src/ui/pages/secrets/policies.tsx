@@ -11,6 +11,7 @@ import { ApiError } from '../../api.js';
 import { Link, navigate } from '../../router.js';
 import { Problem } from '../problem.js';
 import { list, read, remove, useRead, vault, write } from './vault.js';
+import { caretToLine } from '../../caret.js';
 
 /** The two policies every server has: root cannot be written, neither can be deleted. */
 const BUILT_IN = new Set(['root', 'default']);
@@ -60,9 +61,6 @@ export function PoliciesPage() {
 /** "… line 3, column 7: …" → 3 */
 const lineOf = (message: string) => Number(/\bline (\d+)/.exec(message)?.[1] ?? 0) || undefined;
 
-/** The offset in `text` where line `line` (1-based) starts. */
-const lineStart = (text: string, line: number) => text.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
-
 export function PolicyPage(props: { name: string }) {
   const { name } = props;
   const path = `sys/policies/acl/${encodeURIComponent(name)}`;
@@ -84,9 +82,7 @@ export function PolicyPage(props: { name: string }) {
 
   useEffect(() => {
     if (!badLine || !editor.current) return;
-    const at = lineStart(current, badLine);
-    editor.current.focus();
-    editor.current.setSelectionRange(at, at);
+    caretToLine(editor.current, current, badLine);
   }, [error]);
 
   const save = async (e: Event) => {
