@@ -56,6 +56,8 @@ export function runProgram(command: string, args: string[], env: Record<string, 
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    // A program that exits without reading its input closes the pipe under the write: that is no failure of the run.
+    child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
   });
 }
