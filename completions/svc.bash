@@ -148,7 +148,7 @@ _svc_flags() {
     'kv metadata get') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -mount=' ;;
     'kv metadata patch') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -mount= -max-versions= -cas-required -delete-version-after= -custom-metadata=' ;;
     'kv metadata put') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -mount= -max-versions= -cas-required -delete-version-after= -custom-metadata=' ;;
-    'kv patch') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -mount= -cas= -method=' ;;
+    'kv patch') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -mount= -cas= -method= -remove-data=' ;;
     'kv put') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -mount= -cas=' ;;
     'kv undelete') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -mount= -versions=' ;;
     'list') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field=' ;;
@@ -294,7 +294,7 @@ _svc_valued() {
     'kv metadata get') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name format field mount ' ;;
     'kv metadata patch') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name mount max-versions delete-version-after custom-metadata ' ;;
     'kv metadata put') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name mount max-versions delete-version-after custom-metadata ' ;;
-    'kv patch') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name format field mount cas method ' ;;
+    'kv patch') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name format field mount cas method remove-data ' ;;
     'kv put') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name format field mount cas ' ;;
     'kv undelete') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name mount versions ' ;;
     'list') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name format field ' ;;

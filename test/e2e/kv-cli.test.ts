@@ -118,6 +118,23 @@ describe('svc kv on a version 2 mount', () => {
     expect(absent).toMatchObject({ code: 2, stderr: expect.stringContaining('No value found at secret/data/never-written') });
   });
 
+  it('patch -remove-data removes the keys named from the new version, with or without k=v pairs', async () => {
+    await ts.cli(['kv', 'put', 'secret/trimmed', 'a=1', 'b=2', 'c=3', 'd=4']);
+    const removed = await ts.cli(['kv', 'patch', '-remove-data=a', '-remove-data=b', 'secret/trimmed']);
+    expect(removed.code).toBe(0);
+    expect(rows(sections(removed.stdout).Metadata).version).toBe('2');
+    const both = await ts.cli(['kv', 'patch', '-remove-data=c', 'secret/trimmed', 'e=5']);
+    expect(both.code).toBe(0);
+    const read = JSON.parse((await ts.cli(['kv', 'get', '-format=json', 'secret/trimmed'])).stdout).data;
+    expect(read).toMatchObject({ data: { d: '4', e: '5' }, metadata: { version: 3 } });
+    expect(Object.keys(read.data).sort()).toEqual(['d', 'e']);
+    const first = JSON.parse((await ts.cli(['kv', 'get', '-format=json', '-version=1', 'secret/trimmed'])).stdout).data;
+    expect(first.data).toEqual({ a: '1', b: '2', c: '3', d: '4' });
+    const rw = await ts.cli(['kv', 'patch', '-method=rw', '-remove-data=d', 'secret/trimmed']);
+    expect(rw).toMatchObject({ code: 1, stderr: expect.stringContaining('-remove-data needs -method=patch') });
+    expect(JSON.parse((await ts.cli(['kv', 'get', '-format=json', 'secret/trimmed'])).stdout).data.metadata.version).toBe(3);
+  });
+
   it('delete, undelete and destroy, with Vault\'s messages', async () => {
     await ts.cli(['kv', 'put', 'secret/life', 'k=v1']);
     await ts.cli(['kv', 'put', 'secret/life', 'k=v2']);
