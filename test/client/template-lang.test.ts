@@ -158,7 +158,7 @@ describe('template language: errors name file, line and column', () => {
     expect(e.message).toBe('t.tpl:2:11: function "nomadVar" is not supported by svc (it needs Nomad variables, which svc\'s client does not provide)');
     expect(fails('{{ if false }}{{ key "a/b" }}{{ end }}').reason).toMatch(/^function "key" is not supported by svc \(it needs Consul's KV store/);
     expect(fails('{{ range nomadService "db" }}{{ end }}').reason).toMatch(/nomadService.*not supported by svc/);
-    expect(fails('{{ range secrets "kv/" }}{{ end }}').reason).toMatch(/secrets.*Vault/);
+    expect(fails('{{ with pkiCert "pki/issue/web" }}{{ end }}').reason).toMatch(/pkiCert.*Vault/);
     expect(fails('{{ sprig_upper "x" }}').reason).toMatch(/sprig_upper.*not supported by svc/);
     expect(fails('{{ writeToFile "x" "y" "z" "w" }}').reason).toBe('function "writeToFile" is disabled');
   });

@@ -1,6 +1,6 @@
 /**
  * The functions a template can call: Go's built-ins, consul-template's that need nothing but the
- * task's environment and its files, and `secret`, which reads svc's own secrets API. Those that read from Consul, Vault or Nomad's own APIs are known by
+ * task's environment and its files, and `secret` and `secrets`, which read and list svc's own secrets API. Those that read from Consul, Vault or Nomad's own APIs are known by
  * name and refused with a message that says so, so that a job never runs with a silently empty value.
  *
  * consul-template's argument order is kept: the value a function works on comes last, so that it can be
@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type Value, formatValue, goJSON, goType, isMap, isNil, sprint, sprintf, sprintln } from './go-format.js';
 import { type FuncLookup } from './parser.js';
-import { type SecretDep, parseSecretArgs } from './secrets.js';
+import { type SecretDep, parseListPath, parseSecretArgs } from './secrets.js';
 import { parseGoBool } from '../../shared/go-bool.js';
 import { compileRe2 } from '../../shared/re2/index.js';
 
@@ -20,7 +20,7 @@ export interface FuncContext {
   /** reads a file for `file`, relative to the task directory and inside the allocation */
   readFile(p: string): string;
   now(): Date;
-  /** the secret at a path, or nil while it is being fetched (secrets.ts); absent where templates cannot read secrets */
+  /** the secret at a path (a list's keys for `list`), or nil while it is being fetched (secrets.ts); absent where templates cannot read secrets */
   secret?(dep: SecretDep): Value;
 }
 
@@ -261,6 +261,17 @@ export const FUNCS: Record<string, FuncDef> = {
       return c.secret(dep);
     },
   },
+  // consul-template's: an empty path lists nothing, without a request.
+  secrets: {
+    arity: 1,
+    fn: (c, [p]) => {
+      const path = str(p, 'secrets');
+      if (path === '') return [];
+      const dep = parseListPath(path);
+      if (!c.secret) throw new Error('secrets: secrets cannot be listed here');
+      return c.secret(dep) ?? [];
+    },
+  },
 
   // Strings.
   toLower: { arity: 1, fn: (_c, [s]) => str(s, 'toLower').toLowerCase() },
@@ -440,7 +451,6 @@ const NEEDS: Record<string, string> = {
   partitions: "Consul's catalog",
   peerings: "Consul's catalog",
   exportedServices: "Consul's catalog",
-  secrets: 'Vault',
   pkiCert: 'Vault',
   sockaddr: "go-sockaddr's view of the host's interfaces",
   executeTemplate: 'named templates (define/template)',

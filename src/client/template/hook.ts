@@ -4,8 +4,9 @@
  * environment, written atomically to `destination` with `perms` (and `uid`/`gid`); with `env = true` the
  * rendered file is read as KEY=VALUE lines that join the task's environment.
  *
- * A template may read secrets (`secret`, secrets.ts) with the task's token. The first render waits for a
- * secret that does not exist yet, as consul-template does, with a `Missing: vault.read(<path>)` event.
+ * A template may read secrets (`secret`) and list them (`secrets`, secrets.ts) with the task's token.
+ * The first render waits for a secret that does not exist yet, as consul-template does, with a
+ * `Missing: vault.read(<path>)` event; a list of nothing is empty, and no wait.
  * While the task runs, watch.ts reads those secrets again and re-renders on a change, applying the
  * template's `change_mode`; a template that reads no secret never changes after its first render, so
  * `splay`, `wait`, `once` and `vault_grace` are accepted and have nothing to act on. Templates are
@@ -38,7 +39,7 @@ export interface TemplateHookInput {
   node: Node;
   allocDirs: AllocDirs;
   taskDirs: TaskDirs;
-  /** what `secret` reads; without it `secret` fails */
+  /** what `secret` reads and `secrets` lists; without it both fail */
   secrets?: SecretSource;
   /**
    * the task's own token as its node holds it, renewed or replaced: what `secret` reads with, whether or
@@ -82,7 +83,10 @@ export class TaskTemplates {
    */
   async waitForChange(signal: AbortSignal): Promise<boolean> {
     const source = this.input.secrets;
-    const deps = [...new Map(this.caches.flatMap((c) => [...c.values.values()].map((e) => [e.dep.path, e.dep] as const)).filter(([, d]) => !d.params)).values()];
+    const read = this.caches.flatMap((c) => [...c.values.values()].map((e) => e.dep));
+    // A LIST cannot block on the server: a template that lists is polled, as consul-template polls vault.list.
+    if (read.some((d) => d.list)) return false;
+    const deps = [...new Map(read.filter((d) => !d.params).map((d) => [d.path, d] as const)).values()];
     if (!source?.watch || deps.length === 0) return false;
     const watch = source.watch.bind(source);
     const key = JSON.stringify(deps.map((d) => d.path).sort());
@@ -136,7 +140,7 @@ export class TaskTemplates {
         if (entry.dep.params) continue;
         try {
           const value = await fetchSecret(this.source(), entry.dep, this.token(entry.dep));
-          if (JSON.stringify(dataOf(value)) !== JSON.stringify(dataOf(entry.value))) {
+          if (JSON.stringify(compared(entry.dep, value)) !== JSON.stringify(compared(entry.dep, entry.value))) {
             cache.values.set(key, { dep: entry.dep, value });
             changed = true;
           }
@@ -213,7 +217,8 @@ export class TaskTemplates {
   }
 }
 
-const dataOf = (secret: Value): Value => (secret as { Data?: Value } | undefined)?.Data;
+/** What a change is told by: a secret's data (not its request ID), a list's keys. */
+const compared = (dep: SecretDep, value: Value): Value => (dep.list ? value : (value as { Data?: Value } | undefined)?.Data);
 
 /** An event of the template runner, as Nomad's "Template" events. */
 export const templateEvent = (message: string): TaskEvent => newTaskEvent('Template', { DisplayMessage: message, Message: message, Details: { message } });

@@ -21,7 +21,7 @@ export interface RenderOptions {
   /** reads a file for the `file` function; by default `file` fails */
   readFile?(p: string): string;
   now?(): Date;
-  /** what `secret` reads (secrets.ts); by default `secret` fails */
+  /** what `secret` reads and `secrets` lists (secrets.ts); by default both fail */
   secret?(dep: SecretDep): Value;
 }
 
