@@ -39,6 +39,13 @@
 //   ui          the web UI's first page: its script, preloaded chunks and styles, gzipped (target ≤ 300 KB),
 //               the time to the first painted jobs list with 1,000 jobs on the server, in headless Chromium,
 //               and the requests a job's page makes while it sits open for a minute
+//   limits      each hot path beside its floor in the same run, svc and floor alternating, medians of the
+//               CPU time per operation (the server's process tree; the floor's own) and of wall time, ratio
+//               floor ÷ svc: svc version and svc status vs node -e 0 (wall: ≤ 1.2×, ≤ 1.5×); GET
+//               sys/health and auth/token/lookup-self vs a bare node:http server (CPU: ≥ 0.8, ≥ 0.5);
+//               placement vs lmdb writing the same allocation records durably (≥ 0.5); ec2 rsa2048
+//               logins, fresh and warm, vs node:crypto RSA-2048 verify (≥ 0.1). The floors are in
+//               bench/limits-floors.mjs
 // and the earlier sections: startup, throughput, exec, scheduler (one big job), gc.
 //
 //   npm run bench -- c1m memory  run only these sections (names above); so does BENCH_ONLY=c1m,memory
@@ -62,6 +69,10 @@
 //   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  BENCH_UI_IDLE_S=60  jobs on the ui section's server, page loads
 //                         measured, seconds a job's page is left open
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
+//   BENCH_LIMITS_REQUESTS=10000  GETs a limits round   BENCH_LIMITS_ROUNDS=5  rounds of each limits row
+//   BENCH_LIMITS_NODES=500  BENCH_LIMITS_JOBS=100  BENCH_LIMITS_ALLOCS=1000 (per job)  limits placement
+//   BENCH_LIMITS_LOGINS=1000 (a round)  BENCH_LIMITS_FRESH=200  BENCH_LIMITS_LOGIN_WARMUP=1000  limits logins
+//   BENCH_LIMITS_PROFILE=1  limits: run the svc servers with --cpu-prof, print each one's top 15 by self time
 //   BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  node flags for the measured server processes
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -80,6 +91,7 @@ import { cgroupsBench } from './cgroups.mjs';
 import { kvRerenderBench } from './kv-rerender.mjs';
 import { uiBench } from './ui.mjs';
 import { observedBench } from './observed.mjs';
+import { limitsBench } from './limits.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin/svc');
@@ -93,7 +105,7 @@ const LOGINS = Number(process.env.BENCH_LOGINS ?? 5000);
 const EXEC_SESSIONS = Number(process.env.BENCH_EXEC_SESSIONS ?? 100);
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 
-const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'kv-rerender', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'ui', 'observed', 'gc'];
+const SECTIONS = ['startup', 'throughput', 'exec', 'stats', 'cgroups', 'kv-rerender', 'scheduler', 'c1m', 'small-jobs', 'liveness', 'memory', 'sim', 'cloud', 'ui', 'observed', 'limits', 'gc'];
 const named = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
 const only = named.length ? new Set(named) : undefined;
 const unknown = named.filter((s) => !SECTIONS.includes(s));
@@ -239,6 +251,24 @@ try {
     await observedBench({
       placements: { ...loadCommon, nodes: num('BENCH_OBS_NODES', 1000), jobs: num('BENCH_OBS_JOBS', 500), count: num('BENCH_OBS_ALLOCS', 10), clients: num('BENCH_OBS_CLIENTS', 30), rounds },
       logins: { bin: BIN, env, logins: num('BENCH_OBS_LOGINS', 1500), processes: num('BENCH_LOGIN_PROCS', 2), concurrency: CONCURRENCY, rounds },
+    });
+  }
+  if (want('limits')) {
+    await limitsBench({
+      bin: BIN,
+      env,
+      runs: RUNS,
+      connections: CONCURRENCY,
+      heartbeatAt: loadCommon.heartbeatAt,
+      requests: num('BENCH_LIMITS_REQUESTS', 10_000),
+      rounds: num('BENCH_LIMITS_ROUNDS', 5),
+      nodes: num('BENCH_LIMITS_NODES', 500),
+      jobs: num('BENCH_LIMITS_JOBS', 100),
+      allocs: num('BENCH_LIMITS_ALLOCS', 1000),
+      logins: num('BENCH_LIMITS_LOGINS', 1000),
+      fresh: num('BENCH_LIMITS_FRESH', 200),
+      loginWarmup: num('BENCH_LIMITS_LOGIN_WARMUP', 1000),
+      profile: process.env.BENCH_LIMITS_PROFILE === '1',
     });
   }
   if (want('gc')) {
