@@ -173,7 +173,7 @@ _svc_flags() {
     'read') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field=' ;;
     'run') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -detach -verbose -check-index= -json -output -var= -var-file= -policy-override -preserve-counts -eval-priority= -hcl2-strict' ;;
     'secrets disable') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color' ;;
-    'secrets enable') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -path= -description= -default-lease-ttl= -max-lease-ttl= -options= -version=' ;;
+    'secrets enable') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -path= -description= -default-lease-ttl= -max-lease-ttl= -options= -version= -local -seal-wrap -external-entropy-access -force-no-cache -plugin-version= -audit-non-hmac-request-keys= -audit-non-hmac-response-keys= -listing-visibility= -passthrough-request-headers= -allowed-response-headers=' ;;
     'secrets list') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -format= -field= -detailed' ;;
     'secrets move') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color' ;;
     'secrets tune') REPLY='-address= -token= -namespace= -region= -ca-cert= -ca-path= -client-cert= -client-key= -tls-server-name= -tls-skip-verify -output-curl-string -no-color -force-color -description= -default-lease-ttl= -max-lease-ttl= -options= -version=' ;;
@@ -319,7 +319,7 @@ _svc_valued() {
     'read') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name format field ' ;;
     'run') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name check-index var var-file eval-priority ' ;;
     'secrets disable') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name ' ;;
-    'secrets enable') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name path description default-lease-ttl max-lease-ttl options version ' ;;
+    'secrets enable') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name path description default-lease-ttl max-lease-ttl options version plugin-version audit-non-hmac-request-keys audit-non-hmac-response-keys listing-visibility passthrough-request-headers allowed-response-headers ' ;;
     'secrets list') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name format field ' ;;
     'secrets move') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name ' ;;
     'secrets tune') REPLY=' address token namespace region ca-cert ca-path client-cert client-key tls-server-name description default-lease-ttl max-lease-ttl options version ' ;;

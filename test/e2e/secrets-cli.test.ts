@@ -53,6 +53,44 @@ describe('svc secrets', () => {
     expect((await ts.cli(['kv', 'put', 'plain/x', 'a=1'])).stdout).toBe('Success! Data written to: plain/x\n');
   });
 
+  it('enable sends Vault\'s settings, which sys/mounts answers and list -detailed shows as Vault prints them', async () => {
+    const running = JSON.parse((await ts.cli(['secrets', 'list', '-format=json'])).stdout)['sys/'].running_plugin_version as string;
+    const enable = await ts.cli([
+      'secrets', 'enable', '-path=team', '-description=team secrets', '-local', '-seal-wrap', '-external-entropy-access', '-force-no-cache',
+      `-plugin-version=${running}`, '-audit-non-hmac-request-keys=user', '-audit-non-hmac-request-keys=role', '-audit-non-hmac-response-keys=lease',
+      '-listing-visibility=unauth', '-passthrough-request-headers=X-Team', '-allowed-response-headers=X-Served-By', '-options=version=2', 'kv',
+    ]);
+    expect(enable).toMatchObject({ code: 0, stdout: `Success! Enabled the kv secrets engine version ${running} at: team/\n` });
+    expect((await ts.client().secrets('GET', 'sys/mounts'))?.data?.['team/']).toMatchObject({
+      local: true,
+      seal_wrap: true,
+      external_entropy_access: true,
+      options: { version: '2' },
+      config: {
+        force_no_cache: true,
+        audit_non_hmac_request_keys: ['user', 'role'],
+        audit_non_hmac_response_keys: ['lease'],
+        listing_visibility: 'unauth',
+        passthrough_request_headers: ['X-Team'],
+        allowed_response_headers: ['X-Served-By'],
+      },
+    });
+    await ts.cli(['secrets', 'enable', '-path=shared', '-description=shared secrets', 'kv']);
+    const detailed = (await ts.cli(['secrets', 'list', '-detailed'])).stdout.split('\n');
+    const header = detailed[0].split(/ {2,}/);
+    const cell = (path: string, column: string) => detailed.find((l) => l.startsWith(`${path} `))!.split(/ {2,}/)[header.indexOf(column)];
+    expect([cell('team/', 'Force No Cache'), cell('team/', 'Replication'), cell('team/', 'Seal Wrap'), cell('team/', 'External Entropy Access')]).toEqual(['true', 'local', 'true', 'true']);
+    expect([cell('shared/', 'Force No Cache'), cell('shared/', 'Replication'), cell('shared/', 'Seal Wrap'), cell('shared/', 'External Entropy Access')]).toEqual(['false', 'replicated', 'false', 'false']);
+  });
+
+  it('enable refuses a setting the server cannot take, naming it, exit 2', async () => {
+    const visibility = await ts.cli(['secrets', 'enable', '-path=odd', '-listing-visibility=everyone', 'kv']);
+    expect(visibility).toMatchObject({ code: 2, stderr: expect.stringContaining('invalid listing_visibility everyone: use "unauth", "hidden" or ""') });
+    const version = await ts.cli(['secrets', 'enable', '-path=odd', '-plugin-version=v0.0.1', 'kv']);
+    expect(version).toMatchObject({ code: 2, stderr: expect.stringMatching(/secrets plugin "kv", version v0\.0\.1 not found/) });
+    expect((await ts.client().secrets('GET', 'sys/mounts'))?.data?.['odd/']).toBeUndefined();
+  });
+
   it('enable checks its arguments before asking the server', async () => {
     const bad = await ts.cli(['secrets', 'enable', '-options=novalue', 'kv']);
     expect(bad.code).toBe(1);

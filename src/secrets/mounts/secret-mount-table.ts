@@ -24,8 +24,26 @@ export interface MountMove {
   time: string;
 }
 
+/**
+ * A secrets engine's config. Besides the TTLs, Vault's settings are kept and answered as given (each unset
+ * until it is, as Vault answers it only then); listingVisibility "unauth" lists the mount to callers without
+ * a token at sys/internal/ui/mounts. The engines take no request headers and set none of their own, so the
+ * header lists have nothing to act on, nor the audit keys on svc's audit log, which HMACs every value.
+ */
+export interface SecretMountConfig {
+  defaultLeaseTtl: number;
+  maxLeaseTtl: number;
+  forceNoCache: boolean;
+  auditNonHmacRequestKeys?: string[];
+  auditNonHmacResponseKeys?: string[];
+  /** "unauth" or "hidden"; unset for the default */
+  listingVisibility?: string;
+  passthroughRequestHeaders?: string[];
+  allowedResponseHeaders?: string[];
+}
+
 export interface SecretMountEntry extends MountBase {
-  config: { defaultLeaseTtl: number; maxLeaseTtl: number; forceNoCache: boolean };
+  config: SecretMountConfig;
 }
 
 /** The built-in engines, with Vault's types and descriptions for them. */
@@ -228,7 +246,7 @@ function newEntry(path: string, type: string, request: SecretMountRequest): Secr
     local: request.local ?? false,
     sealWrap: request.sealWrap ?? false,
     externalEntropyAccess: request.externalEntropyAccess ?? false,
-    config: { defaultLeaseTtl: request.config?.defaultLeaseTtl ?? 0, maxLeaseTtl: request.config?.maxLeaseTtl ?? 0, forceNoCache: request.config?.forceNoCache ?? false },
+    config: { ...request.config, defaultLeaseTtl: request.config?.defaultLeaseTtl ?? 0, maxLeaseTtl: request.config?.maxLeaseTtl ?? 0, forceNoCache: request.config?.forceNoCache ?? false },
     options: request.options ?? null,
   };
 }

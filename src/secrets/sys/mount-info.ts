@@ -20,8 +20,16 @@ export function mountInfo(m: MountBase, config: Record<string, unknown>, version
   };
 }
 
+/** The config Vault answers for an engine: the TTLs and force_no_cache always, the other settings once set. */
 export function secretMountInfo(m: SecretMountEntry, version: string): Record<string, unknown> {
-  return mountInfo(m, { default_lease_ttl: m.config.defaultLeaseTtl, max_lease_ttl: m.config.maxLeaseTtl, force_no_cache: m.config.forceNoCache }, version);
+  const c = m.config;
+  const config: Record<string, unknown> = { default_lease_ttl: c.defaultLeaseTtl, max_lease_ttl: c.maxLeaseTtl, force_no_cache: c.forceNoCache };
+  if (c.auditNonHmacRequestKeys) config.audit_non_hmac_request_keys = c.auditNonHmacRequestKeys;
+  if (c.auditNonHmacResponseKeys) config.audit_non_hmac_response_keys = c.auditNonHmacResponseKeys;
+  if (c.listingVisibility) config.listing_visibility = c.listingVisibility;
+  if (c.passthroughRequestHeaders) config.passthrough_request_headers = c.passthroughRequestHeaders;
+  if (c.allowedResponseHeaders) config.allowed_response_headers = c.allowedResponseHeaders;
+  return mountInfo(m, config, version);
 }
 
 export function authMountInfo(m: MountEntry, version: string): Record<string, unknown> {

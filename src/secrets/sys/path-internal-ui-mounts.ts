@@ -7,7 +7,8 @@
  *
  * The one-mount read answers a path under no mount exactly as a mount the token cannot reach, a 403, so
  * the endpoint cannot be used to discover which mounts exist. The listing with no token answers only
- * the auth mounts tuned to listing_visibility "unauth", with their type, description and options.
+ * the mounts (engines and auth methods) with listing_visibility "unauth", with their type, description
+ * and options.
  */
 import { PermissionDenied, UserError } from '../../shared/errors.js';
 import type { Fields } from '../../framework/schema/field-schema.js';
@@ -51,7 +52,10 @@ function unauthenticatedInfo(m: { type: string; description: string; options: Re
 function visibleMounts(services: SecretsContext, acl: Acl | undefined): { secret: Record<string, unknown>; auth: Record<string, unknown> } {
   const secret: Record<string, unknown> = {};
   const auth: Record<string, unknown> = {};
-  if (acl) for (const m of services.secretMounts.list()) if (acl.reachesMount(m.path)) secret[m.path] = secretMountInfo(m, services.version);
+  for (const m of services.secretMounts.list()) {
+    if (m.config.listingVisibility === 'unauth') secret[m.path] = acl ? secretMountInfo(m, services.version) : unauthenticatedInfo(m);
+    else if (acl?.reachesMount(m.path)) secret[m.path] = secretMountInfo(m, services.version);
+  }
   for (const m of services.mounts.list()) {
     const key = m.path.slice(AUTH_PREFIX.length);
     if (m.config.listingVisibility === 'unauth') auth[key] = acl ? authMountInfo(m, services.version) : unauthenticatedInfo(m);
@@ -81,8 +85,8 @@ export const internalUiMountsPaths = [
     synopsis: 'List the mounts the token can reach.',
     description:
       'Answers "secret" (the secrets engines) and "auth" (the auth methods), each keyed by mount path, ' +
-      'limited to the mounts under which the token has some capability. Without a token, only the auth ' +
-      'methods tuned to listing_visibility "unauth" are listed, with their type, description and options.',
+      'limited to the mounts under which the token has some capability, and those with listing_visibility ' +
+      '"unauth". Without a token, only the latter are listed, with their type, description and options.',
     operations: {
       read: {
         summary: 'List the mounts the token can reach.',

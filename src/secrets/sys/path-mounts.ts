@@ -10,7 +10,7 @@ import type { Fields } from '../../framework/schema/field-schema.js';
 import { parseDurationSeconds } from '../../shared/duration.js';
 import { UserError } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
-import { normaliseSecretPath, type SecretMountEntry } from '../mounts/secret-mount-table.js';
+import { normaliseSecretPath, type SecretMountConfig, type SecretMountEntry } from '../mounts/secret-mount-table.js';
 import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../token/token-store.js';
 import { secretMountInfo } from './mount-info.js';
 
@@ -20,12 +20,21 @@ export const MOUNT_ENABLE_FIELDS: Fields = {
   ...PATH_FIELD,
   type: { type: 'string', description: 'The engine type: "kv", or "kv-v2" for kv with version 2.', required: ['create', 'update'] },
   description: { type: 'string', description: 'A human-friendly description of the engine.' },
-  config: { type: 'object', description: 'Mount configuration: default_lease_ttl, max_lease_ttl, force_no_cache.' },
+  config: {
+    type: 'object',
+    description:
+      'Mount configuration: default_lease_ttl, max_lease_ttl, force_no_cache, listing_visibility ("unauth" ' +
+      'lists the mount to callers without a token at sys/internal/ui/mounts; "hidden" or "" do not), ' +
+      'plugin_version, and the lists audit_non_hmac_request_keys, audit_non_hmac_response_keys, ' +
+      'passthrough_request_headers and allowed_response_headers (a JSON list or one comma-separated string), ' +
+      'kept and answered as Vault does: the engines take no request headers and set none, and the audit log ' +
+      'HMACs every value.',
+  },
   options: { type: 'map', description: 'Options for the engine, string to string: kv\'s "version", "1" or "2".' },
-  local: { type: 'bool', description: "Mark the mount local, as Vault's local mounts (not replicated); stored and shown in reads." },
+  local: { type: 'bool', description: "Mark the mount local, as Vault's local mounts (not replicated); stored and shown in reads. svc replicates to no other cluster, so it changes nothing else." },
   seal_wrap: { type: 'bool', description: 'Seal-wrap the mount, as Vault; stored and shown in reads.' },
   external_entropy_access: { type: 'bool', description: 'Give the mount external entropy, as Vault; stored and shown in reads.' },
-  plugin_version: { type: 'string', description: 'Accepted for Vault\'s clients; every engine is built in.' },
+  plugin_version: { type: 'string', description: 'The engine\'s version: every engine is built in, so only its running version (or "") is accepted, as config.plugin_version is.' },
 };
 
 export const MOUNT_TUNE_FIELDS: Fields = {
@@ -50,15 +59,63 @@ function checkTtls(defaultTtl: number, maxTtl: number): void {
   if (defaultTtl > effectiveMax) throw new UserError(`backend max lease TTL of ${effectiveMax} would be less than backend default lease TTL of ${defaultTtl}`);
 }
 
+/** The config keys that are lists of strings, with their names in the mount's entry. */
+const LIST_CONFIG = {
+  audit_non_hmac_request_keys: 'auditNonHmacRequestKeys',
+  audit_non_hmac_response_keys: 'auditNonHmacResponseKeys',
+  passthrough_request_headers: 'passthroughRequestHeaders',
+  allowed_response_headers: 'allowedResponseHeaders',
+} as const;
+
+const LISTING_VISIBILITY = ['', 'unauth', 'hidden'];
+
+const KNOWN_CONFIG = ['default_lease_ttl', 'max_lease_ttl', 'force_no_cache', 'listing_visibility', 'plugin_version', ...Object.keys(LIST_CONFIG)];
+
+/** A list setting as Vault takes it, a JSON list of strings or one comma-separated string; an empty one is not kept. */
+function stringList(name: string, raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) && raw.every((v) => typeof v === 'string') ? (raw as string[]) : undefined;
+  if (!items) throw new UserError(`field "config.${name}" must be a list of strings or one comma-separated string`);
+  const kept = items.map((v) => v.trim()).filter((v) => v !== '');
+  return kept.length > 0 ? kept : undefined;
+}
+
+const SEMVER = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+/**
+ * Vault's plugin_version check, for engines that are all built in: a version asked for must be the one
+ * running (as Vault takes a builtin's own version, and stores none), any other is not in the catalog.
+ */
+function checkPluginVersion(field: string, asked: unknown, type: string, version: string): void {
+  if (asked === undefined || asked === null || asked === '') return;
+  if (typeof asked !== 'string') throw new UserError(`field "${field}" must be a string, such as "v1.2.0"`);
+  const m = SEMVER.exec(asked.trim());
+  if (!m) throw new UserError(`version "${asked}" is not a valid semantic version (field "${field}")`);
+  const canonical = `v${Number(m[1])}.${Number(m[2] ?? 0)}.${Number(m[3] ?? 0)}${m[4] ?? ''}${m[5] ?? ''}`;
+  const running = `v${version}+builtin.svc`;
+  if (canonical !== running) {
+    throw new UserError(`secrets plugin "${type}", version ${canonical} not found: svc's engines are built in and run ${running}; leave ${field} empty`);
+  }
+}
+
 /** The config object of an enable; keys svc has no use for come back as a warning, as sys/auth does. */
-function enableConfig(raw: Record<string, unknown>): { config: Partial<SecretMountEntry['config']>; warnings: string[] } {
-  const ignored = Object.keys(raw).filter((k) => !['default_lease_ttl', 'max_lease_ttl', 'force_no_cache'].includes(k));
-  const config = {
+function enableConfig(raw: Record<string, unknown>, type: string, version: string): { config: Partial<SecretMountConfig>; warnings: string[] } {
+  const ignored = Object.keys(raw).filter((k) => !KNOWN_CONFIG.includes(k));
+  const config: Partial<SecretMountConfig> = {
     defaultLeaseTtl: ttlOf('config.default_lease_ttl', raw.default_lease_ttl) ?? 0,
     maxLeaseTtl: ttlOf('config.max_lease_ttl', raw.max_lease_ttl) ?? 0,
     forceNoCache: raw.force_no_cache === undefined ? false : (coerceField('config.force_no_cache', { type: 'bool', description: '' }, raw.force_no_cache) as boolean),
   };
-  checkTtls(config.defaultLeaseTtl, config.maxLeaseTtl);
+  checkTtls(config.defaultLeaseTtl!, config.maxLeaseTtl!);
+  for (const [name, key] of Object.entries(LIST_CONFIG)) {
+    const list = stringList(name, raw[name]);
+    if (list) config[key] = list;
+  }
+  const visibility = raw.listing_visibility ?? '';
+  if (typeof visibility !== 'string') throw new UserError('field "config.listing_visibility" must be a string: "unauth", "hidden" or ""');
+  if (!LISTING_VISIBILITY.includes(visibility)) throw new UserError(`invalid listing_visibility ${visibility}: use "unauth", "hidden" or ""`);
+  if (visibility) config.listingVisibility = visibility;
+  checkPluginVersion('config.plugin_version', raw.plugin_version, type, version);
   const warnings = ignored.length > 0 ? [`Endpoint ignored these unrecognized config keys: [${ignored.sort().join(' ')}]`] : [];
   return { config, warnings };
 }
@@ -154,8 +211,10 @@ export const mountsPaths = [
       update: {
         summary: 'Enable a secrets engine.',
         handler: async (req, data) => {
-          const { config, warnings } = enableConfig(data.get<Record<string, unknown>>('config'));
-          await req.services.secretMounts.enable(data.get<string>('path'), data.get<string>('type'), {
+          const type = data.get<string>('type');
+          checkPluginVersion('plugin_version', data.getOk('plugin_version'), type, req.services.version);
+          const { config, warnings } = enableConfig(data.get<Record<string, unknown>>('config'), type, req.services.version);
+          await req.services.secretMounts.enable(data.get<string>('path'), type, {
             description: data.get<string>('description'),
             config,
             options: data.getOk<Record<string, string>>('options') ?? null,

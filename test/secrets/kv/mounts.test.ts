@@ -100,6 +100,77 @@ describe('sys/mounts', () => {
     expect((await apiError(c().secrets('POST', 'sys/remount', { body: { from: 'sys', to: 'elsewhere' } }))).errors).toEqual(['cannot remount "sys/"']);
   });
 
+  it('keeps Vault\'s mount settings and answers them as Vault: the flags always, each config key once set', async () => {
+    const running = `v${ts.server.services.version}+builtin.svc`;
+    await c().secrets('POST', 'sys/mounts/settings', {
+      body: {
+        type: 'kv',
+        local: true,
+        seal_wrap: true,
+        external_entropy_access: true,
+        plugin_version: running,
+        config: {
+          force_no_cache: true,
+          audit_non_hmac_request_keys: ['user', ' role '],
+          audit_non_hmac_response_keys: 'a, b,,c',
+          listing_visibility: 'unauth',
+          passthrough_request_headers: ['X-Team'],
+          allowed_response_headers: 'X-Served-By',
+          plugin_version: running.slice(1),
+        },
+      },
+    });
+    await c().secrets('POST', 'sys/mounts/defaults', { body: { type: 'kv' } });
+    const all = await mounts();
+    expect(all['settings/']).toMatchObject({ local: true, seal_wrap: true, external_entropy_access: true, plugin_version: '', running_plugin_version: running });
+    expect(all['settings/'].config).toEqual({
+      default_lease_ttl: 0,
+      max_lease_ttl: 0,
+      force_no_cache: true,
+      audit_non_hmac_request_keys: ['user', 'role'],
+      audit_non_hmac_response_keys: ['a', 'b', 'c'],
+      listing_visibility: 'unauth',
+      passthrough_request_headers: ['X-Team'],
+      allowed_response_headers: ['X-Served-By'],
+    });
+    expect(all['defaults/']).toMatchObject({ local: false, seal_wrap: false, external_entropy_access: false });
+    expect(all['defaults/'].config).toEqual({ default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false });
+    expect((await c().secrets('GET', 'sys/mounts/settings'))!.data).toMatchObject({ config: { listing_visibility: 'unauth' }, local: true });
+    // A tune keeps what it does not change.
+    await c().secrets('POST', 'sys/mounts/settings/tune', { body: { description: 'tuned' } });
+    expect((await mounts())['settings/'].config).toMatchObject({ listing_visibility: 'unauth', audit_non_hmac_request_keys: ['user', 'role'] });
+  });
+
+  it('lists an engine with listing_visibility "unauth" to a caller without a token, and only that one', async () => {
+    await c().secrets('POST', 'sys/mounts/shown', { body: { type: 'kv', description: 'public', options: { version: '2' }, config: { listing_visibility: 'unauth' } } });
+    await c().secrets('POST', 'sys/mounts/unlisted', { body: { type: 'kv', config: { listing_visibility: 'hidden' } } });
+    const anonymous = await ts.request('GET', '/v1/sys/internal/ui/mounts', { token: '' });
+    expect(anonymous.status).toBe(200);
+    const secret = ((anonymous.body as { data: { secret: Record<string, unknown> } }).data).secret;
+    expect(secret['shown/']).toEqual({ type: 'kv', description: 'public', options: { version: '2' } });
+    expect(secret['unlisted/']).toBeUndefined();
+    expect(secret['settings/']).toEqual(expect.objectContaining({ type: 'kv' }));
+    expect(Object.keys(secret).every((p) => ['shown/', 'settings/'].includes(p))).toBe(true);
+  });
+
+  it('refuses mount settings of the wrong type or value with 400 naming the field', async () => {
+    const refused = async (body: Record<string, unknown>) => {
+      const err = await apiError(c().secrets('POST', 'sys/mounts/bad', { body: { type: 'kv', ...body } }));
+      expect(err.statusCode).toBe(400);
+      return err.errors[0];
+    };
+    expect(await refused({ local: 'sometimes' })).toMatch(/local/);
+    expect(await refused({ seal_wrap: [] })).toMatch(/seal_wrap/);
+    expect(await refused({ config: { audit_non_hmac_request_keys: [1, 2] } })).toBe('field "config.audit_non_hmac_request_keys" must be a list of strings or one comma-separated string');
+    expect(await refused({ config: { passthrough_request_headers: { a: 1 } } })).toMatch(/^field "config\.passthrough_request_headers"/);
+    expect(await refused({ config: { listing_visibility: 'everyone' } })).toBe('invalid listing_visibility everyone: use "unauth", "hidden" or ""');
+    expect(await refused({ config: { listing_visibility: true } })).toMatch(/^field "config\.listing_visibility" must be a string/);
+    expect(await refused({ config: { force_no_cache: 'maybe' } })).toMatch(/config\.force_no_cache/);
+    expect(await refused({ plugin_version: 'latest' })).toBe('version "latest" is not a valid semantic version (field "plugin_version")');
+    expect(await refused({ config: { plugin_version: 'v9.9.9' } })).toMatch(/^secrets plugin "kv", version v9\.9\.9 not found: .*leave config\.plugin_version empty$/);
+    expect((await mounts())['bad/']).toBeUndefined();
+  });
+
   it('-dev mounts secret/ as kv version 2, as Vault\'s dev server does', async () => {
     const dev = await startInProcessServer({ dev: true });
     try {

@@ -1,4 +1,4 @@
-/** The settings `svc secrets enable` and `svc secrets tune` share, and the request body they make. */
+/** The settings `svc secrets enable` and `svc secrets tune` share, those only an enable takes, and the request body they make. */
 import type { FlagSpec, FlagValues } from '../../define.js';
 import { UsageError } from '../../../shared/errors.js';
 
@@ -31,4 +31,44 @@ export function mountPath(arg: string): string {
   const path = arg.trim().replace(/^\/+|\/+$/g, '');
   if (path === '') throw new UsageError('the mount path must not be empty');
   return `${path}/`;
+}
+
+/** Vault's enable-only settings: the three mount flags, and those sent in `config` only when given. */
+export const ENABLE_FLAGS: FlagSpec[] = [
+  { name: 'local', type: 'bool', description: 'Mark the engine local-only, as Vault\'s are not replicated. A single svc cluster replicates to none, so it only shows as "local" in `svc secrets list -detailed`.' },
+  { name: 'seal-wrap', type: 'bool', description: 'Mark the engine seal-wrapped, as Vault; kept and shown: svc encrypts every secret at rest anyway.' },
+  { name: 'external-entropy-access', type: 'bool', description: 'Give the engine Vault\'s external entropy source; kept and shown: svc has no such source.' },
+  { name: 'force-no-cache', type: 'bool', description: 'Turn off caching for the engine, as Vault; kept and shown.' },
+  { name: 'plugin-version', type: 'string', description: 'The engine\'s version: engines are built in, so only the running one (`svc secrets list -detailed` shows it) is accepted.' },
+  { name: 'audit-non-hmac-request-keys', type: 'strings', description: 'A request data key the audit log should not HMAC; repeat for more. Kept and shown: svc\'s audit log HMACs every value.' },
+  { name: 'audit-non-hmac-response-keys', type: 'strings', description: 'A response data key the audit log should not HMAC; repeat for more. Kept and shown, as the request keys.' },
+  { name: 'listing-visibility', type: 'string', description: 'Whether sys/internal/ui/mounts lists the engine to callers without a token: "unauth" does, "hidden" or "" do not.' },
+  { name: 'passthrough-request-headers', type: 'strings', description: 'A request header to hand to the engine; repeat for more. Kept and shown: the KV engine reads none.' },
+  { name: 'allowed-response-headers', type: 'strings', description: 'A response header the engine may set; repeat for more. Kept and shown: the KV engine sets none.' },
+];
+
+/** The keys of `config` from the flags given, as Vault's CLI sends only those set. */
+const CONFIG_FLAGS = {
+  'force-no-cache': 'force_no_cache',
+  'plugin-version': 'plugin_version',
+  'audit-non-hmac-request-keys': 'audit_non_hmac_request_keys',
+  'audit-non-hmac-response-keys': 'audit_non_hmac_response_keys',
+  'listing-visibility': 'listing_visibility',
+  'passthrough-request-headers': 'passthrough_request_headers',
+  'allowed-response-headers': 'allowed_response_headers',
+} as const;
+
+export function enableConfig(flags: FlagValues): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const [flag, key] of Object.entries(CONFIG_FLAGS)) {
+    const value = flags[flag];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    config[key] = value;
+  }
+  return config;
+}
+
+/** The top-level fields of an enable from its flags. */
+export function enableFlags(flags: FlagValues): Record<string, boolean> {
+  return { local: flags.local === true, seal_wrap: flags['seal-wrap'] === true, external_entropy_access: flags['external-entropy-access'] === true };
 }
