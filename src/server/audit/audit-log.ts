@@ -16,7 +16,7 @@ import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import type { RawRequest, RawResponse } from '../../framework/http/types.js';
 import type { AuditDevices } from '../../secrets/context.js';
 import { AUDIT_TABLE, normaliseAuditPath, type AuditDeviceEntry } from './audit-table.js';
-import { auditAuth, auditRequest, auditResponse, type AuditCaller, type AuditEntry } from './entry.js';
+import { auditAuth, auditRequest, auditResponse, isSecretsRequest, type AuditCaller, type AuditEntry } from './entry.js';
 import { AuditFile } from './file-device.js';
 import { AuditHasher } from './hasher.js';
 import { auditHmacKey } from './hmac-key.js';
@@ -37,6 +37,8 @@ export interface AuditDeps {
   tokens: TokenService;
   identity: IdentityService;
   log: Logger;
+  /** where the secrets engines are mounted: their paths are the secrets side's, audited as its requests */
+  secretMounts: { list(): readonly { path: string }[] };
 }
 
 interface OpenDevice {
@@ -123,7 +125,8 @@ export class AuditLog implements AuditDevices {
     const hasher = this.hasher;
     if (!hasher || this.open.size === 0) return serve();
     const auth = auditAuth(this.caller(raw), hasher);
-    const request = auditRequest(raw, requestId, hasher);
+    const secrets = isSecretsRequest(raw, (segment) => this.deps.secretMounts.list().some((m) => m.path.startsWith(`${segment}/`)));
+    const request = auditRequest(raw, requestId, hasher, secrets);
     if (!(await this.append({ time: now(), type: 'request', auth, request, error: '' }))) return unavailable(raw);
     let answer: RawResponse;
     try {
@@ -132,7 +135,7 @@ export class AuditLog implements AuditDevices {
       await this.append({ time: now(), type: 'response', auth, request, response: { status: 500 }, error: (err as Error)?.message ?? String(err) });
       throw err;
     }
-    const { response, error } = auditResponse(raw, answer, hasher);
+    const { response, error } = auditResponse(answer, hasher, secrets);
     if (!(await this.append({ time: now(), type: 'response', auth, request, response, error }))) return unavailable(raw);
     return answer;
   }

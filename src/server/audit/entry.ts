@@ -58,8 +58,19 @@ export interface AuditCaller {
   identityPolicies: string[];
 }
 
-function isSecretsRequest(raw: RawRequest): boolean {
-  return isSecretsPath(raw.path.split('/').slice(1));
+/**
+ * Whether `raw` is the secrets side's, as the router decides: its prefixes, or a path whose first segment
+ * has a secrets engine mounted below it (`engineAt`: kv at secret/).
+ */
+export function isSecretsRequest(raw: RawRequest, engineAt: (segment: string) => boolean): boolean {
+  const parts = raw.path.split('/').slice(1);
+  if (isSecretsPath(parts)) return true;
+  if (parts[0] !== 'v1' || !parts[1]) return false;
+  try {
+    return engineAt(decodeURIComponent(parts[1]));
+  } catch {
+    return false;
+  }
 }
 
 export function auditAuth(caller: AuditCaller, hasher: AuditHasher): AuditAuth {
@@ -79,8 +90,7 @@ export function auditAuth(caller: AuditCaller, hasher: AuditHasher): AuditAuth {
   };
 }
 
-export function auditRequest(raw: RawRequest, requestId: string, hasher: AuditHasher): AuditRequest {
-  const secrets = isSecretsRequest(raw);
+export function auditRequest(raw: RawRequest, requestId: string, hasher: AuditHasher, secrets: boolean): AuditRequest {
   const request: AuditRequest = {
     id: requestId,
     operation: operationOf(raw, secrets),
@@ -93,7 +103,7 @@ export function auditRequest(raw: RawRequest, requestId: string, hasher: AuditHa
   return request;
 }
 
-export function auditResponse(raw: RawRequest, answer: RawResponse, hasher: AuditHasher): { response: AuditResponse; error: string } {
+export function auditResponse(answer: RawResponse, hasher: AuditHasher, secrets: boolean): { response: AuditResponse; error: string } {
   const response: AuditResponse = { status: answer.status };
   // A streamed body (logs, files) is produced after the answer's headers go out; only its status is known.
   if (answer.stream) return { response, error: '' };
@@ -105,7 +115,7 @@ export function auditResponse(raw: RawRequest, answer: RawResponse, hasher: Audi
     return { response, error: Array.isArray(errors) ? errors.map(String).join('; ') : text };
   }
   if (json === undefined) return { response: { ...response, data: hasher.hash(text) }, error: '' };
-  if (isSecretsRequest(raw) && isEnvelope(json)) {
+  if (secrets && isEnvelope(json)) {
     if (json.data != null) response.data = hasher.values(json.data);
     if (json.auth) response.auth = hashAuthBlock(json.auth, hasher);
     if (Array.isArray(json.warnings) && json.warnings.length > 0) response.warnings = json.warnings.map(String);
