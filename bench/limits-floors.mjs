@@ -78,7 +78,10 @@ serveParent({
     }
   },
 
-  /** Opens a fresh environment in `dir` with the options the product's store opens its own with. */
+  /**
+   * Opens a fresh environment in `dir` with the options the product's store opens its own with: a copy,
+   * which follows src/storage/lmdb-store.ts when those change.
+   */
   lmdbOpen({ dir }) {
     db = open({
       path: dir,

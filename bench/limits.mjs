@@ -303,7 +303,7 @@ export async function limitsBench({ bin, env, runs, requests, rounds, connection
     notes = [
       `CLI: median wall time of ${runs} runs each, alternating (after one unmeasured run of each); CPU µs is the mean per run, in 10 ms clock ticks.`,
       `HTTP: ${int(requests)} GETs a round over ${connections} keep-alive connections (undici, one load process for both servers); floor: node:http answering 60 bytes of JSON.`,
-      `Placement: ${BATCH} jobs a batch, each waited for, the server's CPU including its ${int(nodes)} nodes' heartbeats; floor: the same number of allocation records (${placement.recordBytes} bytes of JSON each) put into lmdb with the store's options, 1,000 a transaction, each flushed to disk.`,
+      `Placement: ${BATCH} jobs a batch, each waited for, the server's CPU including its ${int(nodes)} nodes' heartbeats; floor: the same number of allocation records (${placement.recordBytes} bytes of JSON each) put into lmdb with the store's options (binary keys, json values, overlappingSync, no event-turn batching, a 2^40 map), 1,000 a transaction, each flushed to disk.`,
       `Logins: ${int(logins)} a round, distinct documents, from 2 processes; floor: node:crypto RSA-2048 SHA-256 verify of ${int(logins)} distinct documents, one thread.`,
       `${rounds} rounds each, svc and floor alternating, after one unmeasured round of each (placement: none, the jobs split over the rounds); svc CPU is the server's process tree from /proc, each floor's its own process.cpuUsage.`,
     ];
