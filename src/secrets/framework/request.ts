@@ -33,6 +33,8 @@ export interface SecretsResponse {
   data?: Record<string, unknown> | null;
   auth?: AuthBlock;
   warnings?: string[];
+  /** seconds: the envelope's lease_duration (a KV version 1 read's refresh interval); 0 by default */
+  leaseDuration?: number;
   /** 200 by default, or 204 when there is no data, auth or warning */
   status?: number;
   /** answered as this JSON body without the envelope (sys/health, as Vault does), with `status` if given */

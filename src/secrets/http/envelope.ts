@@ -15,7 +15,7 @@ export function secretsOk(requestId: string, res: SecretsResponse | void, topLev
     request_id: requestId,
     lease_id: '',
     renewable: false,
-    lease_duration: 0,
+    lease_duration: res?.leaseDuration ?? 0,
     data: res.data ?? null,
     wrap_info: null,
     warnings,

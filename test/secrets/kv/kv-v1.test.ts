@@ -31,6 +31,30 @@ describe('kv v1', () => {
     expect((await apiError(ts.client().secrets('POST', `${m}/k`, { body: {} }))).errors).toEqual(['missing data fields']);
   });
 
+  it('answers a read\'s lease_duration as Vault\'s passthrough: the secret\'s ttl, else its lease, else the mount\'s default TTL', async () => {
+    const m = await freshMount(ts, 1);
+    const c = ts.client();
+    const leaseOf = async (key: string, body: Record<string, unknown>) => {
+      await c.secrets('PUT', `${m}/${key}`, { body });
+      const read = (await c.secrets('GET', `${m}/${key}`))!;
+      expect(read).toMatchObject({ lease_id: '', renewable: false, data: body });
+      return read.lease_duration;
+    };
+    expect(await leaseOf('hour', { v: 1, ttl: '1h' })).toBe(3600);
+    expect(await leaseOf('seconds', { v: 1, ttl: 90 })).toBe(90);
+    expect(await leaseOf('numeric', { v: 1, ttl: '45' })).toBe(45);
+    expect(await leaseOf('both', { v: 1, ttl: '2m', lease: '1h' })).toBe(120);
+    expect(await leaseOf('lease', { v: 1, lease: '30m' })).toBe(1800);
+    // A ttl that is no duration leaves the mount's default, as Vault does, rather than failing the read.
+    expect(await leaseOf('odd', { v: 1, ttl: 'soon' })).toBe(768 * 3600);
+    expect(await leaseOf('plain', { v: 1 })).toBe(768 * 3600);
+    await c.secrets('POST', `sys/mounts/${m}/tune`, { body: { default_lease_ttl: '10m' } });
+    expect(await leaseOf('tuned', { v: 1 })).toBe(600);
+    expect(await leaseOf('tuned-own', { v: 1, ttl: '1h' })).toBe(3600);
+    // A LIST is no secret: it has no lease.
+    expect((await c.secrets('LIST', `${m}/`))!.lease_duration).toBe(0);
+  });
+
   it('LISTs with the LIST method or list=true: keys and folders right below', async () => {
     const m = await freshMount(ts, 1);
     const c = ts.client();
