@@ -9,6 +9,7 @@ import type { Fields } from '../../framework/schema/field-schema.js';
 import { NotFound, UserError } from '../../shared/errors.js';
 import { definePath } from '../framework/path.js';
 import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
+import { rootRefusal } from './invalid-path.js';
 import { childKeys } from './list.js';
 import { isObject } from './merge-patch.js';
 import { mountOf } from './mount.js';
@@ -77,8 +78,13 @@ export const metadataPaths = [
     pattern: 'metadata',
     fields: {},
     synopsis: 'List the keys at the top of the mount.',
-    description: 'A LIST answers the keys and the folders (ending in "/") at the top of the mount.',
-    operations: { list: { summary: 'List the top-level keys.', handler: async (req) => list(req, '') } },
+    description: 'A LIST answers the keys and the folders (ending in "/") at the top of the mount; any other operation is a 404, as in Vault.',
+    operations: {
+      list: { summary: 'List the top-level keys.', handler: async (req) => list(req, '') },
+      read: { summary: 'Refused: only a LIST is done at the root.', handler: rootRefusal },
+      update: { summary: 'Refused: only a LIST is done at the root.', handler: rootRefusal },
+      delete: { summary: 'Refused: only a LIST is done at the root.', handler: rootRefusal },
+    },
   }),
   definePath({
     pattern: 'metadata/*path',

@@ -53,6 +53,25 @@ describe('kv v2 data/', () => {
     expect(((await ts.request('POST', `/v1/${m}/db`, { body: { a: 1 } })).body as any).warnings[0]).toMatch(/use 'svc kv put'/);
   });
 
+  it('answers an operation on the root of data/, metadata/, delete/, undelete/ or destroy/ other than a LIST with Vault\'s 404', async () => {
+    const m = await freshMount(ts, 2);
+    await put(m, 'app/db', { a: 1 });
+    const ROOT = ['Non-listing operations on the root of a K/V v2 mount are not supported.'];
+    for (const root of ['data', 'data/', 'metadata', 'metadata/', 'delete', 'undelete/', 'destroy']) {
+      const read = await ts.request('GET', `/v1/${m}/${root}`);
+      expect(read.status, root).toBe(404);
+      expect(read.body, root).toMatchObject({ data: null, warnings: ROOT });
+    }
+    for (const [method, body] of [['POST', { data: { a: 1 } }], ['DELETE', undefined]] as const) {
+      const res = await ts.request(method, `/v1/${m}/metadata`, { body });
+      expect(res.status).toBe(404);
+      expect((res.body as any).warnings[0]).toBe(ROOT[0]);
+    }
+    // A LIST is what the root of metadata/ is for.
+    expect((await kv().secrets('LIST', `${m}/metadata/`))!.data!.keys).toEqual(['app/']);
+    expect((await kv().secrets('GET', `${m}/data/app/db`))!.data!.data).toEqual({ a: 1 });
+  });
+
   it('refuses a write without data', async () => {
     const m = await freshMount(ts, 2);
     expect((await apiError(kv().secrets('POST', `${m}/data/k`, { body: { options: {} } }))).errors).toEqual(['no data provided']);
