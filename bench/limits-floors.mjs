@@ -88,6 +88,7 @@ serveParent({
       noSubdir: false,
       keyEncoding: 'binary',
       encoding: 'json',
+      compression: true,
       overlappingSync: true,
       eventTurnBatching: false,
       ...(process.platform === 'linux' ? { mapSize: 2 ** 40 } : {}),

@@ -15,6 +15,7 @@ import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migrat
 import { splitCloudTables } from '../secrets/auth/cloud/tables-migration.js';
 import { rebuildDeploymentDeadlines } from '../scheduler/state/deployments.js';
 import { buildAllocPlacements } from '../scheduler/state/alloc-memory-tables.js';
+import { packAllocRecords } from '../scheduler/state/pack-allocs-migration.js';
 
 export const SCHEMA_MIGRATIONS: Migration[] = [
   {
@@ -86,5 +87,12 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'key/value secrets engine tables (kv_v1, kv_meta, kv_versions, kv_config) and mount moves',
     // New tables, empty on every store this build opens: tables are key prefixes and need no creation.
     up() {},
+  },
+  {
+    version: 11,
+    description: 'allocation records and their stubs without their zero-valued fields',
+    up(tx) {
+      packAllocRecords(tx);
+    },
   },
 ];

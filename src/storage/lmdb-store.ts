@@ -62,6 +62,11 @@ export async function openLmdbStore(opts: { dir: string; migrations: readonly Mi
       noSubdir: false,
       keyEncoding: 'binary',
       encoding: 'json',
+      // LZ4 on values of 1,000 bytes and more (lmdb's default threshold), mostly allocation records: a
+      // million of them took a quarter less file and mapped memory. A value written before compression
+      // was on reads as it was: lmdb takes a first byte of 250 or more as the mark of a compressed value,
+      // and JSON text never starts with one.
+      compression: true,
       // Keep lmdb's default overlapped flush explicitly: commits don't wait for fsync under the write
       // lock, and `write` awaits `db.flushed` before acknowledging. On restart after a process crash
       // lmdb restores the last committed transaction; after an OS crash, the last flushed one, which

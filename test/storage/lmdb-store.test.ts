@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { open as lmdbOpen } from 'lmdb';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import { ALLOC_MEMORY_TABLES } from '../../src/scheduler/state/alloc-memory-tables.js';
 import { SCHEMA_MIGRATIONS } from '../../src/server/migrations.js';
@@ -87,5 +88,41 @@ describe('lmdb store: refusing bad data dirs', () => {
     const s = await openStore(dir);
     await s.write((tx) => tx.put('t', 'a', 1));
     expect(fs.existsSync(path.join(dir, 'data.mdb'))).toBe(true);
+  });
+});
+
+describe('lmdb store: compressed values', () => {
+  const big = (n: number) => ({ n, text: Array.from({ length: 200 }, (_, i) => `field-${n}-${i}`).join(',') });
+
+  it('keeps a large value compressed in the file and reads it back as written', async () => {
+    const dir = path.join(tmp, 'data');
+    const store = await openStore(dir);
+    await store.write((tx) => tx.put('things', 'a', big(1)));
+    expect(store.get('things', 'a')).toEqual(big(1));
+    await store.close();
+    open.splice(open.indexOf(store), 1);
+
+    // Read the raw bytes as any LMDB reader would: LZ4 behind lmdb's mark, far smaller than the JSON.
+    const raw = lmdbOpen({ path: dir, noSubdir: false, keyEncoding: 'binary', encoding: 'binary', readOnly: true });
+    const bytes = raw.get(Buffer.from('things\u0000a')) as Buffer;
+    await raw.close();
+    expect(bytes[0]).toBeGreaterThanOrEqual(250);
+    expect(bytes.length).toBeLessThan(JSON.stringify(big(1)).length / 2);
+  });
+
+  it('reads the values a build without compression wrote, small and large', async () => {
+    const dir = path.join(tmp, 'data');
+    const first = await openStore(dir);
+    await first.close();
+    open.splice(open.indexOf(first), 1);
+    const plain = lmdbOpen({ path: dir, noSubdir: false, keyEncoding: 'binary', encoding: 'json' });
+    await plain.put(Buffer.from('things\u0000large'), big(2));
+    await plain.put(Buffer.from('things\u0000small'), { n: 3 });
+    await plain.close();
+
+    const store = await openStore(dir);
+    expect(store.get('things', 'large')).toEqual(big(2));
+    expect(store.get('things', 'small')).toEqual({ n: 3 });
+    expect(store.list('things').map((e) => e.key)).toEqual(['large', 'small']);
   });
 });

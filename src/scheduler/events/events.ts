@@ -11,9 +11,9 @@
  * where in Nomad they are writes of their own.
  */
 import type { AppliedWrite } from '../../storage/store.js';
-import type { Allocation } from '../structs/allocation.js';
 import { allocFull } from '../http/alloc-view.js';
 import { ALLOCS_TABLE } from '../state/allocs.js';
+import { readAlloc } from '../state/alloc-record.js';
 import { DEPLOYMENTS_TABLE } from '../state/deployments.js';
 import { EVALS_TABLE } from '../state/evals.js';
 import { NODES_TABLE } from '../state/nodes.js';
@@ -138,8 +138,8 @@ function recordEvent(table: string, key: string, text: string): Parts | undefine
       return { key: id, namespace, filterKeys: null, payload: payloadOf('Job', text) };
     }
     case ALLOCS_TABLE: {
-      const r = JSON.parse(text) as Rec;
-      return { key: str(r.ID), namespace: str(r.Namespace), filterKeys: [str(r.JobID), str(r.DeploymentID)], payload: payloadOf('Allocation', JSON.stringify(allocFull(r as unknown as Allocation, null))) };
+      const a = readAlloc(JSON.parse(text));
+      return { key: a.ID, namespace: a.Namespace, filterKeys: [a.JobID, a.DeploymentID], payload: payloadOf('Allocation', JSON.stringify(allocFull(a, null))) };
     }
     case EVALS_TABLE: {
       const r = JSON.parse(text) as Rec;

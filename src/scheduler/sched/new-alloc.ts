@@ -1,6 +1,6 @@
 /** The allocation record a placement adds to the plan; the applier fills in its indexes and times. */
 import { randomUUID } from 'node:crypto';
-import { emptyDesiredTransition, type AllocatedPortMapping, type AllocatedResources, type Allocation, type AllocMetric } from '../structs/allocation.js';
+import { zeroAllocation, type AllocatedPortMapping, type AllocatedResources, type Allocation, type AllocMetric } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
 import type { Node } from '../structs/node.js';
 import type { TaskGroup } from '../structs/task-group.js';
@@ -20,6 +20,7 @@ export interface NewAlloc {
 
 export function newAllocation(p: NewAlloc): Allocation {
   return {
+    ...zeroAllocation(),
     ID: randomUUID(),
     Namespace: p.job.Namespace,
     EvalID: p.evalId,
@@ -31,24 +32,9 @@ export function newAllocation(p: NewAlloc): Allocation {
     JobModifyIndex: p.job.JobModifyIndex,
     TaskGroup: p.group.Name,
     AllocatedResources: allocatedResources(p.group, p.ports),
-    DesiredStatus: 'run',
-    DesiredDescription: '',
-    DesiredTransition: emptyDesiredTransition(),
-    ClientStatus: 'pending',
-    ClientDescription: '',
-    TaskStates: null,
-    DeploymentID: '',
     PreviousAllocation: p.previous?.ID ?? '',
-    NextAllocation: '',
-    FollowupEvalID: '',
     RescheduleTracker: p.tracker,
     Metrics: p.metric,
-    NetworkStatus: null,
-    CreateIndex: 0,
-    ModifyIndex: 0,
-    AllocModifyIndex: 0,
-    CreateTime: 0,
-    ModifyTime: 0,
   };
 }
 

@@ -7,7 +7,8 @@
  * is resolved once per job version at listing time, so a placement writes no job lookup.
  */
 import type { Store, WriteTx } from '../../storage/store.js';
-import type { Allocation } from '../structs/allocation.js';
+import { zeroAllocation, type Allocation } from '../structs/allocation.js';
+import { elide, packTaskStates, readTaskStates, restore, type Fields } from './alloc-record.js';
 import { scanKeys } from './scan.js';
 import { ALLOC_IDS, allocKey, allocKeyOf } from './alloc-keys.js';
 
@@ -71,8 +72,23 @@ export function allocStubRecord(a: Allocation): AllocStubRecord {
   };
 }
 
+const ZERO_STUB = allocStubRecord(zeroAllocation()) as unknown as Fields;
+
+/** A stub as stored: its zero-valued fields and its task events' unset fields left out (alloc-record.ts). */
+function packStub(s: AllocStubRecord): Fields {
+  const out = elide(s as unknown as Fields, ZERO_STUB);
+  if (s.TaskStates) out.TaskStates = packTaskStates(s.TaskStates);
+  return out;
+}
+
+export function readStub(stored: Fields): AllocStubRecord {
+  const s = restore(stored, allocStubRecord(zeroAllocation()) as unknown as Fields) as unknown as AllocStubRecord;
+  if (s.TaskStates) s.TaskStates = readTaskStates(s.TaskStates);
+  return s;
+}
+
 export function putAllocStub(tx: WriteTx, alloc: Allocation): void {
-  tx.put(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID), allocStubRecord(alloc));
+  tx.put(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID), packStub(allocStubRecord(alloc)));
 }
 
 export function deleteAllocStub(tx: WriteTx, alloc: Pick<Allocation, 'ID' | 'CreateIndex'>): void {
@@ -81,7 +97,8 @@ export function deleteAllocStub(tx: WriteTx, alloc: Pick<Allocation, 'ID' | 'Cre
 
 export function getAllocStub(store: Store | WriteTx, id: string): AllocStubRecord | undefined {
   const key = allocKeyOf(store, id);
-  return key === undefined ? undefined : store.get<AllocStubRecord>(ALLOC_STUBS, key);
+  const stored = key === undefined ? undefined : store.get<Fields>(ALLOC_STUBS, key);
+  return stored && readStub(stored);
 }
 
 /**
@@ -92,8 +109,8 @@ export function getAllocStub(store: Store | WriteTx, id: string): AllocStubRecor
 export function* stubsByCreate(store: Store, opts: { fromToken?: { index: number; id: string }; reverse?: boolean }): Generator<AllocStubRecord> {
   const start = opts.fromToken ? allocKey(opts.fromToken.index, opts.fromToken.id) : undefined;
   for (const key of scanKeys(store, ALLOC_STUBS, '', { start, reverse: opts.reverse })) {
-    const stub = store.get<AllocStubRecord>(ALLOC_STUBS, key);
-    if (stub) yield stub;
+    const stored = store.get<Fields>(ALLOC_STUBS, key);
+    if (stored) yield readStub(stored);
   }
 }
 

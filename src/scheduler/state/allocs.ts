@@ -4,7 +4,7 @@
  * can never disagree with the records.
  *
  * Tables:
- *   allocs             <CreateIndex, zero-padded>\0<ID> → Allocation (without Job); creation order is
+ *   allocs             <CreateIndex, zero-padded>\0<ID> → Allocation (without Job, packed: alloc-record.ts); creation order is
  *                      chronological listing and paging (see alloc-keys.ts for why, and alloc-ids)
  *   alloc-stubs        the same key → AllocStubRecord (the list view; state/alloc-stubs.ts)
  *   allocs-by-job      <ns>\0<job>\0<ID> → 1
@@ -23,6 +23,7 @@ import type { Job } from '../structs/job.js';
 import { jobKey, SEP } from './tables.js';
 import { allocUsage } from '../sched/usage.js';
 import { deleteAllocStub, putAllocStub } from './alloc-stubs.js';
+import { packAlloc, readAlloc, type Fields } from './alloc-record.js';
 import { addNodeUsage, writeNodeUsage } from './node-usage.js';
 import { ALLOC_IDS, allocKey, allocKeyOf, padIndex } from './alloc-keys.js';
 import { scanTable } from './scan.js';
@@ -138,7 +139,7 @@ function registrationLookups(tx: WriteTx): RegistrationLookups {
 function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
   if (prev && prev.CreateIndex !== alloc.CreateIndex) throw new Error(`allocation ${alloc.ID}: its CreateIndex cannot change (${prev.CreateIndex} → ${alloc.CreateIndex})`);
   const key = allocKey(alloc.CreateIndex, alloc.ID);
-  tx.put(ALLOCS_TABLE, key, alloc);
+  tx.put(ALLOCS_TABLE, key, packAlloc(alloc));
   putAllocStub(tx, alloc);
   const usage = usageOf(alloc);
   if (!prev) {
@@ -281,7 +282,8 @@ export function allocJob(store: Store | WriteTx, alloc: Pick<Allocation, 'Namesp
 
 export function getAlloc(store: Store | WriteTx, id: string): Allocation | undefined {
   const key = allocKeyOf(store, id);
-  return key === undefined ? undefined : store.get<Allocation>(ALLOCS_TABLE, key);
+  const stored = key === undefined ? undefined : store.get<Fields>(ALLOCS_TABLE, key);
+  return stored && readAlloc(stored);
 }
 
 /** The full allocation as the API answers it: with its job. */
@@ -327,7 +329,7 @@ export function rebuildNodeUsage(tx: WriteTx): void {
  */
 export function* allocsByCreate(store: Store, opts: { fromToken?: { index: number; id: string }; reverse?: boolean }): Generator<Allocation> {
   const start = opts.fromToken ? allocKey(opts.fromToken.index, opts.fromToken.id) : undefined;
-  for (const { value } of scanTable<Allocation>(store, ALLOCS_TABLE, '', { start, reverse: opts.reverse })) yield value;
+  for (const { value } of scanTable<Fields>(store, ALLOCS_TABLE, '', { start, reverse: opts.reverse })) yield readAlloc(value);
 }
 
 /** Removes an allocation and its index entries (garbage collection); its node learns of it on its next pull. */

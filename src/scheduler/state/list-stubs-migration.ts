@@ -4,7 +4,7 @@
  * not decoded into memory at once.
  */
 import type { WriteTx } from '../../storage/store.js';
-import type { Allocation } from '../structs/allocation.js';
+import { readAlloc, type Fields } from './alloc-record.js';
 import type { Job } from '../structs/job.js';
 import { ALLOCS_BY_CREATE, ALLOCS_TABLE } from './allocs.js';
 import { putAllocStub } from './alloc-stubs.js';
@@ -13,7 +13,8 @@ import { JOBS_TABLE } from './tables.js';
 
 export function buildListStubs(tx: WriteTx): void {
   for (const { key } of tx.list<number>(ALLOCS_BY_CREATE)) {
-    const alloc = tx.get<Allocation>(ALLOCS_TABLE, key.slice(key.indexOf('\u0000') + 1));
+    const stored = tx.get<Fields>(ALLOCS_TABLE, key.slice(key.indexOf('\u0000') + 1));
+    const alloc = stored && readAlloc(stored);
     if (alloc) putAllocStub(tx, alloc);
   }
   for (const { key, value } of tx.list<Job>(JOBS_TABLE)) tx.put(JOB_STUBS, key, jobStubRecord(value));

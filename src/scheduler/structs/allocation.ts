@@ -204,11 +204,11 @@ export function newTaskState(): TaskState {
   return { State: 'pending', Failed: false, Restarts: 0, LastRestart: ZERO_TIME, StartedAt: ZERO_TIME, FinishedAt: ZERO_TIME, Events: [], Paused: '' };
 }
 
-/** A task event with every legacy field at its zero value, as Nomad's JSON carries them. */
-export function newTaskEvent(type: string, fields: Partial<TaskEvent> = {}): TaskEvent {
+/** A task event with every field at its zero value, as Nomad's JSON carries them. */
+export function zeroTaskEvent(): TaskEvent {
   return {
-    Type: type,
-    Time: Date.now() * 1_000_000,
+    Type: '',
+    Time: 0,
     Message: '',
     DisplayMessage: '',
     Details: {},
@@ -231,7 +231,46 @@ export function newTaskEvent(type: string, fields: Partial<TaskEvent> = {}): Tas
     TaskSignal: '',
     DriverMessage: '',
     GenericSource: '',
-    ...fields,
+  };
+}
+
+/** A task event of `type` now, its other fields at their zero value unless given. */
+export function newTaskEvent(type: string, fields: Partial<TaskEvent> = {}): TaskEvent {
+  return { ...zeroTaskEvent(), Type: type, Time: Date.now() * 1_000_000, ...fields };
+}
+
+/** An allocation with every field at its zero value: what a placement fills in, and what a stored record leaves out. */
+export function zeroAllocation(): Allocation {
+  return {
+    ID: '',
+    Namespace: '',
+    EvalID: '',
+    Name: '',
+    NodeID: '',
+    NodeName: '',
+    JobID: '',
+    JobVersion: 0,
+    JobModifyIndex: 0,
+    TaskGroup: '',
+    AllocatedResources: { Tasks: {}, TaskLifecycles: {}, Shared: { DiskMB: 0, Networks: null, Ports: null } },
+    DesiredStatus: 'run',
+    DesiredDescription: '',
+    DesiredTransition: emptyDesiredTransition(),
+    ClientStatus: 'pending',
+    ClientDescription: '',
+    TaskStates: null,
+    DeploymentID: '',
+    PreviousAllocation: '',
+    NextAllocation: '',
+    FollowupEvalID: '',
+    RescheduleTracker: null,
+    Metrics: null,
+    NetworkStatus: null,
+    CreateIndex: 0,
+    ModifyIndex: 0,
+    AllocModifyIndex: 0,
+    CreateTime: 0,
+    ModifyTime: 0,
   };
 }
 

@@ -16,12 +16,12 @@ import { ALLOC_MEMORY_TABLES } from '../../../src/scheduler/state/alloc-memory-t
 import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import type { Store } from '../../../src/storage/store.js';
 import { ALLOCS_TABLE } from '../../../src/scheduler/state/allocs.js';
-import { ALLOC_STUBS, allocStubRecord } from '../../../src/scheduler/state/alloc-stubs.js';
+import { ALLOC_STUBS, allocStubRecord, readStub } from '../../../src/scheduler/state/alloc-stubs.js';
 import { JOB_STUBS, jobStubRecord } from '../../../src/scheduler/state/job-stubs.js';
 import { JOBS_TABLE } from '../../../src/scheduler/state/tables.js';
-import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
 import type { Job } from '../../../src/scheduler/structs/job.js';
 import { toSchema4AllocLayout } from './support.js';
+import { readAlloc, type Fields } from '../../../src/scheduler/state/alloc-record.js';
 
 const mockJob = (id: string, count: number, type = 'service') => ({
   ID: id,
@@ -32,8 +32,8 @@ const mockJob = (id: string, count: number, type = 'service') => ({
 
 /** Every record has a stub equal to its projection, and no stub is left without its record. */
 function expectStubsMatch(store: Store): { allocs: number; jobs: number } {
-  const allocs = store.list<Allocation>(ALLOCS_TABLE);
-  const allocStubs = store.list(ALLOC_STUBS);
+  const allocs = store.list<Fields>(ALLOCS_TABLE).map((e) => ({ key: e.key, value: readAlloc(e.value) }));
+  const allocStubs = store.list<Fields>(ALLOC_STUBS).map((e) => ({ key: e.key, value: readStub(e.value) }));
   expect(allocStubs.map((e) => e.key)).toEqual(allocs.map((e) => e.key));
   for (const [i, { value }] of allocs.entries()) expect(allocStubs[i].value).toEqual(JSON.parse(JSON.stringify(allocStubRecord(value))));
   const jobs = store.list<Job>(JOBS_TABLE);
@@ -97,7 +97,7 @@ describe('list stub tables', () => {
     // Something of each kind was written, changed and removed.
     expect(counts.jobs).toBe(1);
     expect(counts.allocs).toBeGreaterThanOrEqual(4);
-    expect(store.list(ALLOCS_TABLE).some((e) => (e.value as Allocation).ClientDescription === 'reported')).toBe(true);
+    expect(store.list<Fields>(ALLOCS_TABLE).some((e) => readAlloc(e.value).ClientDescription === 'reported')).toBe(true);
 
     // As written by a build before the stub tables: no stubs, allocations keyed by ID, schema one step back.
     const stubVersion = SCHEMA_MIGRATIONS.find((m) => m.description === 'allocation and job list stubs')!.version;

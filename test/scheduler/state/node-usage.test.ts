@@ -18,6 +18,7 @@ import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
 import type { Store } from '../../../src/storage/store.js';
 import { makeNode } from '../sched/helpers.js';
 import { seeded, TestStore } from './support.js';
+import { readAlloc, type Fields } from '../../../src/scheduler/state/alloc-record.js';
 
 const NODE_IDS = ['node-a', 'node-b', 'node-c'];
 
@@ -54,7 +55,7 @@ function cachedSums(store: Store): Record<string, Sum> {
 /** The same sums, recomputed from every stored allocation. */
 function recomputed(store: Store): Record<string, Sum> {
   const sums = new Map<string, { cpu: number; memoryMB: number; diskMB: number; ports: Set<number> }>();
-  for (const { value: a } of store.list<Allocation>(ALLOCS_TABLE)) {
+  for (const a of allocs(store)) {
     if (allocTerminal(a)) continue;
     const u = allocUsage(a);
     const s = sums.get(a.NodeID) ?? { cpu: 0, memoryMB: 0, diskMB: 0, ports: new Set<number>() };
@@ -73,7 +74,7 @@ function recomputed(store: Store): Record<string, Sum> {
 }
 
 function allocs(store: Store): Allocation[] {
-  return store.list<Allocation>(ALLOCS_TABLE).map((e) => e.value);
+  return store.list<Fields>(ALLOCS_TABLE).map((e) => readAlloc(e.value));
 }
 
 /** A job whose allocations all want static port 8080 (shared, IgnoreCollision) and one dynamic port. */

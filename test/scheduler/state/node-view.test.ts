@@ -13,11 +13,11 @@ import { listJobs, registerJob } from '../../../src/scheduler/state/jobs.js';
 import { nodeView } from '../../../src/scheduler/state/node-view.js';
 import { getNode, listNodes, NODES_TABLE, registerNode, setNodeEligibility } from '../../../src/scheduler/state/nodes.js';
 import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
-import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
 import { canonicalizeJob } from '../../../src/scheduler/structs/index.js';
 import type { Node } from '../../../src/scheduler/structs/node.js';
 import { makeNode } from '../sched/helpers.js';
 import { seeded, TestStore } from './support.js';
+import { readAlloc, type Fields } from '../../../src/scheduler/state/alloc-record.js';
 
 /** With `ports`, each allocation wants static port 9000 (so one per node) and a dynamic one. */
 function job(id: string, count: number, cpu: number, extra: Record<string, unknown> = {}, ports = false) {
@@ -50,7 +50,7 @@ function placements(result: SchedulerResult) {
 function uncached(t: TestStore): SchedulerState {
   return arrayState({
     jobs: listJobs(t.store, '*'),
-    allocs: t.store.list<Allocation>(ALLOCS_TABLE).map((e) => e.value),
+    allocs: t.store.list<Fields>(ALLOCS_TABLE).map((e) => readAlloc(e.value)),
     nodes: listNodes(t.store),
   });
 }
