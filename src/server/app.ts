@@ -263,7 +263,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       secrets: (raw, rel, requestId) => handleSecrets(raw, rel, requestId, services, routing),
       scheduler: (raw, parts, requestId) => handleScheduler(raw, parts, requestId, services, schedulerRoutes),
       tokenRefusal: (raw) => tokenRefusal(raw, services),
-      secretsMount: (segment) => secretMounts.list().some((m) => m.path.startsWith(`${segment}/`)),
+      secretsMount: (segment) => secretMounts.hasMountUnder(segment),
     });
 
     // Requests being answered, so that close() can let them finish before storage goes away.

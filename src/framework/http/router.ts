@@ -25,6 +25,11 @@ export function isSecretsPath(parts: string[]): boolean {
   return parts[0] === 'v1' && SECRETS_PREFIXES.has(parts[1] ?? '');
 }
 
+/** Whether decoded path segments are the secrets side's: its prefixes, or a path below a mounted engine. */
+export function isSecretsSidePath(parts: string[], secretsMount: ((segment: string) => boolean) | undefined): boolean {
+  return isSecretsPath(parts) || (parts[0] === 'v1' && parts[1] !== undefined && secretsMount?.(parts[1]) === true);
+}
+
 /** An error answer in the format of the side the (still encoded) path belongs to. */
 export function sideError(path: string, status: number, message: string): RawResponse {
   return isSecretsPath(path.split('/').slice(1)) ? secretsError(status, [message]) : schedulerError(status, message);
@@ -51,8 +56,7 @@ export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: 
       const message = `invalid URL path encoding: ${raw.path}`;
       return answered(requests, raw, started, secrets ? secretsError(400, [message]) : schedulerError(400, message));
     }
-    const engine = parts[0] === 'v1' && parts[1] !== undefined && sides.secretsMount?.(parts[1]) === true;
-    if (isSecretsPath(parts) || engine) return answered(secretsRequests, raw, started, await sides.secrets(raw, parts.slice(1).join('/'), requestId));
+    if (isSecretsSidePath(parts, sides.secretsMount)) return answered(secretsRequests, raw, started, await sides.secrets(raw, parts.slice(1).join('/'), requestId));
     const answer = await sides.scheduler(raw, parts, requestId);
     return answered(schedulerRequests, raw, started, answer ?? schedulerError(404, 'resource not found'));
   };

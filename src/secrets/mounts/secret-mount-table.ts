@@ -96,6 +96,8 @@ export interface SecretMountService {
   get(path: string): SecretMountEntry | undefined;
   /** The mounted engine that serves a request path (longest prefix), built-in ones aside. */
   route(fullPath: string): SecretMountEntry | undefined;
+  /** Whether an engine is mounted below /v1/<segment>/ (kv at secret/): those paths are the secrets side's. */
+  hasMountUnder(segment: string): boolean;
   enable(rawPath: string, type: string, request?: SecretMountRequest): Promise<SecretMountEntry>;
   /** Removes the engine and all its records in one write; a path with no engine is not an error (Vault). */
   disable(rawPath: string): Promise<void>;
@@ -156,6 +158,10 @@ export class SecretMountTable implements SecretMountService {
 
   get(path: string): SecretMountEntry | undefined {
     return this.store.get<SecretMountEntry>(SECRET_MOUNTS_TABLE, path);
+  }
+
+  hasMountUnder(segment: string): boolean {
+    return this.list().some((m) => m.path.startsWith(`${segment}/`));
   }
 
   route(fullPath: string): SecretMountEntry | undefined {

@@ -38,7 +38,7 @@ export interface AuditDeps {
   identity: IdentityService;
   log: Logger;
   /** where the secrets engines are mounted: their paths are the secrets side's, audited as its requests */
-  secretMounts: { list(): readonly { path: string }[] };
+  secretMounts: { hasMountUnder(segment: string): boolean };
 }
 
 interface OpenDevice {
@@ -125,7 +125,7 @@ export class AuditLog implements AuditDevices {
     const hasher = this.hasher;
     if (!hasher || this.open.size === 0) return serve();
     const auth = auditAuth(this.caller(raw), hasher);
-    const secrets = isSecretsRequest(raw, (segment) => this.deps.secretMounts.list().some((m) => m.path.startsWith(`${segment}/`)));
+    const secrets = isSecretsRequest(raw, (segment) => this.deps.secretMounts.hasMountUnder(segment));
     const request = auditRequest(raw, requestId, hasher, secrets);
     if (!(await this.append({ time: now(), type: 'request', auth, request, error: '' }))) return unavailable(raw);
     let answer: RawResponse;

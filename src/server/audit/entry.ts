@@ -7,7 +7,7 @@
  */
 import { parseGoBool } from '../../shared/go-bool.js';
 import type { TokenEntry } from '../../secrets/token/token-entry.js';
-import { isSecretsPath } from '../../framework/http/router.js';
+import { isSecretsPath, isSecretsSidePath } from '../../framework/http/router.js';
 import type { RawRequest, RawResponse } from '../../framework/http/types.js';
 import type { AuditHasher } from './hasher.js';
 
@@ -64,12 +64,10 @@ export interface AuditCaller {
  */
 export function isSecretsRequest(raw: RawRequest, engineAt: (segment: string) => boolean): boolean {
   const parts = raw.path.split('/').slice(1);
-  if (isSecretsPath(parts)) return true;
-  if (parts[0] !== 'v1' || !parts[1]) return false;
   try {
-    return engineAt(decodeURIComponent(parts[1]));
+    return isSecretsSidePath(parts.map(decodeURIComponent), engineAt);
   } catch {
-    return false;
+    return isSecretsPath(parts);
   }
 }
 
