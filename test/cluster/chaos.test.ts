@@ -3,12 +3,13 @@
  * three nodes that only registered, writes going on through every server (ACL policies, identity
  * entities, KV secrets, service and batch jobs), while faults strike at moments a seeded generator picks:
  * the leader and a follower killed with -9 and started again, a server stopped (SIGSTOP) for 8 s, every
- * database session of the servers ended, the database itself crashed and restarted, an agent killed and
- * started again. Once the faults end and the cluster settles, every write a server acknowledged is read
+ * database session of the servers ended, the database itself crashed and restarted; and, on a schedule of
+ * their own, agents killed and started again. Once the faults end and the cluster settles, every write a server acknowledged is read
  * back with its content from every server, nothing is placed twice, one server leads, the terms only
  * grew, and no server died that the test did not kill. SVC_CHAOS_SEED=<n> replays a run's faults.
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,7 +88,7 @@ interface Ack {
   at: number;
 }
 
-/** A name for the answer when a request got none. */
+/** An answer that was not a success, or the failure of a request that got none. */
 type Failure = { via: string; kind: Kind; status: number | string; body: string };
 
 const LEADS = /^(\S+) \[INFO\] leader: this server leads the cluster \(term (\d+)\)$/gm;
@@ -95,6 +96,21 @@ const LEADS = /^(\S+) \[INFO\] leader: this server leads the cluster \(term (\d+
 const TERM_GAUGE = /^nomad\.(?:.+\.)?nomad\.leader\.term$/;
 /** Driver or socket words that must never reach a client. */
 const DRIVER_WORDS = /ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|postmaster|not queryable|timeout exceeded|SQLSTATE|pg_/;
+
+/** Longer than any stall the test causes (a server frozen, a write waiting out the statement timeout). */
+const ANSWER_WITHIN_MS = 30_000;
+
+class NoAnswer extends Error {}
+
+/**
+ * A call of either API that fails when no answer comes within ANSWER_WITHIN_MS: a request the server
+ * holds for ever is a failure to report, not a test that hangs until its own timeout says nothing.
+ */
+function api(server: SpawnedServer, token: string, method: string, p: string, body?: unknown): Promise<ClusterAnswer> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new NoAnswer(`${method} ${p} on ${server.url}: no answer within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS)));
+  return Promise.race([clusterApi(server, token, method, p, body), late]).finally(() => clearTimeout(timer));
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = <T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> => waitUntil(probe, (v) => v !== undefined, what, ms) as Promise<T>;
@@ -135,7 +151,7 @@ function writeFor(via: string, loop: number, n: number, rng: Random): Write {
 
 /** Reads a write back from `server`: undefined while it is not there with its content. */
 async function readBack(server: SpawnedServer, token: string, w: Write): Promise<unknown> {
-  const get = (p: string) => clusterApi(server, token, 'GET', p);
+  const get = (p: string) => api(server, token, 'GET', p);
   switch (w.kind) {
     case 'policy': {
       const res = await get(w.path);
@@ -179,7 +195,7 @@ function longestGap(times: number[], from: number, to: number): { ms: number; at
 describe('a cluster under chaos', () => {
   it(
     'keeps every acknowledged write, places nothing twice and ends with one leader whose term only grew',
-    async () => {
+    async ({ onTestFailed }) => {
       const rng = seededRandom(SEED);
       console.log(`chaos seed ${SEED} (SVC_CHAOS_SEED=${SEED} replays its faults)`);
       const url = await createDatabase(postgres.url, 'svc_chaos');
@@ -207,15 +223,25 @@ describe('a cluster under chaos', () => {
       const agentNames = ['n1', 'n2'];
       const agentArgs = (name: string) => [`-servers=${serverUrls.join(',')}`, `-data-dir=${path.join(work, name)}`, '-token', token, '-node', name, '-log-level=warn'];
       const agents: Array<SpawnedAgent | undefined> = await Promise.all(agentNames.map((name) => spawnAgent(agentArgs(name), { HOME: home })));
+      const agentLives = agents.map((agent, i) => ({ name: agentNames[i], agent: agent! }));
+      // A failed run keeps what every process wrote, where the report names it.
+      onTestFailed(async () => {
+        const dir = await mkdtemp(path.join(tmpdir(), `svc-chaos-${SEED}-`));
+        for (const m of members) for (const [n, life] of m.lives.entries()) await writeFile(path.join(dir, `server-${m.name}-${n}.log`), output(life.server));
+        for (const [n, { name, agent }] of agentLives.entries()) await writeFile(path.join(dir, `agent-${name}-${n}.log`), agent.stdout() + agent.stderr());
+        console.log(`chaos seed ${SEED} failed: the servers' and agents' output is in ${dir}`);
+      });
 
       const first = members[0].current!.server;
-      expect((await clusterApi(first, token, 'POST', '/v1/sys/mounts/chaos', { type: 'kv' })).status).toBe(204);
+      expect((await api(first, token, 'POST', '/v1/sys/mounts/chaos', { type: 'kv' })).status).toBe(204);
       for (let i = 0; i < 3; i++) {
+        // Room for every service job a fast machine registers in the run (thousands of allocations of 10 MHz, 10 MB).
         const fake = fakeNode();
-        expect((await clusterApi(first, token, 'PUT', '/v1/node/register', { Node: fake.node, SecretID: fake.secret })).status).toBe(200);
+        fake.node.NodeResources = { ...fake.node.NodeResources, Cpu: { CpuShares: 1_000_000, TotalCpuCores: 64, ReservableCpuCores: null }, Memory: { MemoryMB: 1_000_000 } };
+        expect((await api(first, token, 'PUT', '/v1/node/register', { Node: fake.node, SecretID: fake.secret })).status).toBe(200);
       }
       await until('five ready nodes', async () => {
-        const nodes = (await clusterApi(first, token, 'GET', '/v1/nodes')).body as Array<{ Status: string }>;
+        const nodes = (await api(first, token, 'GET', '/v1/nodes')).body as Array<{ Status: string }>;
         return nodes.filter((n) => n.Status === 'ready').length === 5 ? true : undefined;
       });
 
@@ -241,9 +267,13 @@ describe('a cluster under chaos', () => {
           }
           let res: ClusterAnswer;
           try {
-            res = await clusterApi(life.server, token, w.method, w.path, w.body);
+            res = await api(life.server, token, w.method, w.path, w.body);
           } catch (err) {
-            refusals.push({ via: m.name, kind: w.kind, status: 'no answer', body: String((err as Error).cause ?? err) });
+            if (err instanceof NoAnswer) {
+              unexpected.push({ via: m.name, kind: w.kind, status: 'no answer', body: `${at()} ${err.message}` });
+              return false;
+            }
+            refusals.push({ via: m.name, kind: w.kind, status: 'failed', body: String((err as Error).cause ?? err) });
             await sleep(100);
             continue;
           }
@@ -274,7 +304,7 @@ describe('a cluster under chaos', () => {
         while (writing) {
           const life = m.current;
           if (life && !m.frozen) {
-            const res = await clusterApi(life.server, token, 'GET', '/v1/metrics').catch(() => undefined);
+            const res = await api(life.server, token, 'GET', '/v1/metrics').catch(() => undefined);
             const gauge = (res?.body?.Gauges as Array<{ Name: string; Value: number }> | undefined)?.find((g) => TERM_GAUGE.test(g.Name));
             if (gauge) terms.get(m.name)!.push({ at: Date.now(), term: gauge.Value });
           }
@@ -284,7 +314,7 @@ describe('a cluster under chaos', () => {
 
       const live = () => members.filter((m) => m.current && !m.frozen);
       const isLeader = async (m: Member) => {
-        const res = await clusterApi(m.current!.server, token, 'GET', '/v1/agent/self').catch(() => undefined);
+        const res = await api(m.current!.server, token, 'GET', '/v1/agent/self').catch(() => undefined);
         return res?.status === 200 ? res.body.stats.nomad.leader === 'true' : undefined;
       };
       const leader = () =>
@@ -352,44 +382,55 @@ describe('a cluster under chaos', () => {
           await postgres.restart();
           fault('PostgreSQL accepts connections again');
         },
-        'kill an agent': async () => {
-          const i = rng.int(agents.length);
+      };
+      // Each fault once, in an order of the seed's, then more of them picked at random while time is left.
+      const order = rng.shuffle(Object.keys(actions));
+      const serverFaults = async () => {
+        for (let applied = 0; Date.now() - t0 < CHAOS_MS || applied < order.length; applied++) {
+          await sleep(rng.between(1_000, 4_000));
+          await actions[applied < order.length ? order[applied] : rng.pick(order)]();
+        }
+      };
+      // Agents are killed on a schedule of their own, whatever the servers and the database go through meanwhile.
+      const agentRng = seededRandom(SEED + 7);
+      const agentFaults = async () => {
+        do {
+          await sleep(agentRng.between(3_000, 12_000));
+          const i = agentRng.int(agents.length);
           fault(`SIGKILL agent ${agentNames[i]}`);
           const agent = agents[i]!;
           agents[i] = undefined;
           agent.child.kill('SIGKILL');
           await agent.exited;
-          await sleep(rng.between(2_000, 5_000));
+          await sleep(agentRng.between(2_000, 5_000));
           agents[i] = await spawnAgent(agentArgs(agentNames[i]), { HOME: home });
+          agentLives.push({ name: agentNames[i], agent: agents[i]! });
           fault(`agent ${agentNames[i]} started again`);
-        },
+        } while (Date.now() - t0 < CHAOS_MS);
       };
-      // Each fault once, in an order of the seed's, then more of them picked at random while time is left.
-      const order = rng.shuffle(Object.keys(actions));
-      let applied = 0;
       try {
-        while (Date.now() - t0 < CHAOS_MS || applied < order.length) {
-          await sleep(rng.between(1_000, 4_000));
-          await actions[applied < order.length ? order[applied] : rng.pick(order)]();
-          applied++;
-        }
+        const lanes = await Promise.allSettled([serverFaults(), agentFaults()]);
+        for (const lane of lanes) if (lane.status === 'rejected') throw lane.reason;
       } finally {
         for (const m of members) if (m.frozen) m.current?.server.child.kill('SIGCONT');
         // Writes go on a moment after the last fault, so that the cluster is seen taking them again.
         await sleep(2_000);
         writing = false;
+        console.log(`${at()} faults over; waiting for the writes in flight`);
         await Promise.all([...loops, ...watchers]);
       }
       const chaosEnded = Date.now();
+      console.log(`${at()} writes over; waiting for the cluster to settle`);
 
       // Settled: every live server names the same leader, which says it leads, and the others say they follow.
       const lead = await until('one leader named by every server', async () => {
-        const named = await Promise.all(members.map((m) => clusterApi(m.current!.server, token, 'GET', '/v1/status/leader').then((r) => r.body as string)));
+        const named = await Promise.all(members.map((m) => api(m.current!.server, token, 'GET', '/v1/status/leader').then((r) => r.body as string)));
         const leading = await Promise.all(members.map(isLeader));
         const m = members.find((x) => `127.0.0.1:${x.port}` === named[0]);
         return m && named.every((n) => n === named[0]) && leading.filter(Boolean).length === 1 && leading[members.indexOf(m)] ? m : undefined;
       });
 
+      console.log(`${at()} ${lead.name} leads; reading back ${acks.length} writes from every server`);
       // Every acknowledged write, on every server, with its content.
       const missing: string[] = [];
       for (const m of members) {
@@ -404,38 +445,40 @@ describe('a cluster under chaos', () => {
         }
       }
 
-      // Every acknowledged job placed, each allocation name once.
+      console.log(`${at()} writes read back; checking the placements`);
+      // Every acknowledged job placed, each allocation name once: the leader's allocations read whole until
+      // every job has its count, or for a minute; then what a job still lacks is told with its evaluations.
       const jobs = acks.filter((a) => a.write.kind === 'service' || a.write.kind === 'batch').map((a) => a.write);
-      const doubled: string[] = [];
-      for (let i = 0; i < jobs.length; i += 8) {
-        await Promise.all(
-          jobs.slice(i, i + 8).map(async (w) => {
-            const want = (w.expected as { count: number }).count;
-            const allocs = await waitUntil(
-              () => clusterApi(lead.current!.server, token, 'GET', `/v1/job/${w.key}/allocations`).then((r) => r.body as Alloc[]),
-              (list) => new Set(list.filter(current).map((a) => a.Name)).size === want,
-              `job ${w.key} placed`,
-              30_000,
-            ).catch(() => undefined);
-            if (!allocs) return void doubled.push(`${w.key}: not placed`);
-            const names = allocs.filter(current).map((a) => a.Name);
-            if (names.length !== want) doubled.push(`${w.key}: ${JSON.stringify(allocs.map((a) => [a.Name, a.ID, a.DesiredStatus, a.ClientStatus, a.NextAllocation]))}`);
-          }),
-        );
+      const placedNames = (all: Alloc[], w: Write) => all.filter((a) => a.JobID === w.key && current(a)).map((a) => a.Name);
+      const unplaced = (all: Alloc[]) => jobs.filter((w) => new Set(placedNames(all, w)).size !== (w.expected as { count: number }).count);
+      const leaderAllocs = await waitUntil(
+        () => api(lead.current!.server, token, 'GET', '/v1/allocations').then((r) => r.body as Alloc[]),
+        (all) => unplaced(all).length === 0,
+        'every acknowledged job placed',
+        60_000,
+      ).catch(() => api(lead.current!.server, token, 'GET', '/v1/allocations').then((r) => r.body as Alloc[]));
+      const notPlaced: string[] = [];
+      for (const w of unplaced(leaderAllocs).slice(0, 10)) {
+        const evals = (await api(lead.current!.server, token, 'GET', `/v1/job/${w.key}/evaluations`)).body as Array<{ ID: string; Status: string; StatusDescription?: string; TriggeredBy: string; ModifyIndex: number }>;
+        notPlaced.push(`${w.key} (acknowledged at ${at(acks.find((a) => a.write === w)!.at)}): allocations ${JSON.stringify(placedNames(leaderAllocs, w))}; evaluations ${JSON.stringify(evals.map((e) => [e.ID.slice(0, 8), e.TriggeredBy, e.Status, e.StatusDescription]))}`);
       }
+      const unplacedCount = unplaced(leaderAllocs).length;
+      const doubled: string[] = [];
 
       // Nor any job's, acknowledged or not (a registration whose answer was lost may have been made): each
       // name of a job's allocations stands for one current allocation, on every server.
       let allocations = 0;
       let replaced = 0;
+      const clientStatuses: Record<string, number> = {};
       for (const m of members) {
-        const all = (await clusterApi(m.current!.server, token, 'GET', '/v1/allocations')).body as Alloc[];
+        const all = (await api(m.current!.server, token, 'GET', '/v1/allocations')).body as Alloc[];
         const seen = new Map<string, string[]>();
         for (const a of all.filter(current)) seen.set(`${a.JobID}/${a.Name}`, [...(seen.get(`${a.JobID}/${a.Name}`) ?? []), a.ID]);
         for (const [name, ids] of seen) if (ids.length > 1) doubled.push(`${name} on ${m.name}: ${ids.join(', ')}`);
         if (m === lead) {
           allocations = all.length;
           replaced = all.filter((a) => !current(a)).length;
+          for (const a of all) clientStatuses[a.ClientStatus] = (clientStatuses[a.ClientStatus] ?? 0) + 1;
         }
       }
 
@@ -457,24 +500,30 @@ describe('a cluster under chaos', () => {
         t0,
         chaosEnded,
       );
-      const near = (t: number) => faults.filter((f) => f.at <= t + 500).slice(-1)[0]?.what ?? 'none';
-      console.log(`longest gap in acknowledged writes, any server: ${whole.ms} ms from ${at(whole.at)} (after: ${near(whole.at)})`);
+      // The faults of the second before a gap and of the gap itself.
+      const during = (gap: { ms: number; at: number }) =>
+        faults
+          .filter((f) => f.at >= gap.at - 1_000 && f.at <= gap.at + gap.ms)
+          .map((f) => f.what)
+          .join('; ') || 'no fault';
+      console.log(`longest gap in acknowledged writes, any server: ${whole.ms} ms from ${at(whole.at)} (${during(whole)})`);
       for (const m of members) {
         const gap = longestGap(
           acks.filter((a) => a.via === m.name).map((a) => a.at),
           t0,
           chaosEnded,
         );
-        console.log(`  on ${m.name}: ${gap.ms} ms from ${at(gap.at)} (after: ${near(gap.at)})`);
+        console.log(`  on ${m.name}: ${gap.ms} ms from ${at(gap.at)} (${during(gap)})`);
       }
       console.log(`against: leader lease ${TIMEOUTS.leaderLeaseMs} ms, idle in transaction ${TIMEOUTS.idleInTransactionMs} ms, statement ${TIMEOUTS.statementMs} ms, freeze ${FREEZE_MS} ms`);
-      console.log(`${allocations} allocations, ${replaced} of them stopped or replaced; ${[...terms.values()].reduce((n, t) => n + t.length, 0)} readings of the servers' terms`);
+      console.log(`${allocations} allocations ${JSON.stringify(clientStatuses)}, ${replaced} of them stopped or replaced; ${[...terms.values()].reduce((n, t) => n + t.length, 0)} readings of the servers' terms`);
       console.log(`terms claimed: ${claims.map((c) => `${c.term} by ${c.who}`).join(', ')}; leader now ${lead.name}`);
 
       expect(missing).toEqual([]);
+      expect(notPlaced, `${unplacedCount} acknowledged jobs not placed`).toEqual([]);
       expect(doubled).toEqual([]);
       expect(unexpected).toEqual([]);
-      expect(refusals.filter((r) => DRIVER_WORDS.test(String(r.body)) && r.status !== 'no answer')).toEqual([]);
+      expect(refusals.filter((r) => DRIVER_WORDS.test(String(r.body)) && r.status !== 'failed')).toEqual([]);
       expect(new Set(claims.map((c) => c.term)).size).toBe(claims.length);
       for (const m of members) {
         const own = m.lives.flatMap((life) => [...output(life.server).matchAll(LEADS)].map((x) => Number(x[2])));
