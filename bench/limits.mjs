@@ -9,6 +9,9 @@
 // With BENCH_LIMITS_PROFILE=1 each svc row's server (and the CLI's runs) is started with --cpu-prof,
 // and the 15 functions with the most self time in its profiles are printed after the table: where the
 // gap to the floor lies. The profiler slows what it profiles, so that run's table is not the figure.
+//
+// BENCH_LIMITS_ROWS=health,lookup-self runs only the rows named (version, status, health, lookup-self,
+// placement, login), to measure one path before and after a change without waiting for the others.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -25,6 +28,16 @@ const REPO = path.resolve(HERE, '..');
 const FLOORS = path.join(HERE, 'limits-floors.mjs');
 const PROFILE_TOP = 15;
 const BATCH = 10;
+const ROWS = ['version', 'status', 'health', 'lookup-self', 'placement', 'login'];
+
+/** The rows BENCH_LIMITS_ROWS names, or all of them; a name not among ROWS is an error, not a silent skip. */
+function chosenRows() {
+  const named = process.env.BENCH_LIMITS_ROWS?.split(',').map((n) => n.trim()).filter(Boolean);
+  if (!named?.length) return new Set(ROWS);
+  const unknown = named.filter((n) => !ROWS.includes(n));
+  if (unknown.length) throw new Error(`BENCH_LIMITS_ROWS: unknown row ${unknown.join(', ')} (rows: ${ROWS.join(', ')})`);
+  return new Set(named);
+}
 
 /** CPU seconds of this process's children it has waited for (cutime + cstime of /proc/self/stat). */
 function reapedChildrenCpu() {
@@ -267,6 +280,7 @@ async function loginRows({ bin, env, logins, warmup, fresh, rounds, connections,
 }
 
 export async function limitsBench({ bin, env, runs, requests, rounds, connections, heartbeatAt, nodes, jobs, allocs, logins, loginWarmup, fresh, profile }) {
+  const wanted = chosenRows();
   const profiles = profile ? mkdtempSync(path.join(tmpdir(), 'svc-limits-prof-')) : undefined;
   const profileDir = (name) => (profiles ? path.join(profiles, name) : undefined);
   const rows = [];
@@ -275,38 +289,52 @@ export async function limitsBench({ bin, env, runs, requests, rounds, connection
   let notes = [];
   try {
     const floor = { url: await httpFloor.ask('httpListen'), ask: httpFloor.ask };
-    const health = await profiled(profileDir('health'), () => startDevServer(bin, env));
-    try {
-      const cliEnv = { ...env, SVC_ADDR: health.url, SVC_TOKEN: health.token };
-      rows.push(cliRow('svc version vs node -e 0', [bin, 'version'], cliEnv, { runs, maxRatio: 1.2 }));
-      rows.push(cliRow('svc status (-dev server) vs node -e 0', [bin, 'status'], cliEnv, { runs, maxRatio: 1.5 }));
-      if (profiles) {
-        profileCli([bin, 'version'], cliEnv, runs, profileDir('version'));
-        profileCli([bin, 'status'], cliEnv, runs, profileDir('status'));
+    if (wanted.has('version') || wanted.has('status') || wanted.has('health')) {
+      const health = await profiled(profileDir('health'), () => startDevServer(bin, env));
+      try {
+        const cliEnv = { ...env, SVC_ADDR: health.url, SVC_TOKEN: health.token };
+        for (const [name, label, maxRatio] of [
+          ['version', 'svc version vs node -e 0', 1.2],
+          ['status', 'svc status (-dev server) vs node -e 0', 1.5],
+        ]) {
+          if (!wanted.has(name)) continue;
+          rows.push(cliRow(label, [bin, name], cliEnv, { runs, maxRatio }));
+          if (profiles) profileCli([bin, name], cliEnv, runs, profileDir(name));
+        }
+        if (wanted.has('health')) {
+          process.stderr.write('  limits: GET /v1/sys/health\n');
+          rows.push(await httpRow('GET /v1/sys/health vs node:http', { name: 'health', server: health, floor, loader, path: '/v1/sys/health', opts: { requests, rounds, connections, target: 0.8 } }));
+        }
+      } finally {
+        await health.stop();
       }
-      process.stderr.write('  limits: GET /v1/sys/health\n');
-      rows.push(await httpRow('GET /v1/sys/health vs node:http', { name: 'health', server: health, floor, loader, path: '/v1/sys/health', opts: { requests, rounds, connections, target: 0.8 } }));
-    } finally {
-      await health.stop();
     }
-    const lookup = await profiled(profileDir('lookup-self'), () => startDevServer(bin, env));
-    try {
-      process.stderr.write('  limits: GET /v1/auth/token/lookup-self\n');
-      rows.push(await httpRow('GET /v1/auth/token/lookup-self vs node:http', { name: 'lookup-self', server: lookup, floor, loader, path: '/v1/auth/token/lookup-self', opts: { requests, rounds, connections, target: 0.5 } }));
-    } finally {
-      await lookup.stop();
+    if (wanted.has('lookup-self')) {
+      const lookup = await profiled(profileDir('lookup-self'), () => startDevServer(bin, env));
+      try {
+        process.stderr.write('  limits: GET /v1/auth/token/lookup-self\n');
+        rows.push(await httpRow('GET /v1/auth/token/lookup-self vs node:http', { name: 'lookup-self', server: lookup, floor, loader, path: '/v1/auth/token/lookup-self', opts: { requests, rounds, connections, target: 0.5 } }));
+      } finally {
+        await lookup.stop();
+      }
     }
-    const placement = await placementRow({ bin, env, heartbeatAt, nodes, jobs, allocs, rounds, profileDir: profileDir('placement') });
-    rows.push(placement.row);
-    process.stderr.write('  limits: ec2 logins\n');
-    rows.push(...(await loginRows({ bin, env, logins, warmup: loginWarmup, fresh, rounds, connections, profileDir: profileDir('login') })));
+    let placement;
+    if (wanted.has('placement')) {
+      placement = await placementRow({ bin, env, heartbeatAt, nodes, jobs, allocs, rounds, profileDir: profileDir('placement') });
+      rows.push(placement.row);
+    }
+    if (wanted.has('login')) {
+      process.stderr.write('  limits: ec2 logins\n');
+      rows.push(...(await loginRows({ bin, env, logins, warmup: loginWarmup, fresh, rounds, connections, profileDir: profileDir('login') })));
+    }
+    const http = wanted.has('health') || wanted.has('lookup-self');
     notes = [
-      `CLI: median wall time of ${runs} runs each, alternating (after one unmeasured run of each); CPU µs is the mean per run, in 10 ms clock ticks.`,
-      `HTTP: ${int(requests)} GETs a round over ${connections} keep-alive connections (undici, one load process for both servers); floor: node:http answering 60 bytes of JSON.`,
-      `Placement: ${BATCH} jobs a batch, each waited for, the server's CPU including its ${int(nodes)} nodes' heartbeats; floor: the same number of allocation records (${placement.recordBytes} bytes of JSON each) put into lmdb with the store's options (binary keys, json values, overlappingSync, no event-turn batching, a 2^40 map), 1,000 a transaction, each flushed to disk.`,
-      `Logins: ${int(logins)} a round, distinct documents, from 2 processes; floor: node:crypto RSA-2048 SHA-256 verify of ${int(logins)} distinct documents, one thread.`,
+      (wanted.has('version') || wanted.has('status')) && `CLI: median wall time of ${runs} runs each, alternating (after one unmeasured run of each); CPU µs is the mean per run, in 10 ms clock ticks.`,
+      http && `HTTP: ${int(requests)} GETs a round over ${connections} keep-alive connections (undici, one load process for both servers); floor: node:http answering 60 bytes of JSON.`,
+      placement && `Placement: ${BATCH} jobs a batch, each waited for, the server's CPU including its ${int(nodes)} nodes' heartbeats; floor: the same number of allocation records (${placement.recordBytes} bytes of JSON each) put into lmdb with the store's options (binary keys, json values, overlappingSync, no event-turn batching, a 2^40 map), 1,000 a transaction, each flushed to disk.`,
+      wanted.has('login') && `Logins: ${int(logins)} a round, distinct documents, from 2 processes; floor: node:crypto RSA-2048 SHA-256 verify of ${int(logins)} distinct documents, one thread.`,
       `${rounds} rounds each, svc and floor alternating, after one unmeasured round of each (placement: none, the jobs split over the rounds); svc CPU is the server's process tree from /proc, each floor's its own process.cpuUsage.`,
-    ];
+    ].filter(Boolean);
   } finally {
     await loader.stop();
     await httpFloor.stop();
@@ -326,6 +354,7 @@ export async function limitsBench({ bin, env, runs, requests, rounds, connection
       ['login', 'login-fresh', `ec2 login server, its first ${fresh} logins`],
       ['login', 'login', 'ec2 login server, warm rounds'],
     ]) {
+      if (!wanted.has(name)) continue;
       const top = topSelfTime(path.join(profiles, name), span && windows.get(span));
       console.log(`\nProfile, ${label}: top ${PROFILE_TOP} functions by self time (${top.files} profiles, ${(top.all / 1000).toFixed(0)} ms sampled, idle left out)\n`);
       console.log(table(['function', 'where', 'self', 'share'], top.rows));
