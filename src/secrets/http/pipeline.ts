@@ -16,7 +16,7 @@ import type { SecretsContext } from '../context.js';
 import { matchPath, type Backend, type Handler, type PathDef } from '../framework/path.js';
 import { pathHelpResponse, renderBackendHelp } from '../framework/help.js';
 import type { SecretsRequest, SecretsResponse } from '../framework/request.js';
-import { callerOf, tokenUsable, type TokenCaller } from '../token/caller.js';
+import { callerFor, type TokenCaller } from '../token/caller.js';
 import type { SecretMountEntry } from '../mounts/secret-mount-table.js';
 import { secretsOk } from './envelope.js';
 import { dataAtTopLevel } from './top-level-routes.js';
@@ -155,9 +155,7 @@ async function ownPatch(raw: RawRequest, def: PathDef, handler: Handler, params:
 async function authenticate(raw: RawRequest, services: SecretsContext): Promise<{ caller: TokenCaller; secret: string } | undefined> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) return undefined;
-  const token = await services.tokens.resolve(secret, raw.remoteAddress);
-  if (!tokenUsable(token, services)) throw new PermissionDenied();
-  return { caller: await callerOf(token, services), secret };
+  return { caller: await callerFor(secret, raw.remoteAddress, services), secret };
 }
 
 export async function handleSecrets(raw: RawRequest, rel: string, requestId: string, services: SecretsContext, routing: SecretsRouting): Promise<RawResponse> {

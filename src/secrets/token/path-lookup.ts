@@ -45,10 +45,15 @@ export function lookupData(req: SecretsRequest, entry: TokenEntry, id: string): 
   return data;
 }
 
-/** The caller's own entry, fresh: this request's use is already counted. On its last use it is gone, so the resolved copy answers with no uses left. */
+/**
+ * The caller's own entry with this request's use counted. A token of unlimited uses is as this request
+ * resolved it; a limited one is read again, and on its last use it is gone, so the resolved copy answers
+ * with no uses left.
+ */
 export function callerEntry(req: SecretsRequest): TokenEntry {
   const caller = req.caller;
   if (!caller) throw new PermissionDenied();
+  if (caller.token.numUses === 0) return caller.token;
   return req.services.tokens.getById(caller.token.id) ?? { ...caller.token, numUses: 0 };
 }
 

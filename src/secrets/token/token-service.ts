@@ -51,6 +51,8 @@ export interface RenewSettings {
 }
 
 export interface TokenService {
+  /** A secret's token id: its salted hash, the key its entry is stored under. */
+  idOf(secret: string): string;
   /** The stored entry by id (the secret's hash), expired or not. */
   getById(id: string): TokenEntry | undefined;
   /** A live token by its secret, without the CIDR check (lookups of another token); undefined when unknown or expired. */

@@ -1,0 +1,111 @@
+/**
+ * A request's caller (token entry and ACL) is made once and kept while the tables it is read from stand
+ * still: every change that could refuse or widen a token holds from the very next request on.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
+import { ApiError } from '../../../src/shared/errors.js';
+import type { ApiClient } from '../../../src/api/http/client.js';
+import { ACCESSORS_TABLE } from '../../../src/secrets/token/token-store.js';
+
+let srv: InProcessServer;
+let root: ApiClient;
+
+async function create(body: Record<string, unknown>): Promise<{ token: string; accessor: string }> {
+  const res = await root.secrets('POST', 'auth/token/create', { body });
+  return { token: res!.auth!.client_token as string, accessor: res!.auth!.accessor as string };
+}
+
+async function status(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 200;
+  } catch (err) {
+    if (err instanceof ApiError) return err.statusCode;
+    throw err;
+  }
+}
+
+const lookupSelf = (token: string) => status(srv.client(token).secrets('GET', 'auth/token/lookup-self'));
+const readMounts = (token: string) => status(srv.client(token).secrets('GET', 'sys/mounts'));
+const putPolicy = (name: string, policy: string) => root.secrets('PUT', `sys/policies/acl/${name}`, { body: { policy } });
+
+beforeAll(async () => {
+  srv = await startInProcessServer();
+  root = srv.client();
+});
+
+afterAll(async () => {
+  await srv?.close();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the caller made for a token', () => {
+  it('is refused on the request right after its token is revoked', async () => {
+    const { token, accessor } = await create({ policies: 'default' });
+    expect(await lookupSelf(token)).toBe(200);
+    expect(await lookupSelf(token)).toBe(200);
+    await root.secrets('POST', 'auth/token/revoke-accessor', { body: { accessor } });
+    expect(await lookupSelf(token)).toBe(403);
+  });
+
+  it("follows an edit of its policy on the next request, both ways", async () => {
+    await putPolicy('mounts-reader', 'path "sys/policy" { capabilities = ["read"] }');
+    const { token } = await create({ policies: 'mounts-reader' });
+    expect(await readMounts(token)).toBe(403);
+    expect(await readMounts(token)).toBe(403);
+    await putPolicy('mounts-reader', 'path "sys/mounts" { capabilities = ["read"] }');
+    expect(await readMounts(token)).toBe(200);
+    expect(await readMounts(token)).toBe(200);
+    await putPolicy('mounts-reader', 'path "sys/policy" { capabilities = ["read"] }');
+    expect(await readMounts(token)).toBe(403);
+  });
+
+  it('follows a deleted policy on the next request', async () => {
+    await putPolicy('mounts-gone', 'path "sys/mounts" { capabilities = ["read"] }');
+    const { token } = await create({ policies: 'mounts-gone' });
+    expect(await readMounts(token)).toBe(200);
+    await root.secrets('DELETE', 'sys/policies/acl/mounts-gone');
+    expect(await readMounts(token)).toBe(403);
+  });
+
+  it('is refused once its TTL is over, and the expired token is revoked', async () => {
+    const { token, accessor } = await create({ policies: 'default', ttl: '1h' });
+    expect(await lookupSelf(token)).toBe(200);
+    expect(await lookupSelf(token)).toBe(200);
+    // Nothing is written when a TTL runs out: only the clock says the token is over.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3601_000);
+    expect(await lookupSelf(token)).toBe(403);
+    expect(srv.server.services.store.get(ACCESSORS_TABLE, accessor)).toBeUndefined();
+  });
+
+  it('counts every use of a limited-use token and refuses it after the last', async () => {
+    const { token } = await create({ policies: 'default', num_uses: 2 });
+    expect(await lookupSelf(token)).toBe(200);
+    expect(await lookupSelf(token)).toBe(200);
+    expect(await lookupSelf(token)).toBe(403);
+  });
+
+  it("follows its entity's policies, its group's and its disabling on the next request", async () => {
+    await putPolicy('entity-mounts', 'path "sys/mounts" { capabilities = ["read"] }');
+    await root.secrets('POST', 'auth/token/roles/cached', { body: { allowed_entity_aliases: 'cached-*' } });
+    const auth = (await root.secrets('POST', 'auth/token/create/cached', { body: { policies: 'default', entity_alias: 'cached-one' } }))!.auth!;
+    const token = auth.client_token as string;
+    const entityId = auth.entity_id as string;
+    expect(await readMounts(token)).toBe(403);
+    await root.secrets('POST', `identity/entity/id/${entityId}`, { body: { policies: 'entity-mounts' } });
+    expect(await readMounts(token)).toBe(200);
+    await root.secrets('POST', `identity/entity/id/${entityId}`, { body: { policies: '' } });
+    expect(await readMounts(token)).toBe(403);
+    const group = await root.secrets('POST', 'identity/group', { body: { name: 'cached-group', policies: 'entity-mounts', member_entity_ids: entityId } });
+    expect(await readMounts(token)).toBe(200);
+    await root.secrets('DELETE', `identity/group/id/${group!.data!.id as string}`);
+    expect(await readMounts(token)).toBe(403);
+    await root.secrets('POST', `identity/entity/id/${entityId}`, { body: { disabled: true } });
+    expect(await lookupSelf(token)).toBe(403);
+  });
+});
