@@ -3,6 +3,7 @@
 // the server's process: C1M-shaped placement, small jobs on a full cluster, liveness under listing
 // storms, and the server's memory as allocations accumulate. Targets are printed, never asserted.
 import path from 'node:path';
+import { residentPages } from './mapped-pages.mjs';
 import { fileURLToPath } from 'node:url';
 import { call, cpuSecondsOf, memoryOf, percentile, startChild, startDevServer, table, wallNow } from './lib.mjs';
 
@@ -107,6 +108,21 @@ async function lostAllocations(c) {
 
 const mib = (m) => `${int(m)} MiB`;
 
+/** The server's resident memory split: anonymous, and its store's file pages by table (bench/mapped-pages.mjs). */
+function printResident(pid) {
+  let r;
+  try {
+    r = residentPages(pid);
+  } catch (err) {
+    console.log(`(resident pages not read: ${err.message})`);
+    return;
+  }
+  const rows = [['anonymous (heap, buffers, memory tables)', mib(r.anonMiB)], ['mapped files (node, its libraries, the store)', mib(r.fileMiB)]];
+  for (const [name, m] of r.tables.slice(0, 8)) rows.push([`  data.mdb: ${name}`, mib(m)]);
+  console.log(`\nWhere the server's resident memory is\n`);
+  console.log(table(['part', 'resident'], rows));
+}
+
 /** (a) C1M-shaped: `jobs` jobs of `count` allocations, `batch` at a time, on `nodes` nodes. */
 export async function c1mBench({ nodes, jobs, count, batch, ...common }) {
   const c = await cluster(common, nodes);
@@ -133,10 +149,11 @@ export async function c1mBench({ nodes, jobs, count, batch, ...common }) {
           [`placements per second, first 10% (${first.length} batches)`, `${int(firstRate)} /s`, ''],
           [`placements per second, last 10% (${last.length} batches)`, `${int(lastRate)} /s (${firstRate ? Math.round((lastRate / firstRate) * 100) : 0}% of first)`, '≥ 80% of first 10%'],
           ['nodes marked down during the run', `${down}`, '0'],
-          ['server memory at the end (VmRSS)', mib(memoryOf(c.server.pid).rssMiB), ''],
+          ['server memory at the end (VmRSS)', mib(memoryOf(c.server.pid).rssMiB), '≤ 1,536 MiB'],
         ],
       ),
     );
+    printResident(c.server.pid);
   } finally {
     await c.stop();
   }
@@ -215,6 +232,7 @@ export async function livenessAndMemoryBench({ nodes, checkpoints, allocs, listi
       }
       console.log(`\nServer memory (/proc/<pid>/status) as allocations accumulate on ${int(nodes)} mock nodes (jobs of ≤ ${int(FILL_JOB)})\n`);
       console.log(table(['allocations', 'VmRSS', 'VmHWM (peak)', 'target'], rows));
+      printResident(c.server.pid);
     }
     if (!liveness) return;
     await fillTo(c, allocs);
