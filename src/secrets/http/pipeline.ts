@@ -39,8 +39,11 @@ export interface ResolvedRoute {
 }
 
 export function resolveBackend(rel: string, services: SecretsContext, routing: SecretsRouting): ResolvedRoute | undefined {
-  for (const [mountPath, backend] of Object.entries(routing.fixed)) {
-    if (`${rel}/`.startsWith(mountPath)) return { backend, mountPath, mountAccessor: '', rest: trimSlashes(rel.slice(mountPath.length)) };
+  for (const mountPath in routing.fixed) {
+    // Whether `${rel}/` starts with the mount path, without building that string on every request.
+    if (rel.startsWith(mountPath) || (rel.length === mountPath.length - 1 && mountPath.startsWith(rel))) {
+      return { backend: routing.fixed[mountPath], mountPath, mountAccessor: '', rest: trimSlashes(rel.slice(mountPath.length)) };
+    }
   }
   const mount = services.mounts.route(rel);
   const backend = mount && routing.authTypes[mount.type];
@@ -51,7 +54,7 @@ export function resolveBackend(rel: string, services: SecretsContext, routing: S
   return { backend: engineBackend, mountPath: engine.path, mountAccessor: engine.accessor, rest: trimSlashes(rel.slice(engine.path.length)) };
 }
 
-const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
+const trimSlashes = (s: string) => (s.startsWith('/') || s.endsWith('/') ? s.replace(/^\/+|\/+$/g, '') : s);
 
 function requestedOperation(raw: RawRequest): Operation | 'write' | 'patch' {
   switch (raw.method) {
@@ -182,8 +185,20 @@ async function answerSecrets(raw: RawRequest, rel: string, requestId: string, se
  * decodes to one) would route to a handler under a name the ACL rules do not match.
  */
 function checkCanonical(rel: string): void {
-  const segments = rel.replace(/\/$/, '').split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) throw new UserError(`invalid request path "${rel}": empty, "." and ".." segments are not allowed`);
+  if (!canonical(rel)) throw new UserError(`invalid request path "${rel}": empty, "." and ".." segments are not allowed`);
+}
+
+/** No segment is empty, `.` or `..`; one trailing slash makes no empty segment (`sys/policy/` lists). */
+function canonical(rel: string): boolean {
+  const end = rel.endsWith('/') ? rel.length - 1 : rel.length;
+  for (let start = 0; ; ) {
+    let slash = rel.indexOf('/', start);
+    if (slash === -1 || slash > end) slash = end;
+    const length = slash - start;
+    if (length === 0 || (length <= 2 && rel[start] === '.' && (length === 1 || rel[start + 1] === '.'))) return false;
+    if (slash === end) return true;
+    start = slash + 1;
+  }
 }
 
 /** The caller's capability on the path (and `sudo`, where the path needs it); an unauthenticated path needs none. */
