@@ -172,20 +172,31 @@ interface Extent {
   derLength: boolean;
 }
 
+const UTC_TIME = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/;
 const UNIVERSAL = 1;
 const CONTEXT = 3;
 const isEndOfContents = (buf: Uint8Array, at: number) => buf[at] === 0 && buf[at + 1] === 0;
 const isTag = (e: Extent | undefined, tagClass: number, tagNumber: number) => e?.tagClass === tagClass && e.tagNumber === tagNumber;
 
+/** Octets past the first in a length this reader accepts: beyond 2^48 no input is that long. */
+const MAX_LENGTH_OCTETS = 6;
+
+/** How many octets DER's shortest long form gives `length` (≥ 0x80). */
+function octetsOf(length: number): number {
+  let n = 0;
+  for (let v = length; v > 0; v = Math.floor(v / 256)) n++;
+  return n;
+}
+
 /**
- * Reads a document by its elements' identifier and length octets alone, as asn1js reads them, and has
- * asn1js decode only the few leaves the checks use. asn1js builds four objects for every node it
- * decodes, and most of a document's nodes are in the embedded certificate (never used, see the note at
- * the top) or repeat in every document; decoding the whole message was most of a login's cost. One
- * reader per document: it reuses one asn1js block for every header and remembers each extent it found.
+ * Reads a document by its elements' identifier and length octets alone, and has asn1js decode only the
+ * few leaves the checks use, once per distinct encoding where they repeat (DecodeMemo). asn1js builds
+ * four objects for every node it decodes, and most of a document's nodes are in the embedded certificate
+ * (never used, see the note at the top) or repeat in every document; decoding the whole message was
+ * most of a login's cost, and even asn1js's header reader cost more than the signature check. One reader
+ * per document: it remembers each extent it found.
  */
 class DocumentReader {
-  private readonly header = new asn1js.BaseBlock();
   private readonly found = new Map<number, Extent>();
 
   constructor(
@@ -196,23 +207,50 @@ class DocumentReader {
   at(start: number, limit: number, what: string): Extent {
     const known = this.found.get(start);
     if (known && known.end <= limit) return known;
-    const { buf, header } = this;
-    const afterId = start < limit ? header.idBlock.fromBER(buf, start, limit - start) : -1;
-    const valueStart = afterId === -1 ? -1 : header.lenBlock.fromBER(buf, afterId, limit - afterId);
-    if (valueStart === -1) throw fail(`${what} is not valid BER: ${(afterId === -1 ? header.idBlock.error : header.lenBlock.error) || 'truncated'}`);
-    const { tagClass, tagNumber, isConstructed: constructed } = header.idBlock;
-    const { isIndefiniteForm, length, blockLength } = header.lenBlock;
+    const { buf } = this;
+    const invalid = (why: string) => fail(`${what} is not valid BER: ${why}`);
+    if (start >= limit) throw invalid('truncated');
+    const first = buf[start];
+    // X.690: the class in the top two bits (asn1js numbers them from 1: universal, application, context, private).
+    const tagClass = (first >> 6) + 1;
+    const constructed = (first & 0x20) !== 0;
+    let tagNumber = first & 0x1f;
+    let p = start + 1;
+    if (tagNumber === 0x1f) {
+      tagNumber = 0;
+      for (let more = true; more; ) {
+        if (p >= limit) throw invalid('truncated');
+        const octet = buf[p++];
+        if (tagNumber > 0xffffff) throw invalid('a tag number is too large');
+        tagNumber = tagNumber * 128 + (octet & 0x7f);
+        more = (octet & 0x80) !== 0;
+      }
+    }
+    if (p >= limit) throw invalid('truncated');
+    const lengthOctet = buf[p++];
+    let length = lengthOctet;
+    let lengthOctets = 1;
+    if (lengthOctet > 0x80) {
+      const n = lengthOctet & 0x7f;
+      if (n === 0x7f) throw invalid('the length octet 0xFF is reserved');
+      if (n > MAX_LENGTH_OCTETS) throw invalid('a length is too large');
+      if (p + n > limit) throw invalid('truncated');
+      length = 0;
+      for (let i = 0; i < n; i++) length = length * 256 + buf[p++];
+      lengthOctets = 1 + n;
+    }
+    const valueStart = p;
     let extent: Extent;
-    if (!isIndefiniteForm) {
+    if (lengthOctet !== 0x80) {
       const end = valueStart + length;
-      if (end > limit) throw fail(`${what} is not valid BER: a length runs past the end of the input`);
-      const derLength = blockLength === (length < 0x80 ? 1 : 1 + Math.ceil(Math.log2(length + 1) / 8));
+      if (end > limit) throw invalid('a length runs past the end of the input');
+      const derLength = lengthOctets === (length < 0x80 ? 1 : 1 + octetsOf(length));
       extent = { start, valueStart, valueEnd: end, end, constructed, tagClass, tagNumber, derLength };
     } else {
-      if (!constructed) throw fail(`${what} is not valid BER: indefinite length form used for primitive encoding form`);
+      if (!constructed) throw invalid('indefinite length form used for primitive encoding form');
       let next = valueStart;
       for (;;) {
-        if (next + 2 > limit) throw fail(`${what} is not valid BER: an indefinite length has no end-of-contents`);
+        if (next + 2 > limit) throw invalid('an indefinite length has no end-of-contents');
         if (isEndOfContents(buf, next)) break;
         next = this.at(next, limit, what).end;
       }
@@ -263,6 +301,21 @@ class DocumentReader {
   /** DER throughout: every length definite and shortest. */
   isDer(e: Extent): boolean {
     return e.derLength && (!e.constructed || this.inside(e, 'a signed attribute').every((c) => this.isDer(c)));
+  }
+
+  /**
+   * A signing time. The provider's is a UTCTime in its one DER form, YYMMDDHHMMSSZ, read here as asn1js
+   * reads it (a year below 50 is 20YY); any other encoding is left to asn1js.
+   */
+  signingTime(e: Extent | undefined): Date {
+    if (isTag(e, UNIVERSAL, 23) && !e!.constructed && e!.valueEnd - e!.valueStart === 13) {
+      const time = UTC_TIME.exec(Buffer.from(this.buf.buffer, this.buf.byteOffset + e!.valueStart, 13).toString('latin1'));
+      if (time) {
+        const [yy, month, day, hour, minute, second] = time.slice(1).map(Number);
+        return new Date(Date.UTC(yy >= 50 ? 1900 + yy : 2000 + yy, month - 1, day, hour, minute, second));
+      }
+    }
+    return signingTime(e && this.parsed(e, 'the signing time attribute'));
   }
 
   /** How a SignerInfo names its signer, as indexCertificates keys a trusted certificate. */
@@ -344,7 +397,7 @@ function verifySigner(
       const value = doc.inside(values, 'a signed attribute')[0];
       if (oid === OID.messageDigest) messageDigest = doc.octets(value, 'the message digest');
       if (oid === OID.signingTime) {
-        const at = signingTime(value && doc.parsed(value, 'the signing time attribute'));
+        const at = doc.signingTime(value);
         if (at < new Date(match.cert.validFrom) || at > new Date(match.cert.validTo)) {
           throw fail(`the signing time ${at.toISOString()} is outside the validity of the signer certificate`);
         }
