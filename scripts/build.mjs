@@ -21,7 +21,6 @@
 //   dist/cli-policy-fmt.cjs  `svc policy fmt`: the policy parser and the HCL formatter;
 //   dist/cli-colour.cjs     the CLI's colours, chalk included, loaded only when some output is coloured;
 //   dist/cli-flags.cjs      the flag parser, commander included, loaded only when a command is given flags;
-//   dist/cloud-verify-worker.cjs  the server's worker thread for ec2 login signature checks;
 //   dist/event-worker.cjs   the server's worker thread that builds the event stream's events;
 //   dist/ui/                the web UI (scripts/build-ui.mjs), files the server serves, never loaded by Node.
 // Start-up then compiles one small file and links no ES modules, which keeps `svc version` and
@@ -255,7 +254,6 @@ try {
     ),
     ...BODIES.map((bundle) => build({ ...cli, stdin: bodiesEntry(bundle), outfile: `${out}/${bundle.out}`, plugins: [bundleLinks({ fromMain: true, bodies: bundle })] })),
     // Started by the server with new Worker(), which finds it next to dist/server.cjs.
-    build({ ...common, entryPoints: ['src/secrets/auth/cloud/login/verify-worker.ts'], outfile: `${out}/cloud-verify-worker.cjs` }),
     build({ ...common, entryPoints: ['src/scheduler/events/event-worker.ts'], outfile: `${out}/event-worker.cjs` }),
     // The web UI the server serves at /ui (scripts/build-ui.mjs): browser code, in dist/ui.
     buildUi(out),

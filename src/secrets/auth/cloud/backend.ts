@@ -77,7 +77,6 @@ export function createCloudMethod(): CloudMethod {
     },
     async close() {
       await state.tidies.settled();
-      await state.checks.close();
     },
   };
 }

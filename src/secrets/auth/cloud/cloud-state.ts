@@ -4,15 +4,15 @@
  * here is the store's truth. What derives from stored records is checked against the index of the table
  * it came from on every use (mount-storage.ts), so a write by another server process sharing the store
  * is seen at the next request; the rest is a function of its key (a document's bytes, a PEM) or the
- * server's own work (the tidies and rotations it runs, its worker threads).
+ * server's own work (the tidies and rotations it runs).
  */
+import { createCheckMemos, type CheckMemos } from './login/document-check.js';
 import { createMountProviders, type MountProviders } from './mount-provider.js';
 import type { Rotations } from './path-config-rotate-root.js';
 import { createTidies, type Tidies } from './tidy.js';
 import { createFullArnMemory, type FullArnMemory } from './login/principal-match.js';
 import { createMountTrust, type MountTrust } from './login/trusted-certificates.js';
 import { createVerifiedDocuments, type VerifiedDocuments } from './login/verified-documents.js';
-import { createVerifyPool, type VerifyPool } from './login/verify-pool.js';
 
 export interface CloudState {
   /** each mount's provider clients, built again when the configuration table moved */
@@ -23,8 +23,8 @@ export interface CloudState {
   trust: MountTrust;
   /** documents that verified, by a hash of the document and the trust it verified under */
   verified: VerifiedDocuments;
-  /** the threads that check document signatures */
-  checks: VerifyPool;
+  /** what signature checks keep between logins: parsed certificates and decoded elements */
+  checks: CheckMemos;
   /** the tidies this server runs */
   tidies: Tidies;
   /** the rotate-root calls this server runs */
@@ -37,7 +37,7 @@ export function createCloudState(): CloudState {
     fullArns: createFullArnMemory(),
     trust: createMountTrust(),
     verified: createVerifiedDocuments(),
-    checks: createVerifyPool(),
+    checks: createCheckMemos(),
     tidies: createTidies(),
     rotations: new Map(),
   };

@@ -18,6 +18,7 @@ import { selectedMetadata } from './login/login-metadata.js';
 import { loginRole } from './login/login-role.js';
 import { accessListAfterLogin, checkReauthentication, ec2MaxTtls, type NonceRequest } from './login/nonce.js';
 import { roleTagForLogin } from './login/role-tag-login.js';
+import { checkDocument } from './login/document-check.js';
 import { verifiedOnce } from './login/verified-documents.js';
 import type { VerifiedRoleTag } from './role-tag.js';
 import type { CloudState } from './cloud-state.js';
@@ -41,7 +42,7 @@ const IDENTITY_SHA1_REFUSAL =
   'with -cloud-allow-sha1 to accept SHA-1 signatures';
 
 /** Verifies the signed document and returns its bytes. */
-function verifiedDocument(state: CloudState, req: SecretsRequest, data: FieldData): Promise<Buffer> {
+function verifiedDocument(state: CloudState, req: SecretsRequest, data: FieldData): Buffer {
   const pkcs7 = data.get<string>('pkcs7');
   const identity = data.get<string>('identity');
   const signature = data.get<string>('signature');
@@ -56,11 +57,11 @@ function verifiedDocument(state: CloudState, req: SecretsRequest, data: FieldDat
   if (pkcs7 !== '') {
     const trust = state.trust.get(store, req.mountAccessor, 'pkcs7');
     const allowSha1 = config.cloud.allowSha1;
-    return verifiedOnce(state.verified, ['pkcs7', String(allowSha1), pkcs7], trust.fingerprint, () => state.checks.verify({ kind: 'pkcs7', pkcs7, allowSha1, trust }));
+    return verifiedOnce(state.verified, ['pkcs7', String(allowSha1), pkcs7], trust.fingerprint, () => checkDocument({ kind: 'pkcs7', pkcs7, allowSha1, trust }, state.checks));
   }
   if (!config.cloud.allowSha1) throw new UserError(IDENTITY_SHA1_REFUSAL);
   const trust = state.trust.get(store, req.mountAccessor, 'identity');
-  return verifiedOnce(state.verified, ['identity', identity, signature], trust.fingerprint, () => state.checks.verify({ kind: 'identity', identity, signature, trust }));
+  return verifiedOnce(state.verified, ['identity', identity, signature], trust.fingerprint, () => checkDocument({ kind: 'identity', identity, signature, trust }, state.checks));
 }
 
 export function parseIdentityDocument(bytes: Buffer): IdentityDocumentFacts {
@@ -88,7 +89,7 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocumentFacts {
 
 export async function ec2Login(state: CloudState, req: SecretsRequest, data: FieldData): Promise<LoginOutcome> {
   const { services, mountAccessor: accessor } = req;
-  const doc = parseIdentityDocument(await verifiedDocument(state, req, data));
+  const doc = parseIdentityDocument(verifiedDocument(state, req, data));
   const roleName = data.get<string>('role') || doc.imageId;
   if (roleName === '') throw new UserError('no role was given and the instance identity document has no imageId to name one');
   const role = loginRole(req, { name: roleName, authType: 'ec2', impliedBy: data.get<string>('role') ? undefined : "instance's image ID" });

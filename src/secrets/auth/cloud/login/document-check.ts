@@ -1,24 +1,16 @@
 /**
- * One ec2 login's signature check, as plain data: what the event loop hands a verification worker
- * (verify-pool.ts), and what the worker, or the calling thread without workers, runs.
+ * One ec2 login's signature check, run in the thread that serves the login. It costs little more than
+ * the RSA (or DSA) verify in it, some 80 µs: handing it to a worker thread cost the event loop more than
+ * that in messages alone (the round trip was some 10% of a login), and the worker's own time on top.
  */
 import { LruCache } from '../../../../shared/lru-cache.js';
-import { createDecodeMemo, SignatureError, verifyPkcs7, type DecodeMemo, type TrustedCertificate } from './pkcs7.js';
+import { createDecodeMemo, verifyPkcs7, type DecodeMemo, type TrustedCertificate } from './pkcs7.js';
 import { verifyIdentitySignature } from './identity-signature.js';
-import { createParsedCertificates, trustedCertificates, type ParsedCertificates } from './trusted-certificates.js';
+import { createParsedCertificates, trustedCertificates, type ParsedCertificates, type TrustedSet } from './trusted-certificates.js';
 
 export type DocumentCheck =
-  | { kind: 'pkcs7'; pkcs7: string; allowSha1: boolean; trust: CheckTrust }
-  | { kind: 'identity'; identity: string; signature: string; trust: CheckTrust };
-
-/** The trust to check against; `registered` may be left out when the thread running the check was told it before. */
-export interface CheckTrust {
-  fingerprint: string;
-  registered?: string[];
-}
-
-/** The running thread does not know the check's trust fingerprint: send the check again with `registered`. */
-export class UnknownTrust extends Error {}
+  | { kind: 'pkcs7'; pkcs7: string; allowSha1: boolean; trust: TrustedSet }
+  | { kind: 'identity'; identity: string; signature: string; trust: TrustedSet };
 
 /**
  * A handful of trust sets at most are live at once (one per mount and type), so the least recently
@@ -27,10 +19,10 @@ export class UnknownTrust extends Error {}
 const MAX_TRUST_SETS = 32;
 
 /**
- * What a thread that runs checks keeps between them, all of it a function of its keys (fingerprints,
- * PEMs, encodings) and so never stale: the parsed trusted certificates by trust fingerprint (a check
- * does not look up the 40-odd PEMs one by one), each parsed certificate by its PEM, and the decoded
- * forms of the elements every document of a signer repeats.
+ * What a server keeps between checks, all of it a function of its keys (fingerprints, PEMs, encodings)
+ * and so never stale: the parsed trusted certificates by trust fingerprint (a check does not look up
+ * the 40-odd PEMs one by one), each parsed certificate by its PEM, and the decoded forms of the elements
+ * every document of a signer repeats.
  */
 export interface CheckMemos {
   trustSets: LruCache<string, TrustedCertificate[]>;
@@ -42,10 +34,10 @@ export function createCheckMemos(): CheckMemos {
   return { trustSets: new LruCache(MAX_TRUST_SETS), certificates: createParsedCertificates(), decoded: createDecodeMemo() };
 }
 
-function trustedOf(trust: CheckTrust, memos: CheckMemos): TrustedCertificate[] {
+/** The parsed certificates of `trust`, parsing those of a set not seen before. */
+export function trustedOf(trust: TrustedSet, memos: CheckMemos): TrustedCertificate[] {
   let certs = memos.trustSets.get(trust.fingerprint);
   if (!certs) {
-    if (!trust.registered) throw new UnknownTrust(trust.fingerprint);
     certs = trustedCertificates(trust.registered, memos.certificates);
     memos.trustSets.set(trust.fingerprint, certs);
   }
@@ -61,25 +53,4 @@ export function checkDocument(check: DocumentCheck, memos: CheckMemos): Buffer {
     check.signature,
     trusted.map((t) => t.cert),
   );
-}
-
-/** One check as sent to a worker, with the id its answer carries back. */
-export interface CheckRequest {
-  id: number;
-  check: DocumentCheck;
-}
-
-/** A worker's answer to one check. */
-export type CheckAnswer = { id: number; content: Uint8Array } | { id: number; error: string; signature: boolean } | { id: number; unknownTrust: true };
-
-/** Runs a check for a worker: the answer carries the refusal's message, to be thrown again on the other side. */
-export function answerCheck(id: number, check: DocumentCheck, memos: CheckMemos): CheckAnswer {
-  try {
-    // A copy that owns its memory: the document may sit in Node's shared Buffer pool, which a transfer
-    // to the event loop's thread would take away from this one.
-    return { id, content: new Uint8Array(checkDocument(check, memos)) };
-  } catch (err) {
-    if (err instanceof UnknownTrust) return { id, unknownTrust: true };
-    return { id, error: (err as Error).message, signature: err instanceof SignatureError };
-  }
 }

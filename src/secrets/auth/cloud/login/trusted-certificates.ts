@@ -3,12 +3,11 @@
  * the mount's registered ones of the matching type (`pkcs7` for PKCS#7 documents, `identity` for the raw
  * signature).
  *
- * Two memos, on the two sides of a check. Where logins are served, each mount's registered PEMs and
- * their fingerprint are kept while the certificate table keeps its index, so a login reads them from the
- * store only after a registration changed (here or in another server process sharing the store). Where
- * checks run (a worker thread, or the event loop without workers), each PEM is parsed once: parsing a
- * certificate costs far more than a signature check, and the memo is keyed by the PEM text itself, so a
- * certificate replaced is simply a different key.
+ * Two memos. Each mount's registered PEMs and their fingerprint are kept while the certificate table
+ * keeps its index, so a login reads them from the store only after a registration changed (here or in
+ * another server process sharing the store). And each PEM is parsed once: parsing a certificate costs
+ * far more than a signature check, and the memo is keyed by the PEM text itself, so a certificate
+ * replaced is simply a different key.
  */
 import { createHash } from 'node:crypto';
 import { LruCache } from '../../../../shared/lru-cache.js';

@@ -16,13 +16,13 @@ export type VerifiedDocuments = LruCache<string, Buffer>;
 export const createVerifiedDocuments = (): VerifiedDocuments => new LruCache(MAX_ENTRIES);
 
 /** The document's content: from `memory` when this exact input verified before under the same trust, else from `verify`. */
-export async function verifiedOnce(memory: VerifiedDocuments, parts: readonly string[], trust: string, verify: () => Promise<Buffer>): Promise<Buffer> {
+export function verifiedOnce(memory: VerifiedDocuments, parts: readonly string[], trust: string, verify: () => Buffer): Buffer {
   const hash = createHash('sha256').update(trust);
   for (const part of parts) hash.update('\0').update(part);
   const key = hash.digest('base64');
   const hit = memory.get(key);
   if (hit) return hit;
-  const content = await verify();
+  const content = verify();
   memory.set(key, content);
   return content;
 }

@@ -1,19 +1,16 @@
 /**
- * The built server checks ec2 documents in worker threads: a refused document gets the same 400 and the
- * same message as the check gives in the calling thread (here, in the test's own process), and the
- * certificates a worker trusts follow the mount's registrations as they change, including back to a set
- * the worker has since forgotten.
+ * The built server's ec2 document checks: a refused document gets a 400 with the message the check gives
+ * here, in the test's own process, and the certificates the server trusts follow the mount's
+ * registrations as they change, including back to a set whose parsed certificates it has since dropped.
  */
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http/client.js';
 import { BUILTIN_CERTIFICATES } from '../../src/secrets/auth/cloud/login/builtin-certificates.js';
 import { verifyIdentitySignature } from '../../src/secrets/auth/cloud/login/identity-signature.js';
 import { indexCertificates, verifyPkcs7 } from '../../src/secrets/auth/cloud/login/pkcs7.js';
 import { startCloudSim, type CloudSim } from '../../src/cloudsim/index.js';
-import { makeTempDir, REPO } from '../support/server.js';
+import { makeTempDir } from '../support/server.js';
 import { running, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { statusOf } from '../support/wait.js';
 import { metadata } from '../support/imds.js';
@@ -41,8 +38,8 @@ function thrownBy(check: () => unknown): string {
 }
 
 beforeAll(async () => {
-  home = await makeTempDir('svc-e2e-dev-cloud-workers-');
-  // -cloud-allow-sha1: identity + signature logins, refused without it, are checked in the workers too.
+  home = await makeTempDir('svc-e2e-dev-cloud-signatures-');
+  // -cloud-allow-sha1: identity + signature logins, refused without it, are checked too.
   dev = await spawnServer(['-dev', '-dev-cloud', '-cloud-allow-sha1', '-port=0'], { HOME: home });
   metadataUrl = /export CLOUD_METADATA_ENDPOINT='(http:\/\/127\.0\.0\.1:\d+)'/.exec(dev.stdout())?.[1] ?? '';
   api = new ApiClient({ address: dev.url, token: dev.rootToken });
@@ -59,12 +56,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-describe('the built server checks documents in worker threads', () => {
-  it('ships the worker next to the server bundle', () => {
-    expect(existsSync(path.join(REPO, 'dist/server.cjs'))).toBe(true);
-    expect(existsSync(path.join(REPO, 'dist/cloud-verify-worker.cjs'))).toBe(true);
-  });
-
+describe('the built server checks documents', () => {
   it('refuses bad documents with a 400 and the message the check gives in the calling thread', async () => {
     const get = await metadata(metadataUrl);
     const rsa2048 = noNewlines(await get('/latest/dynamic/instance-identity/rsa2048'));
@@ -109,7 +101,7 @@ describe('the built server checks documents in worker threads', () => {
     await api.secrets('POST', 'auth/cloud/config/certificate/other', { body: { type: 'pkcs7', cloud_public_cert: other.certificates.rsa2048 } });
     expect(await attempt()).toEqual({ code: 200, message: '' });
 
-    // More trust sets than a worker keeps: each registration is a new set, checked once.
+    // More trust sets than the server keeps parsed: each registration is a new set, checked once.
     const fillers = Array.from({ length: 34 }, (_, i) => `filler-${String(i).padStart(2, '0')}`);
     for (const name of fillers) {
       await api.secrets('POST', `auth/cloud/config/certificate/${name}`, { body: { type: 'pkcs7', cloud_public_cert: other.certificates.rsa2048 } });
@@ -119,7 +111,7 @@ describe('the built server checks documents in worker threads', () => {
     for (const name of fillers) await api.secrets('DELETE', `auth/cloud/config/certificate/${name}`);
     expect((await attempt()).message).toMatch(/no trusted certificate matches the signer/);
 
-    // Back to a set the workers were told about before and have since dropped.
+    // Back to a set the server parsed before and has since dropped.
     await api.secrets('POST', 'auth/cloud/config/certificate/other', { body: { type: 'pkcs7', cloud_public_cert: other.certificates.rsa2048 } });
     expect(await attempt()).toEqual({ code: 200, message: '' });
   });
