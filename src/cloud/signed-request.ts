@@ -3,9 +3,9 @@
  * and turns the XML answer into a document or a CloudApiError. Throttling, 5xx and lost connections are
  * retried with capped exponential backoff and full jitter; other 4xx answers are final.
  */
-import aws4 from 'aws4';
 import { CloudApiError, isRetryable } from './errors.js';
 import { httpCall } from './http.js';
+import { signQuery } from './sigv4.js';
 import { parseXml, text, type XmlNode } from './xml.js';
 import type { CredentialSource } from './credentials.js';
 
@@ -91,20 +91,7 @@ async function attemptOnce(call: QueryCall, timeoutMs: number): Promise<QueryAns
   const body = formBody(call);
   // Credentials are fetched per attempt so a retry after expiry picks up refreshed ones.
   const creds = await call.credentials.get();
-  const signed = aws4.sign(
-    {
-      service: call.service,
-      region: call.region,
-      method: 'POST',
-      host: url.host,
-      path,
-      body,
-      headers: { Host: url.host, 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' },
-    },
-    { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken },
-  );
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(signed.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+  const headers = signQuery({ host: url.host, path, service: call.service, region: call.region, body, credentials: creds });
 
   let answer;
   try {
