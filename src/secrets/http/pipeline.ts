@@ -225,8 +225,8 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   // An unauthenticated path (login, health) ignores a bad token rather than refusing the request.
   const auth = def?.unauthenticated ? await authenticate(raw, services).catch(() => undefined) : await authenticate(raw, services);
   if (!def?.unauthenticated && !auth) throw new PermissionDenied();
-  // A use is counted for every authenticated request, allowed or not, as Vault does.
-  if (auth && !def?.unauthenticated) await services.tokens.use(auth.caller.token);
+  // A use is counted for every authenticated request, allowed or not, as Vault does; an unlimited token has none to count.
+  if (auth && !def?.unauthenticated && auth.caller.token.numUses > 0) await services.tokens.use(auth.caller.token);
   if (!route) throw new NotFound(`no handler for route "${rel}". route entry not found.`);
   // Help needs a valid token but no capability on the path (Vault's `?help=1`).
   if (raw.query.get('help') === '1') {
