@@ -8,20 +8,33 @@ import type { TokenEntry } from './token-entry.js';
 const rfc3339 = (ms: number): string => new Date(ms).toISOString();
 
 /**
+ * The entry's issue and expiry times as text, made once per entry: the caller a token makes is kept
+ * between requests, and with it the entry, which is never changed in place (a renewal stores a new one).
+ */
+const entryTimes = new WeakMap<TokenEntry, { issue: string; expire: string | null }>();
+
+function timesOf(entry: TokenEntry): { issue: string; expire: string | null } {
+  let times = entryTimes.get(entry);
+  if (!times) entryTimes.set(entry, (times = { issue: rfc3339(entry.creationTime * 1000), expire: entry.expireTime === 0 ? null : rfc3339(entry.expireTime) }));
+  return times;
+}
+
+/**
  * The lookup answer. `id` is the secret the caller gave, or '' when looked up by accessor: the store only
  * has the hash.
  */
 export function lookupData(req: SecretsRequest, entry: TokenEntry, id: string): Record<string, unknown> {
+  const times = timesOf(entry);
   const data: Record<string, unknown> = {
     accessor: entry.accessor,
     creation_time: entry.creationTime,
     creation_ttl: entry.creationTtl,
     display_name: entry.displayName,
     entity_id: entry.entityId,
-    expire_time: entry.expireTime === 0 ? null : rfc3339(entry.expireTime),
+    expire_time: times.expire,
     explicit_max_ttl: entry.explicitMaxTtl,
     id,
-    issue_time: rfc3339(entry.creationTime * 1000),
+    issue_time: times.issue,
     meta: Object.keys(entry.meta).length === 0 ? null : entry.meta,
     num_uses: entry.numUses,
     orphan: entry.orphan,
