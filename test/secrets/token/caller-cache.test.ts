@@ -83,6 +83,18 @@ describe('the caller made for a token', () => {
     expect(srv.server.services.store.get(ACCESSORS_TABLE, accessor)).toBeUndefined();
   });
 
+  it('is refused from outside its bound CIDRs right after it was allowed from inside them', async () => {
+    const { token } = await create({ policies: 'default', bound_cidrs: '127.0.0.1/32', ttl: '1h' });
+    const from = async (remoteAddress: string) => {
+      const raw = { method: 'GET', path: '/v1/auth/token/lookup-self', query: new URLSearchParams(), headers: { 'x-vault-token': token }, body: Buffer.alloc(0), remoteAddress };
+      return (await srv.server.handle(raw)).status;
+    };
+    expect(await from('127.0.0.1')).toBe(200);
+    expect(await from('127.0.0.1')).toBe(200);
+    expect(await from('10.0.0.1')).toBe(403);
+    expect(await from('127.0.0.1')).toBe(200);
+  });
+
   it('counts every use of a limited-use token and refuses it after the last', async () => {
     const { token } = await create({ policies: 'default', num_uses: 2 });
     expect(await lookupSelf(token)).toBe(200);
