@@ -36,9 +36,6 @@ const ACCESSOR_LENGTH = 24;
 const ROOT = 'root';
 const DEFAULT = 'default';
 
-/** Secrets whose ids are remembered; past this many the longest-remembered is forgotten first. */
-const REMEMBERED_IDS = 4096;
-
 /**
  * Vault's policyutil.SanitizePolicies: trimmed, lower-cased, empties dropped; `root` swallows every other
  * policy; `default` appended when asked; duplicates removed; sorted.
@@ -158,25 +155,18 @@ function revokeOrphanInTx(tx: WriteTx, id: string): number {
 }
 
 export class TokenStore implements TokenService {
-  /**
-   * Recent secrets' ids: an HMAC is most of what a request with a known token costs, and the same few
-   * tokens ask again and again. Only in this process's memory, where the request's secret is anyway.
-   */
-  private readonly ids = new Map<string, string>();
-
   constructor(
     private readonly store: Store,
     private readonly seal: Seal,
     private readonly log: Logger,
   ) {}
 
+  /**
+   * Computed for every request, never remembered by secret: a map of recent secrets would keep bearer
+   * tokens in the clear in the process's memory (a heap dump, a core file) for as long as it runs.
+   */
   idOf(secret: string): string {
-    let id = this.ids.get(secret);
-    if (id === undefined) {
-      if (this.ids.size >= REMEMBERED_IDS) this.ids.delete(this.ids.keys().next().value!);
-      this.ids.set(secret, (id = this.seal.hashToken(secret)));
-    }
-    return id;
+    return this.seal.hashToken(secret);
   }
 
   /** The stored entry by id (the secret's hash), expired or not. */
