@@ -73,6 +73,7 @@
 //   BENCH_LIMITS_NODES=500  BENCH_LIMITS_JOBS=100  BENCH_LIMITS_ALLOCS=1000 (per job)  limits placement
 //   BENCH_LIMITS_LOGINS=1000 (a round)  BENCH_LIMITS_FRESH=200  BENCH_LIMITS_LOGIN_WARMUP=1000  limits logins
 //   BENCH_LIMITS_PROFILE=1  limits: run the svc servers with --cpu-prof, print each one's top 15 by self time
+//   BENCH_LIMITS_ROWS=health,lookup-self  limits: only these rows (version, status, health, lookup-self, placement, login)
 //   BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  node flags for the measured server processes
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
