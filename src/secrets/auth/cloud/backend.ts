@@ -50,10 +50,10 @@ export function createCloudMethod(): CloudMethod {
   const state = createCloudState();
   const current: PathDef[] = [
     ...loginPaths(state),
-    ...configClientPaths,
+    ...configClientPaths(state.checks.certificates),
     ...configRotateRootPaths(state.rotations),
     ...configIdentityPaths,
-    ...configCertificatePaths,
+    ...configCertificatePaths(state.checks.certificates),
     ...configStsPaths,
     ...configTidyPaths,
     ...roleTagPaths,

@@ -8,6 +8,7 @@ import { NotFound, UserError } from '../../../shared/errors.js';
 import { definePath } from '../../framework/path.js';
 import { CERTIFICATE_TYPES, CONFIG_CERTIFICATE_FIELDS } from './fields.js';
 import { deleteEntry, listEntries, listEntryValues, readEntry, writeEntry } from './mount-storage.js';
+import { prepareCertificates, type ParsedCertificates } from './login/trusted-certificates.js';
 
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number];
 
@@ -46,7 +47,8 @@ export function registeredCertificates(store: Parameters<typeof readEntry>[0], a
     .map(({ value }) => value.pem);
 }
 
-export const configCertificatePaths = [
+/** `parsed`: the server's parsed certificates, which a registration adds to ahead of the logins that use it. */
+export const configCertificatePaths = (parsed: ParsedCertificates) => [
   definePath({
     pattern: 'config/certificates',
     fields: {},
@@ -85,6 +87,7 @@ export const configCertificatePaths = [
           const pem = parseCertificateInput(data.get<string>('cloud_public_cert'));
           const type = data.get<CertificateType>('type');
           await writeEntry(req.services.store, req.mountAccessor, entry(data.get<string>('cert_name')), { pem, type } satisfies RegisteredCertificate);
+          prepareCertificates(parsed, [pem]);
         },
       },
       delete: {

@@ -11,6 +11,7 @@ import { definePath, type Handler } from '../../framework/path.js';
 import { deleteClientConfig, readClientConfig, updateClientConfig, type ClientConfig } from './client-config.js';
 import { CONFIG_CLIENT_FIELDS } from './fields.js';
 import { canonicalHeaderName } from './header-name.js';
+import { prepareCertificates, type ParsedCertificates } from './login/trusted-certificates.js';
 
 /** Every field but the secret, which is sealed apart. */
 const STORED_FIELDS = Object.keys(CONFIG_CLIENT_FIELDS).filter((name) => name !== 'secret_key') as Array<keyof ClientConfig>;
@@ -73,22 +74,27 @@ function warningsFor(config: ClientConfig, hasSecret: boolean, data: FieldData):
   return out;
 }
 
-const write: Handler = async (req, data) => {
-  const { config, hasSecret } = await updateClientConfig(
-    req.services,
-    req.mountAccessor,
-    (current) => {
-      const next = merge(current, data);
-      validate(next);
-      return next;
-    },
-    data.has('secret_key') ? data.get<string>('secret_key') : undefined,
-  );
-  const warnings = warningsFor(config, hasSecret, data);
-  return warnings.length > 0 ? { warnings } : undefined;
-};
+/** A mount being configured is about to take logins: its built-in certificates are parsed now, not by the first. */
+function write(parsed: ParsedCertificates): Handler {
+  return async (req, data) => {
+    const { config, hasSecret } = await updateClientConfig(
+      req.services,
+      req.mountAccessor,
+      (current) => {
+        const next = merge(current, data);
+        validate(next);
+        return next;
+      },
+      data.has('secret_key') ? data.get<string>('secret_key') : undefined,
+    );
+    prepareCertificates(parsed);
+    const warnings = warningsFor(config, hasSecret, data);
+    return warnings.length > 0 ? { warnings } : undefined;
+  };
+}
 
-export const configClientPaths = [
+/** `parsed`: the server's parsed certificates, which configuring a mount fills with the built-in ones. */
+export const configClientPaths = (parsed: ParsedCertificates) => [
   definePath({
     pattern: 'config/client',
     fields: CONFIG_CLIENT_FIELDS,
@@ -110,8 +116,8 @@ export const configClientPaths = [
           return { data: { ...config } };
         },
       },
-      create: { summary: 'Configure the client; fields not sent take their defaults.', handler: write },
-      update: { summary: 'Change the given fields; the others keep their values.', handler: write },
+      create: { summary: 'Configure the client; fields not sent take their defaults.', handler: write(parsed) },
+      update: { summary: 'Change the given fields; the others keep their values.', handler: write(parsed) },
       delete: {
         summary: 'Remove the client configuration (credentials then come from the environment or the metadata service).',
         handler: async (req) => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCloudSim, type CloudSim } from '../../../../../src/cloudsim/index.js';
 import { metadataClient } from '../../../../../src/cloud/metadata.js';
 import { checkDocument, createCheckMemos } from '../../../../../src/secrets/auth/cloud/login/document-check.js';
-import { trustedCertificates } from '../../../../../src/secrets/auth/cloud/login/trusted-certificates.js';
+import { BUILTIN_CERTIFICATES } from '../../../../../src/secrets/auth/cloud/login/builtin-certificates.js';
+import { prepareCertificates, trustedCertificates } from '../../../../../src/secrets/auth/cloud/login/trusted-certificates.js';
 import { startLoginWorld, type LoginWorld } from './login-support.js';
 
 let a: CloudSim;
@@ -57,6 +58,24 @@ describe('the check memos', () => {
     expect(JSON.parse(check(docB, onlyB)().toString()).instanceId).toBe(idB);
     expect(check(docA, onlyB)).toThrow(/no trusted certificate matches the signer/);
     expect(check(docB, onlyA)).toThrow(/no trusted certificate matches the signer/);
+  });
+});
+
+describe('a mount being configured', () => {
+  it('has the built-in certificates and the one it registers parsed before its first login, which parses nothing more', async () => {
+    const memos = createCheckMemos();
+    prepareCertificates(memos.certificates, [a.certificates.rsa2048]);
+    const parsed = new Set(BUILTIN_CERTIFICATES).size + 1;
+    expect(memos.certificates.size).toBe(parsed);
+    const content = checkDocument({ kind: 'pkcs7', pkcs7: await rsa2048(a), allowSha1: false, trust: setOf('a', a.certificates.rsa2048) }, memos);
+    expect(JSON.parse(content.toString()).instanceId).toBe(idA);
+    expect(memos.certificates.size).toBe(parsed);
+  });
+
+  it('leaves a certificate that does not parse to the login that trusts it', () => {
+    const memos = createCheckMemos();
+    expect(() => prepareCertificates(memos.certificates, ['-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'])).not.toThrow();
+    expect(memos.certificates.size).toBe(new Set(BUILTIN_CERTIFICATES).size);
   });
 });
 
