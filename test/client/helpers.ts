@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createAllocRunner, type AllocRunner, type AllocRunnerConfig } from '../../src/client/alloc-runner.js';
 import { fingerprintNode } from '../../src/client/fingerprint.js';
 import type { AllocClientUpdate, ClientAlloc } from '../../src/client/types.js';
-import { type AllocatedPortMapping, emptyDesiredTransition } from '../../src/scheduler/structs/allocation.js';
+import { type AllocatedPortMapping, zeroAllocation } from '../../src/scheduler/structs/allocation.js';
 import { canonicalizeJob } from '../../src/scheduler/structs/index.js';
 import type { Node } from '../../src/scheduler/structs/node.js';
 import { createLogger } from '../../src/shared/log.js';
@@ -59,14 +59,12 @@ export function makeAlloc(opts: { type?: string; tasks: Record<string, unknown>[
   });
   const id = randomUUID();
   return {
+    ...zeroAllocation(),
     ID: id,
     Namespace: 'default',
     EvalID: randomUUID(),
     Name: `${job.ID}.g[2]`,
-    NodeID: '',
-    NodeName: '',
     JobID: job.ID,
-    JobVersion: 0,
     JobModifyIndex: 1,
     TaskGroup: 'g',
     AllocatedResources: {
@@ -74,19 +72,6 @@ export function makeAlloc(opts: { type?: string; tasks: Record<string, unknown>[
       TaskLifecycles: {},
       Shared: { DiskMB: 300, Networks: null, Ports: opts.ports ?? null },
     },
-    DesiredStatus: 'run',
-    DesiredDescription: '',
-    DesiredTransition: emptyDesiredTransition(),
-    ClientStatus: 'pending',
-    ClientDescription: '',
-    TaskStates: null,
-    DeploymentID: '',
-    PreviousAllocation: '',
-    NextAllocation: '',
-    FollowupEvalID: '',
-    RescheduleTracker: null,
-    Metrics: null,
-    NetworkStatus: null,
     CreateIndex: 1,
     ModifyIndex: 1,
     AllocModifyIndex: 1,
