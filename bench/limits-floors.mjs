@@ -89,6 +89,7 @@ serveParent({
       keyEncoding: 'binary',
       encoding: 'json',
       compression: true,
+      remapChunks: true,
       overlappingSync: true,
       eventTurnBatching: false,
       ...(process.platform === 'linux' ? { mapSize: 2 ** 40 } : {}),
