@@ -88,7 +88,7 @@ serveParent({
       noSubdir: false,
       keyEncoding: 'binary',
       encoding: 'json',
-      compression: true,
+      compression: { threshold: 2 ** 32 },
       remapChunks: true,
       overlappingSync: true,
       eventTurnBatching: false,

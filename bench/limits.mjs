@@ -187,11 +187,20 @@ async function httpRow(label, { name, server, floor, loader, path: p, opts }) {
   return row(label, await alternate(opts.rounds, () => measured(name, svc), bare), { target: opts.target, by: 'cpu', rate: perSecond });
 }
 
-/** The allocation as the store holds it: the API's answer without what it adds from the job. */
+/**
+ * The allocation as the store holds it: the API's answer without what it adds from the job, packed as the
+ * store packs it (bench/packed-allocation.ts bundles the product's own packing).
+ */
 async function storedAllocation(server, jobId) {
   const [first] = (await call(server.url, server.token, 'GET', `/v1/job/${jobId}/allocations`)).body;
-  const { Job, Resources: _resources, TaskResources: _taskResources, ...stored } = (await call(server.url, server.token, 'GET', `/v1/allocation/${first.ID}`)).body;
-  return { ...stored, JobModifyIndex: Job?.JobModifyIndex ?? 0 };
+  const { Job, Resources: _resources, TaskResources: _taskResources, ...answered } = (await call(server.url, server.token, 'GET', `/v1/allocation/${first.ID}`)).body;
+  const { dir, script } = await bundleBenchScript('packed-allocation');
+  try {
+    const { packedAllocation } = await import(script);
+    return packedAllocation({ ...answered, JobModifyIndex: Job?.JobModifyIndex ?? 0 });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function placementRow({ bin, env, heartbeatAt, nodes, jobs, allocs, rounds, profileDir }) {
@@ -331,7 +340,7 @@ export async function limitsBench({ bin, env, runs, requests, rounds, connection
     notes = [
       (wanted.has('version') || wanted.has('status')) && `CLI: median wall time of ${runs} runs each, alternating (after one unmeasured run of each); CPU µs is the mean per run, in 10 ms clock ticks.`,
       http && `HTTP: ${int(requests)} GETs a round over ${connections} keep-alive connections (undici, one load process for both servers); floor: node:http answering 60 bytes of JSON.`,
-      placement && `Placement: ${BATCH} jobs a batch, each waited for, the server's CPU including its ${int(nodes)} nodes' heartbeats; floor: the same number of allocation records (${placement.recordBytes} bytes of JSON each) put into lmdb with the store's options (binary keys, json values, LZ4 from 1,000 bytes, the file mapped in chunks, overlappingSync, no event-turn batching, a 2^40 map; the record as the API answers it, which is larger than the packed form the store keeps), 1,000 a transaction, each flushed to disk.`,
+      placement && `Placement: ${BATCH} jobs a batch, each waited for, the server's CPU including its ${int(nodes)} nodes' heartbeats; floor: the same number of allocation records (${placement.recordBytes} bytes of JSON each) put into lmdb with the store's options (binary keys, json values, lmdb's LZ4 configured but never used, the file mapped in chunks, overlappingSync, no event-turn batching, a 2^40 map; the record packed as the store packs it), 1,000 a transaction, each flushed to disk.`,
       wanted.has('login') && `Logins: ${int(logins)} a round, distinct documents, from 2 processes; floor: node:crypto RSA-2048 SHA-256 verify of ${int(logins)} distinct documents, one thread.`,
       `${rounds} rounds each, svc and floor alternating, after one unmeasured round of each (placement: none, the jobs split over the rounds); svc CPU is the server's process tree from /proc, each floor's its own process.cpuUsage.`,
     ].filter(Boolean);
