@@ -326,13 +326,14 @@ async function main() {
   const home = await mkdtemp(path.join(tmpdir(), 'svc-screenshots-home-'));
   const profile = await mkdtemp(path.join(tmpdir(), 'svc-screenshots-chromium-'));
   let starting;
-  let browser;
+  let launching;
   // Once, whether the run ends, fails or is interrupted (a signal's cleanup and the run's own may overlap).
   let cleaning;
   const cleanup = () =>
     (cleaning ??= (async () => {
-      await browser?.close().catch(() => {});
-      // A server still starting when a signal came is waited for, so it is stopped too.
+      // A browser or a server still starting when a signal came is waited for, so that it is stopped too
+      // (and the browser writes no more into its profile once that is removed).
+      await (await launching?.catch(() => undefined))?.close().catch(() => {});
       await (await starting?.catch(() => undefined))?.stop();
       await rm(profile, { recursive: true, force: true });
       await rm(home, { recursive: true, force: true });
@@ -345,7 +346,8 @@ async function main() {
     starting = startDevServer(BIN, { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' });
     const server = await starting;
     // Playwright's own signal handlers exit once the browser is closed, before the server is stopped: ours close both.
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
+    launching = chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
+    const browser = await launching;
     const made = await fill(server);
     await mkdir(OUT, { recursive: true });
     for (const [name, size] of await shoot(browser, server, made)) console.log(`${path.relative(process.cwd(), path.join(OUT, name))}.png  ${(size / 1024).toFixed(0)} KB`);
