@@ -74,7 +74,7 @@ export async function openLmdbStore(opts: { dir: string; migrations: readonly Mi
       // mapped at once, every page of a table written in key order stayed resident: the store reads its
       // last leaf through the map at each commit, and the kernel maps the pages written beside it too
       // (fault-around), so a million allocations held 2.2 GiB of the file in the server's memory, read or
-      // not. With chunks, 107 MiB (VmRSS 2,798 → 724 MiB in npm run bench -- c1m).
+      // not. With chunks, 316 MiB (VmRSS 2,798 → 897 MiB in npm run bench -- c1m).
       remapChunks: true,
       // Keep lmdb's default overlapped flush explicitly: commits don't wait for fsync under the write
       // lock, and `write` awaits `db.flushed` before acknowledging. On restart after a process crash
