@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
-import { ApiError } from '../../../src/shared/errors.js';
+import { statusOf } from '../../support/wait.js';
 import type { ApiClient } from '../../../src/api/http/client.js';
 import { ACCESSORS_TABLE } from '../../../src/secrets/token/token-store.js';
 
@@ -16,15 +16,7 @@ async function create(body: Record<string, unknown>): Promise<{ token: string; a
   return { token: res!.auth!.client_token as string, accessor: res!.auth!.accessor as string };
 }
 
-async function status(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 200;
-  } catch (err) {
-    if (err instanceof ApiError) return err.statusCode;
-    throw err;
-  }
-}
+const status = async (p: Promise<unknown>): Promise<number> => (await statusOf(p)).code;
 
 const lookupSelf = (token: string) => status(srv.client(token).secrets('GET', 'auth/token/lookup-self'));
 const readMounts = (token: string) => status(srv.client(token).secrets('GET', 'sys/mounts'));
