@@ -11,8 +11,8 @@ import { normaliseAuthPath } from '../mounts/mount-table.js';
 import type { MountEntry } from '../mounts/mount-service.js';
 import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../token/token-store.js';
 import { AUTH_TUNE_FIELDS } from './fields.js';
+import { checkListingVisibility } from './listing-visibility.js';
 
-const LISTING_VISIBILITY = ['', 'unauth', 'hidden'];
 
 function tuneInfo(m: MountEntry): Record<string, unknown> {
   const data: Record<string, unknown> = {
@@ -49,7 +49,7 @@ function tuned(entry: MountEntry, data: FieldData): MountEntry {
   }
   const visibility = data.getOk<string>('listing_visibility');
   if (visibility !== undefined) {
-    if (!LISTING_VISIBILITY.includes(visibility)) throw new UserError(`invalid listing_visibility ${visibility}: use "unauth", "hidden" or ""`);
+    checkListingVisibility(visibility);
     config.listingVisibility = visibility;
   }
   const tokenType = data.getOk<string>('token_type');

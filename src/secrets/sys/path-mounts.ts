@@ -13,6 +13,7 @@ import { definePath } from '../framework/path.js';
 import { normaliseSecretPath, type SecretMountConfig, type SecretMountEntry } from '../mounts/secret-mount-table.js';
 import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../token/token-store.js';
 import { secretMountInfo } from './mount-info.js';
+import { checkListingVisibility } from './listing-visibility.js';
 
 const PATH_FIELD: Fields = { path: { type: 'string', description: 'The mount path of the secrets engine, e.g. "secret".' } };
 
@@ -67,8 +68,6 @@ const LIST_CONFIG = {
   allowed_response_headers: 'allowedResponseHeaders',
 } as const;
 
-const LISTING_VISIBILITY = ['', 'unauth', 'hidden'];
-
 const KNOWN_CONFIG = ['default_lease_ttl', 'max_lease_ttl', 'force_no_cache', 'listing_visibility', 'plugin_version', ...Object.keys(LIST_CONFIG)];
 
 /** A list setting as Vault takes it, a JSON list of strings or one comma-separated string; an empty one is not kept. */
@@ -113,7 +112,7 @@ function enableConfig(raw: Record<string, unknown>, type: string, version: strin
   }
   const visibility = raw.listing_visibility ?? '';
   if (typeof visibility !== 'string') throw new UserError('field "config.listing_visibility" must be a string: "unauth", "hidden" or ""');
-  if (!LISTING_VISIBILITY.includes(visibility)) throw new UserError(`invalid listing_visibility ${visibility}: use "unauth", "hidden" or ""`);
+  checkListingVisibility(visibility);
   if (visibility) config.listingVisibility = visibility;
   checkPluginVersion('config.plugin_version', raw.plugin_version, type, version);
   const warnings = ignored.length > 0 ? [`Endpoint ignored these unrecognized config keys: [${ignored.sort().join(' ')}]`] : [];
