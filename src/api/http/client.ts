@@ -1,8 +1,9 @@
 /**
- * The HTTP client for both APIs, used by the CLI and by the tests. It uses node:http because it is on
- * every command's start-up path and loads in a few milliseconds; TLS (./tls.ts, which also words failed
- * connections) is loaded only for https:// addresses or a failure, and proxying (./proxy.ts) only when a
- * proxy variable is set.
+ * The HTTP client for both APIs, used by the CLI and by the tests. It is on every command's start-up
+ * path: a call read whole over plain HTTP is one exchange on a socket (./one-shot.ts), which starts
+ * sooner than node:http; node:http sends the rest (bodies read as they come, and headers only it can
+ * judge). TLS (./tls.ts, which also words failed connections) is loaded only for https:// addresses or a
+ * failure, and proxying (./proxy.ts) only when a proxy variable is set.
  */
 import type http from 'node:http';
 import type { RequestOptions as HttpsRequestOptions } from 'node:https';
@@ -75,7 +76,8 @@ export class ApiClient {
   }
 
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<RawAnswer> {
-    const res = await this.open(method, path, opts);
+    const { url, headers, body } = this.prepare(path, opts);
+    const res = await this.send(method, url, headers, body, opts.signal, { whole: true });
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -89,6 +91,11 @@ export class ApiClient {
    * (log streams); the caller reads the response to its end or destroys it. `signal` cancels the request.
    */
   async open(method: string, path: string, opts: RequestOptions & { signal?: AbortSignal } = {}): Promise<ApiResponse> {
+    const { url, headers, body } = this.prepare(path, opts);
+    return this.send(method, url, headers, body, opts.signal);
+  }
+
+  private prepare(path: string, opts: RequestOptions): { url: URL; headers: Record<string, string>; body?: Buffer } {
     const url = this.url(path, opts.query);
     const body = opts.body === undefined ? undefined : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
     const headers: Record<string, string> = { ...opts.headers };
@@ -97,14 +104,16 @@ export class ApiClient {
       headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(body.length);
     }
-    return this.send(method, url, headers, body, opts.signal);
+    return { url, headers, body };
   }
 
   /**
    * Sends a prepared request: over HTTP or HTTPS, through a proxy, or as a curl command instead. The
    * tests' in-process client answers it through the server's own request pipeline here instead.
+   * `whole`: the caller reads the body to its end at once (no stream it paces), which lets a plain
+   * HTTP request skip node:http.
    */
-  protected async send(method: string, url: URL, headers: Record<string, string>, body: Buffer | undefined, signal?: AbortSignal): Promise<ApiResponse> {
+  protected async send(method: string, url: URL, headers: Record<string, string>, body: Buffer | undefined, signal?: AbortSignal, { whole = false } = {}): Promise<ApiResponse> {
     if (this.config.outputCurlString) {
       const { curlString } = await import('./curl-string.js');
       throw new CurlStringRequested(curlString(method, url, headers, body, this.config.tls));
@@ -115,16 +124,25 @@ export class ApiClient {
       const proxied = await (await import('./proxy.js')).openIfProxied(this.config, url, { method, headers, body, signal }, tls);
       if (proxied) return proxied;
     }
+    if (whole && url.protocol === 'http:') {
+      const { oneShot, sendableHeaders } = await import('./one-shot.js');
+      if (sendableHeaders(headers)) {
+        return oneShot(method, url, headers, body, signal).catch(async (err: NodeJS.ErrnoException) => {
+          throw err.name === 'AbortError' ? err : await this.connectionError(err, url);
+        });
+      }
+    }
     // Loaded here, not at the top: node:https pulls in TLS, which would slow every command's start.
     const lib = (url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as Pick<typeof http, 'request'>;
     return new Promise((resolve, reject) => {
       const req = lib.request(url, { method, headers, agent: false, signal, ...tls }, resolve);
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.name === 'AbortError') return reject(err);
-        import('./tls.js').then((m) => reject(m.connectionError(err, url, this.config)), reject);
-      });
+      req.on('error', (err: NodeJS.ErrnoException) => (err.name === 'AbortError' ? reject(err) : this.connectionError(err, url).then(reject, reject)));
       req.end(body);
     });
+  }
+
+  private async connectionError(err: NodeJS.ErrnoException, url: URL): Promise<Error> {
+    return (await import('./tls.js')).connectionError(err, url, this.config);
   }
 
   /** A secrets-API call: `/v1/<path>`. Answers the envelope, or undefined for 204. Errors throw ApiError. */
