@@ -14,6 +14,7 @@ import { helpRequested, parseArgs } from './cli/argv.js';
 import { renderCommandHelp, renderGroupHelp, renderRootHelp } from './cli/output/help.js';
 import { schedulerOutputMode } from './cli/output/scheduler-output-mode.js';
 import { errColours, useColours } from './cli/output/colour.js';
+import { lazyStdio } from './cli/stdio.js';
 
 export const EXIT_UNKNOWN_COMMAND = 127;
 
@@ -168,17 +169,30 @@ function internalErrorText(err: unknown, withStack: boolean): string {
  */
 export async function main(argv: string[]): Promise<void> {
   let daemon = false;
+  const failedWrite = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') crash(err);
+    else if (!daemon) process.exit(0);
+  };
+  // Node's streams are created only if the command needs more than writing text (src/cli/stdio.ts).
+  const stdout = lazyStdio(1, () => process.stdout, failedWrite);
+  const stderr = lazyStdio(2, () => process.stderr, failedWrite);
   const crash = (err: unknown) => {
-    process.stderr.write(`${internalErrorText(err, daemon || process.env.SVC_DEBUG === '1')}\n`);
+    stderr.stream.write(`${internalErrorText(err, daemon || process.env.SVC_DEBUG === '1')}\n`);
     process.exit(1);
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') crash(err);
-      else if (!daemon) process.exit(0);
-    });
-  }
-  process.exitCode = await run(argv, undefined, process.env, { commandFound: (spec) => (daemon = spec.daemon === true) });
+  const streams = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+  };
+  const commandFound = (spec: CommandSpec) => {
+    daemon = spec.daemon === true;
+    // A daemon's log goes to process.stderr itself: its other output must take the same way, in order.
+    if (daemon) for (const s of [stdout, stderr]) s.settle();
+  };
+  process.exitCode = await run(argv, streams, process.env, { commandFound });
 }
