@@ -14,7 +14,7 @@ import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js'
 import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migration.js';
 import { splitCloudTables } from '../secrets/auth/cloud/tables-migration.js';
 import { rebuildDeploymentDeadlines } from '../scheduler/state/deployments.js';
-import { buildAllocPlacements } from '../scheduler/state/alloc-memory-tables.js';
+import { buildAllocPlacements, namePlacementJobs } from '../scheduler/state/alloc-memory-tables.js';
 import { packAllocRecords } from '../scheduler/state/pack-allocs-migration.js';
 
 export const SCHEMA_MIGRATIONS: Migration[] = [
@@ -93,6 +93,13 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
     description: 'allocation records and their stubs without their zero-valued fields',
     up(tx) {
       packAllocRecords(tx);
+    },
+  },
+  {
+    version: 12,
+    description: "allocation placements naming their job and evaluation (the LMDB store's by-job and by-eval indexes are derived from them)",
+    up(tx) {
+      namePlacementJobs(tx);
     },
   },
 ];

@@ -5,7 +5,8 @@ import { PackedPartition } from './packed-partition.js';
 /**
  * Names the part of the key space a key belongs to: a prefix of the key. Keys of different partitions
  * must never interleave in key order, which holds for the key up to its first \0 (all of it when it has
- * none: bySegment) and for the key's first n units (byHead).
+ * none: bySegment) or its n-th with what follows it up to a fixed length (bySegments), and for the key's
+ * first n units (byHead).
  */
 export type Partitioner = (key: string) => string;
 
@@ -13,6 +14,21 @@ export const bySegment: Partitioner = (key) => {
   const at = key.indexOf('\u0000');
   return at < 0 ? key : key.slice(0, at);
 };
+
+/**
+ * The key up to its n-th \0 and `head` units past it (all of it when it is shorter): `<ns>\0<job>\0<h>`
+ * of `<ns>\0<job>\0<ID>` for n = 2 and head = 1, `<h>` the ID's first hex digit.
+ */
+export const bySegments =
+  (n: number, head = 0): Partitioner =>
+  (key) => {
+    let at = -1;
+    for (let i = 0; i < n; i++) {
+      at = key.indexOf('\u0000', at + 1);
+      if (at < 0) return key;
+    }
+    return key.slice(0, head === 0 ? at : at + 1 + head);
+  };
 
 export const byHead =
   (n: number): Partitioner =>

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../../src/storage/lmdb-store.js';
 import { MemoryTables } from '../../src/storage/memory-tables.js';
 import { compareKeys, OrderedMap } from '../../src/storage/ordered-map.js';
-import { byHead, bySegment, type Partitioner } from '../../src/storage/partitioned-map.js';
+import { byHead, bySegment, bySegments, type Partitioner } from '../../src/storage/partitioned-map.js';
 import { storedKey } from '../../src/storage/store-keys.js';
 import type { RangeOptions, Store } from '../../src/storage/store.js';
 import { cmpCodePoints, listQueries } from './store-contract.js';
@@ -46,6 +46,9 @@ describe('memory tables', () => {
     ['partitions by segment', bySegment],
     ['partitions by a one-unit head', byHead(1)],
     ['partitions by a two-unit head', byHead(2)],
+    ['partitions by two segments', bySegments(2)],
+    ['partitions by a segment and a one-unit head after it', bySegments(1, 1)],
+    ['partitions by two segments and a two-unit head after them', bySegments(2, 2)],
   ];
   for (const [kind, partition] of kinds) {
     it(`list the keys LMDB lists, in its order, for any prefix, start, direction and limit (${kind})`, async () => {

@@ -9,11 +9,11 @@
  *   alloc-stubs        the same key → AllocStubRecord (the list view; state/alloc-stubs.ts)
  *   allocs-by-job      <ns>\0<job>\0<ID> → 1
  *   allocs-by-node     <node>\0<CreateIndex, padded>\0<ID> → 1 (before schema 9: what alloc-placements holds)
- *   alloc-placements   <CreateIndex, padded>\0<ID> → PlacementEntry: the allocation's node and what it takes
- *                      there; what the LMDB store fills its in-memory alloc-ids and allocs-by-node from
- *                      (alloc-memory-tables.ts)
- *   node-usage         <node> → the sum of its live allocations' entries (state/node-usage.ts)
  *   allocs-by-eval     <eval>\0<ID> → 1
+ *   alloc-placements   <CreateIndex, padded>\0<ID> → PlacementEntry: the allocation's node, job and
+ *                      evaluation and what it takes on the node; what the LMDB store fills its in-memory
+ *                      alloc-ids, allocs-by-node, allocs-by-job and allocs-by-eval from (alloc-memory-tables.ts)
+ *   node-usage         <node> → the sum of its live allocations' entries (state/node-usage.ts)
  *   alloc-jobs         <ns>\0<job>\0<JobModifyIndex, padded> → Job (the version allocations run)
  *   job-summaries      <ns>\0<job> → StoredSummary
  */
@@ -24,7 +24,7 @@ import { jobKey, SEP } from './tables.js';
 import { allocUsage } from '../sched/usage.js';
 import { deleteAllocStub, putAllocStub } from './alloc-stubs.js';
 import { packAlloc, readAlloc, type Fields } from './alloc-record.js';
-import { addNodeUsage, writeNodeUsage } from './node-usage.js';
+import { addNodeUsage, addNodeUsages, writeNodeUsage, type UsageChange } from './node-usage.js';
 import { ALLOC_IDS, allocKey, allocKeyOf, padIndex } from './alloc-keys.js';
 import { scanTable } from './scan.js';
 import { getNode } from './nodes.js';
@@ -61,9 +61,12 @@ export interface NodeUsageEntry {
   live: boolean;
 }
 
-/** An allocation's node and what it takes there. */
+/** An allocation's node, job and evaluation (what its index entries are keyed by), and what it takes on the node. */
 export interface PlacementEntry extends NodeUsageEntry {
   node: string;
+  namespace: string;
+  job: string;
+  eval: string;
 }
 
 export interface GroupSummary {
@@ -99,7 +102,17 @@ function usageOf(a: Allocation): NodeUsageEntry {
   return { cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports, live: !allocTerminal(a) };
 }
 
-export const placementEntry = (nodeId: string, usage: NodeUsageEntry): PlacementEntry => ({ node: nodeId, ...usage });
+export const placementEntry = (alloc: Pick<Allocation, 'NodeID' | 'Namespace' | 'JobID' | 'EvalID'>, usage: NodeUsageEntry): PlacementEntry => ({
+  node: alloc.NodeID,
+  namespace: alloc.Namespace,
+  job: alloc.JobID,
+  eval: alloc.EvalID,
+  ...usage,
+});
+
+/** The allocation's entries in allocs-by-job and allocs-by-eval (the LMDB store derives them from its placement). */
+export const byJobKey = (alloc: Pick<Allocation, 'Namespace' | 'JobID' | 'ID'>) => `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`;
+export const byEvalKey = (alloc: Pick<Allocation, 'EvalID' | 'ID'>) => `${alloc.EvalID}${SEP}${alloc.ID}`;
 
 /**
  * Writes an allocation and keeps indexes, summary and live count in step. `prev` is the stored record
@@ -111,14 +124,17 @@ export function putAlloc(tx: WriteTx, alloc: Allocation, prev: Allocation | unde
 
 /**
  * Writes allocations as putAlloc does, one after another, and then moves each job's summary once for a
- * run of changes to the same job (a plan's placements) instead of reading and writing it per allocation.
+ * run of changes to the same job (a plan's placements) instead of reading and writing it per allocation,
+ * and each node's usage sum once for all of its allocations among the changes.
  */
 export function putAllocs(tx: WriteTx, changes: ReadonlyArray<{ alloc: Allocation; prev: Allocation | undefined }>): void {
   const lookups = registrationLookups(tx);
+  const usage: UsageChange[] = [];
   for (const { alloc, prev } of changes) {
-    writeAllocRecords(tx, alloc, prev);
+    writeAllocRecords(tx, alloc, prev, usage);
     writeRegistrationRows(tx, alloc, prev, lookups);
   }
+  addNodeUsages(tx, usage);
   adjustSummaries(tx, changes);
 }
 
@@ -136,36 +152,39 @@ function registrationLookups(tx: WriteTx): RegistrationLookups {
   };
 }
 
-function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined): void {
+/** Writes the allocation's records and index entries; what its node's usage sum must move by goes to `usageChanges`. */
+function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | undefined, usageChanges: UsageChange[]): void {
   if (prev && prev.CreateIndex !== alloc.CreateIndex) throw new Error(`allocation ${alloc.ID}: its CreateIndex cannot change (${prev.CreateIndex} → ${alloc.CreateIndex})`);
+  if (prev && (prev.Namespace !== alloc.Namespace || prev.JobID !== alloc.JobID)) throw new Error(`allocation ${alloc.ID}: its job cannot change (${prev.JobID} → ${alloc.JobID})`);
   const key = allocKey(alloc.CreateIndex, alloc.ID);
   tx.put(ALLOCS_TABLE, key, packAlloc(alloc));
   putAllocStub(tx, alloc);
   const usage = usageOf(alloc);
   if (!prev) {
     tx.put(ALLOC_IDS, alloc.ID, alloc.CreateIndex);
-    tx.put(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`, 1);
-    tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
+    tx.put(ALLOCS_BY_JOB, byJobKey(alloc), 1);
+    tx.put(ALLOCS_BY_EVAL, byEvalKey(alloc), 1);
     tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
-    tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc.NodeID, usage));
-    if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
+    tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc, usage));
+    if (usage.live) usageChanges.push({ nodeId: alloc.NodeID, usage, sign: 1 });
     return;
   }
   // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
   const before = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, key) ?? usageOf(prev);
-  if (prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join()) {
+  const moved = prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join();
+  if (moved || prev.EvalID !== alloc.EvalID) tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc, usage));
+  if (moved) {
     // The node's entry holds nothing but its key: it moves only with the allocation.
     if (prev.NodeID !== alloc.NodeID) {
       tx.delete(ALLOCS_BY_NODE, byNodeKey(prev.NodeID, alloc));
       tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
     }
-    tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc.NodeID, usage));
-    if (before.live) addNodeUsage(tx, prev.NodeID, before, -1);
-    if (usage.live) addNodeUsage(tx, alloc.NodeID, usage, 1);
+    if (before.live) usageChanges.push({ nodeId: prev.NodeID, usage: before, sign: -1 });
+    if (usage.live) usageChanges.push({ nodeId: alloc.NodeID, usage, sign: 1 });
   }
   if (prev.EvalID !== alloc.EvalID) {
-    tx.delete(ALLOCS_BY_EVAL, `${prev.EvalID}${SEP}${alloc.ID}`);
-    tx.put(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`, 1);
+    tx.delete(ALLOCS_BY_EVAL, byEvalKey(prev));
+    tx.put(ALLOCS_BY_EVAL, byEvalKey(alloc), 1);
   }
 }
 
@@ -339,11 +358,11 @@ export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   tx.delete(ALLOC_IDS, alloc.ID);
   deleteAllocStub(tx, alloc);
   tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
-  tx.delete(ALLOCS_BY_JOB, `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`);
+  tx.delete(ALLOCS_BY_JOB, byJobKey(alloc));
   const entry = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, key);
   if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
   tx.delete(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc));
   tx.delete(ALLOC_PLACEMENTS, key);
-  tx.delete(ALLOCS_BY_EVAL, `${alloc.EvalID}${SEP}${alloc.ID}`);
+  tx.delete(ALLOCS_BY_EVAL, byEvalKey(alloc));
   deleteRegistrationRows(tx, alloc.ID);
 }

@@ -54,18 +54,38 @@ interface StoredNodeUsage {
 
 /** Adds (sign 1) or removes (sign −1) one allocation's usage on the node. */
 export function addNodeUsage(tx: WriteTx, nodeId: string, u: UsageDelta, sign: 1 | -1): void {
-  const stored = tx.get<StoredNodeUsage>(NODE_USAGE, nodeId) ?? { cpu: 0, mem: 0, disk: 0, ports: {} };
-  stored.cpu += sign * u.cpu;
-  stored.mem += sign * u.mem;
-  stored.disk += sign * u.disk;
-  for (const p of u.ports) {
-    const n = (stored.ports[p] ?? 0) + sign;
-    if (n > 0) stored.ports[p] = n;
-    else delete stored.ports[p];
+  addNodeUsages(tx, [{ nodeId, usage: u, sign }]);
+}
+
+/** One allocation's usage added to (sign 1) or removed from (sign −1) its node's sum. */
+export interface UsageChange {
+  nodeId: string;
+  usage: UsageDelta;
+  sign: 1 | -1;
+}
+
+/** Applies the changes, each node's sum read and written once however many of them it has. */
+export function addNodeUsages(tx: WriteTx, changes: readonly UsageChange[]): void {
+  if (changes.length === 0) return;
+  const sums = new Map<string, StoredNodeUsage>();
+  for (const { nodeId, usage: u, sign } of changes) {
+    let stored = sums.get(nodeId);
+    if (!stored) sums.set(nodeId, (stored = tx.get<StoredNodeUsage>(NODE_USAGE, nodeId) ?? { cpu: 0, mem: 0, disk: 0, ports: {} }));
+    stored.cpu += sign * u.cpu;
+    stored.mem += sign * u.mem;
+    stored.disk += sign * u.disk;
+    for (const p of u.ports) {
+      const n = (stored.ports[p] ?? 0) + sign;
+      if (n > 0) stored.ports[p] = n;
+      else delete stored.ports[p];
+    }
   }
-  if (empty(stored)) tx.delete(NODE_USAGE, nodeId);
-  else tx.put(NODE_USAGE, nodeId, stored);
-  changedNodes(tx)?.add(nodeId);
+  const nodes = changedNodes(tx);
+  for (const [nodeId, stored] of sums) {
+    if (empty(stored)) tx.delete(NODE_USAGE, nodeId);
+    else tx.put(NODE_USAGE, nodeId, stored);
+    nodes?.add(nodeId);
+  }
 }
 
 /** Replaces the whole table with the sums of `live` (each a live allocation's usage on its node). */

@@ -7,7 +7,7 @@ import { getJob } from '../../../src/scheduler/state/jobs.js';
 import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
 import type { Store, WriteTx } from '../../../src/storage/store.js';
-import { ALLOC_PLACEMENTS, ALLOCS_BY_CREATE, ALLOCS_BY_NODE, ALLOCS_TABLE, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
+import { ALLOC_PLACEMENTS, ALLOCS_BY_CREATE, ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE, ALLOCS_TABLE, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
 import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
 import { ALLOC_MEMORY_TABLES } from '../../../src/scheduler/state/alloc-memory-tables.js';
 import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
@@ -43,12 +43,33 @@ export class TestStore {
     await this.store.write((tx) => {
       for (const { key, value } of tx.list<PlacementEntry>(ALLOC_PLACEMENTS)) {
         const [createIndex, id] = key.split('\u0000');
-        const { node, ...usage } = value;
+        const { node, cpu, mem, disk, ports, live } = value;
+        const usage = { cpu, mem, disk, ports, live };
         tx.put(ALLOC_IDS, id, Number(createIndex));
         tx.put(ALLOCS_BY_NODE, `${node}\u0000${key}`, usage);
         tx.delete(ALLOC_PLACEMENTS, key);
       }
       tx.put(SCHEMA_TABLE, SCHEMA_KEY, 8);
+    });
+  }
+
+  /**
+   * Closes the store and opens its dir as a server before schema 12 had it: allocs-by-job and
+   * allocs-by-eval in the file (the server now keeps them in memory), placements naming only their node.
+   */
+  async openAsSchema11(): Promise<void> {
+    const byJob = this.store.keys(ALLOCS_BY_JOB);
+    const byEval = this.store.keys(ALLOCS_BY_EVAL);
+    await this.store.close();
+    this.store = await openLmdbStore({ dir: this.dir, migrations: SCHEMA_MIGRATIONS });
+    await this.store.write((tx) => {
+      for (const key of byJob) tx.put(ALLOCS_BY_JOB, key, 1);
+      for (const key of byEval) tx.put(ALLOCS_BY_EVAL, key, 1);
+      for (const { key, value } of tx.list<PlacementEntry>(ALLOC_PLACEMENTS)) {
+        const { node, cpu, mem, disk, ports, live } = value;
+        tx.put(ALLOC_PLACEMENTS, key, { node, cpu, mem, disk, ports, live });
+      }
+      tx.put(SCHEMA_TABLE, SCHEMA_KEY, 11);
     });
   }
 
