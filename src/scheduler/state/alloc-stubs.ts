@@ -91,6 +91,18 @@ export function putAllocStub(tx: WriteTx, alloc: Allocation): void {
   tx.put(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID), packStub(allocStubRecord(alloc)));
 }
 
+const STUB_FIELDS = Object.keys(ZERO_STUB);
+
+/**
+ * putAllocStub for an allocation already packed (packAlloc): a stub's fields have the same zero values as
+ * the record's, so its packed form is the packed record's stub fields, picked instead of packed again.
+ */
+export function putPackedAllocStub(tx: WriteTx, key: string, packed: Fields): void {
+  const out: Fields = {};
+  for (const field of STUB_FIELDS) if (field in packed) out[field] = packed[field];
+  tx.put(ALLOC_STUBS, key, out);
+}
+
 export function deleteAllocStub(tx: WriteTx, alloc: Pick<Allocation, 'ID' | 'CreateIndex'>): void {
   tx.delete(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID));
 }

@@ -22,7 +22,7 @@ import { allocTerminal, summaryBucket, type Allocation, type SummaryBucket } fro
 import type { Job } from '../structs/job.js';
 import { jobKey, SEP } from './tables.js';
 import { allocUsage } from '../sched/usage.js';
-import { deleteAllocStub, putAllocStub } from './alloc-stubs.js';
+import { deleteAllocStub, putPackedAllocStub } from './alloc-stubs.js';
 import { packAlloc, readAlloc, type Fields } from './alloc-record.js';
 import { addNodeUsage, addNodeUsages, writeNodeUsage, type UsageChange } from './node-usage.js';
 import { ALLOC_IDS, allocKey, allocKeyOf, padIndex } from './alloc-keys.js';
@@ -157,8 +157,9 @@ function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | un
   if (prev && prev.CreateIndex !== alloc.CreateIndex) throw new Error(`allocation ${alloc.ID}: its CreateIndex cannot change (${prev.CreateIndex} → ${alloc.CreateIndex})`);
   if (prev && (prev.Namespace !== alloc.Namespace || prev.JobID !== alloc.JobID)) throw new Error(`allocation ${alloc.ID}: its job cannot change (${prev.JobID} → ${alloc.JobID})`);
   const key = allocKey(alloc.CreateIndex, alloc.ID);
-  tx.put(ALLOCS_TABLE, key, packAlloc(alloc));
-  putAllocStub(tx, alloc);
+  const packed = packAlloc(alloc);
+  tx.put(ALLOCS_TABLE, key, packed);
+  putPackedAllocStub(tx, key, packed);
   const usage = usageOf(alloc);
   if (!prev) {
     tx.put(ALLOC_IDS, alloc.ID, alloc.CreateIndex);

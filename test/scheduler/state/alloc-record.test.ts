@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { packAlloc, readAlloc, type Fields } from '../../../src/scheduler/state/alloc-record.js';
-import { ALLOC_STUBS, allocStubRecord, getAllocStub, readStub } from '../../../src/scheduler/state/alloc-stubs.js';
+import { ALLOC_STUBS, allocStubRecord, getAllocStub, putAllocStub, putPackedAllocStub, readStub } from '../../../src/scheduler/state/alloc-stubs.js';
 import { ALLOCS_TABLE, allocsOfJob, getAlloc } from '../../../src/scheduler/state/allocs.js';
 import { updateAllocsFromClient } from '../../../src/scheduler/state/client-updates.js';
 import { registerJob } from '../../../src/scheduler/state/jobs.js';
@@ -16,6 +16,7 @@ import { canonicalizeJob } from '../../../src/scheduler/structs/index.js';
 import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
 import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import { makeNode } from '../sched/helpers.js';
+import { allocKey } from '../../../src/scheduler/state/alloc-keys.js';
 import { TestStore } from './support.js';
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -99,6 +100,19 @@ describe('packed allocation records', () => {
     expect(reported.TaskStates).toEqual(full.TaskStates);
     expect(getAllocStub(t.store, a.ID)).toEqual(JSON.parse(json(allocStubRecord(reported))));
     expect(json(roundTrip(reported))).toBe(json(reported));
+  });
+
+  it('store the stub picked from the packed record as the stub packed on its own, byte for byte', async () => {
+    const allocs = await placed(3);
+    for (const a of [...allocs, ...allocs.map(everything), { ...allocs[0], DeploymentStatus: undefined, TaskStates: null }]) {
+      const { result } = await t.store.write((tx) => {
+        putAllocStub(tx, a);
+        putPackedAllocStub(tx, 'picked', packAlloc(a));
+        return [tx.get(ALLOC_STUBS, allocKey(a.CreateIndex, a.ID)), tx.get(ALLOC_STUBS, 'picked')];
+      });
+      expect(json(result[1])).toBe(json(result[0]));
+      expect(readStub(result[1] as Fields)).toEqual(JSON.parse(json(allocStubRecord(a))));
+    }
   });
 
   it('read a record written whole as itself, and the migration packs it without changing what is read', async () => {
