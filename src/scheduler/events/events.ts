@@ -19,6 +19,7 @@ import { EVALS_TABLE } from '../state/evals.js';
 import { NODES_TABLE } from '../state/nodes.js';
 import { JOBS_TABLE, SEP } from '../state/tables.js';
 import { SERVICE_REGISTRATIONS, type RegistrationRow } from '../state/service-registrations.js';
+import { allocPayload } from './alloc-payload.js';
 import { EVENT_TYPES } from './kinds.js';
 
 export interface StreamEvent {
@@ -91,8 +92,9 @@ export function sourcesOf(write: AppliedWrite): EventSource[] {
  * The event of one changed record, its payload as JSON text, or undefined for a change that is none (an
  * allocation garbage-collected). A payload that is the record as stored (a job, an evaluation, a
  * deployment, a node) is the record's own text, spliced in rather than parsed and written again: most
- * of what a reader of those topics costs the server was that round trip. The key and namespace of a job
- * and a node come from the key they are stored at; only filter keys need the record parsed.
+ * of what a reader of those topics costs the server was that round trip. An allocation's is spliced
+ * from its stored text too (alloc-payload.ts), parsed only where that cannot be. The key and namespace
+ * of a job and a node come from the key they are stored at; only filter keys need the record parsed.
  */
 export function eventOf(write: Pick<AppliedWrite, 'index' | 'kind'>, source: EventSource): EventParts | undefined {
   const { table, key, text } = source;
@@ -138,6 +140,8 @@ function recordEvent(table: string, key: string, text: string): Parts | undefine
       return { key: id, namespace, filterKeys: null, payload: payloadOf('Job', text) };
     }
     case ALLOCS_TABLE: {
+      const spliced = allocPayload(text);
+      if (spliced !== undefined) return { key: spliced.id, namespace: spliced.namespace, filterKeys: [spliced.jobId, spliced.deploymentId], payload: spliced.payload };
       const a = readAlloc(JSON.parse(text));
       return { key: a.ID, namespace: a.Namespace, filterKeys: [a.JobID, a.DeploymentID], payload: payloadOf('Allocation', JSON.stringify(allocFull(a, null))) };
     }
