@@ -286,7 +286,7 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
       const requestId = uuid();
       inFlight++;
       try {
-        const answer = (await ui(raw)) ?? (await auditDevices.record(raw, requestId, () => route(raw, requestId)));
+        const answer = await (ui(raw) ?? auditDevices.record(raw, requestId, () => route(raw, requestId)));
         if (httpLog.enabled('debug')) logRequest(httpLog, raw, answer.status, started, requestId);
         return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
       } finally {

@@ -138,11 +138,11 @@ class LmdbStore implements Store {
   ) {}
 
   index(): number {
-    return this.readIndex(INDEX_KEY);
+    return readNumber(this.db, indexKey());
   }
 
   tableIndex(table: string): number {
-    return this.readIndex(TABLE_INDEX_PREFIX + table);
+    return readNumber(this.db, tableIndexKey(table));
   }
 
   get<T>(table: string, key: string): T | undefined {
@@ -222,7 +222,7 @@ class LmdbStore implements Store {
     let result: T;
     try {
       result = await db.childTransaction(() => {
-        index = readNumber(db, encodeKey(META_TABLE, INDEX_KEY)) + 1;
+        index = readNumber(db, indexKey()) + 1;
         touched.clear();
         const tx = new LmdbWriteTx(db, index, touched, memory, capture);
         let out: T;
@@ -234,8 +234,8 @@ class LmdbStore implements Store {
             // A promise would make lmdb hold the write lock across awaits and let other code run mid-transaction.
             throw new Error('store.write: fn must be synchronous (it returned a promise)');
           }
-          db.putSync(encodeKey(META_TABLE, INDEX_KEY), index);
-          for (const table of touched) db.putSync(encodeKey(META_TABLE, TABLE_INDEX_PREFIX + table), index);
+          db.putSync(indexKey(), index);
+          for (const table of touched) db.putSync(tableIndexKey(table), index);
         } catch (err) {
           memory?.discard();
           throw err;
@@ -336,7 +336,7 @@ class LmdbStore implements Store {
   }
 
   private currentFor(table: string | undefined): number {
-    return table === undefined ? this.index() : this.readIndex(TABLE_INDEX_PREFIX + table);
+    return table === undefined ? this.index() : this.tableIndex(table);
   }
 
   private currentForSafe(table: string | undefined): number {
@@ -345,10 +345,6 @@ class LmdbStore implements Store {
     } catch {
       return 0;
     }
-  }
-
-  private readIndex(metaKey: string): number {
-    return readNumber(this.db, encodeKey(META_TABLE, metaKey));
   }
 }
 
@@ -454,6 +450,23 @@ function encodeKey(table: string, key: string): Buffer {
     throw keyTooLong(tableBytes, encoded.length - tableBytes - 1);
   }
   return encoded;
+}
+
+/**
+ * The encoded keys of the indexes, the global one and one per table: read on every request (the caches
+ * above the store check them), so each is encoded once. lmdb copies a key it is given, never keeps it.
+ */
+let globalIndexKey: Buffer | undefined;
+const tableIndexKeys = new Map<string, Buffer>();
+
+function indexKey(): Buffer {
+  return (globalIndexKey ??= encodeKey(META_TABLE, INDEX_KEY));
+}
+
+function tableIndexKey(table: string): Buffer {
+  let key = tableIndexKeys.get(table);
+  if (!key) tableIndexKeys.set(table, (key = encodeKey(META_TABLE, TABLE_INDEX_PREFIX + table)));
+  return key;
 }
 
 /** The smallest byte string greater than every string that starts with `b`. */

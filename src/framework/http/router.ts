@@ -46,7 +46,9 @@ export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: 
     const started = performance.now();
     let parts: string[];
     try {
-      parts = raw.path.split('/').slice(1).map(decodeURIComponent);
+      parts = raw.path.split('/').slice(1);
+      // Most paths have nothing encoded in them: those need no decoding.
+      if (raw.path.includes('%')) parts = parts.map(decodeURIComponent);
     } catch {
       const secrets = isSecretsPath(raw.path.split('/').slice(1));
       const requests = secrets ? secretsRequests : schedulerRequests;

@@ -139,11 +139,30 @@ function zeroValue(schema: FieldSchema): unknown {
   }
 }
 
-/** alias → the field's own name */
-function aliasIndex(schema: Fields): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, field] of Object.entries(schema)) for (const alias of field.aliases ?? []) out.set(alias, name);
-  return out;
+/** What a schema says about every request, worked out on its first one: schemas are declared once and never change. */
+interface SchemaIndex {
+  /** alias → the field's own name */
+  aliases: Map<string, string>;
+  /** the fields an operation requires, by operation */
+  required: Map<Operation, [string, FieldSchema][]>;
+}
+
+const indexes = new WeakMap<Fields, SchemaIndex>();
+
+function indexOf(schema: Fields): SchemaIndex {
+  let index = indexes.get(schema);
+  if (!index) {
+    const aliases = new Map<string, string>();
+    for (const [name, field] of Object.entries(schema)) for (const alias of field.aliases ?? []) aliases.set(alias, name);
+    indexes.set(schema, (index = { aliases, required: new Map() }));
+  }
+  return index;
+}
+
+function requiredFields(index: SchemaIndex, schema: Fields, op: Operation): [string, FieldSchema][] {
+  let fields = index.required.get(op);
+  if (!fields) index.required.set(op, (fields = Object.entries(schema).filter(([, field]) => requiredFor(field, op))));
+  return fields;
 }
 
 function withValueAliases(schema: FieldSchema, v: unknown): unknown {
@@ -170,7 +189,8 @@ export class FieldData {
     readonly schema: Fields,
     op: Operation,
   ) {
-    const aliases = aliasIndex(schema);
+    const index = indexOf(schema);
+    const aliases = index.aliases;
     for (const [sent, value] of Object.entries(raw)) {
       // Own properties only: `toString` or `__proto__` in a body must not match Object.prototype.
       const name = Object.hasOwn(schema, sent) ? sent : aliases.get(sent);
@@ -196,11 +216,11 @@ export class FieldData {
       this.values.set(name, coerced);
       this.sentAs.set(name, sent);
     }
-    for (const [name, field] of Object.entries(schema)) {
-      if (requiredFor(field, op) && !this.values.has(name)) {
+    for (const [name, field] of requiredFields(index, schema, op)) {
+      if (!this.values.has(name)) {
         throw new UserError(`missing required field "${name}"`);
       }
-      if (requiredFor(field, op) && field.type !== 'bool' && isEmpty(this.values.get(name))) {
+      if (field.type !== 'bool' && isEmpty(this.values.get(name))) {
         throw new UserError(`field "${this.sentAs.get(name)}" must not be empty`);
       }
     }

@@ -7,7 +7,7 @@ import { PermissionDenied } from '../../shared/errors.js';
 import { tokenFromHeaders } from '../../framework/http/token-header.js';
 import type { RawRequest } from '../../framework/http/types.js';
 import type { SchedulerContext } from '../context.js';
-import { callerOf, tokenUsable, type TokenCaller } from '../../secrets/token/caller.js';
+import { callerFor, TokenRefused, type TokenCaller } from '../../secrets/token/caller.js';
 import { nodeSecretMatches } from '../state/nodes.js';
 
 export interface NodeCaller {
@@ -22,19 +22,19 @@ export interface AnonymousCaller {
   kind: 'anonymous';
 }
 
-/** The request's token as a caller; refused in Nomad's words when it is missing, unknown or no longer usable. */
+/**
+ * The request's token as a caller, made as the secrets side makes it (and kept in the same cache);
+ * refused in Nomad's words when it is missing, unknown or no longer usable.
+ */
 export async function authenticate(raw: RawRequest, services: SchedulerContext): Promise<TokenCaller> {
   const secret = tokenFromHeaders(raw.headers);
   if (!secret) throw new PermissionDenied('Permission denied');
-  let token;
   try {
-    token = await services.tokens.resolve(secret, raw.remoteAddress);
+    return await callerFor(secret, raw.remoteAddress, services);
   } catch (err) {
-    if (err instanceof PermissionDenied) throw new PermissionDenied('ACL token not found');
+    if (err instanceof TokenRefused) throw new PermissionDenied(err.reason === 'unknown' ? 'ACL token not found' : 'Permission denied');
     throw err;
   }
-  if (!tokenUsable(token, services)) throw new PermissionDenied('Permission denied');
-  return callerOf(token, services);
 }
 
 /** Why the request's token is not usable, or undefined when it is (for answers that must tell an anonymous caller nothing). */

@@ -32,6 +32,11 @@ export interface PathDef {
   head?: boolean;
   /** No token needed (login, health). */
   unauthenticated?: boolean;
+  /**
+   * With `unauthenticated`: the handlers never look at the caller, so a token sent along is not even
+   * resolved (sys/health, which load balancers poll; a `?help=1` still needs a valid one).
+   */
+  tokenIgnored?: boolean;
   /** The caller also needs the `sudo` capability on the path. */
   sudo?: boolean;
   /**
@@ -79,28 +84,48 @@ export interface PathMatch {
   params: Record<string, string>;
 }
 
+/** A pattern split once: its segments, and for a `*name` segment the literal segments after it. */
+interface CompiledPattern {
+  segments: string[];
+  /** the index of the `*name` segment, or -1 */
+  star: number;
+  tail: string[];
+}
+
+const compiled = new WeakMap<PathDef, CompiledPattern>();
+
+function compiledOf(def: PathDef): CompiledPattern {
+  let c = compiled.get(def);
+  if (!c) {
+    const segments = def.pattern === '' ? [] : def.pattern.split('/');
+    const star = segments.findIndex((seg) => seg.startsWith('*'));
+    compiled.set(def, (c = { segments, star, tail: star === -1 ? [] : segments.slice(star + 1) }));
+  }
+  return c;
+}
+
 /** Matches a path (relative to the mount, no leading or trailing slash) against a backend's paths, in order. */
 export function matchPath(paths: PathDef[], path: string): PathMatch | undefined {
   const parts = path === '' ? [] : path.split('/');
   for (const def of paths) {
-    const params = matchSegments(def.pattern === '' ? [] : def.pattern.split('/'), parts);
+    const params = matchSegments(compiledOf(def), parts);
     if (params) return { def, params };
   }
   return undefined;
 }
 
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+function matchSegments({ segments, star, tail }: CompiledPattern, parts: string[]): Record<string, string> | undefined {
+  // Without a `*`, only a path of as many segments can match: most patterns are ruled out on that alone.
+  if (star === -1 ? parts.length !== segments.length : parts.length < segments.length) return undefined;
   const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const seg = pattern[i];
-    if (seg.startsWith('*')) {
-      const tail = pattern.slice(i + 1);
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    if (i === star) {
       const end = parts.length - tail.length;
       if (end <= i || tail.some((t, j) => t !== parts[end + j])) return undefined;
       params[seg.slice(1)] = parts.slice(i, end).join('/');
       return params;
     }
-    if (i >= parts.length) return undefined;
     if (seg.startsWith(':')) {
       if (parts[i] === '') return undefined;
       params[seg.slice(1)] = parts[i];
@@ -108,5 +133,5 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
       return undefined;
     }
   }
-  return pattern.length === parts.length ? params : undefined;
+  return params;
 }

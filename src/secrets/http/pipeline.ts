@@ -222,14 +222,15 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   const match = route && matchPath(route.backend.paths, route.rest);
   const def = match?.def;
 
+  const help = raw.query.get('help') === '1';
   // An unauthenticated path (login, health) ignores a bad token rather than refusing the request.
-  const auth = def?.unauthenticated ? await authenticate(raw, services).catch(() => undefined) : await authenticate(raw, services);
+  const auth = !def?.unauthenticated ? await authenticate(raw, services) : def.tokenIgnored && !help ? undefined : await authenticate(raw, services).catch(() => undefined);
   if (!def?.unauthenticated && !auth) throw new PermissionDenied();
   // A use is counted for every authenticated request, allowed or not, as Vault does; an unlimited token has none to count.
   if (auth && !def?.unauthenticated && auth.caller.token.numUses > 0) await services.tokens.use(auth.caller.token);
   if (!route) throw new NotFound(`no handler for route "${rel}". route entry not found.`);
   // Help needs a valid token but no capability on the path (Vault's `?help=1`).
-  if (raw.query.get('help') === '1') {
+  if (help) {
     if (!auth) throw new PermissionDenied();
     if (match) return { raw: pathHelpResponse(match.def, route.mountPath, route.rest, services.version) };
     if (route.rest === '') return { raw: { help: renderBackendHelp(route.backend), see_also: null } };
@@ -240,7 +241,8 @@ async function dispatch(raw: RawRequest, rel: string, requestId: string, service
   for (const [name, value] of Object.entries(match.params)) if (typeof value === 'string') checkKeyPart(`path parameter "${name}"`, value);
 
   // The one name of the path that the ACL, the handlers and the logs use.
-  const base = `${route.mountPath}${route.rest}`.replace(/\/$/, '');
+  const joined = `${route.mountPath}${route.rest}`;
+  const base = joined.endsWith('/') ? joined.slice(0, -1) : joined;
   const partial = {
     requestId,
     fullPath: base,

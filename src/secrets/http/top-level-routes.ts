@@ -21,5 +21,5 @@ const ROUTES = [
 
 /** `rel`: the decoded path below /v1/, e.g. sys/auth/cloud/tune. */
 export function dataAtTopLevel(rel: string): boolean {
-  return ROUTES.some((route) => (route.endsWith('/') ? rel.startsWith(route) : rel === route));
+  return rel.startsWith('sys/') && ROUTES.some((route) => (route.endsWith('/') ? rel.startsWith(route) : rel === route));
 }

@@ -8,6 +8,7 @@ import { UserError } from '../../shared/errors.js';
 import type { FieldData } from '../../framework/schema/field-data.js';
 import type { Fields } from '../../framework/schema/field-schema.js';
 import { definePath } from '../framework/path.js';
+import type { SecretsContext } from '../context.js';
 import { CLUSTER_NAME, clusterId, initialized } from './cluster-identity.js';
 
 const statusField = (what: string, code: number) => ({ type: 'int' as const, description: `The status code answered ${what} (default ${code}).` });
@@ -31,11 +32,51 @@ function code(data: FieldData, name: string, fallback: number): number {
   return given;
 }
 
+interface HealthBody {
+  /** server_time_utc, whole seconds */
+  second: number;
+  standby: boolean;
+  initialized: boolean;
+  /** the JSON answered */
+  text: string;
+}
+
+/**
+ * The last body each server answered. Only the clock (to the second) and the leadership change it while
+ * the server runs: the state is initialised once and for all before it serves, and its cluster ID and the
+ * server's version never change. Load balancers poll this path, so the body is made once a second at most.
+ */
+const lastBody = new WeakMap<SecretsContext, HealthBody>();
+
+function healthBody(services: SecretsContext): HealthBody {
+  const second = Math.floor(Date.now() / 1000);
+  const standby = !services.leadership.isLeader();
+  const last = lastBody.get(services);
+  if (last && last.second === second && last.standby === standby) return last;
+  const init = initialized(services.store);
+  const text = JSON.stringify({
+    initialized: init,
+    sealed: false,
+    standby,
+    performance_standby: false,
+    replication_performance_mode: 'disabled',
+    replication_dr_mode: 'disabled',
+    server_time_utc: second,
+    version: services.version,
+    cluster_name: CLUSTER_NAME,
+    cluster_id: clusterId(services.store),
+  });
+  const body = { second, standby, initialized: init, text };
+  lastBody.set(services, body);
+  return body;
+}
+
 export const healthPaths = [
   definePath({
     pattern: 'health',
     fields: HEALTH_FIELDS,
     unauthenticated: true,
+    tokenIgnored: true,
     head: true,
     synopsis: 'Health of the server.',
     description:
@@ -57,26 +98,11 @@ export const healthPaths = [
           code(data, 'sealedcode', 503);
           code(data, 'drsecondarycode', 472);
           code(data, 'performancestandbycode', 473);
-          const init = initialized(services.store);
-          const standby = !services.leadership.isLeader();
+          const body = healthBody(services);
           let status = codes.active;
-          if (!init) status = codes.uninit;
-          else if (standby && !data.get<boolean>('standbyok')) status = codes.standby;
-          return {
-            status,
-            raw: {
-              initialized: init,
-              sealed: false,
-              standby,
-              performance_standby: false,
-              replication_performance_mode: 'disabled',
-              replication_dr_mode: 'disabled',
-              server_time_utc: Math.floor(Date.now() / 1000),
-              version: services.version,
-              cluster_name: CLUSTER_NAME,
-              cluster_id: clusterId(services.store),
-            },
-          };
+          if (!body.initialized) status = codes.uninit;
+          else if (body.standby && !data.get<boolean>('standbyok')) status = codes.standby;
+          return { status, text: { contentType: 'application/json', body: body.text } };
         },
       },
     },

@@ -99,10 +99,21 @@ function cacheOf(store: Store): CallerCache {
 }
 
 /**
- * The caller a request's token makes: the token resolved (PermissionDenied when it is unknown, expired
- * or used from outside its bound CIDRs), checked usable and its ACL built, as `resolve`, `tokenUsable`
- * and `callerOf` do. What it makes is kept until one of the caller tables moves; a limited-use token's
- * every use writes its entry, so it is made anew each time.
+ * Why a token makes no caller: `unknown` when it is unknown, expired or used from outside its bound
+ * CIDRs (what `resolve` refuses), `unusable` when it resolves but `tokenUsable` refuses it. The secrets
+ * side answers both alike; the scheduler side words them as Nomad does.
+ */
+export class TokenRefused extends PermissionDenied {
+  constructor(readonly reason: 'unknown' | 'unusable') {
+    super();
+  }
+}
+
+/**
+ * The caller a request's token makes: the token resolved, checked usable and its ACL built, as
+ * `resolve`, `tokenUsable` and `callerOf` do; TokenRefused says why not. What it makes is kept until one
+ * of the caller tables moves; a limited-use token's every use writes its entry, so it is made anew each
+ * time.
  */
 export async function callerFor(secret: string, remoteAddress: string, services: Pick<SecretsContext, 'store' | 'tokens' | 'identity' | 'mounts' | 'policies'>): Promise<TokenCaller> {
   const cache = cacheOf(services.store);
@@ -112,11 +123,16 @@ export async function callerFor(secret: string, remoteAddress: string, services:
   // An expired token goes the long way, which revokes it.
   if (cached && !isExpired(cached.token)) {
     const { boundCidrs } = cached.token;
-    if (boundCidrs.length > 0 && !addressInCidrs(remoteAddress, boundCidrs)) throw new PermissionDenied();
+    if (boundCidrs.length > 0 && !addressInCidrs(remoteAddress, boundCidrs)) throw new TokenRefused('unknown');
     return cached;
   }
-  const token = await services.tokens.resolve(secret, remoteAddress);
-  if (!tokenUsable(token, services)) throw new PermissionDenied();
+  let token: TokenEntry;
+  try {
+    token = await services.tokens.resolve(secret, remoteAddress);
+  } catch (err) {
+    throw err instanceof PermissionDenied ? new TokenRefused('unknown') : err;
+  }
+  if (!tokenUsable(token, services)) throw new TokenRefused('unusable');
   const caller = await callerOf(token, services);
   if (token.numUses === 0) cache.set(id, stamp, caller);
   return caller;

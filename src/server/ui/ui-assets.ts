@@ -102,7 +102,7 @@ const ROUTE = '/ui';
  * The UI's answer to a request, or undefined when the request is not the UI's (the API's routes take it).
  * `dir` is where the built UI is; by default the one beside the server.
  */
-export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawResponse | undefined> {
+export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawResponse> | undefined {
   let built: Promise<Built> | undefined;
   const files = () => {
     built ??= load(dir).catch((err: unknown) => {
@@ -112,10 +112,7 @@ export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawR
     });
     return built;
   };
-  return async (raw): Promise<RawResponse | undefined> => {
-    // HEAD as GET: node:http leaves the body out of the answer.
-    if (raw.method !== 'GET' && raw.method !== 'HEAD') return undefined;
-    if (raw.path !== '/' && raw.path !== ROUTE && !raw.path.startsWith(`${ROUTE}/`)) return undefined;
+  const serve = async (raw: RawRequest): Promise<RawResponse> => {
     const headers = securityHeaders(raw);
     if (raw.path === '/' || raw.path === ROUTE) {
       // The query goes along: `svc ui` opens the server's address with ?ott= and ?namespace= on it.
@@ -151,5 +148,12 @@ export function uiHandler(dir = defaultDir()): (raw: RawRequest) => Promise<RawR
     }
     // index.html names the current assets: a browser must ask for it again every time.
     return { status: 200, headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: ui.index };
+  };
+  // Decided at once, with no promise made: every API request asks first.
+  return (raw) => {
+    // HEAD as GET: node:http leaves the body out of the answer.
+    if (raw.method !== 'GET' && raw.method !== 'HEAD') return undefined;
+    if (raw.path !== '/' && raw.path !== ROUTE && !raw.path.startsWith(`${ROUTE}/`)) return undefined;
+    return serve(raw);
   };
 }

@@ -2,7 +2,7 @@
  * sys/health as Vault's http/sys_health.go answers it, through the server's own pipeline: GET and HEAD,
  * no token, the status chosen by the server's state and the *code / standbyok parameters.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startInProcessServer, type InProcessServer } from '../../support/in-process.js';
 
 let srv: InProcessServer;
@@ -14,6 +14,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await srv?.close();
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 const health = (method: string, query = '') => srv.request(method, `/v1/sys/health${query}`, { token: '' });
@@ -43,6 +46,27 @@ describe('GET sys/health', () => {
     expect((await health('GET', '?activecode=299')).status).toBe(299);
     expect((await health('GET', '?standbycode=200&sealedcode=500&uninitcode=500&drsecondarycode=201&performancestandbycode=202')).status).toBe(200);
     expect((await health('GET', '?standbyok=true&perfstandbyok=true')).status).toBe(200);
+  });
+
+  it("tells the server's time to the second, in every answer", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const now = Date.now();
+    vi.setSystemTime(Math.floor(now / 1000) * 1000 + 10);
+    const first = (await health('GET')).body as { server_time_utc: number };
+    expect(first.server_time_utc).toBe(Math.floor(now / 1000));
+    vi.setSystemTime(Math.floor(now / 1000) * 1000 + 990);
+    expect(((await health('GET')).body as { server_time_utc: number }).server_time_utc).toBe(first.server_time_utc);
+    vi.setSystemTime((first.server_time_utc + 5) * 1000);
+    expect(((await health('GET')).body as { server_time_utc: number }).server_time_utc).toBe(first.server_time_utc + 5);
+  });
+
+  it('answers whatever token comes with it, a made-up one included; its help still needs a valid one', async () => {
+    for (const token of ['', 'not-a-token', srv.rootToken]) expect((await srv.request('GET', '/v1/sys/health', { token })).status, `token "${token}"`).toBe(200);
+    expect((await srv.request('GET', '/v1/sys/health?help=1', { token: 'not-a-token' })).status).toBe(403);
+    expect((await srv.request('GET', '/v1/sys/health?help=1', { token: '' })).status).toBe(403);
+    const help = await srv.request('GET', '/v1/sys/health?help=1');
+    expect(help.status).toBe(200);
+    expect(JSON.stringify(help.body)).toContain('Health of the server.');
   });
 
   it('refuses a code that is not a status code with a 400 naming the parameter', async () => {

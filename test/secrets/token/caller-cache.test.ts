@@ -113,3 +113,44 @@ describe('the caller made for a token', () => {
     expect(await lookupSelf(token)).toBe(403);
   });
 });
+
+describe('the caller a scheduler route is served to, from the same cache', () => {
+  /** The scheduler's answer to the token's own lookup, as Nomad words a refusal. */
+  const tokenSelf = async (token: string, remoteAddress = '127.0.0.1') => {
+    const raw = { method: 'GET', path: '/v1/acl/token/self', query: new URLSearchParams(), headers: { 'x-nomad-token': token }, body: Buffer.alloc(0), remoteAddress };
+    const answer = await srv.server.handle(raw);
+    return answer.status === 200 ? 200 : `${answer.status} ${String(answer.body)}`;
+  };
+
+  it('is refused on the request right after its token is revoked, as a token not found', async () => {
+    const { token, accessor } = await create({ policies: 'default' });
+    // The secrets side made the caller first: the scheduler side is served the same one.
+    expect(await lookupSelf(token)).toBe(200);
+    expect(await tokenSelf(token)).toBe(200);
+    await root.secrets('POST', 'auth/token/revoke-accessor', { body: { accessor } });
+    expect(await tokenSelf(token)).toBe('403 ACL token not found');
+  });
+
+  it('is refused from outside its bound CIDRs right after it was allowed from inside them', async () => {
+    const { token } = await create({ policies: 'default', bound_cidrs: '127.0.0.1/32', ttl: '1h' });
+    expect(await tokenSelf(token)).toBe(200);
+    expect(await tokenSelf(token, '10.0.0.1')).toBe('403 ACL token not found');
+    expect(await tokenSelf(token)).toBe(200);
+  });
+
+  it('counts every use of a limited-use token and refuses it after the last', async () => {
+    const { token } = await create({ policies: 'default', num_uses: 2 });
+    expect(await tokenSelf(token)).toBe(200);
+    expect(await tokenSelf(token)).toBe(200);
+    expect(await tokenSelf(token)).toBe('403 ACL token not found');
+  });
+
+  it("is refused once its entity is disabled, as a token not permitted", async () => {
+    await root.secrets('POST', 'auth/token/roles/scheduler-cached', { body: { allowed_entity_aliases: 'scheduler-cached-*' } });
+    const auth = (await root.secrets('POST', 'auth/token/create/scheduler-cached', { body: { policies: 'default', entity_alias: 'scheduler-cached-one' } }))!.auth!;
+    const token = auth.client_token as string;
+    expect(await tokenSelf(token)).toBe(200);
+    await root.secrets('POST', `identity/entity/id/${auth.entity_id as string}`, { body: { disabled: true } });
+    expect(await tokenSelf(token)).toBe('403 Permission denied');
+  });
+});
