@@ -3,8 +3,9 @@
  * and turns the XML answer into a document or a CloudApiError. Throttling, 5xx and lost connections are
  * retried with capped exponential backoff and full jitter; other 4xx answers are final.
  */
+import { LruCache } from '../shared/lru-cache.js';
 import { CloudApiError, isRetryable } from './errors.js';
-import { httpCall } from './http.js';
+import { keptHttpCall } from './keep-alive.js';
 import { signQuery } from './sigv4.js';
 import { parseXml, text, type XmlNode } from './xml.js';
 import type { CredentialSource } from './credentials.js';
@@ -84,10 +85,25 @@ function formBody(call: QueryCall): string {
   return form.toString();
 }
 
+/** A few endpoints per mount (compute, identity, token service) at most. */
+const MAX_ENDPOINTS = 64;
+const endpoints = new LruCache<string, { url: URL; path: string; target: URL }>(MAX_ENDPOINTS);
+
+/** The endpoint's URL, the path signed and the URL called, parsed once per endpoint rather than on every call. */
+function endpointOf(endpoint: string): { url: URL; path: string; target: URL } {
+  let parsed = endpoints.get(endpoint);
+  if (!parsed) {
+    const url = new URL(endpoint);
+    const path = url.pathname === '' ? '/' : url.pathname;
+    parsed = { url, path, target: new URL(path, url) };
+    endpoints.set(endpoint, parsed);
+  }
+  return parsed;
+}
+
 async function attemptOnce(call: QueryCall, timeoutMs: number): Promise<QueryAnswer> {
   const action = `${call.service}:${call.action}`;
-  const url = new URL(call.endpoint);
-  const path = url.pathname === '' ? '/' : url.pathname;
+  const { url, path, target } = endpointOf(call.endpoint);
   const body = formBody(call);
   // Credentials are fetched per attempt so a retry after expiry picks up refreshed ones.
   const creds = await call.credentials.get();
@@ -95,7 +111,7 @@ async function attemptOnce(call: QueryCall, timeoutMs: number): Promise<QueryAns
 
   let answer;
   try {
-    answer = await httpCall({ url: new URL(path, url), method: 'POST', headers, body, timeoutMs });
+    answer = await keptHttpCall({ url: target, method: 'POST', headers, body, timeoutMs });
   } catch (err) {
     const code = (err as { code?: string }).code ?? 'NetworkingError';
     throw new CloudApiError(0, code, `${action} to ${url.origin} failed: ${code}`, undefined, action);
