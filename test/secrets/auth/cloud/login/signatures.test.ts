@@ -98,6 +98,17 @@ describe('verifyPkcs7', () => {
       expect(() => verifyPkcs7(bad, trusted(), { allowSha1: false })).toThrow(SignatureError);
     }
   });
+
+  it('decodes base64 with or without padding, line breaks or PEM armour, and refuses characters the decoder would skip', () => {
+    const bytes = Buffer.from('ABCDE');
+    for (const text of ['QUJDREU=', 'QUJDREU', 'QUJD\nREU=\n', '-----BEGIN PKCS7-----\nQUJDREU=\n-----END PKCS7-----']) {
+      expect(decodePkcs7Input(text)).toEqual(bytes);
+    }
+    // Node's decoder would read each of these as ABCDE, ignoring the stray character.
+    for (const bad of ['QUJD*REU=', 'QUJDREU=.', 'QU_JDREU=']) {
+      expect(() => decodePkcs7Input(bad)).toThrow(/not base64/);
+    }
+  });
 });
 
 describe('the built-in certificates', () => {
