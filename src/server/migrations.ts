@@ -14,7 +14,7 @@ import { keyAllocsByCreation } from '../scheduler/state/alloc-keys-migration.js'
 import { keyNodeEntriesByCreation } from '../scheduler/state/by-node-keys-migration.js';
 import { splitCloudTables } from '../secrets/auth/cloud/tables-migration.js';
 import { rebuildDeploymentDeadlines } from '../scheduler/state/deployments.js';
-import { buildAllocPlacements, namePlacementJobs } from '../scheduler/state/alloc-memory-tables.js';
+import { buildAllocPlacements, moveUsageToStubs } from '../scheduler/state/alloc-memory-tables.js';
 import { packAllocRecords } from '../scheduler/state/pack-allocs-migration.js';
 
 export const SCHEMA_MIGRATIONS: Migration[] = [
@@ -97,9 +97,9 @@ export const SCHEMA_MIGRATIONS: Migration[] = [
   },
   {
     version: 12,
-    description: "allocation placements naming their job and evaluation (the LMDB store's by-job and by-eval indexes are derived from them)",
+    description: "allocation usage kept in the stubs instead of alloc-placements (the LMDB store derives its allocation indexes from the stubs)",
     up(tx) {
-      namePlacementJobs(tx);
+      moveUsageToStubs(tx);
     },
   },
 ];

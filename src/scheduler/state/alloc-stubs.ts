@@ -3,6 +3,11 @@
  * creation, see alloc-keys.ts) kept by
  * putAlloc and deleteAlloc in the same transaction as the record: listings read these small records
  * instead of decoding each full allocation (its AllocatedResources and Metrics are most of its bytes).
+ *
+ * A stored stub also holds what the allocation takes on its node (`Usage`, which readStub leaves out):
+ * the figures its node's usage sum counts for it while it is live (node-usage.ts). With its node, job and
+ * evaluation beside them, the stub is all the LMDB store fills its in-memory allocation indexes from
+ * (alloc-memory-tables.ts), so a placement writes no record of its own for them.
  * Nomad's AllocListStub carries the job's type, which lives in the job version the allocation runs; it
  * is resolved once per job version at listing time, so a placement writes no job lookup.
  */
@@ -11,6 +16,8 @@ import { zeroAllocation, type Allocation } from '../structs/allocation.js';
 import { elide, packTaskStates, readTaskStates, restore, type Fields } from './alloc-record.js';
 import { scanKeys } from './scan.js';
 import { ALLOC_IDS, allocKey, allocKeyOf } from './alloc-keys.js';
+import { allocUsage } from '../sched/usage.js';
+import type { UsageDelta } from './node-usage.js';
 
 export const ALLOC_STUBS = 'alloc-stubs';
 
@@ -82,24 +89,40 @@ function packStub(s: AllocStubRecord): Fields {
 }
 
 export function readStub(stored: Fields): AllocStubRecord {
-  const s = restore(stored, allocStubRecord(zeroAllocation()) as unknown as Fields) as unknown as AllocStubRecord;
-  if (s.TaskStates) s.TaskStates = readTaskStates(s.TaskStates);
-  return s;
+  const s = restore(stored, allocStubRecord(zeroAllocation()) as unknown as Fields);
+  delete s.Usage;
+  if (s.TaskStates) s.TaskStates = readTaskStates(s.TaskStates as AllocStubRecord['TaskStates'] & object);
+  return s as unknown as AllocStubRecord;
 }
 
+/** What the allocation takes on its node, as its stub holds it. */
+export function stubUsage(a: Pick<Allocation, 'AllocatedResources'>): UsageDelta {
+  const u = allocUsage(a);
+  return { cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports };
+}
+
+/** A field of a stored stub without reading the whole of it: its zero value when it was left out. */
+export const storedField = <K extends keyof AllocStubRecord>(stored: Fields, field: K): AllocStubRecord[K] =>
+  (field in stored ? stored[field] : ZERO_STUB[field]) as AllocStubRecord[K];
+
+/** The usage a stored stub holds; undefined for one written before stubs held it (schema 12). */
+export const storedUsage = (stored: Fields): UsageDelta | undefined => stored.Usage as UsageDelta | undefined;
+
 export function putAllocStub(tx: WriteTx, alloc: Allocation): void {
-  tx.put(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID), packStub(allocStubRecord(alloc)));
+  tx.put(ALLOC_STUBS, allocKey(alloc.CreateIndex, alloc.ID), { ...packStub(allocStubRecord(alloc)), Usage: stubUsage(alloc) });
 }
 
 const STUB_FIELDS = Object.keys(ZERO_STUB);
 
 /**
- * putAllocStub for an allocation already packed (packAlloc): a stub's fields have the same zero values as
- * the record's, so its packed form is the packed record's stub fields, picked instead of packed again.
+ * putAllocStub for an allocation already packed (packAlloc), with its usage: a stub's fields have the same
+ * zero values as the record's, so its packed form is the packed record's stub fields, picked instead of
+ * packed again.
  */
-export function putPackedAllocStub(tx: WriteTx, key: string, packed: Fields): void {
+export function putPackedAllocStub(tx: WriteTx, key: string, packed: Fields, usage: UsageDelta): void {
   const out: Fields = {};
   for (const field of STUB_FIELDS) if (field in packed) out[field] = packed[field];
+  out.Usage = usage;
   tx.put(ALLOC_STUBS, key, out);
 }
 

@@ -6,13 +6,13 @@
  * Tables:
  *   allocs             <CreateIndex, zero-padded>\0<ID> → Allocation (without Job, packed: alloc-record.ts); creation order is
  *                      chronological listing and paging (see alloc-keys.ts for why, and alloc-ids)
- *   alloc-stubs        the same key → AllocStubRecord (the list view; state/alloc-stubs.ts)
+ *   alloc-stubs        the same key → AllocStubRecord (the list view; state/alloc-stubs.ts) and what the
+ *                      allocation takes on its node; what the LMDB store fills its in-memory alloc-ids,
+ *                      allocs-by-node, allocs-by-job and allocs-by-eval from (alloc-memory-tables.ts)
  *   allocs-by-job      <ns>\0<job>\0<ID> → 1
  *   allocs-by-node     <node>\0<CreateIndex, padded>\0<ID> → 1 (before schema 9: what alloc-placements holds)
  *   allocs-by-eval     <eval>\0<ID> → 1
- *   alloc-placements   <CreateIndex, padded>\0<ID> → PlacementEntry: the allocation's node, job and
- *                      evaluation and what it takes on the node; what the LMDB store fills its in-memory
- *                      alloc-ids, allocs-by-node, allocs-by-job and allocs-by-eval from (alloc-memory-tables.ts)
+ *   alloc-placements   schemas 9 to 11: <CreateIndex, padded>\0<ID> → PlacementEntry, what stubs hold now
  *   node-usage         <node> → the sum of its live allocations' entries (state/node-usage.ts)
  *   alloc-jobs         <ns>\0<job>\0<JobModifyIndex, padded> → Job (the version allocations run)
  *   job-summaries      <ns>\0<job> → StoredSummary
@@ -21,8 +21,7 @@ import type { Store, WriteTx } from '../../storage/store.js';
 import { allocTerminal, summaryBucket, type Allocation, type SummaryBucket } from '../structs/allocation.js';
 import type { Job } from '../structs/job.js';
 import { jobKey, SEP } from './tables.js';
-import { allocUsage } from '../sched/usage.js';
-import { deleteAllocStub, putPackedAllocStub } from './alloc-stubs.js';
+import { ALLOC_STUBS, deleteAllocStub, putPackedAllocStub, storedField, storedUsage, stubUsage } from './alloc-stubs.js';
 import { packAlloc, readAlloc, type Fields } from './alloc-record.js';
 import { addNodeUsage, addNodeUsages, writeNodeUsage, type UsageChange } from './node-usage.js';
 import { ALLOC_IDS, allocKey, allocKeyOf, padIndex } from './alloc-keys.js';
@@ -36,6 +35,7 @@ export const ALLOCS_TABLE = 'allocs';
 export const ALLOCS_BY_JOB = 'allocs-by-job';
 export const ALLOCS_BY_NODE = 'allocs-by-node';
 export const ALLOCS_BY_EVAL = 'allocs-by-eval';
+/** Schemas 9 to 11: an allocation's node and usage (PlacementEntry), which its stub holds now. Read by migrations only. */
 export const ALLOC_PLACEMENTS = 'alloc-placements';
 /** Before schema 5: <CreateIndex>\0<ID> → 1, when allocations were keyed by ID. Read by migrations only. */
 export const ALLOCS_BY_CREATE = 'allocs-by-create';
@@ -61,12 +61,9 @@ export interface NodeUsageEntry {
   live: boolean;
 }
 
-/** An allocation's node, job and evaluation (what its index entries are keyed by), and what it takes on the node. */
+/** Schemas 9 to 11: an allocation's node and what it takes there. */
 export interface PlacementEntry extends NodeUsageEntry {
   node: string;
-  namespace: string;
-  job: string;
-  eval: string;
 }
 
 export interface GroupSummary {
@@ -98,17 +95,18 @@ export const emptyGroupSummary = (): GroupSummary => ({ Queued: 0, Complete: 0, 
 
 /** The same sum the schedulers make (allocUsage), so what a plan frees and takes matches the index. */
 function usageOf(a: Allocation): NodeUsageEntry {
-  const u = allocUsage(a);
-  return { cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports, live: !allocTerminal(a) };
+  return { ...stubUsage(a), live: !allocTerminal(a) };
 }
 
-export const placementEntry = (alloc: Pick<Allocation, 'NodeID' | 'Namespace' | 'JobID' | 'EvalID'>, usage: NodeUsageEntry): PlacementEntry => ({
-  node: alloc.NodeID,
-  namespace: alloc.Namespace,
-  job: alloc.JobID,
-  eval: alloc.EvalID,
-  ...usage,
-});
+/**
+ * What the node's usage sum counts for the allocation stored at `key`, from its stub: the figures it was
+ * written with, live while its stored statuses are. Undefined when there is no stub (or one without them).
+ */
+function storedEntry(tx: WriteTx, key: string): NodeUsageEntry | undefined {
+  const stored = tx.get<Fields>(ALLOC_STUBS, key);
+  const usage = stored && storedUsage(stored);
+  return usage && { ...usage, live: !allocTerminal({ DesiredStatus: storedField(stored, 'DesiredStatus'), ClientStatus: storedField(stored, 'ClientStatus') }) };
+}
 
 /** The allocation's entries in allocs-by-job and allocs-by-eval (the LMDB store derives them from its placement). */
 export const byJobKey = (alloc: Pick<Allocation, 'Namespace' | 'JobID' | 'ID'>) => `${jobKey(alloc.Namespace, alloc.JobID)}${SEP}${alloc.ID}`;
@@ -157,23 +155,21 @@ function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | un
   if (prev && prev.CreateIndex !== alloc.CreateIndex) throw new Error(`allocation ${alloc.ID}: its CreateIndex cannot change (${prev.CreateIndex} → ${alloc.CreateIndex})`);
   if (prev && (prev.Namespace !== alloc.Namespace || prev.JobID !== alloc.JobID)) throw new Error(`allocation ${alloc.ID}: its job cannot change (${prev.JobID} → ${alloc.JobID})`);
   const key = allocKey(alloc.CreateIndex, alloc.ID);
+  // What the stub holds, not one recomputed from `prev`: the node's sum moves by exactly what it counts.
+  const before = prev && (storedEntry(tx, key) ?? usageOf(prev));
   const packed = packAlloc(alloc);
-  tx.put(ALLOCS_TABLE, key, packed);
-  putPackedAllocStub(tx, key, packed);
   const usage = usageOf(alloc);
-  if (!prev) {
+  tx.put(ALLOCS_TABLE, key, packed);
+  putPackedAllocStub(tx, key, packed, stubUsage(alloc));
+  if (!prev || !before) {
     tx.put(ALLOC_IDS, alloc.ID, alloc.CreateIndex);
     tx.put(ALLOCS_BY_JOB, byJobKey(alloc), 1);
     tx.put(ALLOCS_BY_EVAL, byEvalKey(alloc), 1);
     tx.put(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc), 1);
-    tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc, usage));
     if (usage.live) usageChanges.push({ nodeId: alloc.NodeID, usage, sign: 1 });
     return;
   }
-  // The stored entry, not one recomputed from `prev`: the node's sum moves by exactly what it holds.
-  const before = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, key) ?? usageOf(prev);
   const moved = prev.NodeID !== alloc.NodeID || before.live !== usage.live || before.cpu !== usage.cpu || before.mem !== usage.mem || before.disk !== usage.disk || before.ports.join() !== usage.ports.join();
-  if (moved || prev.EvalID !== alloc.EvalID) tx.put(ALLOC_PLACEMENTS, key, placementEntry(alloc, usage));
   if (moved) {
     // The node's entry holds nothing but its key: it moves only with the allocation.
     if (prev.NodeID !== alloc.NodeID) {
@@ -355,15 +351,14 @@ export function* allocsByCreate(store: Store, opts: { fromToken?: { index: numbe
 /** Removes an allocation and its index entries (garbage collection); its node learns of it on its next pull. */
 export function deleteAlloc(tx: WriteTx, alloc: Allocation): void {
   const key = allocKey(alloc.CreateIndex, alloc.ID);
+  const entry = storedEntry(tx, key);
+  if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
   tx.delete(ALLOCS_TABLE, key);
   tx.delete(ALLOC_IDS, alloc.ID);
   deleteAllocStub(tx, alloc);
   tx.put(NODE_ALLOCS_REMOVED, alloc.NodeID, tx.index);
   tx.delete(ALLOCS_BY_JOB, byJobKey(alloc));
-  const entry = tx.get<PlacementEntry>(ALLOC_PLACEMENTS, key);
-  if (entry?.live) addNodeUsage(tx, alloc.NodeID, entry, -1);
   tx.delete(ALLOCS_BY_NODE, byNodeKey(alloc.NodeID, alloc));
-  tx.delete(ALLOC_PLACEMENTS, key);
   tx.delete(ALLOCS_BY_EVAL, byEvalKey(alloc));
   deleteRegistrationRows(tx, alloc.ID);
 }

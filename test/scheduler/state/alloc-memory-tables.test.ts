@@ -1,12 +1,15 @@
 /**
  * The LMDB store keeps alloc-ids, allocs-by-node, allocs-by-job and allocs-by-eval in memory and fills them
- * from alloc-placements when it opens: through placements, client updates, stops, garbage collection and
- * restarts, they must say what the allocations themselves say, and so must the placements table they are
- * filled from.
+ * from the allocation stubs when it opens: through placements, client updates, stops, garbage collection
+ * and restarts, they must say what the allocations themselves say, and so must the usage the stubs hold
+ * (what each node's usage sum counts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALLOC_IDS, allocKey } from '../../../src/scheduler/state/alloc-keys.js';
-import { ALLOC_PLACEMENTS, ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE, allocsByCreate, allocsOfEval, allocsOfJob, allocsOfNode, deleteAlloc, getAlloc, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
+import { ALLOC_PLACEMENTS, ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE, allocsByCreate, allocsOfEval, allocsOfJob, allocsOfNode, deleteAlloc, getAlloc } from '../../../src/scheduler/state/allocs.js';
+import { ALLOC_STUBS } from '../../../src/scheduler/state/alloc-stubs.js';
+import type { Fields } from '../../../src/scheduler/state/alloc-record.js';
+import { readNodeUsage } from '../../../src/scheduler/state/node-usage.js';
 import { updateAllocsFromClient } from '../../../src/scheduler/state/client-updates.js';
 import { registerJob } from '../../../src/scheduler/state/jobs.js';
 import { registerNode } from '../../../src/scheduler/state/nodes.js';
@@ -28,6 +31,7 @@ afterEach(async () => {
 });
 
 const newest = Math.max(...SCHEMA_MIGRATIONS.map((m) => m.version));
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 const job = (id: string, count: number) =>
   canonicalizeJob({
@@ -45,16 +49,19 @@ function expectIndexesMatchAllocs(): void {
   expect(t.store.keys(ALLOCS_BY_NODE)).toEqual(nodeKeys);
   expect(t.store.keys(ALLOCS_BY_JOB)).toEqual(allocs.map((a) => `${a.Namespace}\u0000${a.JobID}\u0000${a.ID}`).sort());
   expect(t.store.keys(ALLOCS_BY_EVAL)).toEqual(allocs.map((a) => `${a.EvalID}\u0000${a.ID}`).sort());
-  const placements = t.store.list<PlacementEntry>(ALLOC_PLACEMENTS);
-  expect(placements).toEqual(
+  const usages = t.store.list<Fields>(ALLOC_STUBS).map((e) => ({ key: e.key, value: e.value.Usage }));
+  expect(usages).toEqual(
     allocs.map((a) => {
       const u = allocUsage(a);
-      return {
-        key: allocKey(a.CreateIndex, a.ID),
-        value: { node: a.NodeID, namespace: a.Namespace, job: a.JobID, eval: a.EvalID, cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports, live: !allocTerminal(a) },
-      };
+      return { key: allocKey(a.CreateIndex, a.ID), value: { cpu: u.cpu, mem: u.memoryMB, disk: u.diskMB, ports: u.ports } };
     }),
   );
+  expect(t.store.list(ALLOC_PLACEMENTS)).toEqual([]);
+  for (const node of new Set(allocs.map((a) => a.NodeID))) {
+    const live = allocs.filter((a) => a.NodeID === node && !allocTerminal(a)).map(allocUsage);
+    const usage = readNodeUsage(t.store, node);
+    expect({ cpu: usage.cpu, mem: usage.memoryMB, ports: [...usage.ports].sort() }).toEqual({ cpu: sum(live.map((u) => u.cpu)), mem: sum(live.map((u) => u.memoryMB)), ports: live.flatMap((u) => u.ports).sort() });
+  }
   for (const node of new Set(allocs.map((a) => a.NodeID))) expect(allocsOfNode(t.store, node)).toEqual(allocs.filter((a) => a.NodeID === node));
   for (const a of allocs) {
     expect(allocsOfJob(t.store, a.Namespace, a.JobID)).toEqual(byId.filter((b) => b.Namespace === a.Namespace && b.JobID === a.JobID));
@@ -76,7 +83,6 @@ describe('allocation indexes in memory', () => {
     await updateAllocsFromClient(t.store, done.NodeID, [{ ID: done.ID, ClientStatus: 'complete', ClientDescription: '', TaskStates: {} }]);
     await updateAllocsFromClient(t.store, failed.NodeID, [{ ID: failed.ID, ClientStatus: 'failed', ClientDescription: '', TaskStates: {} }]);
     expectIndexesMatchAllocs();
-    expect(t.store.get<PlacementEntry>(ALLOC_PLACEMENTS, allocKey(done.CreateIndex, done.ID))!.live).toBe(false);
 
     await t.store.write((tx) => deleteAlloc(tx, getAlloc(tx, rest[0].ID)!));
     expect(getAlloc(t.store, rest[0].ID)).toBeUndefined();
@@ -100,40 +106,42 @@ describe('allocation indexes in memory', () => {
     expectIndexesMatchAllocs();
   });
 
-  it('the migration writes the placements of a data dir that had the indexes in its file', async () => {
+  it('the migrations move the usage of a data dir that had the indexes in its file (schema 8) into the stubs', async () => {
     await registerNode(t.store, makeNode('a'), 'secret-a');
     await registerJob(t.store, job('one', 4));
     await t.runPending();
     const [done] = [...allocsByCreate(t.store, {})];
     await updateAllocsFromClient(t.store, done.NodeID, [{ ID: done.ID, ClientStatus: 'complete', ClientDescription: '', TaskStates: {} }]);
-    const placements = t.store.list(ALLOC_PLACEMENTS);
-    expect(placements).toHaveLength(4);
+    const stubs = t.store.list(ALLOC_STUBS);
+    expect(stubs).toHaveLength(4);
 
     await t.openAsSchema8();
-    expect(t.store.list(ALLOC_PLACEMENTS)).toEqual([]);
+    expect(t.store.list<Fields>(ALLOC_STUBS).filter((e) => 'Usage' in e.value)).toEqual([]);
     await t.reopen();
     expect(t.store.get(SCHEMA_TABLE, SCHEMA_KEY)).toBe(newest);
-    expect(t.store.list(ALLOC_PLACEMENTS)).toEqual(placements);
+    expect(t.store.list(ALLOC_STUBS)).toEqual(stubs);
     expectIndexesMatchAllocs();
   });
 
-  it('the migration names the job and evaluation of each placement of a data dir that had their indexes in its file', async () => {
+  it('the migration moves the usage of each placement into its stub, and the by-job and by-eval indexes out of the file (schema 11)', async () => {
     await registerNode(t.store, makeNode('a'), 'secret-a');
     await registerNode(t.store, makeNode('b'), 'secret-b');
     await registerJob(t.store, job('one', 3));
     await registerJob(t.store, job('two', 2));
     await t.runPending();
-    const placements = t.store.list(ALLOC_PLACEMENTS);
+    const [done] = [...allocsByCreate(t.store, {})];
+    await updateAllocsFromClient(t.store, done.NodeID, [{ ID: done.ID, ClientStatus: 'complete', ClientDescription: '', TaskStates: {} }]);
+    const stubs = t.store.list(ALLOC_STUBS);
     const byJob = t.store.keys(ALLOCS_BY_JOB);
     const byEval = t.store.keys(ALLOCS_BY_EVAL);
     expect(byJob).toHaveLength(5);
     expect(new Set(byEval.map((k) => k.split('\u0000')[0])).size).toBe(2);
 
     await t.openAsSchema11();
-    expect(t.store.list<PlacementEntry>(ALLOC_PLACEMENTS).map((e) => Object.keys(e.value).sort())).toEqual(placements.map(() => ['cpu', 'disk', 'live', 'mem', 'node', 'ports']));
+    expect(t.store.list(ALLOC_PLACEMENTS)).toHaveLength(5);
     await t.reopen();
     expect(t.store.get(SCHEMA_TABLE, SCHEMA_KEY)).toBe(newest);
-    expect(t.store.list(ALLOC_PLACEMENTS)).toEqual(placements);
+    expect(t.store.list(ALLOC_STUBS)).toEqual(stubs);
     expect(t.store.keys(ALLOCS_BY_JOB)).toEqual(byJob);
     expect(t.store.keys(ALLOCS_BY_EVAL)).toEqual(byEval);
     expectIndexesMatchAllocs();

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { packAlloc, readAlloc, type Fields } from '../../../src/scheduler/state/alloc-record.js';
-import { ALLOC_STUBS, allocStubRecord, getAllocStub, putAllocStub, putPackedAllocStub, readStub } from '../../../src/scheduler/state/alloc-stubs.js';
+import { ALLOC_STUBS, allocStubRecord, getAllocStub, putAllocStub, putPackedAllocStub, readStub, stubUsage } from '../../../src/scheduler/state/alloc-stubs.js';
 import { ALLOCS_TABLE, allocsOfJob, getAlloc } from '../../../src/scheduler/state/allocs.js';
 import { updateAllocsFromClient } from '../../../src/scheduler/state/client-updates.js';
 import { registerJob } from '../../../src/scheduler/state/jobs.js';
@@ -107,7 +107,7 @@ describe('packed allocation records', () => {
     for (const a of [...allocs, ...allocs.map(everything), { ...allocs[0], DeploymentStatus: undefined, TaskStates: null }]) {
       const { result } = await t.store.write((tx) => {
         putAllocStub(tx, a);
-        putPackedAllocStub(tx, 'picked', packAlloc(a));
+        putPackedAllocStub(tx, 'picked', packAlloc(a), stubUsage(a));
         return [tx.get(ALLOC_STUBS, allocKey(a.CreateIndex, a.ID)), tx.get(ALLOC_STUBS, 'picked')];
       });
       expect(json(result[1])).toBe(json(result[0]));

@@ -7,12 +7,14 @@ import { getJob } from '../../../src/scheduler/state/jobs.js';
 import { storeState } from '../../../src/scheduler/state/scheduler-state.js';
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js';
 import type { Store, WriteTx } from '../../../src/storage/store.js';
-import { ALLOC_PLACEMENTS, ALLOCS_BY_CREATE, ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE, ALLOCS_TABLE, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
+import { ALLOC_PLACEMENTS, ALLOCS_BY_CREATE, ALLOCS_BY_EVAL, ALLOCS_BY_JOB, ALLOCS_BY_NODE, ALLOCS_TABLE, type NodeUsageEntry, type PlacementEntry } from '../../../src/scheduler/state/allocs.js';
 import { SCHEMA_KEY, SCHEMA_TABLE } from '../../../src/storage/migrations.js';
 import { ALLOC_MEMORY_TABLES } from '../../../src/scheduler/state/alloc-memory-tables.js';
 import { SCHEMA_MIGRATIONS } from '../../../src/server/migrations.js';
 import { ALLOC_IDS } from '../../../src/scheduler/state/alloc-keys.js';
-import { ALLOC_STUBS } from '../../../src/scheduler/state/alloc-stubs.js';
+import { ALLOC_STUBS, readStub } from '../../../src/scheduler/state/alloc-stubs.js';
+import type { Fields } from '../../../src/scheduler/state/alloc-record.js';
+import { allocTerminal } from '../../../src/scheduler/structs/allocation.js';
 import type { Allocation } from '../../../src/scheduler/structs/allocation.js';
 import { makeTempDir } from '../../support/server.js';
 
@@ -34,30 +36,28 @@ export class TestStore {
 
   /**
    * Closes the store and opens its dir as a server before schema 9 had it: alloc-ids and allocs-by-node
-   * in the file (the server now keeps them in memory), no alloc-placements. What the test writes next
-   * reaches the file as an older server's writes did; reopen() then runs the migrations from there.
+   * in the file (the server now keeps them in memory) with each allocation's usage in its node entry.
+   * What the test writes next reaches the file as an older server's writes did; reopen() then runs the
+   * migrations from there.
    */
   async openAsSchema8(): Promise<void> {
-    await this.store.close();
-    this.store = await openLmdbStore({ dir: this.dir, migrations: SCHEMA_MIGRATIONS });
-    await this.store.write((tx) => {
-      for (const { key, value } of tx.list<PlacementEntry>(ALLOC_PLACEMENTS)) {
-        const [createIndex, id] = key.split('\u0000');
-        const { node, cpu, mem, disk, ports, live } = value;
-        const usage = { cpu, mem, disk, ports, live };
-        tx.put(ALLOC_IDS, id, Number(createIndex));
-        tx.put(ALLOCS_BY_NODE, `${node}\u0000${key}`, usage);
-        tx.delete(ALLOC_PLACEMENTS, key);
-      }
-      tx.put(SCHEMA_TABLE, SCHEMA_KEY, 8);
+    await this.openAsOlderSchema(8, (tx, key, node, usage) => {
+      tx.put(ALLOC_IDS, key.slice(key.indexOf('\u0000') + 1), Number(key.slice(0, key.indexOf('\u0000'))));
+      tx.put(ALLOCS_BY_NODE, `${node}\u0000${key}`, usage);
     });
   }
 
   /**
-   * Closes the store and opens its dir as a server before schema 12 had it: allocs-by-job and
-   * allocs-by-eval in the file (the server now keeps them in memory), placements naming only their node.
+   * Closes the store and opens its dir as a server before schema 12 had it: each allocation's node and
+   * usage in alloc-placements, allocs-by-job and allocs-by-eval in the file (alloc-ids and allocs-by-node
+   * in memory, as now).
    */
   async openAsSchema11(): Promise<void> {
+    await this.openAsOlderSchema(11, (tx, key, node, usage) => tx.put(ALLOC_PLACEMENTS, key, { node, ...usage } satisfies PlacementEntry));
+  }
+
+  /** Stubs without their usage, which `place` writes where that schema kept it, and the by-job and by-eval entries in the file. */
+  private async openAsOlderSchema(version: number, place: (tx: WriteTx, key: string, node: string, usage: NodeUsageEntry) => void): Promise<void> {
     const byJob = this.store.keys(ALLOCS_BY_JOB);
     const byEval = this.store.keys(ALLOCS_BY_EVAL);
     await this.store.close();
@@ -65,11 +65,13 @@ export class TestStore {
     await this.store.write((tx) => {
       for (const key of byJob) tx.put(ALLOCS_BY_JOB, key, 1);
       for (const key of byEval) tx.put(ALLOCS_BY_EVAL, key, 1);
-      for (const { key, value } of tx.list<PlacementEntry>(ALLOC_PLACEMENTS)) {
-        const { node, cpu, mem, disk, ports, live } = value;
-        tx.put(ALLOC_PLACEMENTS, key, { node, cpu, mem, disk, ports, live });
+      for (const { key, value } of tx.list<Fields>(ALLOC_STUBS)) {
+        const { Usage, ...stub } = value as Fields & { Usage: Omit<NodeUsageEntry, 'live'> };
+        const read = readStub(stub);
+        tx.put(ALLOC_STUBS, key, stub);
+        place(tx, key, read.NodeID, { ...Usage, live: !allocTerminal(read) });
       }
-      tx.put(SCHEMA_TABLE, SCHEMA_KEY, 11);
+      tx.put(SCHEMA_TABLE, SCHEMA_KEY, version);
     });
   }
 
