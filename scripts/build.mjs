@@ -17,8 +17,7 @@
 //   dist/jobspec.cjs        the job file parser, loaded only by job commands;
 //   dist/api-tls.cjs, dist/api-proxy.cjs, dist/api-curl-string.cjs  the API client's TLS (https://
 //                           addresses only), proxying (a proxy variable set) and -output-curl-string,
-//                           loaded by src/api/http/client.ts when needed; dist/api-one-shot.cjs its
-//                           plain HTTP exchange, loaded by the first request (not by `svc version`);
+//                           loaded by src/api/http/client.ts when needed;
 //   dist/cli-policy-fmt.cjs  `svc policy fmt`: the policy parser and the HCL formatter;
 //   dist/cli-colour.cjs     the CLI's colours, chalk included, loaded only when some output is coloured;
 //   dist/cli-flags.cjs      the flag parser, commander included, loaded only when a command is given flags;
@@ -62,7 +61,6 @@ const SEPARATE = new Map([
   [path.resolve('src/api/http/tls.ts'), { out: 'api-tls.cjs', cli: true }],
   [path.resolve('src/api/http/proxy.ts'), { out: 'api-proxy.cjs', cli: true }],
   [path.resolve('src/api/http/curl-string.ts'), { out: 'api-curl-string.cjs', cli: true }],
-  [path.resolve('src/api/http/one-shot.ts'), { out: 'api-one-shot.cjs', cli: true }],
   [path.resolve('src/cli/policy-fmt.ts'), { out: 'cli-policy-fmt.cjs', cli: true }],
   [path.resolve('src/cli/output/chalk-palette.ts'), { out: 'cli-colour.cjs', cli: true }],
   [path.resolve('src/cli/flags/parse.ts'), { out: 'cli-flags.cjs', cli: true }],

@@ -47,7 +47,7 @@ const LAZY = [
   /^src\/server\/config-file\.ts$/,
   /^test\/support\//,
   /^src\/secrets\/auth\/(cloud\/|token-fields\.ts$)/,
-  /^src\/api\/(jobs|allocs|evals|nodes|fs|exec|http\/tls|http\/proxy|http\/one-shot)\.ts$/,
+  /^src\/api\/(jobs|allocs|evals|nodes|fs|exec|http\/tls|http\/proxy)\.ts$/,
   /^src\/scheduler\//,
   /^src\/jobspec\//,
 ];
@@ -60,11 +60,12 @@ const LAZY = [
  * `server members`, `print cloud-endpoint` and `status PREFIX` declarations (4 KB, with `__complete`'s
  * resolvers moved to dist/cli-complete.cjs), and 183 KB with them and the fields Vault's `sys/auth` takes
  * and flag aliases for Vault's names (the token role fields stay out: secrets/token/role-fields.ts);
- * 175.7 KB once the bodies of `svc server` and `svc agent` moved to their commands' bundles; 180.2 KB
- * with src/cli/stdio.ts (1.9 KB, on every start, which spares `svc version` Node's stdout stream) while
- * the API client's plain HTTP exchange went to dist/api-one-shot.cjs, loaded by the first request.
+ * 175.7 KB once the bodies of `svc server` and `svc agent` moved to their commands' bundles; 188 KB with
+ * src/cli/stdio.ts (1.9 KB, which spares every start Node's stdout stream) and the API client's plain
+ * HTTP exchange (src/api/http/one-shot.ts, 8 KB, which spares every API call node:http): in a bundle of
+ * its own, uncached, it cost `svc status` more to load than its 8 KB cost `svc version` here.
  */
-const MAIN_BUDGET = 182_000;
+const MAIN_BUDGET = 190_000;
 
 describe.skipIf(!existsSync(dist('main.cjs')))('the start-up bundle (dist/main.cjs)', () => {
   const main = readFileSync(dist('main.cjs'), 'utf8');

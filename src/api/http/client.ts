@@ -10,6 +10,7 @@ import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Readable } from 'node:stream';
 import { ApiError, CurlStringRequested } from '../../shared/errors.js';
 import type { ClientTls } from './tls.js';
+import { oneShot, sendableHeaders } from './one-shot.js';
 
 export interface ClientConfig {
   address: string;
@@ -124,13 +125,10 @@ export class ApiClient {
       const proxied = await (await import('./proxy.js')).openIfProxied(this.config, url, { method, headers, body, signal }, tls);
       if (proxied) return proxied;
     }
-    if (whole && url.protocol === 'http:') {
-      const { oneShot, sendableHeaders } = await import('./one-shot.js');
-      if (sendableHeaders(headers)) {
-        return oneShot(method, url, headers, body, signal).catch(async (err: NodeJS.ErrnoException) => {
-          throw err.name === 'AbortError' ? err : await this.connectionError(err, url);
-        });
-      }
+    if (whole && url.protocol === 'http:' && sendableHeaders(headers)) {
+      return oneShot(method, url, headers, body, signal).catch(async (err: NodeJS.ErrnoException) => {
+        throw err.name === 'AbortError' ? err : await this.connectionError(err, url);
+      });
     }
     // Loaded here, not at the top: node:https pulls in TLS, which would slow every command's start.
     const lib = (url.protocol === 'https:' ? await import('node:https') : await import('node:http')) as Pick<typeof http, 'request'>;
