@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { RawRequest, RawResponse, ResponseStream } from './types.js';
 
+/** Answers each request with a response of its own: the listener completes its headers (the length) in place. */
 export type RequestHandler = (raw: RawRequest) => Promise<RawResponse>;
 
 interface ParserError extends Error {
@@ -91,13 +92,15 @@ export function parseRawRequest(packet: Buffer, remoteAddress: string, certVerif
 }
 
 /**
- * An answer's headers with its length: Node sends a body it is handed after writeHead as chunks unless
- * told its length, which costs a chunk header and trailer per answer and hides the size from the client.
- * Not for a HEAD (the length is the GET's, unknown here) nor for an answer that may have no body.
+ * An answer's headers with its length, added to the answer's own: Node sends a body it is handed after
+ * writeHead as chunks unless told its length, which costs a chunk header and trailer per answer and hides
+ * the size from the client. Not for a HEAD (the length is the GET's, unknown here) nor for an answer that
+ * may have no body.
  */
-function sized(method: string, answer: RawResponse): Record<string, string | number> {
+function sized(method: string, answer: RawResponse): Record<string, string> {
   if (method === 'HEAD' || answer.status === 204 || answer.status === 304 || answer.status < 200 || 'content-length' in answer.headers) return answer.headers;
-  return { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) };
+  answer.headers['content-length'] = String(Buffer.byteLength(answer.body));
+  return answer.headers;
 }
 
 /** With `tls`, an HTTPS server (node:https takes the same handler and has the same events). */

@@ -45,10 +45,11 @@ export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: 
   return async (raw, requestId) => {
     const started = performance.now();
     let parts: string[];
+    // Most paths have nothing encoded in them: those need no decoding.
+    const encoded = raw.path.includes('%');
     try {
       parts = raw.path.split('/').slice(1);
-      // Most paths have nothing encoded in them: those need no decoding.
-      if (raw.path.includes('%')) parts = parts.map(decodeURIComponent);
+      if (encoded) parts = parts.map(decodeURIComponent);
     } catch {
       const secrets = isSecretsPath(raw.path.split('/').slice(1));
       const requests = secrets ? secretsRequests : schedulerRequests;
@@ -58,7 +59,11 @@ export function createRouter(sides: SideHandlers): (raw: RawRequest, requestId: 
       const message = `invalid URL path encoding: ${raw.path}`;
       return answered(requests, raw, started, secrets ? secretsError(400, [message]) : schedulerError(400, message));
     }
-    if (isSecretsSidePath(parts, sides.secretsMount)) return answered(secretsRequests, raw, started, await sides.secrets(raw, parts.slice(1).join('/'), requestId));
+    if (isSecretsSidePath(parts, sides.secretsMount)) {
+      // Below /v1/, as it came when nothing in it was encoded.
+      const rel = encoded ? parts.slice(1).join('/') : raw.path.slice('/v1/'.length);
+      return answered(secretsRequests, raw, started, await sides.secrets(raw, rel, requestId));
+    }
     const answer = await sides.scheduler(raw, parts, requestId);
     return answered(schedulerRequests, raw, started, answer ?? schedulerError(404, 'resource not found'));
   };

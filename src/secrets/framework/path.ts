@@ -86,30 +86,30 @@ export interface PathMatch {
 
 /** A pattern split once: its segments, and for a `*name` segment the literal segments after it. */
 interface CompiledPattern {
+  def: PathDef;
   segments: string[];
   /** the index of the `*name` segment, or -1 */
   star: number;
   tail: string[];
 }
 
-const compiled = new WeakMap<PathDef, CompiledPattern>();
+/** Each backend's paths, compiled on its first request: a backend's list of paths is fixed once declared. */
+const compiled = new WeakMap<PathDef[], CompiledPattern[]>();
 
-function compiledOf(def: PathDef): CompiledPattern {
-  let c = compiled.get(def);
-  if (!c) {
-    const segments = def.pattern === '' ? [] : def.pattern.split('/');
-    const star = segments.findIndex((seg) => seg.startsWith('*'));
-    compiled.set(def, (c = { segments, star, tail: star === -1 ? [] : segments.slice(star + 1) }));
-  }
-  return c;
+function compile(def: PathDef): CompiledPattern {
+  const segments = def.pattern === '' ? [] : def.pattern.split('/');
+  const star = segments.findIndex((seg) => seg.startsWith('*'));
+  return { def, segments, star, tail: star === -1 ? [] : segments.slice(star + 1) };
 }
 
 /** Matches a path (relative to the mount, no leading or trailing slash) against a backend's paths, in order. */
 export function matchPath(paths: PathDef[], path: string): PathMatch | undefined {
+  let patterns = compiled.get(paths);
+  if (!patterns) compiled.set(paths, (patterns = paths.map(compile)));
   const parts = path === '' ? [] : path.split('/');
-  for (const def of paths) {
-    const params = matchSegments(compiledOf(def), parts);
-    if (params) return { def, params };
+  for (const pattern of patterns) {
+    const params = matchSegments(pattern, parts);
+    if (params) return { def: pattern.def, params };
   }
   return undefined;
 }

@@ -56,6 +56,8 @@ export class AuditLog implements AuditDevices {
   /** the audit table's index the open devices follow */
   private syncedIndex = -1;
   private syncing: Promise<void> = Promise.resolve();
+  /** syncs chained on `syncing` that have not finished */
+  private syncsRunning = 0;
 
   private constructor(private readonly deps: AuditDeps) {}
 
@@ -121,7 +123,8 @@ export class AuditLog implements AuditDevices {
   async record(raw: RawRequest, requestId: string, serve: () => Promise<RawResponse>): Promise<RawResponse> {
     // Vault does not audit its health endpoint either: load balancers poll it, and it must answer while the log is down.
     if ((raw.method === 'GET' || raw.method === 'HEAD') && raw.path === '/v1/sys/health') return serve();
-    await this.sync();
+    const syncing = this.sync();
+    if (syncing) await syncing;
     const hasher = this.hasher;
     if (!hasher || this.open.size === 0) return serve();
     const auth = auditAuth(this.caller(raw), hasher);
@@ -165,9 +168,13 @@ export class AuditLog implements AuditDevices {
     await device.file.close();
   }
 
-  /** Follows the stored table: devices another server (or this one) enabled or disabled since the last look. */
-  private sync(): Promise<void> {
-    if (this.deps.store.tableIndex(AUDIT_TABLE) === this.syncedIndex) return this.syncing;
+  /**
+   * Follows the stored table: devices another server (or this one) enabled or disabled since the last
+   * look. Undefined when there is nothing to wait for, which is every request's case but after a change.
+   */
+  private sync(): Promise<void> | undefined {
+    if (this.deps.store.tableIndex(AUDIT_TABLE) === this.syncedIndex) return this.syncsRunning === 0 ? undefined : this.syncing;
+    this.syncsRunning++;
     this.syncing = this.syncing.then(async () => {
       const index = this.deps.store.tableIndex(AUDIT_TABLE);
       if (index === this.syncedIndex) return;
@@ -180,6 +187,8 @@ export class AuditLog implements AuditDevices {
         await this.add(entry, false).catch((err: Error) => this.deps.log.error(`audit device ${path}: ${err.message}`));
       }
     });
+    const settled = () => void this.syncsRunning--;
+    this.syncing.then(settled, settled);
     return this.syncing;
   }
 
