@@ -7,14 +7,13 @@
  * found without parsing them, and the payload is spliced from them: each in the order readAlloc puts
  * them (zeroAllocation's, then any others), a field the record left out at its zero value, top-level
  * zero values dropped as allocFull does; only the metric (its zero fields and packed scores put back)
- * and the task states (their events' zero fields) are rebuilt, the metric member by member too.
+ * and the task states (their events' zero fields) are rebuilt, member by member too.
  *
  * What is copied is JSON.stringify's own output, which parsing and writing again would give back as it
  * was; a text that might not be (whitespace between tokens, a `\u` escape, a field of an unexpected
  * kind) is answered undefined, and the caller takes the slow way, which gives what this would.
  */
-import { readTaskStates } from '../state/alloc-record.js';
-import { zeroAllocation } from '../structs/allocation.js';
+import { zeroAllocation, zeroTaskEvent } from '../structs/allocation.js';
 import { newMetric } from '../sched/metrics.js';
 
 export interface AllocPayload {
@@ -38,12 +37,14 @@ const ALLOC_FIELDS = fieldsOf(zeroAllocation() as unknown as Record<string, unkn
 const ALLOC_NAMES: ReadonlySet<string> = new Set(ALLOC_FIELDS.map((f) => f.name));
 const METRIC_FIELDS = fieldsOf(newMetric('', {}, 0) as unknown as Record<string, unknown>, false);
 const METRIC_NAMES: ReadonlySet<string> = new Set(METRIC_FIELDS.map((f) => f.name));
+const EVENT_FIELDS = fieldsOf(zeroTaskEvent() as unknown as Record<string, unknown>, false);
+const EVENT_NAMES: ReadonlySet<string> = new Set(EVENT_FIELDS.map((f) => f.name));
 
 /** The payload and what the event's key and filters read, or undefined where the text is to be parsed instead. */
 export function allocPayload(text: string): AllocPayload | undefined {
   if (text.includes('\\u') || text.includes('\\/')) return undefined;
   const members = new Map<string, string>();
-  if (objectEnd(text, 0, members, metricAt) !== text.length) return undefined;
+  if (objectEnd(text, 0, members, allocMemberAt) !== text.length) return undefined;
   let out = '{"Allocation":{';
   let first = true;
   const add = (member: string, value: string) => {
@@ -58,11 +59,8 @@ export function allocPayload(text: string): AllocPayload | undefined {
       continue;
     }
     if (zeroText(raw)) continue;
-    if (f.name === 'TaskStates') {
-      if (raw.charCodeAt(0) !== OPEN_BRACE) return undefined;
-      add(f.member, JSON.stringify(readTaskStates(JSON.parse(raw))));
-    } else if (f.name === 'Metrics' && raw.charCodeAt(0) !== OPEN_BRACE) return undefined;
-    else add(f.member, raw);
+    if ((f.name === 'Metrics' || f.name === 'TaskStates') && raw.charCodeAt(0) !== OPEN_BRACE) return undefined;
+    add(f.member, raw);
   }
   for (const [name, raw] of members) {
     // allocFull sets Job (to null, for an event), which drops any the record held.
@@ -82,6 +80,58 @@ export function allocPayload(text: string): AllocPayload | undefined {
  * the payload shows it; undefined: the member is not rebuilt; null: its value is not as it should be.
  */
 type Rebuild = (name: string, text: string, at: number) => { end: number; json: string } | undefined | null;
+
+const allocMemberAt: Rebuild = (name, text, at) => (name === 'Metrics' ? metricAt(name, text, at) : name === 'TaskStates' ? taskStatesAt(name, text, at) : undefined);
+
+/** The task states (readTaskStates) rebuilt: each task's state as stored but for its events, whose zero fields are put back. */
+const taskStatesAt: Rebuild = (_name, text, at) => {
+  if (text.charCodeAt(at) !== OPEN_BRACE) return undefined;
+  const tasks = new Map<string, string>();
+  const end = objectEnd(text, at, tasks, stateAt);
+  if (end < 0) return null;
+  let out = '';
+  for (const [task, state] of tasks) out += `${out === '' ? '' : ','}${JSON.stringify(task)}:${state}`;
+  return { end, json: `{${out}}` };
+};
+
+/** What a state's Events rebuilt as '' means: none (readTaskStates leaves a null list undefined, which JSON leaves out). */
+const OMITTED = '';
+
+const stateAt: Rebuild = (_task, text, at) => {
+  if (text.charCodeAt(at) !== OPEN_BRACE) return null;
+  const members = new Map<string, string>();
+  const end = objectEnd(text, at, members, eventsAt);
+  if (end < 0) return null;
+  let out = '';
+  for (const [name, value] of members) if (value !== OMITTED) out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${value}`;
+  return { end, json: `{${out}}` };
+};
+
+const eventsAt: Rebuild = (name, text, at) => {
+  if (name !== 'Events') return undefined;
+  if (text.startsWith('null', at)) return { end: at + 4, json: OMITTED };
+  if (text.charCodeAt(at) !== OPEN_BRACKET) return null;
+  let i = at + 1;
+  let out = '';
+  if (text.charCodeAt(i) !== CLOSE_BRACKET) {
+    for (;;) {
+      const members = new Map<string, string>();
+      const end = objectEnd(text, i, members, noRebuild);
+      if (end < 0) return null;
+      let event = '';
+      for (const f of EVENT_FIELDS) event += `${event === '' ? '' : ','}${f.member}${members.get(f.name) ?? f.zero!}`;
+      for (const [member, value] of members) if (!EVENT_NAMES.has(member)) event += `,${JSON.stringify(member)}:${value}`;
+      out += `${out === '' ? '' : ','}{${event}}`;
+      i = end;
+      if (text.charCodeAt(i) === CLOSE_BRACKET) break;
+      if (text.charCodeAt(i) !== COMMA) return null;
+      i++;
+    }
+  }
+  return { end: i + 1, json: `[${out}]` };
+};
+
+const noRebuild: Rebuild = () => undefined;
 
 /** The allocation's metric (readMetric) rebuilt: newMetric's fields in its order, the packed scores' rows as ScoreMetaData. */
 const metricAt: Rebuild = (name, text, at) => {

@@ -173,14 +173,16 @@ function vary(a: Allocation, next: () => number, pick: <T>(list: readonly T[]) =
 }
 
 function taskState(next: () => number, pick: <T>(list: readonly T[]) => T): TaskState {
-  const events = Array.from({ length: Math.floor(next() * 4) }, () =>
-    newTaskEvent(pick(['Received', 'Task Setup', 'Started', 'Terminated']), {
+  const events = Array.from({ length: Math.floor(next() * 4) }, () => {
+    const event = newTaskEvent(pick(['Received', 'Task Setup', 'Started', 'Terminated']), {
       Message: pick(STRINGS),
       Details: next() < 0.5 ? {} : { 'exit code': '0', note: pick(STRINGS) },
       ExitCode: pick([0, 1, 137]),
       FailsTask: next() < 0.2,
-    }),
-  );
+    });
+    // A field of no zero value (a newer node's), which reading keeps after the others.
+    return next() < 0.2 ? { ...event, Annotations: { by: pick(STRINGS) } } : event;
+  });
   return { State: pick(['pending', 'running', 'dead'] as const), Failed: next() < 0.2, Restarts: pick([0, 2]), LastRestart: '0001-01-01T00:00:00Z', StartedAt: '2026-01-02T03:04:05.5Z', FinishedAt: '0001-01-01T00:00:00Z', Events: events, Paused: '' };
 }
 
