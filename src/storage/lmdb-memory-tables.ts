@@ -31,8 +31,12 @@ export interface MemoryTablesSpec {
 export class LmdbMemoryTables {
   readonly names: ReadonlySet<string>;
   private tables: MemoryTables<HeldValue>;
-  /** what the running write function changed, with what each key held before: [table, key, value or undefined] */
-  private readonly undo: Array<[string, string, HeldValue | undefined]> = [];
+  /**
+   * what the running write function changed, with what each key held before: table, key, value or
+   * undefined, three slots per change (a flat list: a placement makes four changes, a tuple each was
+   * garbage the size of the changes)
+   */
+  private readonly undo: Array<string | HeldValue | undefined> = [];
 
   constructor(
     private readonly spec: MemoryTablesSpec,
@@ -59,14 +63,14 @@ export class LmdbMemoryTables {
 
   txPut(table: string, key: string, value: unknown): void {
     const stored = storedKey(table, key);
-    this.undo.push([table, stored, this.tables.set(table, stored, heldValue(table, key, value))]);
+    this.undo.push(table, stored, this.tables.set(table, stored, heldValue(table, key, value)));
   }
 
   txDelete(table: string, key: string): boolean {
     const stored = storedKey(table, key);
     const before = this.tables.get(table, stored);
     if (before === undefined) return false;
-    this.undo.push([table, stored, before]);
+    this.undo.push(table, stored, before);
     this.tables.delete(table, stored);
     return true;
   }
@@ -78,8 +82,10 @@ export class LmdbMemoryTables {
 
   /** The write function threw: its writes are taken back, the last first. */
   discard(): void {
-    for (let i = this.undo.length - 1; i >= 0; i--) {
-      const [table, key, before] = this.undo[i];
+    for (let i = this.undo.length - 3; i >= 0; i -= 3) {
+      const table = this.undo[i] as string;
+      const key = this.undo[i + 1] as string;
+      const before = this.undo[i + 2] as HeldValue | undefined;
       if (before === undefined) this.tables.delete(table, key);
       else this.tables.set(table, key, before);
     }

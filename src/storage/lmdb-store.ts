@@ -389,7 +389,7 @@ class LmdbWriteTx extends TxLifecycle implements WriteTx {
     // made of the value, so it is made once.
     const text = this.capture?.has(table) ? jsonText(table, key, value) : undefined;
     if (this.memory?.names.has(table)) this.memory.txPut(table, key, value);
-    else this.db.putSync(encodeKey(table, key), text === undefined ? value : asBinary(Buffer.from(text)));
+    else this.db.putSync(encodeKey(table, key), text === undefined ? value : asBinary(utf8(text)));
     if (text !== undefined) this.changes!.push([table, key, text]);
     this.touched.add(table);
   }
@@ -439,6 +439,20 @@ function listRange<T>(
     out.push({ key: key.toString('utf8', skip), value: value as T });
   }
   return out;
+}
+
+/** Where a followed value's text is put as UTF-8; grown for a longer one. */
+let valueScratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/**
+ * The text's UTF-8 in a buffer reused by every call: a put inside the write transaction copies its value
+ * into the file before it returns, so the bytes need not outlive it (a buffer per record was garbage the
+ * size of every record written).
+ */
+function utf8(text: string): Buffer {
+  // A UTF-16 unit takes at most three bytes of UTF-8.
+  if (text.length * 3 > valueScratch.length) valueScratch = Buffer.allocUnsafeSlow(text.length * 3);
+  return valueScratch.subarray(0, valueScratch.write(text, 0, 'utf8'));
 }
 
 function encodeKey(table: string, key: string): Buffer {

@@ -158,9 +158,10 @@ function writeAllocRecords(tx: WriteTx, alloc: Allocation, prev: Allocation | un
   // What the stub holds, not one recomputed from `prev`: the node's sum moves by exactly what it counts.
   const before = prev && (storedEntry(tx, key) ?? usageOf(prev));
   const packed = packAlloc(alloc);
-  const usage = usageOf(alloc);
+  const held = stubUsage(alloc);
+  const usage: NodeUsageEntry = { ...held, live: !allocTerminal(alloc) };
   tx.put(ALLOCS_TABLE, key, packed);
-  putPackedAllocStub(tx, key, packed, stubUsage(alloc));
+  putPackedAllocStub(tx, key, packed, held);
   if (!prev || !before) {
     tx.put(ALLOC_IDS, alloc.ID, alloc.CreateIndex);
     tx.put(ALLOCS_BY_JOB, byJobKey(alloc), 1);
