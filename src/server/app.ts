@@ -282,12 +282,13 @@ export async function buildServer(opts: ServerOptions): Promise<SvcServer> {
     const ui = uiHandler();
     async function handle(raw: RawRequest): Promise<RawResponse> {
       if (!healthOpen && raw.path === '/v1/sys/health') await healthOpened;
-      const started = process.hrtime.bigint();
+      // The request log is a debug line: its clock is read only when it is written.
+      const started = httpLog.enabled('debug') ? process.hrtime.bigint() : undefined;
       const requestId = uuid();
       inFlight++;
       try {
         const answer = await (ui(raw) ?? auditDevices.record(raw, requestId, () => route(raw, requestId)));
-        if (httpLog.enabled('debug')) logRequest(httpLog, raw, answer.status, started, requestId);
+        if (started !== undefined) logRequest(httpLog, raw, answer.status, started, requestId);
         return { ...answer, headers: { ...answer.headers, 'x-svc-request-id': requestId } };
       } finally {
         if (--inFlight === 0) drained?.();
