@@ -104,6 +104,7 @@ async function store(req: SecretsRequest, draft: DraftToken, entityAlias: string
     }
     services.tokens.putInTx(tx, draft);
   });
+  services.tokens.created(draft);
 }
 
 function createHandler(kind: CreateKind): Handler {

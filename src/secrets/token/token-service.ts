@@ -75,6 +75,11 @@ export interface TokenService {
   draft(params: CreateTokenParams): DraftToken;
   /** Stores a drafted token; throws (so that the transaction stores nothing) when its ID or parent is not right. */
   putInTx(tx: WriteTx, draft: DraftToken): void;
+  /**
+   * Counts a drafted token created, once the write that stored it has resolved: a write function may run
+   * more than once (Store.write), a token is created once.
+   */
+  created(draft: DraftToken): void;
   create(params: CreateTokenParams): Promise<{ secret: string; entry: TokenEntry; warnings: string[] }>;
   /** The `auth` block of a login or token-create response. */
   authBlock(secret: string, entry: TokenEntry, identityPolicies?: string[]): AuthBlock;

@@ -217,16 +217,16 @@ export class TokenStore implements TokenService {
 
   async use(entry: TokenEntry): Promise<void> {
     if (entry.numUses <= 0) return;
-    await this.store.write((tx) => {
+    const { result: revoked } = await this.store.write((tx) => {
       const current = tx.get<TokenEntry>(TOKENS_TABLE, entry.id);
       // Gone means another request took the last use (or revoked it) since this one resolved the token.
       if (!current || current.numUses <= 0) throw new PermissionDenied();
       const remaining = current.numUses - 1;
-      if (remaining === 0) {
-        const revoked = revokeTreeInTx(tx, entry.id);
-        tx.beforeCommit(() => tokensRevoked.inc(revoked));
-      } else tx.put(TOKENS_TABLE, entry.id, { ...current, numUses: remaining });
+      if (remaining === 0) return revokeTreeInTx(tx, entry.id);
+      tx.put(TOKENS_TABLE, entry.id, { ...current, numUses: remaining });
+      return 0;
     });
+    if (revoked > 0) tokensRevoked.inc(revoked);
   }
 
   /**
@@ -325,12 +325,16 @@ export class TokenStore implements TokenService {
     }
     tx.put(TOKENS_TABLE, id, entry);
     if (entry.accessor) tx.put(ACCESSORS_TABLE, entry.accessor, id);
-    tx.beforeCommit(() => tokenCreated(entry.path, entry.type));
+  }
+
+  created(draft: DraftToken): void {
+    tokenCreated(draft.entry.path, draft.entry.type);
   }
 
   async create(params: CreateTokenParams): Promise<{ secret: string; entry: TokenEntry; warnings: string[] }> {
     const draft = this.draft(params);
     await this.store.write((tx) => this.putInTx(tx, draft));
+    this.created(draft);
     return { secret: draft.secret, entry: draft.entry, warnings: draft.warnings };
   }
 

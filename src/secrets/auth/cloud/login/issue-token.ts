@@ -86,6 +86,7 @@ export async function issueLoginToken(req: SecretsRequest, outcome: LoginOutcome
     services.tokens.putInTx(tx, draft);
     return draft;
   });
+  services.tokens.created(result);
   const { secret, entry, warnings } = result;
   return {
     data: null,
