@@ -8,9 +8,11 @@ import { storedKey } from './store-keys.js';
  * random (an allocation's UUID, a node's), which a B-tree takes on a scattered page per insert. A plan
  * of 1,000 placements dirtied about 2,000 pages of those two indexes once a million allocations were
  * stored, so the commit cost grew with the store: the last tenth of a million placements ran at 76–80%
- * of the first tenth's rate with them in the file, 85–92% with them here. The file keeps what they are
- * derived from, in creation order, and they are rebuilt from it whenever the store opens; the data dir's
- * lock (dir-lock.ts) makes this process the only one that writes them.
+ * of the first tenth's rate with them in the file, 85–92% with them here. Indexes that a write would
+ * otherwise put in the file as records of their own beside the one they index are here too: a put into
+ * the file costs more than one into memory. The file keeps what they are derived from, in creation order,
+ * and they are rebuilt from it whenever the store opens; the data dir's lock (dir-lock.ts) makes this
+ * process the only one that writes them.
  */
 export interface MemoryTablesSpec {
   /** the tables held in memory only, each kept in partitions (partitioned-map.ts) */
