@@ -222,9 +222,9 @@ export async function enforceProgressDeadlines(store: Store): Promise<number> {
     overdue.push(key.slice(key.indexOf(SEP) + 1));
   }
   if (overdue.length === 0) return 0;
-  let failed = 0;
-  await store.write((tx) => {
+  const { result: failed } = await store.write((tx) => {
     tx.describe(WriteKind.DeploymentStatusUpdate);
+    let failed = 0;
     for (const id of overdue) {
       const current = getDeployment(tx, id);
       // Progress may have moved the deadline since the walk.
@@ -234,6 +234,7 @@ export async function enforceProgressDeadlines(store: Store): Promise<number> {
         failed++;
       }
     }
+    return failed;
   });
   return failed;
 }

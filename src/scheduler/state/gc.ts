@@ -155,17 +155,19 @@ export async function collectGarbage(store: Store, opts: GcOptions): Promise<GcR
   for (const key of jobKeys) {
     await breathe();
     if (isEmpty(decide(store, key, opts))) continue;
-    await store.write((tx) => {
+    // Counted from what the write committed: its function may run more than once (Store.write).
+    const { result: c } = await store.write((tx) => {
       const c = decide(tx, key, opts);
       for (const a of c.allocs) deleteAlloc(tx, a);
       for (const e of c.evals) deleteEval(tx, e);
       for (const d of c.deployments) deleteDeployment(tx, d);
       if (c.whole && c.job) deleteJobRecords(tx, c.job);
-      result.jobs += c.whole && c.job ? 1 : 0;
-      result.allocs += c.allocs.length;
-      result.evals += c.evals.length;
-      result.deployments += c.deployments.length;
+      return c;
     });
+    result.jobs += c.whole && c.job ? 1 : 0;
+    result.allocs += c.allocs.length;
+    result.evals += c.evals.length;
+    result.deployments += c.deployments.length;
   }
   return result;
 }
