@@ -10,7 +10,7 @@ import { measureCommits } from './store-metrics.js';
 /**
  * Where the server keeps its state: LMDB in the data dir, a PostgreSQL database given by URL (which
  * several servers may share), or (tests that do not need a disk) memory. Each is opened with the product's
- * schema; LMDB also keeps the allocation indexes with random keys in memory (alloc-memory-tables.ts says
+ * schema; LMDB also keeps four allocation indexes in memory, filled from the stubs (alloc-memory-tables.ts says
  * why). Its commits are timed for the metrics (store-metrics.ts).
  */
 export async function openServerStorage(dataDir: string, storageUrl: string | undefined, memory = false, log?: Logger, timeouts?: Partial<WriteTimeouts>): Promise<Store> {
