@@ -61,6 +61,8 @@
 //   BENCH_LIVE_NODES=1000  BENCH_LIVE_ALLOCS=100000  BENCH_LIVE_LISTINGS=64  BENCH_MEM_ALLOCS=0,10000,100000
 //   BENCH_SIM_SERVERS=3  BENCH_SIM_NODES=10000  BENCH_SIM_ALLOCS=100000  BENCH_SIM_JOB=1000 (allocations a job)
 //   BENCH_SIM_BATCH=5  BENCH_SIM_FAILOVER_AT=0.5  (fraction placed when the leader is killed; 0: no kill)
+//   BENCH_SIM_MIXED_S=10  BENCH_SIM_MIXED_CLIENTS=8  (after placing: policies, entities and jobs of count 0
+//               written by that many clients on every server for that long; 0 s: none)
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
@@ -243,6 +245,8 @@ try {
       jobAllocs: num('BENCH_SIM_JOB', 1000),
       batch: num('BENCH_SIM_BATCH', 5),
       failoverAt: num('BENCH_SIM_FAILOVER_AT', 0.5),
+      mixedSeconds: num('BENCH_SIM_MIXED_S', 10),
+      mixedClients: num('BENCH_SIM_MIXED_CLIENTS', 8),
     });
   }
   if (want('cloud')) await cloudBench({ bin: BIN, env, concurrency: CONCURRENCY, processes: num('BENCH_LOGIN_PROCS', 2), logins: LOGINS });

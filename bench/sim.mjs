@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { call, cpuSecondsOf, cpuSecondsOfTree, percentile, startChild, table, wallNow } from './lib.mjs';
 import { HEARTBEAT_GRACE_MS, int, nodeDownEvents, progress, rate, sum } from './load.mjs';
 import { startPgCluster } from './pg-cluster.mjs';
+import { mixedWrites } from './mixed-writes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** A run with no batch placed for this long has stalled: it stops with the servers' output rather than hang. */
@@ -54,7 +55,7 @@ async function unlessStalled(promise, lastProgress, message) {
   }
 }
 
-export async function simBench({ bin, env, servers: count, nodes, allocs, jobAllocs, batch, failoverAt, heartbeatAt }) {
+export async function simBench({ bin, env, servers: count, nodes, allocs, jobAllocs, batch, failoverAt, heartbeatAt, mixedSeconds, mixedClients }) {
   for (const [name, value] of Object.entries({ BENCH_SIM_SERVERS: count, BENCH_SIM_NODES: nodes, BENCH_SIM_ALLOCS: allocs, BENCH_SIM_JOB: jobAllocs, BENCH_SIM_BATCH: batch })) {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not ${value}`);
   }
@@ -113,6 +114,14 @@ export async function simBench({ bin, env, servers: count, nodes, allocs, jobAll
     const wakeups = await probe.ask('stop');
 
     const live = cluster.servers.find((s) => s.alive);
+    // After placing, mixed API writes on every live server at once (the nodes go on heartbeating).
+    let mixed;
+    if (mixedSeconds > 0) {
+      process.stderr.write(`  sim: mixed API writes on every server for ${mixedSeconds} s\n`);
+      const before = processes.slice(0, -1).map((p) => p.cpu());
+      mixed = await mixedWrites({ urls: cluster.servers.filter((s) => s.alive).map((s) => s.url), token, clients: mixedClients, seconds: mixedSeconds });
+      mixed.cpu = processes.slice(0, -1).reduce((a, p, i) => a + p.cpu() - before[i], 0);
+    }
     const takeover = failover && (await unlessStalled(failover.takeover, () => failover.killedAt, 'failover: no other server logged that it leads'));
     const resumedAt = failover && (await firstPlacementAfter(live, token, failover.killedAt, batches, { prefix, batch }));
     // Every node's next heartbeat falls within one TTL of the kill: a new leader that marks a node down
@@ -154,6 +163,14 @@ export async function simBench({ bin, env, servers: count, nodes, allocs, jobAll
         ['  until another server logs that it leads', `${secs(takeover.at - failover.killedAt)} (${takeover.server.name}, term ${takeover.term})`, '< 10 s'],
         ['  until placements resume (first allocation placed after the kill)', resumedAt === undefined ? 'none found' : secs(resumedAt - failover.killedAt), '< 10 s'],
         ['  nodes with no heartbeat answered since the kill', `${int(silent)} of ${int(nodes)}`, '0'],
+      );
+    }
+    if (mixed) {
+      const kinds = Object.entries(mixed.byKind).map(([k, n]) => `${k} ${int(n)}`).join(', ');
+      rows.push(
+        [`mixed API writes per second, all servers (${mixedClients} clients a server, ${mixed.seconds.toFixed(1)} s)`, `${int(mixed.writes / mixed.seconds)} /s`, 'rising with servers'],
+        [`  answered (${kinds}); failed`, `${int(mixed.failures)}`, '0'],
+        ['  CPU per write (the servers and PostgreSQL)', `${((mixed.cpu / mixed.writes) * 1000).toFixed(2)} ms`, ''],
       );
     }
     rows.push([`nodes wrongly marked down (run${failover ? ', failover and one TTL + grace after' : ''})`, `${int(down.length)} of ${int(nodes)}`, '0']);
