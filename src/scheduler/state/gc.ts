@@ -155,7 +155,7 @@ export async function collectGarbage(store: Store, opts: GcOptions): Promise<GcR
   for (const key of jobKeys) {
     await breathe();
     if (isEmpty(decide(store, key, opts))) continue;
-    // Counted from what the write committed: its function may run more than once (Store.write).
+    // Counted from what the write committed, not while its function runs: a write that fails counts nothing.
     const { result: c } = await store.write((tx) => {
       const c = decide(tx, key, opts);
       for (const a of c.allocs) deleteAlloc(tx, a);

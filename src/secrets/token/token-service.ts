@@ -76,8 +76,8 @@ export interface TokenService {
   /** Stores a drafted token; throws (so that the transaction stores nothing) when its ID or parent is not right. */
   putInTx(tx: WriteTx, draft: DraftToken): void;
   /**
-   * Counts a drafted token created, once the write that stored it has resolved: a write function may run
-   * more than once (Store.write), a token is created once.
+   * Counts a drafted token created, once the write that stored it has resolved: counted inside the write
+   * function (or its beforeCommit), a token whose commit then failed would count too.
    */
   created(draft: DraftToken): void;
   create(params: CreateTokenParams): Promise<{ secret: string; entry: TokenEntry; warnings: string[] }>;
