@@ -93,7 +93,11 @@ interface CompiledPattern {
   tail: string[];
 }
 
-/** Each backend's paths, compiled on its first request: a backend's list of paths is fixed once declared. */
+/**
+ * Each backend's paths, compiled on its first request, and again when paths were added to or taken from
+ * its list since (a backend's list is fixed once declared, but for a test that adds one): an element
+ * replaced in place is not seen.
+ */
 const compiled = new WeakMap<PathDef[], CompiledPattern[]>();
 
 function compile(def: PathDef): CompiledPattern {
@@ -105,7 +109,7 @@ function compile(def: PathDef): CompiledPattern {
 /** Matches a path (relative to the mount, no leading or trailing slash) against a backend's paths, in order. */
 export function matchPath(paths: PathDef[], path: string): PathMatch | undefined {
   let patterns = compiled.get(paths);
-  if (!patterns) compiled.set(paths, (patterns = paths.map(compile)));
+  if (patterns?.length !== paths.length) compiled.set(paths, (patterns = paths.map(compile)));
   const parts = path === '' ? [] : path.split('/');
   for (const pattern of patterns) {
     const params = matchSegments(pattern, parts);
