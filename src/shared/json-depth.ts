@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-chars.js';
+
 /**
  * The deepest a request's JSON may nest, checked on its text before anything parses or walks it: a
  * handler, a validator or a copy that recurses over a body nested ten thousand deep runs out of stack,
@@ -6,12 +8,6 @@
  */
 export const MAX_JSON_DEPTH = 300;
 
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * Whether the JSON text nests arrays and objects deeper than `limit`; one pass over its bytes (quotes

@@ -15,6 +15,7 @@
  */
 import { zeroAllocation, zeroTaskEvent } from '../structs/allocation.js';
 import { newMetric } from '../sched/metrics.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from '../../shared/json-chars.js';
 
 export interface AllocPayload {
   /** `{"Allocation":{…}}` */
@@ -213,16 +214,6 @@ function stringOf(raw: string | undefined): string | undefined {
   if (raw.charCodeAt(0) !== QUOTE) return undefined;
   return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const SPACE = 0x20;
 
 /**
  * Reads the object at `from` into `members` (name → value text, in their order, a rebuilt member's as
