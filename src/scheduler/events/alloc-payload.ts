@@ -90,22 +90,25 @@ const taskStatesAt: Rebuild = (_name, text, at) => {
   const tasks = new Map<string, string>();
   const end = objectEnd(text, at, tasks, stateAt);
   if (end < 0) return null;
-  let out = '';
-  for (const [task, state] of tasks) out += `${out === '' ? '' : ','}${JSON.stringify(task)}:${state}`;
-  return { end, json: `{${out}}` };
+  return { end, json: objectJson(tasks) };
 };
 
 /** What a state's Events rebuilt as '' means: none (readTaskStates leaves a null list undefined, which JSON leaves out). */
 const OMITTED = '';
+
+/** An object's members as objectEnd read them, written back as JSON; one rebuilt as OMITTED is left out. */
+function objectJson(members: Map<string, string>): string {
+  let out = '';
+  for (const [name, value] of members) if (value !== OMITTED) out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${value}`;
+  return `{${out}}`;
+}
 
 const stateAt: Rebuild = (_task, text, at) => {
   if (text.charCodeAt(at) !== OPEN_BRACE) return null;
   const members = new Map<string, string>();
   const end = objectEnd(text, at, members, eventsAt);
   if (end < 0) return null;
-  let out = '';
-  for (const [name, value] of members) if (value !== OMITTED) out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${value}`;
-  return { end, json: `{${out}}` };
+  return { end, json: objectJson(members) };
 };
 
 const eventsAt: Rebuild = (name, text, at) => {
