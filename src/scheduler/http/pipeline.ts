@@ -31,6 +31,18 @@ export const COMMON_QUERY: Fields = {
 
 const MAX_WAIT_MS = 300_000;
 
+/**
+ * Each route's query parameters (the common ones and its own), merged once: a route is declared once,
+ * and the field schema's index (aliases, required fields) is kept by the schema object's identity.
+ */
+const querySchemas = new WeakMap<RouteDef, Fields>();
+
+function querySchemaOf(route: RouteDef): Fields {
+  let schema = querySchemas.get(route);
+  if (!schema) querySchemas.set(route, (schema = { ...COMMON_QUERY, ...route.query }));
+  return schema;
+}
+
 /** The route's second path segment (`job` in /v1/job/...) when it is literal; undefined when any segment matches there. */
 function secondLiteral(route: RouteDef): string | undefined {
   const second = route.path.split('/').filter((s) => s !== '')[1];
@@ -208,7 +220,7 @@ async function answerScheduler(
 
     const queryRaw: Record<string, unknown> = {};
     for (const [k, v] of raw.query) queryRaw[k] = v;
-    const schema = { ...COMMON_QUERY, ...route.query };
+    const schema = querySchemaOf(route);
     // Nomad ignores query parameters it does not know; keep only the declared ones.
     for (const k of Object.keys(queryRaw)) if (!schema[k]) delete queryRaw[k];
     if (queryRaw.index !== undefined && !/^\d+$/.test(String(queryRaw.index))) throw new UserError('Invalid index');
