@@ -181,6 +181,8 @@ describe('task pause schedules', () => {
     expect(processes(night)).toEqual([]);
     const alloc = await a.alloc();
     expect(alloc.TaskStates!.night.Events.some((e) => e.Type === 'Restart Signaled' || e.Type === 'Signaling')).toBe(false);
+    // The restart's event comes before its new process: the next test counts the task's processes.
+    await until(async () => processes(always), (p) => p.length === 1, 'the unscheduled task running again after its restart');
   });
 
   it('refuses a missing or unknown task, a bad state, a task without a schedule, and an unknown allocation', async () => {
