@@ -1,4 +1,4 @@
-import { compareKeys, OrderedMap, walkRange } from './ordered-map.js';
+import { OrderedMap, walkRange } from './ordered-map.js';
 import type { RangeOptions } from './store.js';
 import { PackedPartition } from './packed-partition.js';
 
@@ -41,9 +41,12 @@ export const byHead =
  * memory tables' inserts cost more than the LMDB writes they replaced.
  */
 export class PartitionedMap<V> {
-  private readonly parts = new Map<string, PackedPartition<V>>();
-  /** the partitions' names in key order */
-  private readonly names: string[] = [];
+  /**
+   * The partitions by name, in key order. Ordered as the keys are, in chunks: a table partitioned per
+   * job and per evaluation gains partitions with every small job, and a sorted array of their names
+   * moved them all on each new one (at 200,000 allocations, 0.4 ms of each placement).
+   */
+  private readonly parts = new OrderedMap<PackedPartition<V>>();
   private count = 0;
 
   constructor(private readonly partitionOf: Partitioner) {}
@@ -58,7 +61,6 @@ export class PartitionedMap<V> {
     let map = this.parts.get(name);
     if (map === undefined) {
       this.parts.set(name, (map = new PackedPartition<V>(name)));
-      this.names.splice(this.position(name), 0, name);
     }
     const before = map.set(key, value);
     if (before === undefined) this.count++;
@@ -70,10 +72,7 @@ export class PartitionedMap<V> {
     const map = this.parts.get(name);
     if (map === undefined || !map.delete(key)) return false;
     this.count--;
-    if (map.size === 0) {
-      this.parts.delete(name);
-      this.names.splice(this.position(name), 1);
-    }
+    if (map.size === 0) this.parts.delete(name);
     return true;
   }
 
@@ -98,25 +97,13 @@ export class PartitionedMap<V> {
 
   /**
    * The partitions that may hold keys starting with `prefix`, in key order: those whose name is a prefix
-   * of it (shortest first), then those whose name starts with it (a contiguous run of the sorted names).
+   * of it (shortest first), then those whose name starts with it.
    */
   private candidates(prefix: string): string[] {
     const out: string[] = [];
-    for (let n = 0; n < prefix.length; n++) if (this.parts.has(prefix.slice(0, n))) out.push(prefix.slice(0, n));
-    for (let i = this.position(prefix); i < this.names.length && this.names[i].startsWith(prefix); i++) out.push(this.names[i]);
+    for (let n = 0; n < prefix.length; n++) if (this.parts.get(prefix.slice(0, n)) !== undefined) out.push(prefix.slice(0, n));
+    walkRange(this.parts, prefix, {}, (name) => out.push(name));
     return out;
-  }
-
-  /** Where `name` is in the sorted names, or would go. */
-  private position(name: string): number {
-    let lo = 0;
-    let hi = this.names.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compareKeys(this.names[mid], name) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }
 
