@@ -1,14 +1,14 @@
 /**
  * The scheduler's series, named as Nomad's leader names them: the broker's queues, the blocked
  * evaluations, the schedulers' and the plan applier's timings, heartbeats, and the job summaries'
- * allocation counts. What the state holds (nodes by status, allocations by client status) and what the
- * broker holds is read when scraped, from the server that `watchScheduler` was last given, never kept up
- * to date by writes.
+ * allocation counts. What the broker holds and the nodes by status are read when scraped, from the
+ * server that `watchScheduler` was last given; the summaries' counts are followed from the store's writes
+ * once first scraped (summary-totals.ts).
  */
 import { Counter, Gauge, Histogram, gaugeAt, type HistogramCell } from '../shared/metrics/registry.js';
 import type { Store } from '../storage/store.js';
 import { EVALS_BLOCKED } from './state/evals.js';
-import { JOB_SUMMARIES } from './state/allocs.js';
+import { SUMMARY_COUNTS, SummaryTotals } from './state/summary-totals.js';
 import { listNodes, NODES_TABLE } from './state/nodes.js';
 import type { SchedulerRuntime } from './runtime.js';
 
@@ -34,18 +34,20 @@ export const heartbeatsMissed = new Histogram(
 ).child();
 export const execSessions = new Gauge('nomad.nomad.exec.active', 'Exec and job action sessions open on this server.').child();
 
-interface Watched {
+interface Source {
   store: Store;
   runtime: SchedulerRuntime;
 }
 
-let watched: Watched | undefined;
+let watched: (Source & { summaries: SummaryTotals }) | undefined;
 
 /** Reads the scrape-time gauges from this server's state and runtime, until the answered function is called. */
-export function watchScheduler(source: Watched): () => void {
-  watched = source;
+export function watchScheduler(source: Source): () => void {
+  const mine = { ...source, summaries: new SummaryTotals(source.store) };
+  watched = mine;
   return () => {
-    if (watched === source) watched = undefined;
+    mine.summaries.close();
+    if (watched === mine) watched = undefined;
   };
 }
 
@@ -86,20 +88,7 @@ const nodesByStatus = perTableChange(NODES_TABLE, (store) => {
 
 gaugeAt('nomad.nomad.nodes', 'Nodes by status.', ['status'], () => watched && nodesByStatus(watched.store));
 
-/** The job summaries' counts (Nomad's nomad.nomad.job_summary.*), summed over every job and group. */
-const SUMMARY_COUNTS = ['Queued', 'Starting', 'Running', 'Complete', 'Failed', 'Lost', 'Unknown'] as const;
-type GroupCounts = Record<(typeof SUMMARY_COUNTS)[number], number>;
-
-/** One pass over the summaries, shared by the seven gauges read in a scrape. */
-const summaryTotals = perTableChange(JOB_SUMMARIES, (store) => {
-  const totals = Object.fromEntries(SUMMARY_COUNTS.map((k) => [k, 0])) as GroupCounts;
-  for (const { value } of store.list<{ summary: { Summary: Record<string, Partial<GroupCounts>> } }>(JOB_SUMMARIES)) {
-    for (const group of Object.values(value.summary.Summary)) for (const k of SUMMARY_COUNTS) totals[k] += group[k] ?? 0;
-  }
-  return totals;
-});
-
 for (const count of SUMMARY_COUNTS) {
   const status = count.toLowerCase();
-  gaugeAt(`nomad.nomad.job_summary.${status}`, `Allocations ${status} (queued: waiting to be placed), over every job.`, [], () => watched && summaryTotals(watched.store)[count]);
+  gaugeAt(`nomad.nomad.job_summary.${status}`, `Allocations ${status} (queued: waiting to be placed), over every job.`, [], () => watched?.summaries.read()[count]);
 }
