@@ -29,49 +29,76 @@ export interface AllocPayload {
 const isZero = (v: unknown) => v === '' || v === 0 || v === false || v === null || v === undefined;
 const zeroText = (raw: string) => raw === '""' || raw === '0' || raw === 'false' || raw === 'null';
 
-/** Each field's name as a member's start (`"Name":`) and its zero value's JSON (undefined: none is written, or it is dropped). */
-function fieldsOf(zero: Record<string, unknown>, dropZeros: boolean): Array<{ name: string; member: string; zero: string | undefined }> {
-  return Object.entries(zero).map(([name, v]) => ({ name, member: `${JSON.stringify(name)}:`, zero: dropZeros && isZero(v) ? undefined : JSON.stringify(v) }));
+/** A field's name as a member's start (`"Name":`) and its zero value's JSON (undefined: none is written, or it is dropped). */
+interface Field {
+  name: string;
+  member: string;
+  zero: string | undefined;
 }
 
-const ALLOC_FIELDS = fieldsOf(zeroAllocation() as unknown as Record<string, unknown>, true);
-const ALLOC_NAMES: ReadonlySet<string> = new Set(ALLOC_FIELDS.map((f) => f.name));
-const METRIC_FIELDS = fieldsOf(newMetric('', {}, 0) as unknown as Record<string, unknown>, false);
-const METRIC_NAMES: ReadonlySet<string> = new Set(METRIC_FIELDS.map((f) => f.name));
-const EVENT_FIELDS = fieldsOf(zeroTaskEvent() as unknown as Record<string, unknown>, false);
-const EVENT_NAMES: ReadonlySet<string> = new Set(EVENT_FIELDS.map((f) => f.name));
+/**
+ * The fields an object is written with, in their order, and each one's position by name: a member read
+ * is put at its field's position (one lookup), so writing them out in the fields' order needs none.
+ */
+interface Shape {
+  fields: Field[];
+  at: ReadonlyMap<string, number>;
+}
+
+function shapeOf(zero: Record<string, unknown>, dropZeros: boolean): Shape {
+  const fields = Object.entries(zero).map(([name, v]) => ({ name, member: `${JSON.stringify(name)}:`, zero: dropZeros && isZero(v) ? undefined : JSON.stringify(v) }));
+  return { fields, at: new Map(fields.map((f, i) => [f.name, i])) };
+}
+
+const ALLOC = shapeOf(zeroAllocation() as unknown as Record<string, unknown>, true);
+const METRIC = shapeOf(newMetric('', {}, 0) as unknown as Record<string, unknown>, false);
+const EVENT = shapeOf(zeroTaskEvent() as unknown as Record<string, unknown>, false);
+const NO_SHAPE: Shape = { fields: [], at: new Map() };
+const field = (shape: Shape, name: string) => shape.at.get(name)!;
+const [ID, NAMESPACE, JOB_ID, JOB_MODIFY_INDEX, DEPLOYMENT_ID, METRICS, TASK_STATES] = ['ID', 'Namespace', 'JobID', 'JobModifyIndex', 'DeploymentID', 'Metrics', 'TaskStates'].map((n) => field(ALLOC, n));
+const SCORE_META_DATA = field(METRIC, 'ScoreMetaData');
+
+/** An object's members as objectEnd read them (value texts, a rebuilt member's as rebuilt): its shape's by position, others in their order. */
+interface Members {
+  known: Array<string | undefined>;
+  others: Array<[name: string, value: string]>;
+}
+
+const membersOf = (shape: Shape): Members => ({ known: new Array<string | undefined>(shape.fields.length), others: [] });
 
 /** The payload and what the event's key and filters read, or undefined where the text is to be parsed instead. */
 export function allocPayload(text: string): AllocPayload | undefined {
   if (text.includes('\\u') || text.includes('\\/')) return undefined;
-  const members = new Map<string, string>();
-  if (objectEnd(text, 0, members, allocMemberAt) !== text.length) return undefined;
+  const members = membersOf(ALLOC);
+  if (objectEnd(text, 0, ALLOC, members, allocMemberAt) !== text.length) return undefined;
+  const { known } = members;
   let out = '{"Allocation":{';
   let first = true;
   const add = (member: string, value: string) => {
     out += first ? member + value : `,${member}${value}`;
     first = false;
   };
-  for (const f of ALLOC_FIELDS) {
-    if (f.name === 'JobModifyIndex') continue;
-    const raw = members.get(f.name);
+  for (let k = 0; k < ALLOC.fields.length; k++) {
+    if (k === JOB_MODIFY_INDEX) continue;
+    const raw = known[k];
     if (raw === undefined) {
-      if (f.zero !== undefined) add(f.member, f.zero);
+      const { zero } = ALLOC.fields[k];
+      if (zero !== undefined) add(ALLOC.fields[k].member, zero);
       continue;
     }
     if (zeroText(raw)) continue;
-    if ((f.name === 'Metrics' || f.name === 'TaskStates') && raw.charCodeAt(0) !== OPEN_BRACE) return undefined;
-    add(f.member, raw);
+    if ((k === METRICS || k === TASK_STATES) && raw.charCodeAt(0) !== OPEN_BRACE) return undefined;
+    add(ALLOC.fields[k].member, raw);
   }
-  for (const [name, raw] of members) {
+  for (const [name, raw] of members.others) {
     // allocFull sets Job (to null, for an event), which drops any the record held.
-    if (ALLOC_NAMES.has(name) || name === 'Job' || zeroText(raw)) continue;
+    if (name === 'Job' || zeroText(raw)) continue;
     add(`${JSON.stringify(name)}:`, raw);
   }
-  const id = stringOf(members.get('ID'));
-  const namespace = stringOf(members.get('Namespace'));
-  const jobId = stringOf(members.get('JobID'));
-  const deploymentId = stringOf(members.get('DeploymentID'));
+  const id = stringOf(known[ID]);
+  const namespace = stringOf(known[NAMESPACE]);
+  const jobId = stringOf(known[JOB_ID]);
+  const deploymentId = stringOf(known[DEPLOYMENT_ID]);
   if (id === undefined || namespace === undefined || jobId === undefined || deploymentId === undefined) return undefined;
   return { payload: `${out}}}`, id, namespace, jobId, deploymentId };
 }
@@ -87,17 +114,17 @@ const allocMemberAt: Rebuild = (name, text, at) => (name === 'Metrics' ? metricA
 /** The task states (readTaskStates) rebuilt: each task's state as stored but for its events, whose zero fields are put back. */
 const taskStatesAt: Rebuild = (_name, text, at) => {
   if (text.charCodeAt(at) !== OPEN_BRACE) return undefined;
-  const tasks = new Map<string, string>();
-  const end = objectEnd(text, at, tasks, stateAt);
+  const tasks = membersOf(NO_SHAPE);
+  const end = objectEnd(text, at, NO_SHAPE, tasks, stateAt);
   if (end < 0) return null;
-  return { end, json: objectJson(tasks) };
+  return { end, json: objectJson(tasks.others) };
 };
 
 /** What a state's Events rebuilt as '' means: none (readTaskStates leaves a null list undefined, which JSON leaves out). */
 const OMITTED = '';
 
-/** An object's members as objectEnd read them, written back as JSON; one rebuilt as OMITTED is left out. */
-function objectJson(members: Map<string, string>): string {
+/** An object's members written back as JSON; one rebuilt as OMITTED is left out. */
+function objectJson(members: ReadonlyArray<[string, string]>): string {
   let out = '';
   for (const [name, value] of members) if (value !== OMITTED) out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${value}`;
   return `{${out}}`;
@@ -105,10 +132,10 @@ function objectJson(members: Map<string, string>): string {
 
 const stateAt: Rebuild = (_task, text, at) => {
   if (text.charCodeAt(at) !== OPEN_BRACE) return null;
-  const members = new Map<string, string>();
-  const end = objectEnd(text, at, members, eventsAt);
+  const members = membersOf(NO_SHAPE);
+  const end = objectEnd(text, at, NO_SHAPE, members, eventsAt);
   if (end < 0) return null;
-  return { end, json: objectJson(members) };
+  return { end, json: objectJson(members.others) };
 };
 
 const eventsAt: Rebuild = (name, text, at) => {
@@ -119,12 +146,12 @@ const eventsAt: Rebuild = (name, text, at) => {
   let out = '';
   if (text.charCodeAt(i) !== CLOSE_BRACKET) {
     for (;;) {
-      const members = new Map<string, string>();
-      const end = objectEnd(text, i, members, noRebuild);
+      const members = membersOf(EVENT);
+      const end = objectEnd(text, i, EVENT, members, noRebuild);
       if (end < 0) return null;
       let event = '';
-      for (const f of EVENT_FIELDS) event += `${event === '' ? '' : ','}${f.member}${members.get(f.name) ?? f.zero!}`;
-      for (const [member, value] of members) if (!EVENT_NAMES.has(member)) event += `,${JSON.stringify(member)}:${value}`;
+      for (let k = 0; k < EVENT.fields.length; k++) event += `${k === 0 ? '' : ','}${EVENT.fields[k].member}${members.known[k] ?? EVENT.fields[k].zero!}`;
+      for (const [member, value] of members.others) event += `,${JSON.stringify(member)}:${value}`;
       out += `${out === '' ? '' : ','}{${event}}`;
       i = end;
       if (text.charCodeAt(i) === CLOSE_BRACKET) break;
@@ -140,16 +167,17 @@ const noRebuild: Rebuild = () => undefined;
 /** The allocation's metric (readMetric) rebuilt: newMetric's fields in its order, the packed scores' rows as ScoreMetaData. */
 const metricAt: Rebuild = (name, text, at) => {
   if (name !== 'Metrics' || text.charCodeAt(at) !== OPEN_BRACE) return undefined;
-  const members = new Map<string, string>();
-  const end = objectEnd(text, at, members, scoresAt);
+  const members = membersOf(METRIC);
+  const end = objectEnd(text, at, METRIC, members, scoresAt);
   if (end < 0) return null;
-  const top = members.get('TopScores');
+  const top = members.others.find(([member]) => member === 'TopScores')?.[1];
   let out = '{';
-  for (const f of METRIC_FIELDS) {
-    const value = f.name === 'ScoreMetaData' && top !== undefined && !zeroText(top) ? top : (members.get(f.name) ?? f.zero!);
-    out += out.length === 1 ? f.member + value : `,${f.member}${value}`;
+  for (let k = 0; k < METRIC.fields.length; k++) {
+    const f = METRIC.fields[k];
+    const value = k === SCORE_META_DATA && top !== undefined && !zeroText(top) ? top : (members.known[k] ?? f.zero!);
+    out += k === 0 ? f.member + value : `,${f.member}${value}`;
   }
-  for (const [member, value] of members) if (!METRIC_NAMES.has(member) && member !== 'TopScores') out += `,${JSON.stringify(member)}:${value}`;
+  for (const [member, value] of members.others) if (member !== 'TopScores') out += `,${JSON.stringify(member)}:${value}`;
   return { end, json: `${out}}` };
 };
 
@@ -219,11 +247,11 @@ function stringOf(raw: string | undefined): string | undefined {
 }
 
 /**
- * Reads the object at `from` into `members` (name → value text, in their order, a rebuilt member's as
- * rebuilt) and answers where it ends; -1 unless it is one compact object (no whitespace between tokens)
+ * Reads the object at `from` into `members` (its shape's fields by position, others in their order) and
+ * answers where it ends; -1 unless it is one compact object (no whitespace between tokens)
  * whose member names are plain (plainName).
  */
-function objectEnd(text: string, from: number, members: Map<string, string>, rebuild: Rebuild): number {
+function objectEnd(text: string, from: number, shape: Shape, members: Members, rebuild: Rebuild): number {
   if (text.charCodeAt(from) !== OPEN_BRACE) return -1;
   let i = from + 1;
   if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
@@ -232,19 +260,24 @@ function objectEnd(text: string, from: number, members: Map<string, string>, reb
     const nameEnd = text.indexOf('"', i + 1);
     if (nameEnd < 0 || text.charCodeAt(nameEnd + 1) !== COLON) return -1;
     const name = text.slice(i + 1, nameEnd);
-    if (!plainName(name) || members.has(name)) return -1;
+    if (!plainName(name)) return -1;
+    const at = shape.at.get(name);
+    if (at === undefined ? members.others.some(([other]) => other === name) : members.known[at] !== undefined) return -1;
     const start = nameEnd + 2;
     const rebuilt = rebuild(name, text, start);
     if (rebuilt === null) return -1;
     let end: number;
+    let value: string;
     if (rebuilt === undefined) {
       end = valueEnd(text, start);
       if (end < 0) return -1;
-      members.set(name, text.slice(start, end));
+      value = text.slice(start, end);
     } else {
       end = rebuilt.end;
-      members.set(name, rebuilt.json);
+      value = rebuilt.json;
     }
+    if (at === undefined) members.others.push([name, value]);
+    else members.known[at] = value;
     const next = text.charCodeAt(end);
     if (next === CLOSE_BRACE) return end + 1;
     if (next !== COMMA) return -1;
