@@ -23,6 +23,13 @@ const MODES = [
   { label: 'without observers' },
   { label: 'with the scraper and a consumer of every topic', topics: ['*'] },
   { label: 'with the scraper and a consumer of Job, Evaluation, Deployment, Node', topics: ['Job', 'Evaluation', 'Deployment', 'Node'] },
+  // BENCH_OBS_SPLIT=1: each observer alone too, to tell which of them a loss comes from.
+  ...(process.env.BENCH_OBS_SPLIT === '1'
+    ? [
+        { label: 'with the scraper alone', topics: [] },
+        { label: 'with a consumer of every topic alone', topics: ['*'], scrape: false },
+      ]
+    : []),
 ];
 
 /** Round r's order of the modes: forwards, then backwards. */
@@ -140,7 +147,7 @@ async function logins({ bin, env, logins: n, processes, concurrency, rounds }) {
 }
 
 export async function observedBench(opts) {
-  const rows = [...(await placements(opts.placements)), ...(await logins(opts.logins))];
+  const rows = [...(await placements(opts.placements)), ...(opts.logins.logins > 0 ? await logins(opts.logins) : [])];
   console.log(`\nObserved: the same work with a 1 s metrics scraper and an event-stream consumer attached, and without (rounds alternate)\n`);
   console.log(table(['measure', 'value', 'target'], rows));
 }

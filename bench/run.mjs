@@ -67,7 +67,7 @@
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
 //   BENCH_OBS_NODES=1000  BENCH_OBS_JOBS=500  BENCH_OBS_ALLOCS=10  BENCH_OBS_CLIENTS=30  BENCH_OBS_ROUNDS=4
-//   BENCH_OBS_LOGINS=1500  (logins a round)
+//   BENCH_OBS_LOGINS=1500  (logins a round; 0 measures placements only)  BENCH_OBS_SPLIT=1  (each observer alone too)
 //   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  BENCH_UI_IDLE_S=60  jobs on the ui section's server, page loads
 //                         measured, seconds a job's page is left open
 //   BENCH_GC_JOBS_PER_MIN=50  BENCH_GC_HOURS=6  BENCH_GC_NODES=100  garbage collection under churn (simulated clock)
