@@ -12,7 +12,7 @@
  */
 import type { AppliedWrite, Store } from '../../storage/store.js';
 import { EVENT_TABLES, sourcesOf, type EventSource } from './events.js';
-import type { EventMeta } from './build-events.js';
+import type { BuiltEvent } from './build-events.js';
 import { createEventBuilder, type EventBuilder } from './event-pool.js';
 
 export interface BrokerOptions {
@@ -32,14 +32,9 @@ export interface EventFilter {
   namespaces: ReadonlySet<string> | undefined;
 }
 
-/** An event with its JSON, as a slot keeps it. */
-type BuiltEvent = EventMeta & { json: Buffer };
-
-const COMMA = Buffer.from(',');
 /** The most writes, and bytes of their JSON, one batch of frames is made of. */
 const BATCH_WRITES = 256;
 const BATCH_BYTES = 4 * 1024 * 1024;
-const FRAME_END = Buffer.from(']}\n');
 
 /** One write, as the ring and the queues hold it. */
 class Slot {
@@ -65,7 +60,7 @@ class Slot {
    * of a topic are built the first time a subscriber of that topic asks, and only then: a stream of
    * nodes' events costs nothing for a plan of a thousand placements.
    */
-  async frame(filter: EventFilter): Promise<Buffer | undefined> {
+  async frame(filter: EventFilter): Promise<string | undefined> {
     const sources = (this.sources ??= sourcesOf(this.write));
     this.topics ??= new Set(sources.map((s) => s.topic));
     const everyTopic = filter.topics.has('*');
@@ -74,15 +69,14 @@ class Slot {
     for (const topic of this.topics) if (wanted(topic)) waits.push(this.buildTopic(topic));
     if (waits.length === 0) return undefined;
     await Promise.all(waits);
-    const parts: Buffer[] = [];
+    let events = '';
     for (let i = 0; i < sources.length; i++) {
       const e = this.built[i];
       if (!e || !wanted(e.topic) || !matches(filter, e)) continue;
-      parts.push(parts.length === 0 ? Buffer.from(`{"Index":${this.write.index},"Events":[`) : COMMA, e.json);
+      events += events === '' ? e.json : `,${e.json}`;
     }
-    if (parts.length === 0) return undefined;
-    parts.push(FRAME_END);
-    return Buffer.concat(parts);
+    if (events === '') return undefined;
+    return `{"Index":${this.write.index},"Events":[${events}]}\n`;
   }
 
   private buildTopic(topic: string): Promise<void> {
@@ -95,12 +89,7 @@ class Slot {
         positions.push(i);
         group.push(s);
       });
-      done = this.builder.build(this.write, group).then(({ meta, json }) =>
-        positions.forEach((at, j) => {
-          const m = meta[j];
-          this.built[at] = m === null ? null : { ...m, json: json.subarray(m.start, m.end) };
-        }),
-      );
+      done = this.builder.build(this.write, group).then((events) => positions.forEach((at, j) => (this.built[at] = events[j])));
       this.building.set(topic, done);
       // A build that failed (the event thread gone) is asked again by the next reader, on a new thread.
       done.catch(() => this.building.delete(topic));
@@ -121,7 +110,7 @@ function keyMatches(keys: readonly string[] | undefined, e: BuiltEvent): boolean
   return false;
 }
 
-export type NextFrame = { frame: Buffer } | { idle: true } | { ended: 'closed' | 'behind' };
+export type NextFrame = { frame: string } | { idle: true } | { ended: 'closed' | 'behind' };
 
 export class Subscription {
   private queue: Slot[] = [];
@@ -160,7 +149,7 @@ export class Subscription {
   }
 
   /**
-   * The next frames for the subscriber, of every write queued now (up to a bound), as one buffer: one
+   * The next frames for the subscriber, of every write queued now (up to a bound), as one text: one
    * socket write for a burst of writes rather than one each; `idle` after `idleMs` with nothing for it;
    * `ended` once it is closed or cut off.
    */
@@ -172,7 +161,7 @@ export class Subscription {
         // Built side by side: the writes' events are asked of the event thread together.
         const frames = (await Promise.all(slots.map((slot) => slot.frame(this.filter)))).filter((f) => f !== undefined);
         if (this.state !== 'open') continue;
-        if (frames.length > 0) return { frame: frames.length === 1 ? frames[0] : Buffer.concat(frames) };
+        if (frames.length > 0) return { frame: frames.join('') };
         continue;
       }
       const woken = await new Promise<boolean>((resolve) => {

@@ -10,13 +10,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { buildEvents, type BuiltBatch, type EventMeta, type WriteHeader } from './build-events.js';
+import { buildEvents, type BuiltEvent, type WriteHeader } from './build-events.js';
 import type { EventSource } from './events.js';
 
 const WORKER_SCRIPT = path.join(__dirname, 'event-worker.cjs');
 
 export interface EventBuilder {
-  build(write: WriteHeader, sources: EventSource[]): Promise<BuiltBatch>;
+  build(write: WriteHeader, sources: EventSource[]): Promise<Array<BuiltEvent | null>>;
   close(): Promise<void>;
 }
 
@@ -27,7 +27,7 @@ export function createEventBuilder(): EventBuilder {
   let worker: Worker | undefined;
   let available: boolean | undefined;
   let nextId = 0;
-  const pending = new Map<number, { resolve: (built: BuiltBatch) => void; reject: (err: Error) => void }>();
+  const pending = new Map<number, { resolve: (built: Array<BuiltEvent | null>) => void; reject: (err: Error) => void }>();
   let outgoing: Array<{ id: number; write: WriteHeader; sources: EventSource[] }> = [];
 
   function flush(): void {
@@ -41,9 +41,9 @@ export function createEventBuilder(): EventBuilder {
     if (!available) return undefined;
     if (worker) return worker;
     const w = new Worker(WORKER_SCRIPT);
-    w.on('message', (answers: Array<{ id: number; meta: Array<EventMeta | null>; json: ArrayBuffer }>) => {
+    w.on('message', (answers: Array<{ id: number; events: Array<BuiltEvent | null> }>) => {
       for (const m of answers) {
-        pending.get(m.id)?.resolve({ meta: m.meta, json: Buffer.from(m.json) });
+        pending.get(m.id)?.resolve(m.events);
         pending.delete(m.id);
       }
     });

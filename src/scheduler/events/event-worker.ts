@@ -9,12 +9,5 @@ import { buildEvents, type WriteHeader } from './build-events.js';
 import type { EventSource } from './events.js';
 
 parentPort!.on('message', (batch: Array<{ id: number; write: WriteHeader; sources: EventSource[] }>) => {
-  const answers = batch.map((m) => {
-    const built = buildEvents(m.write, m.sources);
-    return { id: m.id, meta: built.meta, json: built.json.buffer as ArrayBuffer };
-  });
-  parentPort!.postMessage(
-    answers,
-    answers.map((a) => a.json),
-  );
+  parentPort!.postMessage(batch.map((m) => ({ id: m.id, events: buildEvents(m.write, m.sources) })));
 });
