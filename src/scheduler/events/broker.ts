@@ -44,6 +44,8 @@ class Slot {
   private readonly built: Array<BuiltEvent | null | undefined> = [];
 
   private readonly building = new Map<string, Promise<void>>();
+  /** subscribers that hold the write in their queue or are making its frame */
+  private readers = 0;
 
   constructor(
     readonly write: AppliedWrite,
@@ -53,6 +55,23 @@ class Slot {
 
   get index(): number {
     return this.write.index;
+  }
+
+  /** A subscriber queued the write. */
+  hold(): void {
+    this.readers++;
+  }
+
+  /**
+   * A subscriber made its frame or dropped the write. Once none holds it the built events go: kept in
+   * the ring, a stream's every event outlived the young generation, and collecting them from the old
+   * one was the largest cost of a stream of every topic. A subscriber that resumes from the ring later
+   * has them built again.
+   */
+  release(): void {
+    if (--this.readers > 0) return;
+    this.built.length = 0;
+    this.building.clear();
   }
 
   /**
@@ -141,6 +160,7 @@ export class Subscription {
 
   offer(slot: Slot): void {
     if (this.state !== 'open') return;
+    slot.hold();
     this.queue.push(slot);
     this.queued += slot.bytes;
     // One write however large is not falling behind: a plan of many placements is one.
@@ -158,8 +178,13 @@ export class Subscription {
       if (this.state !== 'open') return { ended: this.state };
       if (this.queue.length > 0) {
         const slots = this.take();
-        // Built side by side: the writes' events are asked of the event thread together.
-        const frames = (await Promise.all(slots.map((slot) => slot.frame(this.filter)))).filter((f) => f !== undefined);
+        let frames: string[];
+        try {
+          // Built side by side: the writes' events are asked of the event thread together.
+          frames = (await Promise.all(slots.map((slot) => slot.frame(this.filter)))).filter((f) => f !== undefined);
+        } finally {
+          for (const slot of slots) slot.release();
+        }
         if (this.state !== 'open') continue;
         if (frames.length > 0) return { frame: frames.join('') };
         continue;
@@ -208,6 +233,7 @@ export class Subscription {
   private end(state: 'closed' | 'behind'): void {
     if (this.state !== 'open') return;
     this.state = state;
+    for (const slot of this.queue) slot.release();
     this.queue = [];
     this.queued = 0;
     this.onClose(this);
