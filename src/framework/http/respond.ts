@@ -44,7 +44,7 @@ export function classify(err: unknown): { status: number; message: string; inter
 export function refuseSocket(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
   const body = Buffer.from(message);
   const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'content-type: text/plain; charset=utf-8', `content-length: ${body.length}`];
-  for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
+  for (const [name, value] of Object.entries({ ...retryHeaders(status), ...headers })) head.push(`${name}: ${value}`);
   head.push('connection: close');
   socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]));
 }
