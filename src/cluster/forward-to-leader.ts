@@ -1,4 +1,4 @@
-import { InternalError } from '../shared/errors.js';
+import { InternalError, NoLeader } from '../shared/errors.js';
 import type { RawRequest, RawResponse } from '../framework/http/types.js';
 import type { Leadership } from './leadership.js';
 import { peerAgents, peerRequest, type PeerTls } from './peer-agents.js';
@@ -19,7 +19,7 @@ export function leaderForwarder(leadership: Leadership, tls?: PeerTls): LeaderFo
   const agentFor = peerAgents(tls);
   return async (raw) => {
     const leader = leadership.leader();
-    if (!leader || leader.ID === leadership.self.ID || !leader.Address || !leadership.knownLeader()) throw new InternalError(NO_LEADER);
+    if (!leader || leader.ID === leadership.self.ID || !leader.Address || !leadership.knownLeader()) throw new NoLeader(NO_LEADER);
     try {
       return await peerRequest(raw, leader.Address, agentFor, FORWARD_TIMEOUT_MS);
     } catch (err) {

@@ -4,7 +4,7 @@
  * (Nomad). svc servers reach each other over their API address, so it is also Vault's cluster address
  * and what Nomad calls the RPC address.
  */
-import { InternalError } from '../shared/errors.js';
+import { NoLeader } from '../shared/errors.js';
 import { NO_LEADER } from './forward-to-leader.js';
 import type { LeaderRecord, Leadership, ServerIdentity } from './leadership.js';
 import type { Member } from './members.js';
@@ -148,7 +148,7 @@ export function agentMembers(self: ServerIdentity, members: Member[]): ServerMem
 
 /** GET /v1/status/leader: the leader's `host:port`; with no leader, Nomad's 500 "No cluster leader". */
 export function statusLeader(leader: LeaderRecord | undefined): string {
-  if (!leader) throw new InternalError(NO_LEADER);
+  if (!leader) throw new NoLeader(NO_LEADER);
   return hostPort(leader.Address);
 }
 

@@ -5,7 +5,7 @@
  * and those whose tunnel it holds), to which signal, restart, exec and file requests are forwarded.
  */
 import type { Logger } from '../shared/log.js';
-import { InternalError } from '../shared/errors.js';
+import { NoLeader } from '../shared/errors.js';
 import { NO_LEADER } from '../cluster/forward-to-leader.js';
 import type { Store } from '../storage/store.js';
 import { EvalBroker } from './broker.js';
@@ -144,7 +144,7 @@ export class SchedulerRuntime {
 
   private leaderWork(): LeaderWork {
     // A request that found this server leading, and outlived its lead: the node or caller tries again.
-    if (!this.work) throw new InternalError(NO_LEADER);
+    if (!this.work) throw new NoLeader(NO_LEADER);
     return this.work;
   }
 }

@@ -65,6 +65,15 @@ export class Unavailable extends SvcError {
 /** Something on our side failed; the message is logged in full and shown to the caller. */
 export class InternalError extends SvcError {}
 
+/**
+ * No server leads the cluster now, while one is elected: Nomad's 500 "No cluster leader". Not logged per
+ * request: the cluster logs the change of leader, and every node's heartbeat through an election would
+ * otherwise be a stack trace.
+ */
+export class NoLeader extends SvcError {
+  override readonly code = 'no_leader';
+}
+
 /** A failure in the client: bad flags, missing files. Never produced by the server. */
 export class UsageError extends Error {}
 

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { SvcError, Unavailable } from '../../shared/errors.js';
+import { NoLeader, SvcError, Unavailable } from '../../shared/errors.js';
 import type { RawResponse } from './types.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -28,10 +28,10 @@ export function schedulerError(status: number, message: string): RawResponse {
 
 /**
  * Status and user-facing message of any thrown value; unknown errors are 500s. An Unavailable is not
- * logged per request: the store logs the outage once, with its cause.
+ * logged per request: the store logs the outage once, with its cause; nor is a NoLeader.
  */
 export function classify(err: unknown): { status: number; message: string; internal: boolean } {
-  if (err instanceof Unavailable) return { status: err.statusCode, message: err.message, internal: false };
+  if (err instanceof Unavailable || err instanceof NoLeader) return { status: err.statusCode, message: err.message, internal: false };
   if (err instanceof SvcError) return { status: err.statusCode, message: err.message, internal: err.statusCode >= 500 };
   const message = err instanceof Error ? err.message : String(err);
   return { status: 500, message: message || 'internal error', internal: true };
