@@ -177,10 +177,6 @@ export class Subscription {
     for (;;) {
       if (this.state !== 'open') return { ended: this.state };
       if (this.queue.length > 0) {
-        // A turn of the event loop first: the writes that become durable in it go out with these, in one
-        // socket write, rather than one write (and one wake-up of the client) each.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.state !== 'open') continue;
         const slots = this.take();
         let frames: string[];
         try {
