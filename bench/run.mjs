@@ -66,7 +66,7 @@
 //   BENCH_HEARTBEAT_AT=1  when the load scenarios' nodes heartbeat, as a fraction of their TTL (1: at the
 //                         TTL, as Nomad clients do, relying on the server's grace period)
 //   BENCH_LOGINS=5000  logins per cloud row (distinct instances)  BENCH_LOGIN_PROCS=2  load processes
-//   BENCH_OBS_NODES=1000  BENCH_OBS_JOBS=500  BENCH_OBS_ALLOCS=10  BENCH_OBS_CLIENTS=30  BENCH_OBS_ROUNDS=4
+//   BENCH_OBS_NODES=1000  BENCH_OBS_JOBS=1000 BENCH_OBS_ALLOCS=10  BENCH_OBS_CLIENTS=30  BENCH_OBS_ROUNDS=4
 //   BENCH_OBS_LOGINS=1500  (logins a round; 0 measures placements only)  BENCH_OBS_SPLIT=1  (each observer alone too)
 //   BENCH_UI_JOBS=1000  BENCH_UI_RUNS=6  BENCH_UI_IDLE_S=60  jobs on the ui section's server, page loads
 //                         measured, seconds a job's page is left open
@@ -254,7 +254,7 @@ try {
   if (want('observed')) {
     const rounds = num('BENCH_OBS_ROUNDS', 4);
     await observedBench({
-      placements: { ...loadCommon, nodes: num('BENCH_OBS_NODES', 1000), jobs: num('BENCH_OBS_JOBS', 500), count: num('BENCH_OBS_ALLOCS', 10), clients: num('BENCH_OBS_CLIENTS', 30), rounds },
+      placements: { ...loadCommon, nodes: num('BENCH_OBS_NODES', 1000), jobs: num('BENCH_OBS_JOBS', 1000), count: num('BENCH_OBS_ALLOCS', 10), clients: num('BENCH_OBS_CLIENTS', 30), rounds },
       logins: { bin: BIN, env, logins: num('BENCH_OBS_LOGINS', 1500), processes: num('BENCH_LOGIN_PROCS', 2), concurrency: CONCURRENCY, rounds },
     });
   }
