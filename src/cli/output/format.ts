@@ -97,7 +97,9 @@ export interface TableOptions {
   empty?: string;
 }
 
-const visibleLength = (s: string) => stripVTControlCharacters(s).length;
+/** Escape sequences start with ESC or CSI; text with neither (any output without colour) is its own length, and the stripping regex is never built. */
+const ESCAPES = /[\u001b\u009b]/;
+const visibleLength = (s: string) => (ESCAPES.test(s) ? stripVTControlCharacters(s).length : s.length);
 
 /** Aligned columns as text, ending in a newline; the last column is not padded. Headers are bold where stdout takes colour. */
 export function formatTable(headers: string[], rows: string[][], opts: TableOptions = {}): string {
