@@ -3,7 +3,7 @@
  * server's writes and, on a shared database, every other server's), keeps the last `size` of them in a
  * ring for subscribers that resume from an index, and hands each write to every subscriber. A write is
  * kept as the store applied it; its events are built the first time a subscriber reads it, once however
- * many read it, and each event's JSON once.
+ * many subscribers hold it then, and kept only while one does (Slot.release).
  *
  * Writers never wait for subscribers: publishing appends to each subscriber's queue. A subscriber that
  * does not keep up (its client not reading) is cut off once its queue holds more than `backlogBytes` of

@@ -1,8 +1,9 @@
 /**
  * The job summaries' allocation counts summed over every job and group (Nomad's nomad.nomad.job_summary.*
  * gauges), kept up to date from the summaries' writes as the store applies them instead of listing every
- * job's summary at each scrape: under load the summaries change between any two scrapes, and a listing
- * of 20,000 jobs' summaries every second cost a tenth of a placement server's CPU. Each job's own sums
+ * job's summary at each scrape: under load the summaries change between any two scrapes, and with
+ * 20,000 jobs a 1 s scraper beside a consumer of the per-job topics took the server's CPU per placement
+ * to 1/0.81 of what it was without them (1/1.02 with the totals followed). Each job's own sums
  * are kept, so that a job's new summary replaces what it counted before. Nothing is kept or followed
  * until the totals are first read: a server nobody scrapes pays nothing on its writes.
  */
