@@ -94,9 +94,8 @@ interface CompiledPattern {
 }
 
 /**
- * Each backend's paths, compiled on its first request, and again when paths were added to or taken from
- * its list since (a backend's list is fixed once declared, but for a test that adds one): an element
- * replaced in place is not seen.
+ * Each backend's paths, compiled on its first request, and again once the list no longer holds the paths
+ * they were compiled from (a backend's list is fixed once declared, but for a test that adds one).
  */
 const compiled = new WeakMap<PathDef[], CompiledPattern[]>();
 
@@ -109,7 +108,7 @@ function compile(def: PathDef): CompiledPattern {
 /** Matches a path (relative to the mount, no leading or trailing slash) against a backend's paths, in order. */
 export function matchPath(paths: PathDef[], path: string): PathMatch | undefined {
   let patterns = compiled.get(paths);
-  if (patterns?.length !== paths.length) compiled.set(paths, (patterns = paths.map(compile)));
+  if (patterns?.length !== paths.length || patterns.some((p, i) => p.def !== paths[i])) compiled.set(paths, (patterns = paths.map(compile)));
   const parts = path === '' ? [] : path.split('/');
   for (const pattern of patterns) {
     const params = matchSegments(pattern, parts);
