@@ -85,7 +85,7 @@ export interface JobSummary {
   ModifyIndex: number;
 }
 
-interface StoredSummary {
+export interface StoredSummary {
   summary: JobSummary;
   /** non-terminal allocations of the job: the job is running while there are any */
   live: number;

@@ -8,15 +8,15 @@
  * until the totals are first read: a server nobody scrapes pays nothing on its writes.
  */
 import type { Store } from '../../storage/store.js';
-import { JOB_SUMMARIES, type GroupSummary } from './allocs.js';
+import { emptyGroupSummary, JOB_SUMMARIES, type GroupSummary, type StoredSummary } from './allocs.js';
 
-export const SUMMARY_COUNTS = ['Queued', 'Starting', 'Running', 'Complete', 'Failed', 'Lost', 'Unknown'] as const;
-export type SummaryCounts = Record<(typeof SUMMARY_COUNTS)[number], number>;
+/** A group summary's counts, by name, in one order. */
+export const SUMMARY_COUNTS = Object.keys(emptyGroupSummary()) as Array<keyof GroupSummary>;
 
 const TABLES: ReadonlySet<string> = new Set([JOB_SUMMARIES]);
 
 /** A stored summary's counts, in SUMMARY_COUNTS' order, summed over its groups. */
-function countsOf(stored: { summary: { Summary: Record<string, Partial<GroupSummary>> } }): number[] {
+function countsOf(stored: StoredSummary): number[] {
   const counts = SUMMARY_COUNTS.map(() => 0);
   for (const group of Object.values(stored.summary.Summary)) for (let k = 0; k < SUMMARY_COUNTS.length; k++) counts[k] += group[SUMMARY_COUNTS[k]] ?? 0;
   return counts;
@@ -31,7 +31,7 @@ export class SummaryTotals {
 
   constructor(private readonly store: Store) {}
 
-  read(): SummaryCounts {
+  read(): GroupSummary {
     if (this.unfollow === undefined) {
       this.unfollow = this.store.follow(
         TABLES,
@@ -45,10 +45,12 @@ export class SummaryTotals {
       // Writes applied but not yet heard are listed here and heard again later: each sets the job's counts, so twice is once.
       this.perJob.clear();
       this.totals.fill(0);
-      for (const { key, value } of this.store.list<Parameters<typeof countsOf>[0]>(JOB_SUMMARIES)) this.set(key, countsOf(value));
+      for (const { key, value } of this.store.list<StoredSummary>(JOB_SUMMARIES)) this.set(key, countsOf(value));
       this.stale = false;
     }
-    return Object.fromEntries(SUMMARY_COUNTS.map((name, k) => [name, this.totals[k]])) as SummaryCounts;
+    const totals = emptyGroupSummary();
+    SUMMARY_COUNTS.forEach((name, k) => (totals[name] = this.totals[k]));
+    return totals;
   }
 
   /** Stops following the store's writes. */
