@@ -8,7 +8,6 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE 
  */
 export const MAX_JSON_DEPTH = 300;
 
-
 /**
  * Whether the JSON text nests arrays and objects deeper than `limit`; one pass over its bytes (quotes
  * and backslashes are ASCII, so UTF-8 needs no decoding), strings skipped. Text that is not JSON is
